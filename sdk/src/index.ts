@@ -1,0 +1,21 @@
+// @hookd/sdk public surface: what plugin and agent authors use. Internals live behind
+// "@hookd/sdk/internal" with no compatibility promise.
+export * from "./types.js";
+export * from "./decisions.js";
+export type * from "./events.js";
+export * from "./plugin.js";
+export { HookdError, ERROR_CODES, type ErrorCode } from "./errors.js";
+export { compileToolMatcher, type ToolMatcher } from "./matcher.js";
+export {
+  parseJson,
+  toJsonText,
+  snapshotJson,
+  snapshotJsonText,
+  canonicalJson,
+  deepFreeze,
+  LosslessNumber,
+  JsonError,
+  type JsonValue,
+  type JsonObject,
+  type JsonSnapshot,
+} from "./json.js";

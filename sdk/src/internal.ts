@@ -1,0 +1,2 @@
+// Internals shared by the daemon and the SDK's own servers and clients. No compatibility promise.
+export * as pb from "./proto.js";

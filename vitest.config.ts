@@ -1,0 +1,27 @@
+import { defineConfig } from "vitest/config";
+
+// Tests import the workspace packages' TypeScript sources through the "source" export condition,
+// so no build is needed to run them; processes the tests start run the built dist/.
+const conditions = ["source", "node", "import", "default"];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: conditions } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["sdk/test/**/*.test.ts", "daemon/test/**/*.test.ts"] },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["test/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
