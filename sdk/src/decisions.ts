@@ -108,7 +108,7 @@ type AcceptOptions =
   | { readonly value: JsonValue; readonly content?: never; readonly additionalContexts?: readonly AgentMessage[] };
 
 export function accept(options: AcceptOptions = {}): AcceptDecision {
-  return { kind: "accept", ...options } as AcceptDecision;
+  return { kind: "accept", ...options };
 }
 
 /** For exhaustive switches over decision unions. */

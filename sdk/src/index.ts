@@ -19,3 +19,11 @@ export {
   type JsonObject,
   type JsonSnapshot,
 } from "./json.js";
+export {
+  validateDecision,
+  validateToolResult,
+  type DecisionCheck,
+  type PointAnswer,
+  type ToolResultCheck,
+} from "./validate.js";
+export * from "./convert.js";

@@ -1,2 +1,4 @@
 // Internals shared by the daemon and the SDK's own servers and clients. No compatibility promise.
 export * as pb from "./proto.js";
+// The grpc-js adapter (sdk/src/grpc): service definitions, promise handlers, typed clients.
+export * from "./grpc/index.js";

@@ -37,7 +37,7 @@ export function parseJson(text: string): JsonValue {
  */
 export function toJsonText(value: unknown, path = "value"): string {
   assertJson(value, path, new Set());
-  const text = stringify(value as JsonValue);
+  const text = stringify(value);
   if (text === undefined) throw new JsonError(`${path}: not serializable as JSON`);
   return text;
 }
@@ -56,7 +56,8 @@ function assertJson(value: unknown, path: string, seen: Set<object>): void {
       if (seen.has(value)) throw new JsonError(`${path}: circular reference`);
       seen.add(value);
       if (Array.isArray(value)) {
-        value.forEach((item, index) => assertJson(item, `${path}[${index}]`, seen));
+        // An index loop, not forEach: a hole in a sparse array is undefined and must be refused.
+        for (let index = 0; index < value.length; index++) assertJson(value[index], `${path}[${index}]`, seen);
       } else {
         const proto: unknown = Object.getPrototypeOf(value);
         if (proto !== Object.prototype && proto !== null) {
@@ -84,11 +85,16 @@ export function canonicalJson(text: string): string {
 
 /** Freezes a JSON value and everything inside it; returns the same value. */
 export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
+  freezeAll(value, new Set());
   return value;
+}
+
+// Walks into already-frozen objects too: a shallowly frozen container may hold mutable values.
+function freezeAll(value: unknown, seen: Set<object>): void {
+  if (typeof value !== "object" || value === null || seen.has(value)) return;
+  seen.add(value);
+  Object.freeze(value);
+  for (const item of Object.values(value)) freezeAll(item, seen);
 }
 
 /**

@@ -151,5 +151,5 @@ function normalizeSubscription(point: PointName, entry: unknown, path: string): 
   if (sub.failurePolicy !== undefined && sub.failurePolicy !== "fail-closed" && sub.failurePolicy !== "fail-open") {
     throw new HookdError("invalid_plugin", `${path}.failurePolicy: expected "fail-closed" or "fail-open"`);
   }
-  return Object.freeze({ ...sub, handler: sub.handler }) as Subscription<PointName>;
+  return Object.freeze({ ...sub, handler: sub.handler });
 }

@@ -1,0 +1,294 @@
+// Exact conversion of the shared vocabulary (content, messages, tool definitions, sealed calls,
+// results, session facts, enums) between protobuf messages and the typed form of types.ts.
+// `read*` functions are the inner readers the event and decision codecs compose; they throw a
+// Problem naming the proto field path, and `fromProto*` wraps each into a total Result.
+import { create } from "@bufbuild/protobuf";
+import { HookdError } from "../errors.js";
+import type { JsonObject, JsonValue } from "../json.js";
+import { toJsonText } from "../json.js";
+import * as pb from "../proto.js";
+import type {
+  AgentMessage,
+  ContentBlock,
+  FailurePolicy,
+  MessageSource,
+  PointName,
+  Role,
+  SessionInfo,
+  SessionSource,
+  ToolCall,
+  ToolDefinitionInfo,
+  ToolResult,
+} from "../types.js";
+import type { Result } from "./result.js";
+import { Problem, decode, enumMap, readJson, reader, unknownCase, unknownVariant } from "./result.js";
+
+// ---- enums ---------------------------------------------------------------------------------
+
+const points = enumMap<PointName, pb.Point>({
+  "session-start": pb.Point.SESSION_START,
+  "pre-step": pb.Point.PRE_STEP,
+  "pre-tool": pb.Point.PRE_TOOL,
+  guard: pb.Point.GUARD,
+  execute: pb.Point.EXECUTE,
+  "post-tool": pb.Point.POST_TOOL,
+  "tool-result": pb.Point.TOOL_RESULT,
+  "turn-stopping": pb.Point.TURN_STOPPING,
+});
+const roles = enumMap<Role, pb.Role>({ user: pb.Role.USER, assistant: pb.Role.ASSISTANT });
+const sessionSources = enumMap<SessionSource, pb.SessionSource>({
+  startup: pb.SessionSource.STARTUP,
+  resume: pb.SessionSource.RESUME,
+  clear: pb.SessionSource.CLEAR,
+  compact: pb.SessionSource.COMPACT,
+});
+const failurePolicies = enumMap<FailurePolicy, pb.FailurePolicy>({
+  "fail-closed": pb.FailurePolicy.FAIL_CLOSED,
+  "fail-open": pb.FailurePolicy.FAIL_OPEN,
+});
+
+export const toProtoPoint = (point: PointName): pb.Point => points.toProto(point);
+/** POINT_UNSPECIFIED and unknown numbers are errors. */
+export const fromProtoPoint = reader(points.read, "point");
+
+export const readSessionSource = sessionSources.read;
+export const toProtoSessionSource = (source: SessionSource): pb.SessionSource => sessionSources.toProto(source);
+/** SESSION_SOURCE_UNSPECIFIED and unknown numbers are errors. */
+export const fromProtoSessionSource = reader(sessionSources.read, "source");
+
+/** `undefined` (the point's default) is FAILURE_POLICY_UNSPECIFIED. */
+export function toProtoFailurePolicy(policy: FailurePolicy | undefined): pb.FailurePolicy {
+  return policy === undefined ? pb.FailurePolicy.UNSPECIFIED : failurePolicies.toProto(policy);
+}
+/** FAILURE_POLICY_UNSPECIFIED is `undefined` (the point's default); unknown numbers are errors. */
+export function fromProtoFailurePolicy(policy: pb.FailurePolicy, path = "failure_policy"): Result<FailurePolicy | undefined> {
+  return decode("invalid_argument", path, () =>
+    policy === pb.FailurePolicy.UNSPECIFIED ? undefined : failurePolicies.read(policy, path),
+  );
+}
+
+// ---- content and messages ------------------------------------------------------------------
+
+export function toProtoContentBlock(block: ContentBlock): pb.ContentBlock {
+  switch (block.type) {
+    case "text":
+      return create(pb.ContentBlockSchema, { block: { case: "text", value: block.text } });
+    case "json":
+      return create(pb.ContentBlockSchema, { block: { case: "json", value: block.json } });
+    case "image":
+      return create(pb.ContentBlockSchema, {
+        block: { case: "image", value: { uri: block.uri, mediaType: block.mediaType } },
+      });
+    default:
+      return unknownVariant(block, "content block");
+  }
+}
+
+/** A json block must hold valid JSON; its text is kept byte for byte. */
+export function readContentBlock(message: pb.ContentBlock, path: string): ContentBlock {
+  const block = message.block;
+  switch (block.case) {
+    case "text":
+      return { type: "text", text: block.value };
+    case "json":
+      readJson(block.value, `${path}.json`);
+      return { type: "json", json: block.value };
+    case "image":
+      return { type: "image", uri: block.value.uri, mediaType: block.value.mediaType };
+    case undefined:
+      throw new Problem(path, "no block set");
+    default:
+      return unknownCase(block, path);
+  }
+}
+export const fromProtoContentBlock = reader(readContentBlock, "block");
+
+export const toProtoContent = (blocks: readonly ContentBlock[]): pb.ContentBlock[] => blocks.map(toProtoContentBlock);
+export const readContent = (blocks: readonly pb.ContentBlock[], path: string): ContentBlock[] =>
+  blocks.map((block, index) => readContentBlock(block, `${path}[${index}]`));
+
+export function toProtoMessageSource(source: MessageSource): pb.MessageSource {
+  switch (source.kind) {
+    case "user":
+      return create(pb.MessageSourceSchema, { kind: { case: "user", value: {} } });
+    case "plugin":
+      return create(pb.MessageSourceSchema, { kind: { case: "plugin", value: { name: source.name } } });
+    case "tool":
+      return create(pb.MessageSourceSchema, { kind: { case: "tool", value: { callId: source.callId } } });
+    case "model":
+      return create(pb.MessageSourceSchema, { kind: { case: "model", value: {} } });
+    default:
+      return unknownVariant(source, "message source");
+  }
+}
+
+export function readMessageSource(message: pb.MessageSource | undefined, path: string): MessageSource {
+  if (message === undefined) throw new Problem(path, "missing");
+  const kind = message.kind;
+  switch (kind.case) {
+    case "user":
+      return { kind: "user" };
+    case "plugin":
+      return { kind: "plugin", name: kind.value.name };
+    case "tool":
+      return { kind: "tool", callId: kind.value.callId };
+    case "model":
+      return { kind: "model" };
+    case undefined:
+      throw new Problem(path, "no kind set");
+    default:
+      return unknownCase(kind, path);
+  }
+}
+export const fromProtoMessageSource = reader(readMessageSource, "source");
+
+export function toProtoMessage(message: AgentMessage): pb.Message {
+  return create(pb.MessageSchema, {
+    id: message.id,
+    role: roles.toProto(message.role),
+    content: toProtoContent(message.content),
+    source: toProtoMessageSource(message.source),
+  });
+}
+
+/** Role and source are required; content may be empty here (validate.ts demands a block). */
+export function readMessage(message: pb.Message, path: string): AgentMessage {
+  return {
+    id: message.id,
+    role: roles.read(message.role, `${path}.role`),
+    content: readContent(message.content, `${path}.content`),
+    source: readMessageSource(message.source, `${path}.source`),
+  };
+}
+export const fromProtoMessage = reader(readMessage, "message");
+
+export const toProtoMessages = (messages: readonly AgentMessage[]): pb.Message[] => messages.map(toProtoMessage);
+export const readMessages = (messages: readonly pb.Message[], path: string): AgentMessage[] =>
+  messages.map((message, index) => readMessage(message, `${path}[${index}]`));
+
+// ---- tools ---------------------------------------------------------------------------------
+
+export function toProtoToolDefinition(tool: ToolDefinitionInfo): pb.ToolDefinition {
+  return create(pb.ToolDefinitionSchema, {
+    name: tool.name,
+    description: tool.description,
+    inputSchemaJson: tool.inputSchemaJson,
+    concurrencySafe: tool.concurrencySafe,
+  });
+}
+
+/** A non-empty input schema must be valid JSON; its text is kept byte for byte. */
+export function readToolDefinition(message: pb.ToolDefinition, path: string): ToolDefinitionInfo {
+  if (message.inputSchemaJson !== "") readJson(message.inputSchemaJson, `${path}.input_schema_json`);
+  return {
+    name: message.name,
+    description: message.description,
+    inputSchemaJson: message.inputSchemaJson,
+    concurrencySafe: message.concurrencySafe,
+  };
+}
+export const fromProtoToolDefinition = reader(readToolDefinition, "tool");
+
+/** Sends `argumentsJson`, the canonical text, as is. */
+export function toProtoToolCall(call: ToolCall): pb.ToolCall {
+  return create(pb.ToolCallSchema, {
+    callId: call.callId,
+    rootCallId: call.rootCallId,
+    ...(call.parentCallId === undefined ? {} : { parentCallId: call.parentCallId }),
+    toolName: call.toolName,
+    argumentsJson: call.argumentsJson,
+    sessionId: call.sessionId,
+    turn: call.turn,
+    step: call.step,
+  });
+}
+
+/** Parses `arguments_json` losslessly; `argumentsJson` becomes its canonical text. */
+export function readToolCall(message: pb.ToolCall | undefined, path: string): ToolCall {
+  if (message === undefined) throw new Problem(path, "missing");
+  const args = readJson(message.argumentsJson, `${path}.arguments_json`);
+  return {
+    callId: message.callId,
+    rootCallId: message.rootCallId,
+    ...(message.parentCallId === undefined ? {} : { parentCallId: message.parentCallId }),
+    toolName: message.toolName,
+    arguments: args.value,
+    argumentsJson: args.text,
+    sessionId: message.sessionId,
+    turn: message.turn,
+    step: message.step,
+  };
+}
+export const fromProtoToolCall = reader(readToolCall, "call");
+
+/** Throws HookdError("invalid_json") when a value or metadata is not JSON (the typed form was bypassed). */
+export function toProtoToolResult(result: ToolResult): pb.ToolResult {
+  const contexts = toProtoMessages(result.contexts);
+  if (result.isError) {
+    const { message, code, name } = result;
+    const failure = { message, code, name, content: toProtoContent(result.content) };
+    return create(pb.ToolResultSchema, { outcome: { case: "failure", value: failure }, contexts });
+  }
+  const success = {
+    valueJson: jsonText(result.value, "result.value"),
+    content: toProtoContent(result.content),
+    ...(result.metadata === undefined ? {} : { metadataJson: jsonText(result.metadata, "result.metadata") }),
+  };
+  return create(pb.ToolResultSchema, { outcome: { case: "success", value: success }, contexts });
+}
+
+/** value_json is parsed losslessly; metadata_json, when set, must hold a JSON object. */
+export function readToolResult(message: pb.ToolResult | undefined, path: string): ToolResult {
+  if (message === undefined) throw new Problem(path, "missing");
+  const contexts = readMessages(message.contexts, `${path}.contexts`);
+  const outcome = message.outcome;
+  switch (outcome.case) {
+    case "success": {
+      const at = `${path}.success`;
+      const { valueJson, metadataJson } = outcome.value;
+      return {
+        isError: false,
+        value: readJson(valueJson, `${at}.value_json`).value,
+        content: readContent(outcome.value.content, `${at}.content`),
+        ...(metadataJson === undefined ? {} : { metadata: readJsonObject(metadataJson, `${at}.metadata_json`) }),
+        contexts,
+      };
+    }
+    case "failure": {
+      const { message: text, code, name } = outcome.value;
+      return { isError: true, message: text, code, name, content: readContent(outcome.value.content, `${path}.failure.content`), contexts };
+    }
+    case undefined:
+      throw new Problem(path, "no outcome set");
+    default:
+      return unknownCase(outcome, path);
+  }
+}
+export const fromProtoToolResult = reader(readToolResult, "result");
+
+function readJsonObject(text: string, path: string): JsonObject {
+  const value = readJson(text, path).value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Problem(path, "expected a JSON object");
+  return value as JsonObject;
+}
+
+/** Canonical JSON text of a typed value; a non-JSON value is a caller bug reported as invalid_json. */
+export function jsonText(value: JsonValue, path: string): string {
+  try {
+    return toJsonText(value, path);
+  } catch (error) {
+    throw new HookdError("invalid_json", (error as Error).message, { cause: error });
+  }
+}
+
+// ---- session -------------------------------------------------------------------------------
+
+export function toProtoSessionInfo(session: SessionInfo): pb.SessionInfo {
+  return create(pb.SessionInfoSchema, { sessionId: session.sessionId, agentId: session.agentId, cwd: session.cwd });
+}
+
+export function readSessionInfo(message: pb.SessionInfo | undefined, path: string): SessionInfo {
+  if (message === undefined) throw new Problem(path, "missing");
+  return { sessionId: message.sessionId, agentId: message.agentId, cwd: message.cwd };
+}
+export const fromProtoSessionInfo = reader(readSessionInfo, "session");

@@ -1,0 +1,312 @@
+// createClient: a typed promise client for a protobuf-es GenService over grpc-js, one method per
+// RPC, each taking a signal, a deadline, metadata and waitForReady. Owns the call options and the
+// translation of grpc-js's callbacks, events and statuses; knows nothing of hookd's services.
+import { create } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import { Client, Metadata, credentials, status } from "@grpc/grpc-js";
+import type {
+  CallOptions as GrpcCallOptions,
+  ChannelCredentials,
+  ChannelInterface,
+  ChannelOptions,
+  ClientDuplexStream,
+  ClientReadableStream,
+  ServiceError,
+  StatusObject,
+} from "@grpc/grpc-js";
+import { HookdError } from "../errors.js";
+import { methodDefinition } from "./definition.js";
+import type { AnyService, HookdMethodDefinition, InputInitOf, MethodsOf, OutputOf } from "./definition.js";
+import { StatusError, toStatusError } from "./status.js";
+import { readMessages, writeMessage } from "./streams.js";
+
+export interface CallOptions {
+  /** Aborting cancels the call; the caller then gets CANCELLED with the signal's reason as `cause`. */
+  readonly signal?: AbortSignal;
+  /** An absolute deadline: a Date, or epoch milliseconds as grpc-js takes it. */
+  readonly deadline?: Date | number;
+  /** A deadline relative to the start of the call; with `deadline` as well, the earlier wins. */
+  readonly timeoutMs?: number;
+  /** Request headers. Binary (`-bin`) headers need a Metadata with Buffer values. */
+  readonly metadata?: Metadata | Readonly<Record<string, string | readonly string[]>>;
+  /** Wait for the channel to connect instead of failing fast with UNAVAILABLE. */
+  readonly waitForReady?: boolean;
+}
+
+/** A bidirectional call. Rejections and the thrown errors are StatusErrors. */
+export interface BidiCall<D extends Pick<DescMethod, "input" | "output">> {
+  /** Resolves when the message is buffered; waits while the server is slow; rejects once the call is over. */
+  send(message: InputInitOf<D>): Promise<void>;
+  /** Half-closes: the server's request stream ends; responses keep coming. */
+  end(): void;
+  /** Single use; ends when the server ends the call, throws its status if not OK; breaking out cancels. */
+  readonly responses: AsyncIterable<OutputOf<D>>;
+  cancel(): void;
+}
+
+type MethodShape = Pick<DescMethod, "input" | "output" | "methodKind">;
+
+export type UnaryMethod<D extends MethodShape> = (request: InputInitOf<D>, options?: CallOptions) => Promise<OutputOf<D>>;
+/** The call starts when iteration does; breaking out of the loop or aborting the signal cancels it. */
+export type ServerStreamingMethod<D extends MethodShape> = (request: InputInitOf<D>, options?: CallOptions) => AsyncIterable<OutputOf<D>>;
+export type BidiStreamingMethod<D extends MethodShape> = (options?: CallOptions) => BidiCall<D>;
+/** Client-streaming methods are not supported (hookd has none): their type is `never`. */
+export type ClientMethod<D extends MethodShape> = D["methodKind"] extends "unary"
+  ? UnaryMethod<D>
+  : D["methodKind"] extends "server_streaming"
+    ? ServerStreamingMethod<D>
+    : D["methodKind"] extends "bidi_streaming"
+      ? BidiStreamingMethod<D>
+      : never;
+
+export type TypedClient<S extends AnyService> = { readonly [K in keyof MethodsOf<S>]: ClientMethod<MethodsOf<S>[K]> };
+
+export interface ClientOptions {
+  /** Default: insecure, for Unix sockets and loopback. */
+  readonly credentials?: ChannelCredentials;
+  /** grpc-js channel options; ignored when a Channel is passed. */
+  readonly channelOptions?: ChannelOptions;
+}
+
+// grpc-js's Client#close closes the channel even when it was passed in and may be shared, so the
+// closer is kept out of the typed client (where it could also collide with a method name).
+const closers = new WeakMap<object, () => void>();
+
+/**
+ * A client for `service` at `target` ("unix:///abs/path", "unix:/abs/path", "host:port") or on an
+ * existing channel. Close it with closeClient; a channel passed in is left open for its owner.
+ */
+export function createClient<S extends AnyService>(
+  service: S,
+  target: string | ChannelInterface,
+  options: ClientOptions = {},
+): TypedClient<S> {
+  const channelCredentials = options.credentials ?? credentials.createInsecure();
+  const client =
+    typeof target === "string"
+      ? new Client(target, channelCredentials, options.channelOptions)
+      : new Client(target.getTarget(), channelCredentials, { channelOverride: target });
+  const methods: Record<string, unknown> = {};
+  for (const method of service.methods) {
+    const definition = methodDefinition(method);
+    switch (method.methodKind) {
+      case "unary":
+        methods[method.localName] = unary(client, definition);
+        break;
+      case "server_streaming":
+        methods[method.localName] = serverStreaming(client, definition);
+        break;
+      case "bidi_streaming":
+        methods[method.localName] = bidiStreaming(client, definition);
+        break;
+      case "client_streaming":
+        break; // typed `never`; nothing to call
+      default: {
+        const unknownKind: never = method.methodKind;
+        throw new HookdError("internal", `unknown method kind ${String(unknownKind)}`);
+      }
+    }
+  }
+  const typed = Object.freeze(methods) as TypedClient<S>;
+  closers.set(typed, typeof target === "string" ? () => client.close() : () => {});
+  return typed;
+}
+
+/** Closes the client's own channel (calls in flight fail with UNAVAILABLE). Idempotent. */
+export function closeClient(client: object): void {
+  const close = closers.get(client);
+  if (!close) throw new HookdError("invalid_argument", "closeClient: not a client made by createClient");
+  close();
+}
+
+type AnyMessage = MessageShape<DescMessage>;
+
+function unary(client: Client, definition: HookdMethodDefinition) {
+  return (request: unknown, options: CallOptions = {}): Promise<AnyMessage> =>
+    new Promise((resolve, reject) => {
+      const { signal } = options;
+      if (signal?.aborted) {
+        reject(cancelledBefore(signal));
+        return;
+      }
+      let message: AnyMessage;
+      try {
+        message = createInput(definition.method, request);
+      } catch (error) {
+        reject(toStatusError(error));
+        return;
+      }
+      const onAbort = (): void => call.cancel();
+      const call = client.makeUnaryRequest(
+        definition.path,
+        definition.requestSerialize,
+        definition.responseDeserialize,
+        message,
+        requestMetadata(options),
+        callOptions(options),
+        (error, response) => {
+          signal?.removeEventListener("abort", onAbort);
+          if (error) reject(callError(error, signal));
+          else if (response === undefined) reject(new StatusError(status.INTERNAL, "the server sent no response message"));
+          else resolve(response);
+        },
+      );
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+}
+
+function serverStreaming(client: Client, definition: HookdMethodDefinition) {
+  return async function* (request: unknown, options: CallOptions = {}): AsyncGenerator<AnyMessage, void, undefined> {
+    const { signal } = options;
+    if (signal?.aborted) throw cancelledBefore(signal);
+    let message: AnyMessage;
+    try {
+      message = createInput(definition.method, request);
+    } catch (error) {
+      throw toStatusError(error);
+    }
+    const call = client.makeServerStreamRequest(
+      definition.path,
+      definition.requestSerialize,
+      definition.responseDeserialize,
+      message,
+      requestMetadata(options),
+      callOptions(options),
+    );
+    yield* responses(call, watch(call, signal), signal);
+  };
+}
+
+function bidiStreaming(client: Client, definition: HookdMethodDefinition) {
+  return (options: CallOptions = {}): BidiCall<DescMethod> => {
+    const { signal } = options;
+    const call = client.makeBidiStreamRequest(
+      definition.path,
+      definition.requestSerialize,
+      definition.responseDeserialize,
+      requestMetadata(options),
+      callOptions(options),
+    );
+    const watched = watch(call, signal);
+    if (signal?.aborted) call.cancel();
+    let halfClosed = false;
+    return {
+      async send(message) {
+        if (halfClosed) throw new StatusError(status.FAILED_PRECONDITION, "send() after end()");
+        let input: AnyMessage;
+        try {
+          input = createInput(definition.method, message);
+        } catch (error) {
+          throw toStatusError(error);
+        }
+        await writeMessage(call, input, watched.over);
+      },
+      end() {
+        if (halfClosed) return;
+        halfClosed = true;
+        call.end();
+      },
+      responses: responses(call, watched, signal),
+      cancel() {
+        call.cancel();
+      },
+    };
+  };
+}
+
+interface Watched {
+  /** The final status; grpc-js always reports one, OK included. */
+  readonly status: Promise<StatusObject>;
+  /** True once the status arrived. */
+  readonly ended: () => boolean;
+  /** Aborted when the call is over, with the error a late send() should throw. */
+  readonly over: AbortSignal;
+}
+
+/** Follows a streaming call from the start, whether or not anyone reads its responses. */
+function watch(call: ClientReadableStream<AnyMessage> | ClientDuplexStream<AnyMessage, AnyMessage>, signal: AbortSignal | undefined): Watched {
+  const over = new AbortController();
+  let ended = false;
+  const onAbort = (): void => call.cancel();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  // grpc-js emits "error" for every non-OK status, and an "error" nobody listens to crashes the
+  // process; the status event below carries the same information to whoever reads.
+  call.on("error", () => {});
+  const settled = new Promise<StatusObject>((resolve) => {
+    call.once("status", (final: StatusObject) => {
+      ended = true;
+      signal?.removeEventListener("abort", onAbort);
+      over.abort(final.code === status.OK ? new StatusError(status.FAILED_PRECONDITION, "the call has ended") : statusError(final, signal));
+      resolve(final);
+    });
+  });
+  return { status: settled, ended: () => ended, over: over.signal };
+}
+
+async function* responses(
+  call: ClientReadableStream<AnyMessage> | ClientDuplexStream<AnyMessage, AnyMessage>,
+  watched: Watched,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<AnyMessage, void, undefined> {
+  try {
+    for await (const message of readMessages(call)) yield message as AnyMessage;
+  } catch (error) {
+    throw callError(error, signal);
+  } finally {
+    if (!watched.ended()) call.cancel(); // the loop broke early, or threw
+  }
+  // The stream ends before the status arrives; a failed call must not read as a complete one.
+  const final = await watched.status;
+  if (final.code !== status.OK) throw statusError(final, signal);
+}
+
+function createInput(method: DescMethod, request: unknown): AnyMessage {
+  return create(method.input, request as MessageInitShape<DescMessage>);
+}
+
+function requestMetadata(options: CallOptions): Metadata {
+  let metadata: Metadata;
+  if (options.metadata instanceof Metadata) {
+    metadata = options.metadata.clone();
+  } else {
+    metadata = new Metadata();
+    for (const [key, value] of Object.entries(options.metadata ?? {})) {
+      for (const item of typeof value === "string" ? [value] : value) metadata.add(key, item);
+    }
+  }
+  // grpc-js reads waitForReady from the metadata's options, not from the call options.
+  if (options.waitForReady !== undefined) metadata.setOptions({ ...metadata.getOptions(), waitForReady: options.waitForReady });
+  return metadata;
+}
+
+function callOptions(options: CallOptions): GrpcCallOptions {
+  const deadlines: number[] = [];
+  if (options.deadline !== undefined) deadlines.push(options.deadline instanceof Date ? options.deadline.getTime() : options.deadline);
+  if (options.timeoutMs !== undefined) deadlines.push(Date.now() + options.timeoutMs);
+  return deadlines.length > 0 ? { deadline: Math.min(...deadlines) } : {};
+}
+
+function cancelledBefore(signal: AbortSignal): StatusError {
+  return new StatusError(status.CANCELLED, "the call was cancelled before it started", { cause: signal.reason });
+}
+
+function statusError(final: StatusObject, signal: AbortSignal | undefined): StatusError {
+  const cancelledHere = final.code === status.CANCELLED && signal?.aborted === true;
+  return new StatusError(final.code, final.details, {
+    metadata: final.metadata,
+    ...(cancelledHere ? { cause: signal.reason } : {}),
+  });
+}
+
+function callError(error: unknown, signal: AbortSignal | undefined): StatusError {
+  if (error instanceof StatusError) return error;
+  if (isServiceError(error)) {
+    const cancelledHere = error.code === status.CANCELLED && signal?.aborted === true;
+    return new StatusError(error.code, error.details, { metadata: error.metadata, cause: cancelledHere ? signal.reason : error });
+  }
+  return toStatusError(error);
+}
+
+function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof Error && typeof (error as Partial<ServiceError>).code === "number" && typeof (error as Partial<ServiceError>).details === "string";
+}

@@ -1,0 +1,41 @@
+// Promise and async-iterator views of grpc-js's object streams, shared by the server and client
+// sides: a write that honours backpressure and an AbortSignal, and a reader that leaves the stream
+// alone when the loop breaks. Owns no call state; callers decide what ending a call means.
+import type { Readable, Writable } from "node:stream";
+
+/**
+ * Writes one message; resolves at once, or when the stream drains if its buffer is full.
+ * Rejects with `signal.reason` once the signal aborts, and when the stream closes or fails first,
+ * because grpc-js destroys a cancelled call's stream and "drain" would never come.
+ */
+export async function writeMessage(stream: Writable, message: unknown, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  if (stream.write(message)) return;
+  await new Promise<void>((resolve, reject) => {
+    const settle = (error?: unknown): void => {
+      stream.off("drain", onDrain);
+      stream.off("close", onClose);
+      stream.off("error", onError);
+      signal.removeEventListener("abort", onAbort);
+      if (error === undefined) resolve();
+      else reject(error instanceof Error ? error : new Error("the write was aborted", { cause: error }));
+    };
+    const onDrain = (): void => settle();
+    const onClose = (): void => settle(signal.aborted ? signal.reason : new Error("the stream closed before the message was sent"));
+    const onError = (error: unknown): void => settle(signal.aborted ? signal.reason : error);
+    const onAbort = (): void => settle(signal.reason);
+    stream.on("drain", onDrain);
+    stream.on("close", onClose);
+    stream.on("error", onError);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Iterates a stream's messages. Unlike `for await (… of stream)`, breaking out of the loop does
+ * not destroy the stream: grpc-js streams are ended by cancelling or ending the call, which the
+ * caller does in its own `finally`.
+ */
+export function readMessages(stream: Readable): AsyncIterable<unknown> {
+  return { [Symbol.asyncIterator]: () => stream.iterator({ destroyOnReturn: false }) as AsyncIterator<unknown> };
+}

@@ -1,0 +1,164 @@
+// json.ts: lossless parsing and canonical stringifying, deep freezing, snapshots that never share
+// the caller's input, and refusal of what JSON cannot hold, with the path of the offending value.
+import { describe, expect, test } from "vitest";
+import {
+  JsonError,
+  LosslessNumber,
+  canonicalJson,
+  deepFreeze,
+  parseJson,
+  snapshotJson,
+  snapshotJsonText,
+  toJsonText,
+} from "../src/index.js";
+
+const BIG = "9223372036854775807"; // 2^63-1
+const UNICODE = "héllo ☃ 𝄞";
+
+describe("lossless parse and stringify", () => {
+  test("an integer beyond 2^53 becomes a bigint and keeps every digit", () => {
+    const value = parseJson(`{"max":${BIG},"min":-${BIG}1}`);
+    expect(value).toEqual({ max: 9223372036854775807n, min: -92233720368547758071n });
+    expect(toJsonText(value)).toBe(`{"max":${BIG},"min":-${BIG}1}`);
+  });
+
+  test("safe numbers stay numbers", () => {
+    expect(parseJson("[0, -1, 1.5, 9007199254740991, 1e3]")).toEqual([0, -1, 1.5, 9007199254740991, 1000]);
+  });
+
+  test("a decimal a double cannot hold stays a LosslessNumber with its digits", () => {
+    const digits = "3.14159265358979323846264338327950288";
+    const value = parseJson(`[${digits}]`) as readonly unknown[];
+    expect(value[0]).toBeInstanceOf(LosslessNumber);
+    expect(String(value[0])).toBe(digits);
+    expect(toJsonText(value)).toBe(`[${digits}]`);
+  });
+
+  test("unicode survives parse and stringify, escapes included", () => {
+    expect(parseJson(`"${UNICODE}"`)).toBe(UNICODE);
+    expect(parseJson(`"h\\u00e9llo \\u2603 \\ud834\\udd1e"`)).toBe(UNICODE);
+    expect(toJsonText({ s: UNICODE })).toBe(`{"s":"${UNICODE}"}`);
+    expect(parseJson(toJsonText({ [UNICODE]: UNICODE }))).toEqual({ [UNICODE]: UNICODE });
+  });
+
+  test("canonical text drops whitespace and keeps key order and digits", () => {
+    expect(canonicalJson(`{ "b" : [ 1 , ${BIG} ], "a" : "${UNICODE}" }`)).toBe(`{"b":[1,${BIG}],"a":"${UNICODE}"}`);
+  });
+
+  test("text that is not JSON is a JsonError naming the position", () => {
+    expect(() => parseJson("{")).toThrow(new JsonError("Quoted object key or end of object '}' expected but reached end of input at position 1"));
+    expect(() => parseJson("")).toThrow(JsonError);
+    expect(() => parseJson(`{"a":1,"a":2}`)).toThrow("Duplicate key 'a' encountered at position 8");
+    expect(() => parseJson("NaN")).toThrow(JsonError);
+  });
+});
+
+describe("toJsonText refuses what JSON cannot hold, naming the path", () => {
+  class Point {
+    x = 1;
+  }
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic.self = { back: cyclic };
+  const cyclicList: unknown[] = [];
+  cyclicList.push(cyclicList);
+
+  test.each([
+    ["a cycle", cyclic, "value.self.back: circular reference"],
+    ["an array cycle", cyclicList, "value[0]: circular reference"],
+    ["undefined", { a: [1, { b: undefined }] }, "value.a[1].b: undefined is not JSON"],
+    ["a top-level undefined", undefined, "value: undefined is not JSON"],
+    // eslint-disable-next-line no-sparse-arrays
+    ["a hole in a sparse array", [1, , 3], "value[1]: undefined is not JSON"],
+    ["NaN", { n: NaN }, "value.n: NaN is not a JSON number"],
+    ["Infinity", [-Infinity], "value[0]: -Infinity is not a JSON number"],
+    ["a function", { f: () => 1 }, "value.f: function is not JSON"],
+    ["a symbol", { s: Symbol("x") }, "value.s: symbol is not JSON"],
+    ["a class instance", { p: new Point() }, "value.p: an instance of Point is not plain JSON data"],
+    ["a Date", [new Date(0)], "value[0]: an instance of Date is not plain JSON data"],
+    ["a Map", new Map(), "value: an instance of Map is not plain JSON data"],
+  ])("%s", (_name, value, message) => {
+    expect(() => toJsonText(value)).toThrow(new JsonError(message));
+  });
+
+  test("the caller names the root of the path", () => {
+    expect(() => toJsonText({ n: NaN }, "decision.value")).toThrow("decision.value.n: NaN is not a JSON number");
+  });
+
+  test("a value shared twice is not a cycle", () => {
+    const shared = { x: 1 };
+    expect(toJsonText({ a: shared, b: [shared] })).toBe(`{"a":{"x":1},"b":[{"x":1}]}`);
+  });
+
+  test("null-prototype objects, bigint and LosslessNumber are JSON", () => {
+    const bare = Object.assign(Object.create(null) as object, { a: 1 });
+    expect(toJsonText({ bare, big: 12n, exact: new LosslessNumber("1.50") })).toBe(`{"bare":{"a":1},"big":12,"exact":1.50}`);
+  });
+});
+
+describe("deepFreeze", () => {
+  test("freezes every level and returns the same value", () => {
+    const value = { a: [{ b: 1 }], c: { d: [2] } };
+    expect(deepFreeze(value)).toBe(value);
+    expect(Object.isFrozen(value)).toBe(true);
+    expect(Object.isFrozen(value.a)).toBe(true);
+    expect(Object.isFrozen(value.a[0])).toBe(true);
+    expect(Object.isFrozen(value.c.d)).toBe(true);
+    expect(() => {
+      value.c.d.push(3);
+    }).toThrow(TypeError);
+  });
+
+  test("reaches inside a container that was already frozen shallowly", () => {
+    const inner = { b: 1 };
+    deepFreeze(Object.freeze({ a: inner }));
+    expect(Object.isFrozen(inner)).toBe(true);
+  });
+
+  test("terminates on cycles and leaves primitives alone", () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(deepFreeze(cyclic)).toBe(cyclic);
+    expect(Object.isFrozen(cyclic)).toBe(true);
+    expect(deepFreeze(5)).toBe(5);
+    expect(deepFreeze(null)).toBe(null);
+  });
+});
+
+describe("snapshots never share the caller's input", () => {
+  test("mutating the input after a snapshot changes nothing", () => {
+    const input = { list: [1, { deep: "x" }], big: 9223372036854775807n, s: UNICODE };
+    const snapshot = snapshotJson(input);
+    input.list.push(2);
+    (input.list[1] as { deep: string }).deep = "changed";
+    input.s = "changed";
+    expect(snapshot.value).toEqual({ list: [1, { deep: "x" }], big: 9223372036854775807n, s: UNICODE });
+    expect(snapshot.text).toBe(`{"list":[1,{"deep":"x"}],"big":${BIG},"s":"${UNICODE}"}`);
+    expect(snapshot.value).not.toBe(input);
+    expect((snapshot.value as { list: unknown }).list).not.toBe(input.list);
+  });
+
+  test("the snapshot is deep-frozen, the input is not", () => {
+    const input = { a: { b: [1] } };
+    const snapshot = snapshotJson(input);
+    expect(Object.isFrozen(snapshot)).toBe(true);
+    expect(Object.isFrozen((snapshot.value as typeof input).a.b)).toBe(true);
+    expect(Object.isFrozen(input.a)).toBe(false);
+  });
+
+  test("a snapshot of a value that is not JSON names the caller's path", () => {
+    expect(() => snapshotJson({ a: undefined }, "result.value")).toThrow(new JsonError("result.value.a: undefined is not JSON"));
+  });
+
+  test("a text snapshot is canonical and frozen", () => {
+    const snapshot = snapshotJsonText(`[ ${BIG} , "${UNICODE}" ]`, "args");
+    expect(snapshot.text).toBe(`[${BIG},"${UNICODE}"]`);
+    expect(snapshot.value).toEqual([9223372036854775807n, UNICODE]);
+    expect(Object.isFrozen(snapshot.value)).toBe(true);
+  });
+
+  test("a text snapshot of text that is not JSON names the path", () => {
+    expect(() => snapshotJsonText("[1,", "call.arguments_json")).toThrow(
+      new JsonError("call.arguments_json: not valid JSON (Array item expected but reached end of input at position 3)"),
+    );
+  });
+});
