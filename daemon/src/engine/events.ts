@@ -1,0 +1,64 @@
+// The engine's event stream: what happened, in order, for the audit log, metrics and the hosted
+// loop's stream to consume. Observers are called synchronously and must not throw (a throwing
+// observer is contained and reported once to the engine's logger).
+import type { AgentMessage, PointName, ToolCall, ToolResult } from "@hookd/sdk";
+import type { Invocation } from "./invoke.js";
+
+export type TurnEndReason = "completed" | "blocked" | "error" | "aborted" | "continuation_cap";
+
+/** Where in a session an event happened. */
+export interface EventScope {
+  readonly sessionId: string;
+  readonly agentId: string;
+  readonly turn: number;
+  readonly step: number;
+  /** Set for tool-call events. */
+  readonly callId?: string;
+}
+
+export type EngineEvent =
+  | { readonly type: "invocation"; readonly scope: EventScope; readonly invocation: Invocation }
+  | {
+      readonly type: "decision";
+      readonly scope: EventScope;
+      readonly point: PointName;
+      /** The applied decision's kind: allow, deny, enter, reject, accept, block, steer, ... */
+      readonly decision: string;
+      readonly decidedBy: string;
+      readonly reason?: string;
+      /** Set when a failure policy made the decision. */
+      readonly cause?: string;
+      readonly durationUs: number;
+    }
+  | { readonly type: "turn-started"; readonly scope: EventScope }
+  | { readonly type: "step-started"; readonly scope: EventScope; readonly messages: readonly AgentMessage[] }
+  | { readonly type: "tool-result"; readonly scope: EventScope; readonly call: ToolCall; readonly result: ToolResult }
+  | { readonly type: "contexts-appended"; readonly scope: EventScope; readonly messages: readonly AgentMessage[] }
+  | { readonly type: "turn-ended"; readonly scope: EventScope; readonly reason: TurnEndReason; readonly detail: string; readonly steps: number };
+
+export type EngineObserver = (event: EngineEvent) => void;
+
+/** Fans events out to observers, containing observer failures. */
+export class EventBus {
+  readonly #observers = new Set<EngineObserver>();
+  readonly #onObserverError: (error: unknown) => void;
+
+  constructor(onObserverError: (error: unknown) => void = () => {}) {
+    this.#onObserverError = onObserverError;
+  }
+
+  subscribe(observer: EngineObserver): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
+  }
+
+  emit(event: EngineEvent): void {
+    for (const observer of this.#observers) {
+      try {
+        observer(event);
+      } catch (error) {
+        this.#onObserverError(error);
+      }
+    }
+  }
+}

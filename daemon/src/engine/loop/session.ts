@@ -1,0 +1,242 @@
+// EngineSession: one hosted agent session. Owns session-start (once, before turn 1), the inbox
+// entry points, running turns one at a time, cancellation and close. What a turn does step by
+// step lives in turn.ts; the gRPC host drives this class and relays the bus.
+import { HookdError, deepFreeze } from "@hookd/sdk";
+import type { AgentMessage, MessageSource, SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
+import type { EventBus } from "../events.js";
+import { notify } from "../points.js";
+import type { PointEnv } from "../points.js";
+import type { PluginRegistry } from "../registry.js";
+import { History } from "./history.js";
+import { Inbox } from "./inbox.js";
+import { MessageIds, pluginSourced, sourcedMessage } from "./messages.js";
+import type { MessageContent } from "./messages.js";
+import { reasonText, runTurn } from "./turn.js";
+import type { TurnDeps, TurnRecord } from "./turn.js";
+import { resolveLimits } from "./types.js";
+import type { LoopLimits, ModelStep, ToolBatchRunner, TurnOutcome } from "./types.js";
+
+export interface EngineSessionOptions {
+  readonly info: SessionInfo;
+  readonly source: SessionSource;
+  readonly tools: readonly ToolDefinitionInfo[];
+  readonly runStep: ModelStep;
+  readonly runTools: ToolBatchRunner;
+  /** Read at every point, so a reload's new registry applies from the next point on. */
+  readonly registry: () => PluginRegistry;
+  readonly bus: EventBus;
+  readonly limits?: Partial<LoopLimits>;
+  /** Aborting it closes the session (e.g. the agent disconnected): the running turn ends aborted. */
+  readonly signal?: AbortSignal;
+  /** Receives contained failures (a throwing session-start listener). Default: ignored. */
+  readonly log?: (message: string) => void;
+}
+
+/** Who a queued message speaks for: the user, or a plugin by name. Never the model or a tool. */
+export type InboxSource = Extract<MessageSource, { readonly kind: "user" } | { readonly kind: "plugin" }>;
+
+const USER: InboxSource = Object.freeze({ kind: "user" });
+
+export class EngineSession {
+  readonly info: SessionInfo;
+  readonly limits: LoopLimits;
+  readonly #options: EngineSessionOptions;
+  readonly #tools: readonly ToolDefinitionInfo[];
+  readonly #ids = new MessageIds();
+  readonly #inbox = new Inbox();
+  readonly #history = new History(this.#ids);
+  readonly #deps: TurnDeps;
+  /** The session's own lifetime: session-start runs under it; close() aborts it. */
+  readonly #lifetime = new AbortController();
+  #started: Promise<readonly AgentMessage[]> | undefined;
+  #drive: Promise<void> | undefined;
+  #turns = 0;
+  #current: { readonly turn: number; readonly controller: AbortController } | undefined;
+  #closed = false;
+  #detachSignal: (() => void) | undefined;
+
+  constructor(options: EngineSessionOptions) {
+    this.#options = options;
+    this.info = deepFreeze({ ...options.info });
+    this.#tools = deepFreeze(options.tools.map((tool) => ({ ...tool })));
+    this.limits = resolveLimits(options.limits);
+    this.#deps = {
+      info: this.info,
+      ids: this.#ids,
+      inbox: this.#inbox,
+      history: this.#history,
+      bus: options.bus,
+      limits: this.limits,
+      runStep: options.runStep,
+      runTools: options.runTools,
+      env: (turn, step, signal) => this.#env(turn, step, signal),
+    };
+    const signal = options.signal;
+    if (signal !== undefined) {
+      const onAbort = (): void => void this.close(`session signal aborted: ${reasonText(signal.reason)}`);
+      if (signal.aborted) onAbort();
+      else {
+        signal.addEventListener("abort", onAbort, { once: true });
+        this.#detachSignal = () => signal.removeEventListener("abort", onAbort);
+      }
+    }
+  }
+
+  /**
+   * Fires session-start once (later calls return the same promise); turn 1 waits for it. Cannot
+   * block: listener errors are contained and logged. Resolves with the contexts plugins seeded,
+   * which wait as injections for the first step.
+   */
+  start(): Promise<readonly AgentMessage[]> {
+    this.#started ??= this.#sessionStart();
+    return this.#started;
+  }
+
+  /** Queues a user request as the sole direct prompt of its own turn; resolves when that turn ends. */
+  followUp(content: MessageContent): Promise<TurnOutcome> {
+    const message = this.#message("followUp", content, USER);
+    return new Promise<TurnOutcome>((settle) => {
+      this.#inbox.followUp({ message, settle });
+      this.#pump();
+    });
+  }
+
+  /** Guidance for the running turn, drained at the top of its next step (or the next turn's first). */
+  steer(content: MessageContent): AgentMessage {
+    const message = this.#message("steer", content, USER);
+    this.#inbox.steer(message);
+    return message;
+  }
+
+  /**
+   * Context for the next step's batch; while a tool batch runs, it joins that batch's context
+   * FIFO and is appended when the batch settles.
+   */
+  inject(content: MessageContent, source: InboxSource = USER): AgentMessage {
+    const message = this.#message("inject", content, source);
+    this.#inbox.inject(message);
+    return message;
+  }
+
+  /** Aborts the running turn (it ends "aborted" with this reason). False when no turn runs. */
+  cancel(reason = "cancelled"): boolean {
+    if (this.#current === undefined) return false;
+    this.#current.controller.abort(new HookdError("cancelled", reason));
+    return true;
+  }
+
+  /** Ends the session: the running turn is aborted, queued follow-ups settle as never run. */
+  async close(reason = "session closed"): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#detachSignal?.();
+      const error = new HookdError("cancelled", reason);
+      this.#lifetime.abort(error);
+      this.#current?.controller.abort(error);
+      for (const followUp of this.#inbox.dropFollowUps()) {
+        followUp.settle(Object.freeze({ turn: 0, reason: "aborted", detail: `${reason}; the follow-up never ran`, steps: 0 }));
+      }
+    }
+    await this.whenIdle();
+  }
+
+  /** Every recorded message, frozen, in order. */
+  get history(): readonly AgentMessage[] {
+    return this.#history.snapshot();
+  }
+
+  /** What waits in the inbox. */
+  get pending(): { readonly followUps: number; readonly steering: number; readonly injections: number } {
+    return this.#inbox.pending;
+  }
+
+  /** The number of the running turn, if any. */
+  get runningTurn(): number | undefined {
+    return this.#current?.turn;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Resolves once session-start (if started) has run and no turn is running or queued. */
+  async whenIdle(): Promise<void> {
+    await this.#started;
+    while (this.#drive !== undefined) await this.#drive;
+  }
+
+  #message(what: string, content: MessageContent, source: InboxSource): AgentMessage {
+    if (this.#closed) throw new HookdError("cancelled", `${what}: session ${this.info.sessionId} is closed`);
+    if (typeof content !== "string" && !Array.isArray(content)) {
+      throw new HookdError("invalid_argument", `${what}: content must be text or a list of content blocks`);
+    }
+    if (content.length === 0) throw new HookdError("invalid_argument", `${what}: content must not be empty`);
+    return sourcedMessage(this.#ids, content, source);
+  }
+
+  /** Runs queued follow-ups one turn at a time; a follow-up arriving during a turn waits. */
+  #pump(): void {
+    if (this.#drive !== undefined) return;
+    this.#drive = (async () => {
+      try {
+        await this.start();
+        while (!this.#closed && this.#inbox.hasFollowUp()) {
+          const turn = ++this.#turns;
+          const controller = new AbortController();
+          this.#current = { turn, controller };
+          let ended: TurnRecord;
+          try {
+            ended = await runTurn(this.#deps, turn, controller.signal);
+          } finally {
+            this.#current = undefined;
+          }
+          // Settled only now, so whoever awaits the follow-up sees no turn running.
+          ended.followUp?.settle(ended.outcome);
+        }
+      } catch (error) {
+        this.#log(`session ${this.info.sessionId}: the turn driver failed: ${reasonText(error)}`);
+      } finally {
+        this.#drive = undefined;
+      }
+    })();
+  }
+
+  async #sessionStart(): Promise<readonly AgentMessage[]> {
+    const env = this.#env(0, 0, this.#lifetime.signal);
+    try {
+      const outcome = await notify(env, "session-start", { session: this.info, source: this.#options.source, tools: this.#tools });
+      for (const error of outcome.errors) this.#log(`session ${this.info.sessionId}: session-start listener failed (contained): ${error.message}`);
+      const seeded: AgentMessage[] = [];
+      for (const { plugin, decision } of outcome.answers) {
+        for (const message of decision.messages) {
+          const context = pluginSourced(this.#ids, plugin, message);
+          this.#inbox.inject(context);
+          seeded.push(context);
+        }
+      }
+      return Object.freeze(seeded);
+    } catch (error) {
+      this.#log(`session ${this.info.sessionId}: session-start did not complete: ${reasonText(error)}`);
+      return Object.freeze([]);
+    }
+  }
+
+  #env(turn: number, step: number, signal: AbortSignal): PointEnv {
+    const { pointBudgetMs } = this.limits;
+    return {
+      registry: this.#options.registry(),
+      bus: this.#options.bus,
+      scope: { sessionId: this.info.sessionId, agentId: this.info.agentId, turn, step },
+      signal,
+      ...(pointBudgetMs === undefined ? {} : { pointBudgetMs }),
+    };
+  }
+
+  #log(message: string): void {
+    try {
+      this.#options.log?.(message);
+    } catch {
+      // A logger must not break the session.
+    }
+  }
+}

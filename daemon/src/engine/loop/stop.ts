@@ -1,0 +1,78 @@
+// The turn-stopping decision, in one place for the hosted loop and the evaluate API: notify every
+// listener, merge the steerers (all messages, in listener order, each re-sourced to its plugin),
+// and apply the continuation cap. Knows nothing of queues: the caller acts on the result.
+import type { AgentMessage, TurnStoppingEvent } from "@hookd/sdk";
+import type { ListenerError } from "../faults.js";
+import { notify } from "../points.js";
+import type { NotificationOutcome, PointEnv } from "../points.js";
+import { copyMessage } from "./messages.js";
+
+export interface TurnStopOptions {
+  /** Steered continuations a turn may have (LoopLimits.maxSteeredContinuations). */
+  readonly maxSteeredContinuations: number;
+  /**
+   * Steering already waiting for the turn (an agent's steer() during the last step). It continues
+   * the turn like a plugin's steering, and counts against the same cap. 0 for evaluate calls.
+   */
+  readonly pendingSteering?: number;
+}
+
+export type TurnStop =
+  /** Nobody steered: the turn closes as completed. */
+  | { readonly kind: "close" }
+  /** Continue the same turn; `messages` (possibly empty when only pending steering continues it) join the steering queue. */
+  | { readonly kind: "steer"; readonly messages: readonly AgentMessage[]; readonly steeredBy: readonly string[] }
+  /** Steering was refused: the turn already had the maximum of steered continuations. */
+  | { readonly kind: "capped"; readonly refused: readonly AgentMessage[]; readonly steeredBy: readonly string[]; readonly detail: string }
+  /** A listener threw: the turn ends with reason "error". The first error in listener order. */
+  | { readonly kind: "error"; readonly error: ListenerError };
+
+/**
+ * Pure merge of the listeners' answers. Messages keep their content; their source becomes the
+ * plugin that steered and their id is left for the session to assign.
+ */
+export function settleTurnStop(outcome: NotificationOutcome<"turn-stopping">, event: TurnStoppingEvent, options: TurnStopOptions): TurnStop {
+  const [error] = outcome.errors;
+  if (error !== undefined) return { kind: "error", error };
+  const messages: AgentMessage[] = [];
+  const steeredBy: string[] = [];
+  for (const { plugin, decision } of outcome.answers) {
+    if (decision.messages.length === 0) continue;
+    steeredBy.push(plugin);
+    for (const message of decision.messages) {
+      messages.push(copyMessage(message, { id: "", role: "user", source: { kind: "plugin", name: plugin } }));
+    }
+  }
+  const pending = options.pendingSteering ?? 0;
+  if (messages.length === 0 && pending === 0) return { kind: "close" };
+  if (event.steeredContinuations >= options.maxSteeredContinuations) {
+    const who = [...steeredBy, ...(pending > 0 ? [`${pending} queued steering message(s)`] : [])].join(", ");
+    const detail =
+      `turn ${event.turn} already had ${event.steeredContinuations} steered continuation(s), the cap ` +
+      `(maxSteeredContinuations = ${options.maxSteeredContinuations}); refused steering from ${who}`;
+    return { kind: "capped", refused: messages, steeredBy, detail };
+  }
+  return { kind: "steer", messages, steeredBy };
+}
+
+/**
+ * Fires turn-stopping and decides. Records the merged decision on the bus (decision "steer",
+ * "pass", "capped" or "error"). Rejects only when env.signal aborts.
+ */
+export async function decideTurnStop(env: PointEnv, event: TurnStoppingEvent, options: TurnStopOptions): Promise<TurnStop> {
+  const started = performance.now();
+  const outcome = await notify(env, "turn-stopping", event);
+  const stop = settleTurnStop(outcome, event, options);
+  const decidedBy = stop.kind === "error" ? stop.error.plugin : stop.kind === "close" ? "default" : stop.steeredBy.join(",") || "queued-steering";
+  const reason = stop.kind === "error" ? stop.error.message : stop.kind === "capped" ? stop.detail : undefined;
+  env.bus.emit({
+    type: "decision",
+    scope: env.scope,
+    point: "turn-stopping",
+    decision: stop.kind === "close" ? "pass" : stop.kind,
+    decidedBy,
+    ...(reason === undefined ? {} : { reason }),
+    durationUs: Math.round((performance.now() - started) * 1000),
+  });
+  return stop;
+}

@@ -1,0 +1,17 @@
+// The tool pipeline's public surface for the loop, the host service and the evaluate API.
+// Internal helpers (the gate, normalization details) stay behind their own modules.
+export { runToolBatch, runToolCall } from "./pipeline.js";
+export type { ToolPipelineOptions, ToolCallOutcome, ToolBatchOutcome } from "./pipeline.js";
+export { sealCall } from "./seal.js";
+export type { ProposedCall, CallScope, SealedCall } from "./seal.js";
+export { decideToolPolicy, APPROVAL } from "./policy.js";
+export type { PolicyVerdict, PolicyPhase } from "./policy.js";
+export { applyPostTool } from "./post-tool.js";
+export type { PostToolOutcome } from "./post-tool.js";
+export { finalizeResult } from "./finalize.js";
+export { resolveApproval } from "./approval.js";
+export type { ApprovalSeam, ApprovalRequest, ApprovalOutcome, ApprovalResolution } from "./approval.js";
+export { UnknownToolError, presentValue, toolLookup } from "./spec.js";
+export type { ToolSpec, ToolLookup, Dispatch } from "./spec.js";
+export { FAILURE_CODES, type FailureCode } from "./normalize.js";
+export { DEFAULT_MAX_CONCURRENCY } from "./gate.js";

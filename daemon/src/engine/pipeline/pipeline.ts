@@ -1,0 +1,163 @@
+// The five-phase tool pipeline for one step's calls: seal → pre-tool → (approval) → guards →
+// execute/dispatch → post-tool → finalizeContent → tool-result. Policy runs in model order,
+// dispatch overlaps only for concurrency-safe tools, and every later phase commits in model order.
+import { unreachable } from "@hookd/sdk";
+import type { AgentMessage, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
+import { notify } from "../points.js";
+import type { PointEnv } from "../points.js";
+import type { ApprovalSeam } from "./approval.js";
+import { executeCall } from "./execute.js";
+import type { Candidate } from "./execute.js";
+import { finalizeResult } from "./finalize.js";
+import { DispatchGate } from "./gate.js";
+import { PIPELINE, cancelledFailure, messageOf, pipelineFailure } from "./normalize.js";
+import { decideToolPolicy } from "./policy.js";
+import type { PolicyVerdict } from "./policy.js";
+import { applyPostTool } from "./post-tool.js";
+import { sealCall } from "./seal.js";
+import type { ProposedCall, SealedCall } from "./seal.js";
+import type { Dispatch, ToolLookup } from "./spec.js";
+
+export interface ToolPipelineOptions {
+  /** Registry, bus and scope (session, turn, step); `env.signal` is the turn's cancellation. */
+  readonly env: PointEnv;
+  readonly session: SessionInfo;
+  /** The tools visible to the calls, read once per call when it is sealed. */
+  readonly tools: ToolLookup;
+  readonly dispatch: Dispatch;
+  /** Resolves pre-tool asks; without it every ask is denied. */
+  readonly approval?: ApprovalSeam;
+  /** How many concurrency-safe dispatches may overlap. Default 4. */
+  readonly maxConcurrency?: number;
+  /** Set for nested calls: the calling tool's sealed call. */
+  readonly parent?: ToolCall;
+}
+
+export interface ToolCallOutcome {
+  /** The sealed call, as plugins, the log and the tool body saw it. */
+  readonly call: ToolCall;
+  /** The authoritative final result, frozen. */
+  readonly result: ToolResult;
+}
+
+export interface ToolBatchOutcome {
+  /** One per proposed call, in model order. */
+  readonly calls: readonly ToolCallOutcome[];
+  /** Every call's contexts in call order: the loop appends them after all the results. */
+  readonly contexts: readonly AgentMessage[];
+}
+
+/**
+ * Runs one step's calls. Every failure is a result; it rejects only for invalid options (a
+ * maxConcurrency that is not a positive integer), before any call is sealed.
+ */
+export async function runToolBatch(options: ToolPipelineOptions, proposed: readonly ProposedCall[]): Promise<ToolBatchOutcome> {
+  const { env } = options;
+  const gate = new DispatchGate(env.signal, options.maxConcurrency);
+  const session: SessionInfo = Object.freeze({ ...options.session });
+  const scope = { sessionId: session.sessionId, turn: env.scope.turn, step: env.scope.step, ...(options.parent ? { parent: options.parent } : {}) };
+  // Every call is sealed before any policy runs: later caller mutations cannot reach the batch.
+  const sealed = proposed.map((p) => sealCall(p, scope, options.tools));
+  const envs = sealed.map((s): PointEnv => ({ ...env, scope: { ...env.scope, callId: s.call.callId } }));
+  const candidates = sealed.map(() => deferred<Candidate>());
+
+  // Policy phases, one call after another in model order; an allowed call enters the gate at
+  // once (in the same order) and the loop goes on to the next call's policy.
+  const policy = (async () => {
+    for (const [index, s] of sealed.entries()) {
+      const slot = candidates[index];
+      const callEnv = envs[index];
+      if (slot === undefined || callEnv === undefined) continue;
+      const decided = await policyPhase(options, callEnv, session, s, gate).catch((error: unknown) => ({ later: internalCandidate(error) }));
+      slot.resolve(Promise.resolve(decided.later).catch(internalCandidate));
+    }
+  })();
+
+  const calls: ToolCallOutcome[] = [];
+  for (const [index, s] of sealed.entries()) {
+    const slot = candidates[index];
+    const callEnv = envs[index];
+    if (slot === undefined || callEnv === undefined) continue;
+    const candidate = await slot.promise;
+    const result = await commitPhase(callEnv, session, s, candidate).catch((error: unknown) =>
+      pipelineFailure("internal", `internal error committing ${s.call.callId}: ${messageOf(error)}`, PIPELINE, candidate.result.contexts),
+    );
+    callEnv.bus.emit({ type: "tool-result", scope: callEnv.scope, call: s.call, result });
+    calls.push(Object.freeze({ call: s.call, result }));
+  }
+  await policy;
+  gate.close();
+  return Object.freeze({ calls: Object.freeze(calls), contexts: Object.freeze(calls.flatMap((c) => c.result.contexts)) });
+}
+
+/** Runs one call through the whole pipeline (a step with a single call, or a nested call). */
+export async function runToolCall(options: ToolPipelineOptions, proposed: ProposedCall): Promise<ToolCallOutcome & { readonly contexts: readonly AgentMessage[] }> {
+  const batch = await runToolBatch(options, [proposed]);
+  const [only] = batch.calls;
+  if (only === undefined) throw new Error("unreachable: a batch of one has one outcome");
+  return Object.freeze({ ...only, contexts: batch.contexts });
+}
+
+/**
+ * seal's failure, or pre-tool/approval/guards; an allowed call enters the gate before this
+ * returns, and `later` settles when its execute phase has. Wrapped so awaiting the policy does
+ * not await the dispatch.
+ */
+async function policyPhase(
+  options: ToolPipelineOptions,
+  env: PointEnv,
+  session: SessionInfo,
+  sealed: SealedCall,
+  gate: DispatchGate,
+): Promise<{ readonly later: Promise<Candidate> | Candidate }> {
+  if (!sealed.ok) return { later: { result: sealed.failure, bypass: true } };
+  if (env.signal.aborted) return { later: { result: cancelledFailure(env.signal), bypass: true } };
+  const verdict = await decideToolPolicy(env, session, sealed.call, options.approval);
+  if (verdict.kind !== "allow") return { later: refused(verdict) };
+  const { call, spec } = sealed;
+  const entered = gate.enter(spec?.concurrencySafe !== true);
+  const later = entered.then(async (release): Promise<Candidate> => {
+    if (release === undefined) return { result: cancelledFailure(env.signal), bypass: true };
+    try {
+      return await executeCall(env, session, call, spec, options.dispatch);
+    } finally {
+      release();
+    }
+  });
+  return { later };
+}
+
+/** A call that may not run: a denial reaches post-tool; a listener failure or cancellation does not. */
+function refused(verdict: Exclude<PolicyVerdict, { kind: "allow" }>): Candidate {
+  switch (verdict.kind) {
+    case "deny":
+      return { result: pipelineFailure("denied", verdict.reason, verdict.decidedBy), bypass: false };
+    case "error":
+      return { result: pipelineFailure("listener_error", verdict.reason, verdict.decidedBy), bypass: true };
+    case "cancelled":
+      return { result: pipelineFailure("cancelled", `cancelled: ${verdict.reason}`), bypass: true };
+    default:
+      return unreachable(verdict, "policy verdict");
+  }
+}
+
+/** post-tool (unless bypassed), finalizeContent exactly once, then the tool-result observers. */
+async function commitPhase(env: PointEnv, session: SessionInfo, sealed: SealedCall, candidate: Candidate): Promise<ToolResult> {
+  const { call, spec } = sealed;
+  const transformed = candidate.bypass ? candidate.result : (await applyPostTool(env, session, call, spec, candidate.result)).result;
+  const result = finalizeResult(transformed, call, spec);
+  // Observers are bounded by their own deadlines but not by the turn's signal, so a call
+  // cancelled before dispatch still reaches them, exactly once. Their failures change nothing.
+  await notify({ ...env, signal: new AbortController().signal }, "tool-result", { session, call, result }).catch(() => undefined);
+  return result;
+}
+
+function internalCandidate(error: unknown): Candidate {
+  return { result: pipelineFailure("internal", `internal error before dispatch: ${messageOf(error)}`), bypass: true };
+}
+
+function deferred<T>(): { readonly promise: Promise<T>; readonly resolve: (value: T | Promise<T>) => void } {
+  let resolve!: (value: T | Promise<T>) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}

@@ -1,0 +1,94 @@
+// The policy phases before dispatch, in the seed's order: the pre-tool waterfall, the approval
+// seam for an ask, then the guards (which may only deny, so no listener order can resurrect a
+// call a guard forbids). Reused as is by the evaluate API. Owns no result shaping.
+import { unreachable } from "@hookd/sdk";
+import type { SessionInfo, ToolCall } from "@hookd/sdk";
+import { decideGuards, decidePreTool } from "../points.js";
+import type { PointEnv } from "../points.js";
+import { resolveApproval } from "./approval.js";
+import type { ApprovalSeam } from "./approval.js";
+import { PIPELINE, messageOf } from "./normalize.js";
+
+/** The decidedBy of an approval-seam outcome. */
+export const APPROVAL = "approval";
+
+export type PolicyPhase = "pre-tool" | "approval" | "guard";
+
+/** The final word of the policy phases, and who said it. */
+export type PolicyVerdict =
+  /** decidedBy: the allowing pre-tool plugin ("default" when all passed), or "approval" after an ask. */
+  | { readonly kind: "allow"; readonly decidedBy: string; readonly askedBy?: string }
+  | { readonly kind: "deny"; readonly phase: PolicyPhase; readonly decidedBy: string; readonly reason: string }
+  /** A pre-tool or guard handler threw or answered something unusable: a final failure. */
+  | { readonly kind: "error"; readonly phase: "pre-tool" | "guard"; readonly decidedBy: string; readonly reason: string }
+  /** The turn was cancelled before the policy could finish. */
+  | { readonly kind: "cancelled"; readonly reason: string };
+
+/** pre-tool, then approval for an ask, then guards. Never throws. */
+export async function decideToolPolicy(
+  env: PointEnv,
+  session: SessionInfo,
+  call: ToolCall,
+  approval: ApprovalSeam | undefined,
+): Promise<PolicyVerdict> {
+  const at: { phase: "pre-tool" | "guard" } = { phase: "pre-tool" };
+  try {
+    return await decide(env, session, call, approval, at);
+  } catch (error) {
+    // points.ts throws only when the caller's signal was aborted; anything else is a bug here.
+    if (env.signal.aborted) return cancelled(env.signal);
+    return { kind: "error", phase: at.phase, decidedBy: PIPELINE, reason: `internal error in the ${at.phase} phase: ${messageOf(error)}` };
+  }
+}
+
+async function decide(
+  env: PointEnv,
+  session: SessionInfo,
+  call: ToolCall,
+  approval: ApprovalSeam | undefined,
+  at: { phase: "pre-tool" | "guard" },
+): Promise<PolicyVerdict> {
+  if (env.signal.aborted) return cancelled(env.signal);
+  const pre = await decidePreTool(env, { session, call });
+  if (pre.type === "error") return { kind: "error", phase: "pre-tool", decidedBy: pre.error.plugin, reason: pre.error.message };
+  let allowed: PolicyVerdict & { kind: "allow" };
+  const decision = pre.decision;
+  switch (decision.kind) {
+    case "allow":
+      allowed = { kind: "allow", decidedBy: pre.decidedBy };
+      break;
+    case "deny":
+      return { kind: "deny", phase: "pre-tool", decidedBy: pre.decidedBy, reason: decision.reason };
+    case "ask": {
+      const started = performance.now();
+      const resolution = await resolveApproval(approval, { session, call, reason: decision.reason, askedBy: pre.decidedBy, signal: env.signal });
+      const reason = resolution.outcome === "allowed-once" ? undefined : resolution.reason;
+      env.bus.emit({
+        type: "decision",
+        scope: env.scope,
+        point: "pre-tool",
+        decision: resolution.outcome,
+        decidedBy: APPROVAL,
+        ...(reason === undefined ? {} : { reason }),
+        durationUs: Math.round((performance.now() - started) * 1000),
+      });
+      if (env.signal.aborted) return cancelled(env.signal);
+      if (reason !== undefined) return { kind: "deny", phase: "approval", decidedBy: APPROVAL, reason };
+      allowed = { kind: "allow", decidedBy: APPROVAL, askedBy: pre.decidedBy };
+      break;
+    }
+    default:
+      return unreachable(decision, "pre-tool decision");
+  }
+  if (env.signal.aborted) return cancelled(env.signal);
+  at.phase = "guard";
+  const guards = await decideGuards(env, { session, call });
+  if (guards.type === "error") return { kind: "error", phase: "guard", decidedBy: guards.error.plugin, reason: guards.error.message };
+  if (guards.decision.kind === "deny") return { kind: "deny", phase: "guard", decidedBy: guards.decidedBy, reason: guards.decision.reason };
+  return allowed;
+}
+
+function cancelled(signal: AbortSignal): PolicyVerdict {
+  const reason: unknown = signal.reason;
+  return { kind: "cancelled", reason: reason instanceof Error && reason.message !== "" ? reason.message : "the turn was cancelled" };
+}
