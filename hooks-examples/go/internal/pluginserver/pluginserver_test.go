@@ -1,0 +1,166 @@
+package pluginserver
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
+	hookdv1 "example.com/hookd/hooks-examples/go/gen/hookd/v1"
+)
+
+// shortDir returns a directory whose socket paths stay under the ~108-byte limit.
+func shortDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "ps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+func TestListenReplacesStaleSocket(t *testing.T) {
+	path := filepath.Join(shortDir(t), "p.sock")
+	stale, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale.(*net.UnixListener).SetUnlinkOnClose(false)
+	stale.Close() // the file stays, as after a crash
+
+	lis, err := Listen("unix:" + path)
+	if err != nil {
+		t.Fatalf("Listen over a stale socket: %v", err)
+	}
+	lis.Close()
+}
+
+func TestListenRefusesLiveSocketAndOtherFiles(t *testing.T) {
+	dir := shortDir(t)
+	live, err := Listen("unix://" + filepath.Join(dir, "live.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	if _, err := Listen("unix:" + filepath.Join(dir, "live.sock")); err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Errorf("Listen over a live socket: err = %v", err)
+	}
+
+	file := filepath.Join(dir, "plain")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Listen("unix:" + file); err == nil || !strings.Contains(err.Error(), "not a socket") {
+		t.Errorf("Listen over a plain file: err = %v", err)
+	}
+}
+
+func TestRunNeedsAnAddress(t *testing.T) {
+	t.Setenv(SocketEnv, "")
+	err := Run(t.Context(), "", &hookdv1.UnimplementedHookPluginServer{})
+	if err == nil || !strings.Contains(err.Error(), SocketEnv) {
+		t.Fatalf("err = %v, want one naming %s", err, SocketEnv)
+	}
+}
+
+// slowPlugin answers PreTool once release is closed.
+type slowPlugin struct {
+	hookdv1.UnimplementedHookPluginServer
+	started, release chan struct{}
+}
+
+func (p *slowPlugin) PreTool(context.Context, *hookdv1.PreToolRequest) (*hookdv1.PreToolResponse, error) {
+	close(p.started)
+	<-p.release
+	return &hookdv1.PreToolResponse{}, nil
+}
+
+func TestServeReportsHealthAndDrainsOnShutdown(t *testing.T) {
+	addr := "unix:" + filepath.Join(shortDir(t), "p.sock")
+	lis, err := Listen(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugin := &slowPlugin{started: make(chan struct{}), release: make(chan struct{})}
+	ctx, shutdown := context.WithCancel(t.Context())
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, lis, plugin, 10*time.Second) }()
+
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	health := healthpb.NewHealthClient(conn)
+	for _, service := range []string{"", "hookd.v1.HookPlugin"} {
+		resp, err := health.Check(t.Context(), &healthpb.HealthCheckRequest{Service: service})
+		if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+			t.Fatalf("health of %q = %v, %v; want SERVING", service, resp, err)
+		}
+	}
+
+	called := make(chan error, 1)
+	go func() {
+		_, err := hookdv1.NewHookPluginClient(conn).PreTool(t.Context(), &hookdv1.PreToolRequest{})
+		called <- err
+	}()
+	<-plugin.started
+	shutdown()
+	select {
+	case err := <-served:
+		t.Fatalf("Serve returned %v with a call in flight", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(plugin.release)
+	if err := <-called; err != nil {
+		t.Errorf("in-flight call: %v", err)
+	}
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
+func TestServeCutsOpenStreamsAfterGrace(t *testing.T) {
+	addr := "unix:" + filepath.Join(shortDir(t), "p.sock")
+	lis, err := Listen(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, shutdown := context.WithCancel(t.Context())
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, lis, &hookdv1.UnimplementedHookPluginServer{}, 200*time.Millisecond) }()
+
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	watch, err := healthpb.NewHealthClient(conn).Watch(t.Context(), &healthpb.HealthCheckRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := watch.Recv(); err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		t.Fatalf("watch = %v, %v; want SERVING", resp, err)
+	}
+
+	shutdown()
+	if resp, err := watch.Recv(); err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_NOT_SERVING {
+		t.Fatalf("watch after shutdown = %v, %v; want NOT_SERVING", resp, err)
+	}
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve still waiting on an open stream long after its grace")
+	}
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Regenerates the gRPC stubs of the Python and Go example plugins from proto/hookd/v1 with local
+# tools only, deterministically (CI can regenerate and `git diff --exit-code` the result):
+#   - Python: grpc_tools.protoc from .venv (scripts/setup-polyglot.sh installs it) writes the
+#     package hooks-examples/python/hookd/v1, so `from hookd.v1 import plugin_pb2` works;
+#   - Go: `buf generate` with hooks-examples/go/buf.gen.yaml and protoc-gen-go / protoc-gen-go-grpc
+#     installed at pinned versions into hooks-examples/go/.bin, writing hooks-examples/go/gen.
+set -euo pipefail
+
+# protoc-gen-go is released with the protobuf runtime, so its version is read from go.mod.
+PROTOC_GEN_GO_GRPC_VERSION=v1.6.2
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+die() {
+  echo "gen-polyglot: $*" >&2
+  exit 1
+}
+
+python=.venv/bin/python
+"$python" -c 'import grpc_tools' 2>/dev/null ||
+  die "grpcio-tools is not installed in .venv; run scripts/setup-polyglot.sh first"
+command -v go >/dev/null || die "go not found; install Go 1.21 or later"
+[[ -x node_modules/.bin/buf ]] || die "buf is not installed; run npm ci at the repository root"
+
+protos=(proto/hookd/v1/*.proto)
+mapfile -t services < <(grep -l '^service ' "${protos[@]}")
+
+# Python: messages with .pyi type stubs for every file, service stubs only where there are
+# services. protoc does not write package markers, so the __init__.py files are written here.
+py_out=hooks-examples/python
+rm -rf "$py_out/hookd"
+mkdir -p "$py_out/hookd/v1"
+"$python" -m grpc_tools.protoc -I proto --python_out="$py_out" --pyi_out="$py_out" "${protos[@]}"
+"$python" -m grpc_tools.protoc -I proto --grpc_python_out="$py_out" "${services[@]}"
+for init in "$py_out/hookd/__init__.py" "$py_out/hookd/v1/__init__.py"; do
+  echo '"""Generated from proto/hookd by scripts/gen-polyglot.sh. DO NOT EDIT."""' >"$init"
+done
+
+# Go: install the pinned plugins unless they are already there, then let buf run them.
+gobin=$root/hooks-examples/go/.bin
+protoc_gen_go_version=$(cd hooks-examples/go && go list -m -f '{{.Version}}' google.golang.org/protobuf)
+install_plugin() { # NAME PACKAGE VERSION VERSION_OUTPUT
+  if [[ "$("$gobin/$1" --version 2>/dev/null)" != "$4" ]]; then
+    GOBIN=$gobin go install "$2@$3"
+  fi
+}
+install_plugin protoc-gen-go google.golang.org/protobuf/cmd/protoc-gen-go \
+  "$protoc_gen_go_version" "protoc-gen-go $protoc_gen_go_version"
+install_plugin protoc-gen-go-grpc google.golang.org/grpc/cmd/protoc-gen-go-grpc \
+  "$PROTOC_GEN_GO_GRPC_VERSION" "protoc-gen-go-grpc ${PROTOC_GEN_GO_GRPC_VERSION#v}"
+PATH=$gobin:$PATH npx --no-install buf generate --template hooks-examples/go/buf.gen.yaml
