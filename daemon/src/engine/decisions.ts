@@ -40,7 +40,7 @@ export function failureResult(code: string, name: string, message: string): Tool
  */
 export function failurePolicyAnswer<P extends PointName>(point: P, policy: FailurePolicy, plugin: string, detail: string): AnswerOf<P> {
   const PASS: Pass = { kind: "pass" };
-  if (policy === "fail-open") return PASS as AnswerOf<P>;
+  if (policy === "fail-open") return PASS;
   const reason = `${detail} (failure policy of ${plugin}: fail-closed)`;
   const table: { [K in PointName]: () => AnswerOf<K> } = {
     "pre-step": () => reject(reason),
@@ -52,7 +52,7 @@ export function failurePolicyAnswer<P extends PointName>(point: P, policy: Failu
     "tool-result": () => PASS,
     "turn-stopping": () => PASS,
   };
-  return table[point]() as AnswerOf<P>;
+  return table[point]();
 }
 
 /** True for `pass`. Execute answers are tool results, which carry no `kind`. */

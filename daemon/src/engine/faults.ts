@@ -2,7 +2,7 @@
 // answer (deadline, crash, unreachable, garbage on the wire): its failure policy decides. Any
 // other error thrown by an in-process handler is the handler's own bug and follows the seed's
 // rule (a final normalized failure at tool points, a turn error at loop points).
-import { HookdError } from "@hookd/sdk";
+import type { HookdError } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
 
 export type FaultCause =

@@ -7,7 +7,7 @@
 // - notification: every listener, answers collected in listener order.
 // Owns ordering and short-circuiting; knows nothing of what the decisions mean.
 import { HookdError } from "@hookd/sdk";
-import type { ExecuteContext, HandlerContext, PointName, ToolResult, WaterfallContext } from "@hookd/sdk";
+import type { ExecuteContext, HandlerContext, ToolResult, WaterfallContext } from "@hookd/sdk";
 import { isPass } from "./decisions.js";
 import type { DecisionOf } from "./decisions.js";
 import type { ListenerError } from "./faults.js";
@@ -80,7 +80,7 @@ export async function runWaterfall<P extends WaterfallPoint>(
     const answer = result.answer;
     if (isPass(answer)) return inner ?? dispatch(index + 1);
     const fault = result.invocation.outcome === "fault" ? result.invocation : undefined;
-    return { type: "decided", decision: answer as DecisionOf<P>, decidedBy: listener.plugin, ...(fault ? { fault } : {}) };
+    return { type: "decided", decision: answer, decidedBy: listener.plugin, ...(fault ? { fault } : {}) };
   };
 
   const outcome = await dispatch(0);
@@ -122,7 +122,7 @@ export async function runNotification<P extends NotificationPoint>(
 ): Promise<NotificationOutcome<P>> {
   const results = await Promise.all(
     listeners.map((listener) =>
-      callListener(listener, event, (signal) => ({ signal, plugin: listener.plugin }) as ContextOf<P>, options).then((result) => {
+      callListener(listener, event, (signal) => ({ signal, plugin: listener.plugin }), options).then((result) => {
         options.onInvocation(result.invocation);
         return { listener, result };
       }),
@@ -132,7 +132,7 @@ export async function runNotification<P extends NotificationPoint>(
   const errors: ListenerError[] = [];
   for (const { listener, result } of results) {
     if (result.type === "error") errors.push(result.error);
-    else if (!isPass(result.answer)) answers.push({ plugin: listener.plugin, decision: result.answer as DecisionOf<P> });
+    else if (!isPass(result.answer)) answers.push({ plugin: listener.plugin, decision: result.answer });
   }
   return { answers, errors };
 }
@@ -170,7 +170,7 @@ export async function runExecute(
     options.onInvocation(result.invocation);
     if (result.type === "error") return onError(result.error);
     if (isPass(result.answer)) return inner ?? run(index + 1, signal);
-    return normalize(result.answer as ToolResult, listener.plugin);
+    return normalize(result.answer, listener.plugin);
   };
   return run(0, options.signal);
 }

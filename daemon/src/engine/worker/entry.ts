@@ -1,0 +1,145 @@
+// The piscina task handler that runs inside each plugin worker: loads plugin modules (cached per
+// worker), calls one handler with a frozen copy of the event and a context whose signal follows
+// the call's shared abort state, and answers plain data. Never throws for a plugin's fault: a
+// throwing handler, a missing module or an aborted call each come back as their own reply.
+// Runs as JavaScript from daemon/dist (see pool.ts); imports nothing but node and @hookd/sdk.
+import { pathToFileURL } from "node:url";
+import { HookdError, deepFreeze, definePlugin } from "@hookd/sdk";
+import type { PluginDefinition, PluginSpec, PointName } from "@hookd/sdk";
+import { CALL_STATE, decodeValue, encodeValue } from "./protocol.js";
+import type { PluginManifest, SubscriptionManifest, ThrownError, WorkerReply, WorkerTask } from "./protocol.js";
+
+type Handler = (event: unknown, ctx: unknown) => unknown;
+
+// Atomics.waitAsync is in Node 20 but not in the ES2023 lib this project compiles against.
+type WaitAsync = (array: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+
+const WATERFALL_POINTS: ReadonlySet<PointName> = new Set(["pre-step", "pre-tool", "post-tool", "execute"]);
+
+const modules = new Map<string, Promise<PluginDefinition>>();
+
+function loadPlugin(modulePath: string): Promise<PluginDefinition> {
+  let loading = modules.get(modulePath);
+  if (loading === undefined) {
+    loading = import(pathToFileURL(modulePath).href).then((mod: { default?: unknown }) => asDefinition(mod.default, modulePath));
+    // A failed load is not cached, so a module fixed on disk loads on a later call.
+    loading.catch(() => modules.delete(modulePath));
+    modules.set(modulePath, loading);
+  }
+  return loading;
+}
+
+/** The default export: a definition made with definePlugin, or a spec to define here. */
+function asDefinition(exported: unknown, modulePath: string): PluginDefinition {
+  if (typeof exported !== "object" || exported === null) {
+    throw new HookdError("invalid_plugin", `${modulePath}: the default export must be a plugin made with definePlugin() or a plugin spec`);
+  }
+  const candidate = exported as Partial<PluginDefinition> & Partial<PluginSpec>;
+  if (candidate.points !== undefined) return definePlugin(candidate as PluginSpec);
+  if (typeof candidate.name === "string" && typeof candidate.subscriptions === "object" && candidate.subscriptions !== null) {
+    return candidate as PluginDefinition;
+  }
+  throw new HookdError("invalid_plugin", `${modulePath}: the default export has neither "points" (a spec) nor "subscriptions" (a definition)`);
+}
+
+function manifestOf(definition: PluginDefinition): PluginManifest {
+  const subscriptions: Partial<Record<PointName, SubscriptionManifest>> = {};
+  for (const [point, sub] of Object.entries(definition.subscriptions) as [PointName, SubscriptionManifest][]) {
+    const { tools, priority, deadlineMs, failurePolicy } = sub;
+    subscriptions[point] = {
+      ...(tools === undefined ? {} : { tools: [...tools] }),
+      ...(priority === undefined ? {} : { priority }),
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
+      ...(failurePolicy === undefined ? {} : { failurePolicy }),
+    };
+  }
+  return { name: definition.name, version: definition.version, sideEffectFree: definition.sideEffectFree, subscriptions };
+}
+
+function thrown(error: unknown): ThrownError {
+  if (error instanceof HookdError) return { name: error.name, message: error.message, code: error.code };
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: "Error", message: String(error) };
+}
+
+/** A signal that aborts when the main thread moves the call's state to CANCELLED or DEADLINE. */
+function watchAbort(state: Int32Array): AbortController {
+  const controller = new AbortController();
+  const abortFor = (value: number): void => {
+    if (value === CALL_STATE.DEADLINE) controller.abort(new DOMException("the plugin call's deadline passed", "TimeoutError"));
+    else if (value === CALL_STATE.CANCELLED) controller.abort(new DOMException("the plugin call was cancelled", "AbortError"));
+  };
+  const waiting = waitAsync(state, 0, CALL_STATE.RUNNING);
+  if (!waiting.async) abortFor(Atomics.load(state, 0));
+  else void waiting.value.then(() => abortFor(Atomics.load(state, 0)));
+  return controller;
+}
+
+/** Marks the call settled; the notify also resolves this worker's own pending waiter. */
+function settle(state: Int32Array): void {
+  if (Atomics.compareExchange(state, 0, CALL_STATE.RUNNING, CALL_STATE.SETTLED) === CALL_STATE.RUNNING) Atomics.notify(state, 0);
+}
+
+async function call(task: Extract<WorkerTask, { op: "call" }>): Promise<WorkerReply> {
+  let definition: PluginDefinition;
+  try {
+    definition = await loadPlugin(task.module);
+  } catch (error) {
+    return { type: "unavailable", message: `cannot load ${task.module}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (definition.name !== task.plugin) {
+    return { type: "unavailable", message: `${task.module} defines plugin ${definition.name}, not ${task.plugin}` };
+  }
+  const handler = definition.subscriptions[task.point]?.handler as Handler | undefined;
+  if (typeof handler !== "function") return { type: "unavailable", message: `plugin ${task.plugin} has no handler at ${task.point}` };
+
+  const controller = watchAbort(task.state);
+  try {
+    if (controller.signal.aborted) return { type: "aborted" };
+    const event = deepFreeze(decodeValue(task.event));
+    const plugin = definition.name;
+    const ctx = WATERFALL_POINTS.has(task.point)
+      ? { signal: controller.signal, plugin, next: () => nextUnavailable(plugin, task.point) }
+      : { signal: controller.signal, plugin };
+    let answer: unknown;
+    try {
+      answer = await handler(event, Object.freeze(ctx));
+    } catch (error) {
+      return { type: "error", error: thrown(error) };
+    }
+    try {
+      return { type: "answer", answer: encodeValue(answer, "answer") };
+    } catch (error) {
+      return { type: "error", error: { name: "TypeError", message: `${(error as Error).message}; a worker plugin must answer plain data` } };
+    }
+  } finally {
+    settle(task.state);
+  }
+}
+
+function nextUnavailable(plugin: string, point: PointName): Promise<never> {
+  const rejected = Promise.reject(
+    new HookdError(
+      "plugin_error",
+      `plugin ${plugin} at ${point}: next() is not available to plugins running in a worker pool; return pass() to defer to the next plugin`,
+    ),
+  );
+  // Handled here so a handler that drops the promise does not crash its worker; awaiting it still throws.
+  rejected.catch(() => {});
+  return rejected;
+}
+
+/** The piscina task function. */
+export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
+  switch (task.op) {
+    case "describe":
+      try {
+        return { type: "manifest", manifest: manifestOf(await loadPlugin(task.module)) };
+      } catch (error) {
+        return { type: "unavailable", message: `cannot load ${task.module}: ${error instanceof Error ? error.message : String(error)}` };
+      }
+    case "call":
+      return call(task);
+  }
+}

@@ -1,0 +1,41 @@
+// Listeners for plugins isolated in the worker pool: the same ordering, matcher, deadline and
+// failure-policy settings as main-thread plugins, but each call runs the handler in a worker
+// with a copy of the event. Waterfall handlers there have no next(): they answer or pass.
+import { compileToolMatcher } from "@hookd/sdk";
+import type { PointName } from "@hookd/sdk";
+import type { ListenerOverrides } from "../in-process.js";
+import { DEFAULT_DEADLINE_MS, defaultFailurePolicy } from "../listener.js";
+import type { ContextOf, EventOf, Listener } from "../listener.js";
+import { resolveModulePath } from "./pool.js";
+import type { WorkerPool } from "./pool.js";
+import type { PluginManifest, SubscriptionManifest } from "./protocol.js";
+
+/**
+ * One listener of kind "worker" per subscription of `plugin`, whose handlers live in the module
+ * at `modulePath` (its default export: a definePlugin() definition or a plugin spec). `plugin`
+ * is that definition, or the manifest from `pool.describe(modulePath)`.
+ */
+export function workerListeners(
+  pool: WorkerPool,
+  modulePath: string | URL,
+  plugin: PluginManifest,
+  overrides: Partial<Record<PointName, ListenerOverrides>> = {},
+  defaultDeadlineMs = DEFAULT_DEADLINE_MS,
+): Listener[] {
+  const module = resolveModulePath(modulePath);
+  return (Object.entries(plugin.subscriptions) as [PointName, SubscriptionManifest][]).map(([point, sub]) => {
+    const override = overrides[point] ?? {};
+    const target = { module, plugin: plugin.name, point };
+    return {
+      plugin: plugin.name,
+      point,
+      kind: "worker",
+      priority: override.priority ?? sub.priority ?? 0,
+      matches: compileToolMatcher(override.tools ?? sub.tools),
+      deadlineMs: override.deadlineMs ?? sub.deadlineMs ?? defaultDeadlineMs,
+      failurePolicy: override.failurePolicy ?? sub.failurePolicy ?? defaultFailurePolicy(point),
+      sideEffectFree: plugin.sideEffectFree,
+      call: (event: EventOf<PointName>, ctx: ContextOf<PointName>) => pool.call(target, event, ctx.signal),
+    } satisfies Listener;
+  });
+}
