@@ -4,7 +4,7 @@
 import { unreachable } from "@hookd/sdk";
 import type { SessionInfo, ToolCall } from "@hookd/sdk";
 
-export type ApprovalOutcome = "allowed-once" | "rejected" | "cancelled" | "unavailable";
+export type ApprovalOutcome = "allowed-once" | "rejected" | "cancelled" | "timed-out" | "unavailable";
 
 export interface ApprovalRequest {
   readonly session: SessionInfo;
@@ -25,7 +25,7 @@ export type ApprovalResolution =
   | { readonly outcome: "allowed-once" }
   | { readonly outcome: Exclude<ApprovalOutcome, "allowed-once"> | "no-seam"; readonly reason: string };
 
-const OUTCOMES: ReadonlySet<string> = new Set<ApprovalOutcome>(["allowed-once", "rejected", "cancelled", "unavailable"]);
+const OUTCOMES: ReadonlySet<string> = new Set<ApprovalOutcome>(["allowed-once", "rejected", "cancelled", "timed-out", "unavailable"]);
 
 /** Resolves an ask; never throws. */
 export async function resolveApproval(seam: ApprovalSeam | undefined, request: ApprovalRequest): Promise<ApprovalResolution> {
@@ -45,6 +45,8 @@ export async function resolveApproval(seam: ApprovalSeam | undefined, request: A
       return { outcome, reason: `approval rejected (${asked})` };
     case "cancelled":
       return { outcome, reason: `approval cancelled before an answer (${asked})` };
+    case "timed-out":
+      return { outcome, reason: `no approval answer in time (${asked})` };
     case "unavailable":
       return { outcome, reason: `approval channel unavailable (${asked})` };
     default:

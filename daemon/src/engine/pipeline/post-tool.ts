@@ -15,6 +15,8 @@ export interface PostToolOutcome {
   /** What happened: the decision's kind, "error" for a listener failure, "cancelled". */
   readonly applied: "accept" | "block" | "error" | "cancelled";
   readonly decidedBy: string;
+  /** The decision that was applied, when a plugin (or the default) decided. */
+  readonly decision?: PostToolDecision;
 }
 
 /** Runs post-tool over a frozen candidate and applies its decision. Never throws. */
@@ -37,7 +39,7 @@ export async function applyPostTool(
     return { result, applied: "error", decidedBy: PIPELINE };
   }
   if (outcome.type === "error") return { result: listenerFailure(outcome.error, candidate.contexts), applied: "error", decidedBy: outcome.error.plugin };
-  return applyDecision(outcome.decision, outcome.decidedBy, candidate, spec);
+  return { ...applyDecision(outcome.decision, outcome.decidedBy, candidate, spec), decision: outcome.decision };
 }
 
 function applyDecision(decision: PostToolDecision, plugin: string, candidate: ToolResult, spec: ToolSpec | undefined): PostToolOutcome {

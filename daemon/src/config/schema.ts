@@ -1,0 +1,159 @@
+// The daemon's config file, as a zod schema: listeners, plugins, limits, audit, metrics, access.
+// Every object is strict (an unknown key is an error) and every error names the path of the bad
+// key. Owns shape and defaults only; loading and reporting live in load.ts.
+import { POINTS } from "@hookd/sdk";
+import { z } from "zod";
+
+const durationMs = z.number().int().positive();
+const failurePolicy = z.enum(["fail-closed", "fail-open"]);
+
+const subscriptionOverride = z.strictObject({
+  tools: z.array(z.string().min(1)).optional(),
+  priority: z.number().int().optional(),
+  deadlineMs: durationMs.optional(),
+  failurePolicy: failurePolicy.optional(),
+});
+
+const pointOverrides = z.partialRecord(z.enum(POINTS), subscriptionOverride);
+
+const pluginBase = {
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' or '-'"),
+  /** Per-point overrides of the plugin's own manifest. */
+  points: pointOverrides.optional(),
+  /** Refuse to start (and fail readiness) when this plugin cannot be reached. */
+  required: z.boolean().default(false),
+};
+
+const tlsClient = z.strictObject({
+  ca: z.string().optional(),
+  cert: z.string().optional(),
+  key: z.string().optional(),
+  serverName: z.string().optional(),
+});
+
+const healthPolicy = z.strictObject({
+  /** Consecutive failed calls after which the plugin is ejected until healthy again. */
+  ejectAfterFailures: z.number().int().positive().default(5),
+  /** First reconnect / health probe delay; doubles up to maxBackoffMs. */
+  initialBackoffMs: durationMs.default(100),
+  maxBackoffMs: durationMs.default(10_000),
+});
+
+export const pluginSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ ...pluginBase, kind: z.literal("in-process"), module: z.string().min(1) }),
+  z.strictObject({ ...pluginBase, kind: z.literal("worker"), module: z.string().min(1) }),
+  z.strictObject({
+    ...pluginBase,
+    kind: z.literal("remote"),
+    /** unix:///path or host:port */
+    target: z.string().min(1),
+    tls: tlsClient.optional(),
+    health: healthPolicy.prefault({}),
+  }),
+  z.strictObject({
+    ...pluginBase,
+    kind: z.literal("managed"),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().optional(),
+    /** How long a plugin gets to exit after SIGTERM before SIGKILL. */
+    stopGraceMs: durationMs.default(3_000),
+    /** How long the daemon waits for the plugin to report SERVING after a start. */
+    startTimeoutMs: durationMs.default(10_000),
+    health: healthPolicy.prefault({}),
+  }),
+  z.strictObject({
+    ...pluginBase,
+    kind: z.literal("command"),
+    /** A Claude Code / Codex hooks file (bare event map, or settings with a top-level "hooks"). */
+    hooks: z.string().min(1),
+    dialect: z.enum(["claude-code", "codex"]),
+    failurePolicy: failurePolicy.optional(),
+  }),
+]);
+
+const socketMode = z.string().regex(/^0?[0-7]{3}$/, "an octal mode such as 0600");
+
+const listenerSchema = z.union([
+  z.strictObject({
+    unix: z.string().min(1),
+    /** File mode of the socket; default owner only. */
+    mode: socketMode.default("0600"),
+    /** Group that owns the socket (name or gid). */
+    group: z.union([z.string(), z.number().int()]).optional(),
+  }),
+  z.strictObject({
+    tcp: z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d+$/, "host:port"),
+    tls: z
+      .strictObject({
+        cert: z.string(),
+        key: z.string(),
+        /** When set, clients must present a certificate signed by this CA (mTLS). */
+        clientCa: z.string().optional(),
+      })
+      .optional(),
+  }),
+  z.strictObject({
+    /** A socket inherited from systemd (LISTEN_FDS), by its FileDescriptorName. */
+    systemd: z.string().min(1),
+  }),
+]);
+
+export const configSchema = z.strictObject({
+  listeners: z.array(listenerSchema).min(1, "at least one listener"),
+  /** Where HookAdmin is served; absent serves it on the agent listeners too. */
+  admin: listenerSchema.optional(),
+  plugins: z.array(pluginSchema).default([]),
+  defaults: z
+    .strictObject({
+      deadlineMs: durationMs.default(2_000),
+      /** Total time all sequential plugins of one point may take. */
+      pointBudgetMs: durationMs.default(10_000),
+    })
+    .prefault({}),
+  limits: z
+    .strictObject({
+      maxSessions: z.number().int().positive().default(10_000),
+      maxSessionsPerAgent: z.number().int().positive().default(1_000),
+      /** Concurrent evaluate calls per agent beyond which RESOURCE_EXHAUSTED answers. */
+      maxInflightPerAgent: z.number().int().positive().default(256),
+      maxMessageBytes: z.number().int().positive().default(4 * 1024 * 1024),
+      maxSteeredContinuations: z.number().int().nonnegative().default(8),
+      maxStepsPerTurn: z.number().int().positive().default(64),
+      toolConcurrency: z.number().int().positive().default(4),
+      approvalTimeoutMs: durationMs.default(60_000),
+      /** How long a disconnected session may be resumed. */
+      resumeWindowMs: durationMs.default(300_000),
+    })
+    .prefault({}),
+  workers: z.strictObject({ size: z.number().int().positive().default(2) }).prefault({}),
+  audit: z
+    .strictObject({
+      path: z.string().min(1),
+      /** always: fsync every record before the agent is answered; interval: every 100 ms; never. */
+      fsync: z.enum(["always", "interval", "never"]).default("interval"),
+    })
+    .optional(),
+  metrics: z.strictObject({ listen: z.string().regex(/^[^:\s]*:\d+$/, "host:port") }).optional(),
+  log: z.strictObject({ level: z.enum(["debug", "info", "warn", "error"]).default("info") }).prefault({}),
+  access: z
+    .strictObject({
+      /** Bearer tokens that map a connection to an agent identity. When set, tokens are required. */
+      tokens: z
+        .array(
+          z.union([
+            z.strictObject({ agent: z.string().min(1), token: z.string().min(16) }),
+            z.strictObject({ agent: z.string().min(1), tokenFile: z.string().min(1) }),
+          ]),
+        )
+        .default([]),
+    })
+    .prefault({}),
+  /** Claude Code http hooks endpoint. */
+  http: z.strictObject({ listen: z.string().regex(/^[^:\s]*:\d+$/, "host:port") }).optional(),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type PluginConfig = z.infer<typeof pluginSchema>;
+export type ListenerConfig = z.infer<typeof listenerSchema>;

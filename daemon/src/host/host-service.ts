@@ -1,0 +1,140 @@
+// HookHost over gRPC: the hosted-loop stream and the evaluate calls. The stream handler opens or
+// resumes a session for the caller's identity, relays frames until the agent closes or goes
+// away, and then closes or detaches the session. Protocol state lives in HostedSession.
+import { create } from "@bufbuild/protobuf";
+import { status } from "@grpc/grpc-js";
+import type { Server } from "@grpc/grpc-js";
+import { fromProtoSessionSource, fromProtoToolDefinition, toProtoMessage } from "@hookd/sdk";
+import type { SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
+import { StatusError, addService, invalidArgument, pb } from "@hookd/sdk/internal";
+import type { ServerStreamCall } from "@hookd/sdk/internal";
+import type { Logger } from "../ops/log.js";
+import type { EvaluateService } from "./evaluate.js";
+import type { AgentStream } from "./hosted-session.js";
+import type { AgentIdentities } from "./identity.js";
+import type { SessionStore } from "./session-store.js";
+
+export interface HostServiceDeps {
+  readonly store: SessionStore;
+  readonly identities: AgentIdentities;
+  readonly evaluate: EvaluateService;
+  readonly log: Logger;
+  /** Streams being served, so a drain can end them with a retryable status. */
+  readonly streams: StreamTracker;
+}
+
+type SessionCall = ServerStreamCall<typeof pb.HookHost.method.session>;
+
+/** Open hosted-loop streams; a graceful stop ends each with UNAVAILABLE so agents reconnect. */
+export class StreamTracker {
+  readonly #ends = new Set<(error: StatusError) => void>();
+
+  track(end: (error: StatusError) => void): () => void {
+    this.#ends.add(end);
+    return () => this.#ends.delete(end);
+  }
+
+  get size(): number {
+    return this.#ends.size;
+  }
+
+  endAll(message: string): void {
+    for (const end of [...this.#ends]) end(new StatusError(status.UNAVAILABLE, message));
+  }
+}
+
+/** Sends frames one after another; once the stream is over, frames are dropped. */
+class FrameSender implements AgentStream {
+  #chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly call: SessionCall) {}
+
+  send(frame: Parameters<AgentStream["send"]>[0]): void {
+    const message = create(pb.SessionResponseSchema, { frame });
+    this.#chain = this.#chain.then(() => this.call.send(message)).catch(() => {});
+  }
+
+  flush(): Promise<void> {
+    return this.#chain;
+  }
+}
+
+export function addHostService(server: Server, deps: HostServiceDeps): void {
+  const { evaluate } = deps;
+  addService(server, pb.HookHost, {
+    session: (requests, call) => serveSession(deps, requests, call),
+    evaluateSessionStart: (request, call) => evaluate.sessionStart(request, call),
+    evaluatePreStep: (request, call) => evaluate.preStep(request, call),
+    evaluatePreTool: (request, call) => evaluate.preTool(request, call),
+    evaluatePostTool: (request, call) => evaluate.postTool(request, call),
+    evaluateToolResult: (request, call) => evaluate.toolResult(request, call),
+    evaluateTurnStopping: (request, call) => evaluate.turnStopping(request, call),
+  });
+}
+
+function readOpen(open: pb.OpenSession): { source: SessionSource; tools: ToolDefinitionInfo[] } {
+  if (open.sessionId === "") throw invalidArgument("open.session_id", "required");
+  const source = open.source === pb.SessionSource.UNSPECIFIED ? ({ ok: true, value: "startup" } as const) : fromProtoSessionSource(open.source, "open.source");
+  if (!source.ok) throw new StatusError(status.INVALID_ARGUMENT, source.error.message);
+  const names = new Set<string>();
+  const tools = open.tools.map((tool, index) => {
+    const converted = fromProtoToolDefinition(tool, `open.tools[${index}]`);
+    if (!converted.ok) throw new StatusError(status.INVALID_ARGUMENT, converted.error.message);
+    if (converted.value.name === "") throw invalidArgument(`open.tools[${index}].name`, "required");
+    if (names.has(converted.value.name)) throw invalidArgument(`open.tools[${index}].name`, `duplicate tool "${converted.value.name}"`);
+    names.add(converted.value.name);
+    return converted.value;
+  });
+  return { source: source.value, tools };
+}
+
+async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.SessionRequest>, call: SessionCall): Promise<void> {
+  const iterator = requests[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done === true) return;
+  const frame = first.value.frame;
+  if (frame.case !== "open") throw invalidArgument("frame", `the first frame must be open, got ${frame.case ?? "none"}`);
+  const open = frame.value;
+  const agentId = deps.identities.resolve(call.metadata, open.agentId);
+  const { source, tools } = readOpen(open);
+  const { session, resumed } = deps.store.open({ info: { sessionId: open.sessionId, agentId, cwd: open.cwd }, source, tools });
+  const sender = new FrameSender(call);
+  session.attach(sender);
+  const log = deps.log.child({ agent: agentId, session: open.sessionId });
+  log.info(resumed ? "session resumed" : "session opened", { source });
+
+  let ended: StatusError | undefined;
+  const endStream = new Promise<"ended">((resolve) => {
+    const untrack = deps.streams.track((error) => {
+      ended = error;
+      untrack();
+      resolve("ended");
+    });
+    call.signal.addEventListener("abort", untrack, { once: true });
+  });
+  let closed = false;
+  try {
+    const contexts = resumed ? [] : await session.start();
+    sender.send({ case: "opened", value: { sessionId: open.sessionId, resumed, contexts: contexts.map(toProtoMessage) } });
+    for (;;) {
+      const next = await Promise.race([iterator.next(), endStream]);
+      if (next === "ended" || next.done === true) break;
+      const current = next.value.frame;
+      if (current.case === "close") {
+        closed = true;
+        break;
+      }
+      session.handle(current);
+    }
+  } finally {
+    if (closed) {
+      await deps.store.close(session, "closed by the agent");
+      log.info("session closed");
+    } else {
+      deps.store.detach(session, ended?.message ?? "agent disconnected");
+      log.info("session detached", { reason: ended?.message ?? "agent disconnected" });
+    }
+    await sender.flush();
+  }
+  if (ended !== undefined) throw ended;
+}

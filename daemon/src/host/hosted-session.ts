@@ -1,0 +1,332 @@
+// One hosted-loop session: an EngineSession whose model steps, tool bodies and approvals are
+// requests to the agent on its stream, and whose events become frames back to it. The stream
+// can come and go (disconnect, resume); the session outlives it until closed or expired.
+// Owns the frame protocol of one session; opening, identity and limits live in session-store.ts.
+import { create } from "@bufbuild/protobuf";
+import {
+  HookdError,
+  assistantMessage,
+  fromProtoMessage,
+  fromProtoToolResult,
+  parseJson,
+  toProtoMessage,
+  toProtoToolCall,
+  toProtoToolResult,
+} from "@hookd/sdk";
+import type { AgentMessage, ContentBlock, SessionInfo, SessionSource, ToolCall, ToolDefinitionInfo, ToolResult } from "@hookd/sdk";
+import { pb } from "@hookd/sdk/internal";
+import { EventBus } from "../engine/events.js";
+import type { EngineEvent, TurnEndReason } from "../engine/events.js";
+import { EngineSession } from "../engine/loop/index.js";
+import type { ModelStep, ProposedCall, ToolBatchRunner } from "../engine/loop/index.js";
+import { runToolBatch, toolLookup } from "../engine/pipeline/index.js";
+import type { ApprovalOutcome, ApprovalSeam, ToolSpec } from "../engine/pipeline/index.js";
+import type { PluginRegistry } from "../engine/registry.js";
+import type { Logger } from "../ops/log.js";
+import { PendingRequests } from "./pending.js";
+
+type SessionResponseInit = Parameters<typeof create<typeof pb.SessionResponseSchema>>[1];
+type Frame = NonNullable<SessionResponseInit>["frame"];
+
+/** Where frames for the agent go. `send` never throws; a closed stream drops frames. */
+export interface AgentStream {
+  send(frame: Frame): void;
+}
+
+export interface HostedSessionLimits {
+  readonly maxSteeredContinuations: number;
+  readonly maxStepsPerTurn: number;
+  readonly pointBudgetMs: number;
+  readonly toolConcurrency: number;
+  readonly approvalTimeoutMs: number;
+}
+
+export interface HostedSessionDeps {
+  readonly registry: () => PluginRegistry;
+  /** The daemon-wide bus (audit, metrics, tail); every session event is forwarded to it. */
+  readonly bus: EventBus;
+  readonly limits: HostedSessionLimits;
+  readonly log: Logger;
+}
+
+const END_REASON: Record<TurnEndReason, pb.TurnEndReason> = {
+  completed: pb.TurnEndReason.COMPLETED,
+  blocked: pb.TurnEndReason.BLOCKED,
+  error: pb.TurnEndReason.ERROR,
+  aborted: pb.TurnEndReason.ABORTED,
+  continuation_cap: pb.TurnEndReason.CONTINUATION_CAP,
+};
+
+const APPROVAL_OUTCOME: Partial<Record<pb.ApprovalOutcome, ApprovalOutcome>> = {
+  [pb.ApprovalOutcome.ALLOWED_ONCE]: "allowed-once",
+  [pb.ApprovalOutcome.REJECTED]: "rejected",
+  [pb.ApprovalOutcome.CANCELLED]: "cancelled",
+};
+
+interface CallTrace {
+  decidedBy: string;
+  failureCause: string;
+  durationUs: number;
+}
+
+export class HostedSession {
+  readonly info: SessionInfo;
+  readonly engine: EngineSession;
+  readonly #deps: HostedSessionDeps;
+  readonly #bus = new EventBus();
+  readonly #pending = new PendingRequests();
+  readonly #traces = new Map<string, CallTrace>();
+  #stream: AgentStream | undefined;
+  #started: Promise<readonly AgentMessage[]> | undefined;
+
+  constructor(info: SessionInfo, source: SessionSource, tools: readonly ToolDefinitionInfo[], deps: HostedSessionDeps) {
+    this.info = info;
+    this.#deps = deps;
+    const specs: ToolSpec[] = tools.map((tool) => ({ name: tool.name, concurrencySafe: tool.concurrencySafe }));
+    const lookup = toolLookup(specs);
+    const runTools: ToolBatchRunner = async (calls, ctx) => {
+      const outcome = await runToolBatch(
+        {
+          env: { registry: deps.registry(), bus: this.#bus, signal: ctx.signal, pointBudgetMs: deps.limits.pointBudgetMs, scope: this.#scope(ctx.turn, ctx.step) },
+          session: ctx.session,
+          tools: lookup,
+          dispatch: (call, signal) => this.#dispatch(call, signal),
+          approval: this.approvalSeam,
+          maxConcurrency: deps.limits.toolConcurrency,
+        },
+        calls,
+      );
+      return { results: outcome.calls, contexts: outcome.contexts };
+    };
+    this.engine = new EngineSession({
+      info,
+      source,
+      tools,
+      runStep: this.#runStep,
+      runTools,
+      registry: deps.registry,
+      bus: this.#bus,
+      limits: {
+        maxSteeredContinuations: deps.limits.maxSteeredContinuations,
+        maxStepsPerTurn: deps.limits.maxStepsPerTurn,
+        pointBudgetMs: deps.limits.pointBudgetMs,
+      },
+      log: (message) => deps.log.warn(message, { session: info.sessionId, agent: info.agentId }),
+    });
+    this.#bus.subscribe((event) => {
+      deps.bus.emit(event);
+      this.#relay(event);
+    });
+  }
+
+  get attached(): boolean {
+    return this.#stream !== undefined;
+  }
+
+  /** Runs session-start once; later calls return the same contexts. */
+  start(): Promise<readonly AgentMessage[]> {
+    this.#started ??= this.engine.start();
+    return this.#started;
+  }
+
+  attach(stream: AgentStream): void {
+    if (this.#stream !== undefined) throw new HookdError("internal", "session already has a stream");
+    this.#stream = stream;
+  }
+
+  /** The agent went away: its running turn is aborted and its outstanding requests fail. */
+  detach(reason: string): void {
+    if (this.#stream === undefined) return;
+    this.#stream = undefined;
+    this.engine.cancel(reason);
+    this.#pending.rejectAll(reason);
+  }
+
+  async close(reason: string): Promise<void> {
+    this.detach(reason);
+    await this.engine.close(reason);
+  }
+
+  /** Handles one frame after `open`. Mistakes the session survives become Problem frames. */
+  handle(frame: pb.SessionRequest["frame"]): void {
+    switch (frame.case) {
+      case "prompt":
+        return this.#prompt(frame.value);
+      case "cancel":
+        this.engine.cancel(frame.value.reason || "cancelled by the agent");
+        return;
+      case "stepReply":
+        return this.#reply("step", frame.value.requestId, frame.value, "step_reply");
+      case "dispatchReply":
+        return this.#reply("dispatch", frame.value.requestId, frame.value, "dispatch_reply");
+      case "approvalReply":
+        return this.#reply("approval", frame.value.requestId, frame.value, "approval_reply");
+      case "open":
+        return this.problem("FAILED_PRECONDITION", "open: the session is already open on this stream");
+      case "close":
+      case undefined:
+        return this.problem("INVALID_ARGUMENT", "frame: no frame set");
+    }
+  }
+
+  problem(code: string, message: string, requestId = ""): void {
+    this.#deps.log.info("agent protocol problem", { session: this.info.sessionId, agent: this.info.agentId, code, problem: message });
+    this.#stream?.send({ case: "problem", value: { code, message, requestId } });
+  }
+
+  /** The approval seam: ask the attached agent, within the approval timeout. */
+  readonly approvalSeam: ApprovalSeam = async (request) => {
+    if (this.#stream === undefined) return "unavailable";
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new HookdError("deadline_exceeded", "approval timed out")), this.#deps.limits.approvalTimeoutMs);
+    try {
+      const { id, reply } = this.#pending.open<pb.ApprovalReply>("approval", AbortSignal.any([request.signal, timeout.signal]));
+      this.#stream.send({
+        case: "approvalRequest",
+        value: { requestId: id, call: toProtoToolCall(request.call), reason: request.reason, askedBy: request.askedBy, deadlineMs: this.#deps.limits.approvalTimeoutMs },
+      });
+      const answer = await reply;
+      return APPROVAL_OUTCOME[answer.outcome] ?? "rejected";
+    } catch {
+      return timeout.signal.aborted ? "timed-out" : "cancelled";
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  #prompt(prompt: pb.Prompt): void {
+    const content = prompt.content.map((block, index) => this.#block(block, `prompt.content[${index}]`));
+    if (content.some((block) => block === undefined)) return;
+    const blocks = content as ContentBlock[];
+    try {
+      switch (prompt.kind) {
+        case pb.PromptKind.FOLLOW_UP:
+          // The turn's end is reported through the bus (TurnEnded); the promise needs no handler.
+          this.engine.followUp(blocks).catch((error: unknown) => this.problem("INTERNAL", `follow-up failed: ${String(error)}`));
+          return;
+        case pb.PromptKind.STEER:
+          this.engine.steer(blocks);
+          return;
+        case pb.PromptKind.INJECT:
+          this.engine.inject(blocks);
+          return;
+        default:
+          this.problem("INVALID_ARGUMENT", "prompt.kind: expected FOLLOW_UP, STEER or INJECT");
+      }
+    } catch (error) {
+      this.problem("INVALID_ARGUMENT", `prompt: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  #block(block: pb.ContentBlock, path: string): ContentBlock | undefined {
+    const message = fromProtoMessage(create(pb.MessageSchema, { role: pb.Role.USER, content: [block], source: { kind: { case: "user", value: {} } } }), path);
+    if (!message.ok) {
+      this.problem("INVALID_ARGUMENT", message.error.message.replace(`${path}.content[0]`, path));
+      return undefined;
+    }
+    return message.value.content[0];
+  }
+
+  #reply(kind: string, requestId: string, value: unknown, field: string): void {
+    if (!this.#pending.settle(requestId, kind, value)) {
+      this.problem("FAILED_PRECONDITION", `${field}.request_id: no ${kind} request "${requestId}" is pending`, requestId);
+    }
+  }
+
+  readonly #runStep: ModelStep = async (input) => {
+    const stream = this.#requireStream();
+    const { id, reply } = this.#pending.open<pb.StepReply>("step", input.signal);
+    stream.send({ case: "stepRequest", value: { requestId: id, turn: input.turn, step: input.step, messages: input.messages.map(toProtoMessage) } });
+    const answer = await reply;
+    if (answer.error !== "") throw new HookdError("plugin_error", `the agent's model step failed: ${answer.error}`);
+    let assistant = assistantMessage([]);
+    if (answer.assistantMessage !== undefined) {
+      const converted = fromProtoMessage(answer.assistantMessage, "step_reply.assistant_message");
+      if (!converted.ok) {
+        this.problem("INVALID_ARGUMENT", converted.error.message, id);
+        throw converted.error;
+      }
+      assistant = converted.value;
+    }
+    const toolCalls = answer.toolCalls.map((call, index): ProposedCall => {
+      const path = `step_reply.tool_calls[${index}]`;
+      if (call.callId === "") this.problem("INVALID_ARGUMENT", `${path}.call_id: required`, id);
+      try {
+        parseJson(call.argumentsJson);
+      } catch (error) {
+        // The pipeline seals it as a failed call; the agent also learns which field was wrong.
+        this.problem("INVALID_ARGUMENT", `${path}.arguments_json: not valid JSON (${(error as Error).message})`, id);
+      }
+      return { callId: call.callId, toolName: call.toolName, argumentsJson: call.argumentsJson };
+    });
+    return { assistant, toolCalls };
+  };
+
+  async #dispatch(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+    const stream = this.#requireStream();
+    const { id, reply } = this.#pending.open<pb.DispatchReply>("dispatch", signal);
+    stream.send({ case: "dispatchRequest", value: { requestId: id, call: toProtoToolCall(call) } });
+    const answer = await reply;
+    if (answer.result === undefined) {
+      this.problem("INVALID_ARGUMENT", "dispatch_reply.result: required", id);
+      throw new HookdError("invalid_argument", "the agent answered the dispatch without a result");
+    }
+    const converted = fromProtoToolResult(answer.result, "dispatch_reply.result");
+    if (!converted.ok) {
+      this.problem("INVALID_ARGUMENT", converted.error.message, id);
+      throw converted.error;
+    }
+    return converted.value;
+  }
+
+  #requireStream(): AgentStream {
+    if (this.#stream === undefined) throw new HookdError("cancelled", "the agent is not connected");
+    return this.#stream;
+  }
+
+  #scope(turn: number, step: number): { sessionId: string; agentId: string; turn: number; step: number } {
+    return { sessionId: this.info.sessionId, agentId: this.info.agentId, turn, step };
+  }
+
+  /** Turns engine events into frames for the agent; records who decided each call. */
+  #relay(event: EngineEvent): void {
+    switch (event.type) {
+      case "decision": {
+        const callId = event.scope.callId;
+        if (callId === undefined || (event.point !== "pre-tool" && event.point !== "guard")) return;
+        // A guard's deny overrides the pre-tool decision; an abstaining guard list does not.
+        if (event.point === "guard" && event.decision !== "deny") return;
+        this.#traces.set(callId, { decidedBy: event.decidedBy, failureCause: event.cause ?? "", durationUs: event.durationUs });
+        return;
+      }
+      case "turn-started":
+        this.#stream?.send({ case: "turnStarted", value: { turn: event.scope.turn } });
+        return;
+      case "tool-result": {
+        const trace = this.#traces.get(event.call.callId);
+        this.#traces.delete(event.call.callId);
+        this.#stream?.send({
+          case: "toolResult",
+          value: {
+            call: toProtoToolCall(event.call),
+            result: toProtoToolResult(event.result),
+            ...(trace ? { trace: { decidedBy: trace.decidedBy, failureCause: trace.failureCause, durationUs: BigInt(trace.durationUs) } } : {}),
+          },
+        });
+        return;
+      }
+      case "contexts-appended":
+        this.#stream?.send({ case: "context", value: { messages: event.messages.map(toProtoMessage) } });
+        return;
+      case "turn-ended":
+        this.#traces.clear();
+        this.#stream?.send({
+          case: "turnEnded",
+          value: { turn: event.scope.turn, reason: END_REASON[event.reason], detail: event.detail, steps: event.steps },
+        });
+        return;
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,52 @@
+// Who is calling: the agent identity of a gRPC call. With tokens configured, the bearer token is
+// the identity and is required; without, the agent names itself (metadata x-hookd-agent, or the
+// agent_id it declares). A declared id that contradicts the token is refused. Sessions are keyed
+// by this identity, so an agent can never reach another agent's session.
+import { readFileSync } from "node:fs";
+import { timingSafeEqual } from "node:crypto";
+import { status } from "@grpc/grpc-js";
+import type { Metadata } from "@grpc/grpc-js";
+import { StatusError } from "@hookd/sdk/internal";
+
+export const AGENT_HEADER = "x-hookd-agent";
+const ANONYMOUS = "anonymous";
+
+export type TokenConfig = { readonly agent: string; readonly token: string } | { readonly agent: string; readonly tokenFile: string };
+
+export class AgentIdentities {
+  readonly #tokens: readonly { readonly agent: string; readonly token: Buffer }[];
+
+  constructor(tokens: readonly TokenConfig[]) {
+    this.#tokens = tokens.map((entry) => ({
+      agent: entry.agent,
+      token: Buffer.from("token" in entry ? entry.token : readFileSync(entry.tokenFile, "utf8").trim()),
+    }));
+  }
+
+  get requiresToken(): boolean {
+    return this.#tokens.length > 0;
+  }
+
+  /** The caller's agent id; throws UNAUTHENTICATED or PERMISSION_DENIED as a StatusError. */
+  resolve(metadata: Metadata, declared = ""): string {
+    const headerAgent = String(metadata.get(AGENT_HEADER)[0] ?? "");
+    if (!this.requiresToken) {
+      if (headerAgent !== "" && declared !== "" && headerAgent !== declared) {
+        throw new StatusError(status.PERMISSION_DENIED, `agent_id "${declared}" does not match the connection's agent "${headerAgent}"`);
+      }
+      return declared || headerAgent || ANONYMOUS;
+    }
+    const auth = String(metadata.get("authorization")[0] ?? "");
+    const match = /^Bearer\s+(.+)$/i.exec(auth);
+    if (match?.[1] === undefined) throw new StatusError(status.UNAUTHENTICATED, "authorization: a bearer token is required");
+    const offered = Buffer.from(match[1]);
+    const entry = this.#tokens.find((t) => t.token.length === offered.length && timingSafeEqual(t.token, offered));
+    if (entry === undefined) throw new StatusError(status.UNAUTHENTICATED, "authorization: unknown token");
+    for (const claimed of [declared, headerAgent]) {
+      if (claimed !== "" && claimed !== entry.agent) {
+        throw new StatusError(status.PERMISSION_DENIED, `agent_id "${claimed}" does not match the token's agent "${entry.agent}"`);
+      }
+    }
+    return entry.agent;
+  }
+}

@@ -1,0 +1,43 @@
+// Binds the gRPC server to the configured listeners: Unix sockets (created with the configured
+// mode and group; a stale socket file is replaced), TCP (optionally TLS or mTLS). Returns the
+// addresses actually bound, for logs and `hookd status`.
+import { chmod, chown, mkdir, readFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { execFileSync } from "node:child_process";
+import { ServerCredentials } from "@grpc/grpc-js";
+import type { Server } from "@grpc/grpc-js";
+import { bindServer } from "@hookd/sdk/internal";
+import type { ListenerConfig } from "../config/schema.js";
+
+export async function bindListener(server: Server, listener: ListenerConfig): Promise<string> {
+  if ("unix" in listener) {
+    await mkdir(dirname(listener.unix), { recursive: true, mode: 0o700 });
+    const address = `unix://${listener.unix}`;
+    await bindServer(server, address, ServerCredentials.createInsecure());
+    await chmod(listener.unix, parseInt(listener.mode, 8));
+    if (listener.group !== undefined) await chown(listener.unix, process.getuid?.() ?? -1, groupId(listener.group));
+    return address;
+  }
+  if ("tcp" in listener) {
+    const credentials =
+      listener.tls === undefined
+        ? ServerCredentials.createInsecure()
+        : ServerCredentials.createSsl(
+            listener.tls.clientCa === undefined ? null : await readFile(listener.tls.clientCa),
+            [{ cert_chain: await readFile(listener.tls.cert), private_key: await readFile(listener.tls.key) }],
+            listener.tls.clientCa !== undefined,
+          );
+    const port = await bindServer(server, listener.tcp, credentials);
+    return listener.tcp.replace(/:\d+$/, `:${port}`);
+  }
+  throw new Error(`listener systemd:${listener.systemd} must be bound from LISTEN_FDS`);
+}
+
+function groupId(group: string | number): number {
+  if (typeof group === "number") return group;
+  if (/^\d+$/.test(group)) return Number(group);
+  const line = execFileSync("getent", ["group", group], { encoding: "utf8" });
+  const gid = Number(line.split(":")[2]);
+  if (!Number.isInteger(gid)) throw new Error(`group "${group}" not found`);
+  return gid;
+}
