@@ -1,13 +1,25 @@
-// The evaluate API: one unary call per point for agents that keep their own loop. Each runs the
-// same point functions the hosted loop uses (plugins, deadlines, merge, audit) and answers the
-// merged decision. Evaluate is total: a plugin's own error becomes the point's refusal (deny,
-// reject, block) with the failure named in the trace, never a crash or an opaque status.
+// The evaluate API: one call per point for agents that keep their own loop. The typed methods
+// (evaluatePreTool, ...) run the same point functions the hosted loop uses (plugins, deadlines,
+// merge, audit) and are shared by the gRPC service and the Claude Code HTTP endpoint; the gRPC
+// wrappers only convert and authenticate. Evaluate is total: a plugin's own error becomes the
+// point's refusal (deny, reject, block) with the failure named in the trace.
 import { status } from "@grpc/grpc-js";
 import { block, deny, fromProtoEvent, reject, toProtoDecision, toProtoMessage, toProtoToolResult } from "@hookd/sdk";
-import type { AgentMessage, PointName, SessionInfo } from "@hookd/sdk";
+import type {
+  AgentMessage,
+  Pass,
+  PointName,
+  PostToolDecision,
+  PreStepDecision,
+  PreToolDecision,
+  ProtoEvent,
+  SessionInfo,
+  ToolResult,
+  TurnStoppingDecision,
+} from "@hookd/sdk";
 import { StatusError, invalidArgument } from "@hookd/sdk/internal";
-import type { ServerCallInfo , pb } from "@hookd/sdk/internal";
-import type { EventBus } from "../engine/events.js";
+import type { ServerCallInfo, pb } from "@hookd/sdk/internal";
+import type { EventBus, EventScope } from "../engine/events.js";
 import type { EventOf } from "../engine/listener.js";
 import { decideTurnStop } from "../engine/loop/index.js";
 import { applyPostTool, decideToolPolicy } from "../engine/pipeline/index.js";
@@ -26,13 +38,17 @@ export interface EvaluateDeps {
   readonly limits: () => { readonly pointBudgetMs: number; readonly maxSteeredContinuations: number; readonly maxInflightPerAgent: number };
 }
 
-interface Prepared<P extends PointName> {
-  readonly env: PointEnv;
-  readonly event: EventOf<P>;
-  readonly started: number;
+/** Who decided, whether a failure policy or a listener error made the decision, and how long it took. */
+export interface Trace {
+  readonly decidedBy: string;
+  readonly failureCause: string;
+  readonly durationUs: number;
 }
 
-type Trace = { decidedBy: string; failureCause: string; durationUs: bigint };
+export interface EvaluateOptions {
+  /** The caller's cancellation (the agent's call). */
+  readonly signal: AbortSignal;
+}
 
 export class EvaluateService {
   readonly #deps: EvaluateDeps;
@@ -42,124 +58,161 @@ export class EvaluateService {
     this.#deps = deps;
   }
 
-  async sessionStart(request: pb.EvaluateSessionStartRequest, call: ServerCallInfo): Promise<{ contexts: pb.Message[] }> {
-    return this.#run("session-start", request.event, call, async ({ env, event }) => {
-      const outcome = await notify(env, "session-start", event);
-      const contexts = outcome.answers.flatMap(({ plugin, decision }) => decision.messages.map((m) => sourced(plugin, m)));
-      return { contexts: contexts.map(toProtoMessage) };
+  // ---- typed core ------------------------------------------------------------------------
+
+  async evaluateSessionStart(event: EventOf<"session-start">, options: EvaluateOptions): Promise<{ contexts: readonly AgentMessage[] }> {
+    return this.#admit(event.session, async () => {
+      const outcome = await notify(this.#env(event.session, { turn: 0, step: 0 }, options), "session-start", event);
+      return { contexts: outcome.answers.flatMap(({ plugin, decision }) => decision.messages.map((m) => sourced(plugin, m))) };
     });
   }
 
-  async preStep(request: pb.EvaluatePreStepRequest, call: ServerCallInfo): Promise<{ decision: pb.PreStepDecision; trace: Trace }> {
-    return this.#run("pre-step", request.event, call, async ({ env, event, started }) => {
-      const outcome = await decidePreStep(env, event);
-      if (outcome.type === "error") {
-        return { decision: toProtoDecision("pre-step", reject(outcome.error.message)), trace: trace(outcome.error.plugin, "listener_error", started) };
-      }
-      return { decision: toProtoDecision("pre-step", outcome.decision), trace: trace(outcome.decidedBy, outcome.fault?.fault ?? "", started) };
+  async evaluatePreStep(event: EventOf<"pre-step">, options: EvaluateOptions): Promise<{ decision: PreStepDecision; trace: Trace }> {
+    return this.#admit(event.session, async (started) => {
+      const outcome = await decidePreStep(this.#env(event.session, scopeOf(event), options), event);
+      if (outcome.type === "error") return { decision: reject(outcome.error.message), trace: trace(outcome.error.plugin, "listener_error", started) };
+      return { decision: outcome.decision, trace: trace(outcome.decidedBy, outcome.fault?.fault ?? "", started) };
     });
   }
 
-  async preTool(request: pb.EvaluatePreToolRequest, call: ServerCallInfo): Promise<{ decision: pb.PreToolDecision; trace: Trace }> {
-    return this.#run("pre-tool", request.event, call, async ({ env, event, started }) => {
-      // An agent that resolves asks itself is asked back, but only after the guards had their say:
-      // the recording seam lets the policy run on as if allowed once, then the ask is returned.
+  /**
+   * pre-tool, approval and guards. With `agentResolvesAsk`, an ask is returned to the caller, but
+   * only after the guards had their say: a recording seam lets the policy continue as if allowed
+   * once, and the ask is answered if nothing denied afterwards.
+   */
+  async evaluatePreTool(
+    event: EventOf<"pre-tool">,
+    options: EvaluateOptions & { readonly agentResolvesAsk?: boolean },
+  ): Promise<{ decision: PreToolDecision; trace: Trace }> {
+    return this.#admit(event.session, async (started) => {
       let asked: { reason: string; askedBy: string } | undefined;
-      const seam: ApprovalSeam | undefined = request.agentResolvesAsk
-        ? async ({ reason, askedBy }) => ((asked = { reason, askedBy }), "allowed-once")
-        : this.#deps.store.get(env.scope.agentId, env.scope.sessionId)?.approvalSeam;
-      const verdict = await decideToolPolicy(env, event.session, event.call, seam);
+      const seam: ApprovalSeam | undefined =
+        options.agentResolvesAsk === true
+          ? async ({ reason, askedBy }) => ((asked = { reason, askedBy }), "allowed-once")
+          : this.#deps.store.get(event.session.agentId, event.session.sessionId)?.approvalSeam;
+      const verdict = await decideToolPolicy(this.#env(event.session, scopeOf(event), options), event.session, event.call, seam);
       switch (verdict.kind) {
         case "allow":
           return asked === undefined
-            ? { decision: toProtoDecision("pre-tool", { kind: "allow" }), trace: trace(verdict.decidedBy, "", started) }
-            : { decision: toProtoDecision("pre-tool", { kind: "ask", reason: asked.reason }), trace: trace(asked.askedBy, "", started) };
+            ? { decision: { kind: "allow" }, trace: trace(verdict.decidedBy, "", started) }
+            : { decision: { kind: "ask", reason: asked.reason }, trace: trace(asked.askedBy, "", started) };
         case "deny":
-          return { decision: toProtoDecision("pre-tool", deny(verdict.reason)), trace: trace(verdict.decidedBy, "", started) };
+          return { decision: deny(verdict.reason), trace: trace(verdict.decidedBy, "", started) };
         case "error":
-          return { decision: toProtoDecision("pre-tool", deny(verdict.reason)), trace: trace(verdict.decidedBy, "listener_error", started) };
+          return { decision: deny(verdict.reason), trace: trace(verdict.decidedBy, "listener_error", started) };
         case "cancelled":
           throw new StatusError(status.CANCELLED, verdict.reason);
       }
     });
   }
 
-  async postTool(request: pb.EvaluatePostToolRequest, call: ServerCallInfo): Promise<{ decision: pb.PostToolDecision; result: pb.ToolResult; trace: Trace }> {
-    return this.#run("post-tool", request.event, call, async ({ env, event, started }) => {
-      const outcome = await applyPostTool(env, event.session, event.call, undefined, event.result);
+  async evaluatePostTool(event: EventOf<"post-tool">, options: EvaluateOptions): Promise<{ decision: PostToolDecision; result: ToolResult; trace: Trace }> {
+    return this.#admit(event.session, async (started) => {
+      const outcome = await applyPostTool(this.#env(event.session, scopeOf(event), options), event.session, event.call, undefined, event.result);
       if (outcome.applied === "cancelled") throw new StatusError(status.CANCELLED, "the call was cancelled");
-      const decision = outcome.decision ?? block(outcome.result.isError ? outcome.result.message : "post-tool failed");
-      return {
-        decision: toProtoDecision("post-tool", outcome.applied === "error" ? block(outcome.result.isError ? outcome.result.message : "") : decision),
-        result: toProtoToolResult(outcome.result),
-        trace: trace(outcome.decidedBy, outcome.applied === "error" ? "listener_error" : "", started),
-      };
+      const failed = outcome.result.isError ? outcome.result.message : "post-tool failed";
+      const decision = outcome.applied === "error" || outcome.decision === undefined ? block(failed) : outcome.decision;
+      return { decision, result: outcome.result, trace: trace(outcome.decidedBy, outcome.applied === "error" ? "listener_error" : "", started) };
     });
   }
 
-  async toolResult(request: pb.EvaluateToolResultRequest, call: ServerCallInfo): Promise<Record<string, never>> {
-    return this.#run("tool-result", request.event, call, async ({ env, event }) => {
-      await notify(env, "tool-result", event);
-      return {};
-    });
+  async evaluateToolResult(event: EventOf<"tool-result">, options: EvaluateOptions): Promise<void> {
+    await this.#admit(event.session, () => notify(this.#env(event.session, scopeOf(event), options), "tool-result", event));
   }
 
-  async turnStopping(request: pb.EvaluateTurnStoppingRequest, call: ServerCallInfo): Promise<{ decision: pb.TurnStoppingDecision; capped: boolean; trace: Trace }> {
-    return this.#run("turn-stopping", request.event, call, async ({ env, event, started }) => {
+  async evaluateTurnStopping(event: EventOf<"turn-stopping">, options: EvaluateOptions): Promise<{ decision: TurnStoppingDecision | Pass; capped: boolean; trace: Trace }> {
+    return this.#admit(event.session, async (started) => {
+      const env = this.#env(event.session, scopeOf(event), options);
       const stop = await decideTurnStop(env, event, { maxSteeredContinuations: this.#deps.limits().maxSteeredContinuations });
-      const passed = toProtoDecision("turn-stopping", { kind: "pass" });
+      const pass: Pass = { kind: "pass" };
       switch (stop.kind) {
         case "close":
-          return { decision: passed, capped: false, trace: trace("default", "", started) };
+          return { decision: pass, capped: false, trace: trace("default", "", started) };
         case "steer":
-          return { decision: toProtoDecision("turn-stopping", { kind: "steer", messages: stop.messages }), capped: false, trace: trace(stop.steeredBy.join(","), "", started) };
+          return { decision: { kind: "steer", messages: stop.messages }, capped: false, trace: trace(stop.steeredBy.join(","), "", started) };
         case "capped":
-          return { decision: passed, capped: true, trace: trace(stop.steeredBy.join(","), "", started) };
+          return { decision: pass, capped: true, trace: trace(stop.steeredBy.join(","), "", started) };
         case "error":
-          return { decision: passed, capped: false, trace: trace(stop.error.plugin, "listener_error", started) };
+          return { decision: pass, capped: false, trace: trace(stop.error.plugin, "listener_error", started) };
       }
     });
   }
 
-  /** Validates the event, binds it to the caller's identity, enforces the in-flight limit. */
-  async #run<P extends PointName, R>(point: P, raw: unknown, call: ServerCallInfo, body: (prepared: Prepared<P>) => Promise<R>): Promise<R> {
+  // ---- gRPC wrappers -----------------------------------------------------------------------
+
+  readonly grpc = {
+    sessionStart: async (request: pb.EvaluateSessionStartRequest, call: ServerCallInfo) => {
+      const result = await this.evaluateSessionStart(this.#read("session-start", request.event, call), call);
+      return { contexts: result.contexts.map(toProtoMessage) };
+    },
+    preStep: async (request: pb.EvaluatePreStepRequest, call: ServerCallInfo) => {
+      const result = await this.evaluatePreStep(this.#read("pre-step", request.event, call), call);
+      return { decision: toProtoDecision("pre-step", result.decision), trace: protoTrace(result.trace) };
+    },
+    preTool: async (request: pb.EvaluatePreToolRequest, call: ServerCallInfo) => {
+      const result = await this.evaluatePreTool(this.#read("pre-tool", request.event, call), { signal: call.signal, agentResolvesAsk: request.agentResolvesAsk });
+      return { decision: toProtoDecision("pre-tool", result.decision), trace: protoTrace(result.trace) };
+    },
+    postTool: async (request: pb.EvaluatePostToolRequest, call: ServerCallInfo) => {
+      const result = await this.evaluatePostTool(this.#read("post-tool", request.event, call), call);
+      return { decision: toProtoDecision("post-tool", result.decision), result: toProtoToolResult(result.result), trace: protoTrace(result.trace) };
+    },
+    toolResult: async (request: pb.EvaluateToolResultRequest, call: ServerCallInfo) => {
+      await this.evaluateToolResult(this.#read("tool-result", request.event, call), call);
+      return {};
+    },
+    turnStopping: async (request: pb.EvaluateTurnStoppingRequest, call: ServerCallInfo) => {
+      const result = await this.evaluateTurnStopping(this.#read("turn-stopping", request.event, call), call);
+      return { decision: toProtoDecision("turn-stopping", result.decision), capped: result.capped, trace: protoTrace(result.trace) };
+    },
+  };
+
+  /** Converts a request's event and binds it to the caller's authenticated identity. */
+  #read<P extends PointName>(point: P, raw: ProtoEvent<P> | undefined, call: ServerCallInfo): EventOf<P> {
     if (raw === undefined) throw invalidArgument("event", "required");
-    const converted = fromProtoEvent(point as never, raw as never, "event") as { ok: true; value: EventOf<P> } | { ok: false; error: Error };
+    const converted = fromProtoEvent(point, raw, "event");
     if (!converted.ok) throw new StatusError(status.INVALID_ARGUMENT, converted.error.message);
-    const declared = converted.value.session;
-    const agentId = this.#deps.identities.resolve(call.metadata, declared.agentId);
+    const event = converted.value;
+    const declared = event.session;
     if (declared.sessionId === "") throw invalidArgument("event.session.session_id", "required");
+    const agentId = this.#deps.identities.resolve(call.metadata, declared.agentId);
+    return { ...event, session: { ...declared, agentId } };
+  }
+
+  /** Enforces the per-agent in-flight limit around one evaluation. */
+  async #admit<R>(session: SessionInfo, body: (started: number) => Promise<R>): Promise<R> {
+    const { agentId } = session;
     const limit = this.#deps.limits().maxInflightPerAgent;
     const inflight = this.#inflight.get(agentId) ?? 0;
     if (inflight >= limit) throw new StatusError(status.RESOURCE_EXHAUSTED, `agent "${agentId}" has ${inflight} evaluate calls in flight (limit ${limit})`);
     this.#inflight.set(agentId, inflight + 1);
-    const session: SessionInfo = { ...declared, agentId };
-    const event = { ...converted.value, session } as EventOf<P>;
-    const scoped = event as { turn?: number; step?: number; call?: { turn: number; step: number; callId: string } };
-    const env: PointEnv = {
-      registry: this.#deps.registry(),
-      bus: this.#deps.bus,
-      signal: call.signal,
-      pointBudgetMs: this.#deps.limits().pointBudgetMs,
-      scope: {
-        sessionId: session.sessionId,
-        agentId,
-        turn: scoped.turn ?? scoped.call?.turn ?? 0,
-        step: scoped.step ?? scoped.call?.step ?? 0,
-        ...(scoped.call ? { callId: scoped.call.callId } : {}),
-      },
-    };
     try {
-      return await body({ env, event, started: performance.now() });
-    } catch (error) {
-      if (call.signal.aborted && !(error instanceof StatusError)) throw new StatusError(status.CANCELLED, "the call was cancelled");
-      throw error;
+      return await body(performance.now());
     } finally {
       const left = (this.#inflight.get(agentId) ?? 1) - 1;
       if (left > 0) this.#inflight.set(agentId, left);
       else this.#inflight.delete(agentId);
     }
   }
+
+  #env(session: SessionInfo, scope: Omit<EventScope, "sessionId" | "agentId">, options: EvaluateOptions): PointEnv {
+    return {
+      registry: this.#deps.registry(),
+      bus: this.#deps.bus,
+      signal: options.signal,
+      pointBudgetMs: this.#deps.limits().pointBudgetMs,
+      scope: { sessionId: session.sessionId, agentId: session.agentId, ...scope },
+    };
+  }
+}
+
+/** Where in the session an event sits: its turn and step, and the call for tool points. */
+function scopeOf(event: { turn?: number; step?: number; call?: { turn: number; step: number; callId: string } }): Omit<EventScope, "sessionId" | "agentId"> {
+  return {
+    turn: event.turn ?? event.call?.turn ?? 0,
+    step: event.step ?? event.call?.step ?? 0,
+    ...(event.call ? { callId: event.call.callId } : {}),
+  };
 }
 
 function sourced(plugin: string, message: AgentMessage): AgentMessage {
@@ -167,5 +220,9 @@ function sourced(plugin: string, message: AgentMessage): AgentMessage {
 }
 
 function trace(decidedBy: string, failureCause: string, started: number): Trace {
-  return { decidedBy, failureCause, durationUs: BigInt(Math.round((performance.now() - started) * 1000)) };
+  return { decidedBy, failureCause, durationUs: Math.round((performance.now() - started) * 1000) };
+}
+
+function protoTrace(value: Trace): { decidedBy: string; failureCause: string; durationUs: bigint } {
+  return { ...value, durationUs: BigInt(value.durationUs) };
 }

@@ -60,15 +60,15 @@ class FrameSender implements AgentStream {
 }
 
 export function addHostService(server: Server, deps: HostServiceDeps): void {
-  const { evaluate } = deps;
+  const { grpc } = deps.evaluate;
   addService(server, pb.HookHost, {
     session: (requests, call) => serveSession(deps, requests, call),
-    evaluateSessionStart: (request, call) => evaluate.sessionStart(request, call),
-    evaluatePreStep: (request, call) => evaluate.preStep(request, call),
-    evaluatePreTool: (request, call) => evaluate.preTool(request, call),
-    evaluatePostTool: (request, call) => evaluate.postTool(request, call),
-    evaluateToolResult: (request, call) => evaluate.toolResult(request, call),
-    evaluateTurnStopping: (request, call) => evaluate.turnStopping(request, call),
+    evaluateSessionStart: grpc.sessionStart,
+    evaluatePreStep: grpc.preStep,
+    evaluatePreTool: grpc.preTool,
+    evaluatePostTool: grpc.postTool,
+    evaluateToolResult: grpc.toolResult,
+    evaluateTurnStopping: grpc.turnStopping,
   });
 }
 
