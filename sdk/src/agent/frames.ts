@@ -1,0 +1,105 @@
+// The Session stream's frames in typed form: builds the agent's frames (open, prompts) and reads
+// the daemon's non-request frames (opened, tool results, contexts, turn ends, traces). Reading is
+// total (a Result naming the proto field); building a prompt checks its content first, because a
+// prompt the daemon refused would leave no turn to match its follow-up to.
+import { status } from "@grpc/grpc-js";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { HookdError } from "../errors.js";
+import type { Result } from "../convert/result.js";
+import { Problem, decode } from "../convert/result.js";
+import { fromProtoContentBlock, readMessages, readToolCall, readToolResult, toProtoContentBlock, toProtoSessionSource, toProtoToolDefinition } from "../convert/values.js";
+import { StatusError } from "../grpc/status.js";
+import * as pb from "../proto.js";
+import type { AgentMessage, ContentBlock, ToolCall, ToolResult } from "../types.js";
+import type { DecisionTrace, OpenSessionOptions, PromptContent, SessionOpenedInfo, TurnEnd, TurnEndReason } from "./types.js";
+
+export type RequestFrame = MessageInitShape<typeof pb.SessionRequestSchema>;
+
+export function openFrame(options: OpenSessionOptions, agentId: string | undefined): RequestFrame {
+  return {
+    frame: {
+      case: "open",
+      value: {
+        sessionId: options.sessionId,
+        source: toProtoSessionSource(options.source ?? "startup"),
+        cwd: options.cwd ?? "",
+        tools: options.tools.map(toProtoToolDefinition),
+        agentId: agentId ?? "",
+      },
+    },
+  };
+}
+
+const PROMPT_KINDS = { followUp: pb.PromptKind.FOLLOW_UP, steer: pb.PromptKind.STEER, inject: pb.PromptKind.INJECT } as const;
+
+/** Throws StatusError(INVALID_ARGUMENT) for empty content or a block the daemon would refuse. */
+export function promptFrame(kind: keyof typeof PROMPT_KINDS, content: PromptContent): RequestFrame {
+  const blocks: readonly ContentBlock[] = typeof content === "string" ? [{ type: "text", text: content }] : content;
+  // Checked at run time too: JavaScript callers are not held to the types.
+  if (!(Array.isArray as (value: unknown) => boolean)(blocks) || blocks.length === 0 || content === "") {
+    throw new StatusError(status.INVALID_ARGUMENT, `${kind}: content must be non-empty text or a non-empty list of content blocks`);
+  }
+  const proto = blocks.map((block, index) => {
+    const path = `${kind}.content[${index}]`;
+    let message: pb.ContentBlock;
+    try {
+      message = toProtoContentBlock(block);
+    } catch (error) {
+      throw new StatusError(status.INVALID_ARGUMENT, `${path}: ${HookdError.from(error).message}`, { cause: error });
+    }
+    const checked = fromProtoContentBlock(message, path); // a json block must hold valid JSON
+    if (!checked.ok) throw new StatusError(status.INVALID_ARGUMENT, checked.error.message, { cause: checked.error });
+    return message;
+  });
+  return { frame: { case: "prompt", value: { kind: PROMPT_KINDS[kind], content: proto } } };
+}
+
+export function readOpened(message: pb.SessionOpened): Result<SessionOpenedInfo> {
+  return decode("invalid_argument", "opened", () => ({
+    sessionId: message.sessionId,
+    resumed: message.resumed,
+    contexts: readMessages(message.contexts, "opened.contexts"),
+  }));
+}
+
+export function readContext(message: pb.ContextNotice): Result<AgentMessage[]> {
+  return decode("invalid_argument", "context", () => readMessages(message.messages, "context.messages"));
+}
+
+export function readToolResultNotice(message: pb.ToolResultNotice): Result<{ call: ToolCall; result: ToolResult; trace: DecisionTrace }> {
+  return decode("invalid_argument", "tool_result", () => ({
+    call: readToolCall(message.call, "tool_result.call"),
+    result: readToolResult(message.result, "tool_result.result"),
+    trace: readTrace(message.trace, "tool_result.trace"),
+  }));
+}
+
+const REASONS: Readonly<Record<number, TurnEndReason>> = {
+  [pb.TurnEndReason.COMPLETED]: "completed",
+  [pb.TurnEndReason.BLOCKED]: "blocked",
+  [pb.TurnEndReason.ERROR]: "error",
+  [pb.TurnEndReason.ABORTED]: "aborted",
+  [pb.TurnEndReason.CONTINUATION_CAP]: "continuation_cap",
+};
+
+/**
+ * An unspecified or unknown reason still ends the turn (its follow-up must settle): it reads as
+ * "error" with the detail saying so, and `problem` says what was wrong.
+ */
+export function readTurnEnded(message: pb.TurnEnded): { end: TurnEnd; problem?: string } {
+  const reason = REASONS[message.reason];
+  const end = { turn: message.turn, reason: reason ?? "error", detail: message.detail, steps: message.steps };
+  if (reason !== undefined) return { end: Object.freeze(end) };
+  const problem = `turn_ended.reason: ${message.reason === pb.TurnEndReason.UNSPECIFIED ? "unspecified" : `unknown value ${message.reason}`}`;
+  return { end: Object.freeze({ ...end, detail: end.detail === "" ? problem : end.detail }), problem };
+}
+
+/** A trace is required wherever the proto carries one. */
+export function readTrace(message: pb.DecisionTrace | undefined, path: string): DecisionTrace {
+  if (message === undefined) throw new Problem(path, "missing");
+  return {
+    decidedBy: message.decidedBy,
+    ...(message.failureCause === "" ? {} : { failureCause: message.failureCause }),
+    durationUs: Number(message.durationUs),
+  };
+}

@@ -1,0 +1,102 @@
+// Runs the agent's handlers for the daemon's three requests and builds the replies. Total: a
+// handler that throws, answers garbage, or a request this client cannot read still produces a
+// reply (an error step, a failure result, a cancelled approval), plus a problem to record.
+// Owns the mapping only; when a reply is sent (or dropped) is the session's business.
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { fromProtoMessage, fromProtoToolCall, toProtoMessage, toProtoToolResult } from "../convert/values.js";
+import { deepFreeze, toJsonText } from "../json.js";
+import * as pb from "../proto.js";
+import type { AgentMessage, ToolCall } from "../types.js";
+import { messageOf, resultOf, thrownResult, toolFailure } from "./results.js";
+import type { AgentHandlers, ApprovalAnswer, ProposedToolCall } from "./types.js";
+
+type StepReplyInit = MessageInitShape<typeof pb.StepReplySchema>;
+type DispatchReplyInit = MessageInitShape<typeof pb.DispatchReplySchema>;
+type ApprovalReplyInit = MessageInitShape<typeof pb.ApprovalReplySchema>;
+
+/** Records something this client could not use in a daemon frame (code INVALID_ARGUMENT). */
+export type Report = (message: string, requestId: string) => void;
+
+export async function answerStep(handlers: AgentHandlers, request: pb.StepRequest, signal: AbortSignal, report: Report): Promise<StepReplyInit> {
+  const { requestId } = request;
+  const messages: AgentMessage[] = [];
+  for (const [index, message] of request.messages.entries()) {
+    const read = fromProtoMessage(message, `step_request.messages[${index}]`);
+    if (!read.ok) {
+      report(read.error.message, requestId);
+      return { requestId, error: `the agent could not read the step's messages: ${read.error.message}` };
+    }
+    messages.push(read.value);
+  }
+  try {
+    const input = { turn: request.turn, step: request.step, messages: deepFreeze(messages), signal };
+    const output = await handlers.runStep(input);
+    return { requestId, assistantMessage: toProtoMessage(output.assistant), toolCalls: output.toolCalls.map(proposedCall) };
+  } catch (error) {
+    return { requestId, error: messageOf(error) };
+  }
+}
+
+function proposedCall(call: ProposedToolCall, index: number): MessageInitShape<typeof pb.ProposedToolCallSchema> {
+  const argumentsJson = call.argumentsJson ?? toJsonText(call.arguments, `toolCalls[${index}].arguments`);
+  return { callId: call.callId, toolName: call.toolName, argumentsJson };
+}
+
+export async function answerDispatch(handlers: AgentHandlers, request: pb.DispatchRequest, signal: AbortSignal, report: Report): Promise<DispatchReplyInit> {
+  const { requestId } = request;
+  const call = readCall(request.call, "dispatch_request.call", requestId, report);
+  if (call === undefined) {
+    const failure = toolFailure("the agent could not read the sealed call", { code: "invalid_arguments", name: "hookd-agent" });
+    return { requestId, result: toProtoToolResult(failure) };
+  }
+  let result;
+  try {
+    result = resultOf(await handlers.dispatch(call, signal));
+  } catch (error) {
+    result = thrownResult(error);
+  }
+  try {
+    return { requestId, result: toProtoToolResult(result) };
+  } catch (error) {
+    // resultOf validated the result, so this is a bug here; still answer.
+    return { requestId, result: toProtoToolResult(toolFailure(messageOf(error), { code: "internal", name: "hookd-agent" })) };
+  }
+}
+
+const OUTCOMES: Readonly<Record<ApprovalAnswer, pb.ApprovalOutcome>> = {
+  "allowed-once": pb.ApprovalOutcome.ALLOWED_ONCE,
+  rejected: pb.ApprovalOutcome.REJECTED,
+  cancelled: pb.ApprovalOutcome.CANCELLED,
+};
+
+export const NO_APPROVER = "agent has no approver";
+
+export async function answerApproval(
+  handlers: AgentHandlers,
+  request: pb.ApprovalRequest,
+  signal: AbortSignal,
+  report: Report,
+): Promise<ApprovalReplyInit> {
+  const { requestId } = request;
+  const cancelled = (note: string): ApprovalReplyInit => ({ requestId, outcome: pb.ApprovalOutcome.CANCELLED, note });
+  if (handlers.approve === undefined) return cancelled(NO_APPROVER);
+  const call = readCall(request.call, "approval_request.call", requestId, report);
+  if (call === undefined) return cancelled("the agent could not read the call to approve");
+  try {
+    const answer: unknown = await handlers.approve({ call, reason: request.reason, askedBy: request.askedBy, deadlineMs: request.deadlineMs, signal });
+    const { outcome, note } = typeof answer === "object" && answer !== null ? (answer as { outcome?: unknown; note?: unknown }) : { outcome: answer, note: "" };
+    if (typeof outcome !== "string" || !Object.hasOwn(OUTCOMES, outcome)) {
+      return cancelled(`the approver answered ${JSON.stringify(outcome) ?? String(outcome)}, not one of ${Object.keys(OUTCOMES).join(", ")}`);
+    }
+    return { requestId, outcome: OUTCOMES[outcome as ApprovalAnswer], note: typeof note === "string" ? note : "" };
+  } catch (error) {
+    return cancelled(`the approver failed: ${messageOf(error)}`);
+  }
+}
+
+function readCall(message: pb.ToolCall | undefined, path: string, requestId: string, report: Report): ToolCall | undefined {
+  const read = fromProtoToolCall(message, path);
+  if (read.ok) return read.value;
+  report(read.error.message, requestId);
+  return undefined;
+}

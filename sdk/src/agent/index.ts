@@ -1,0 +1,31 @@
+// The agent client's public surface: connect to hookd, run a hosted session, make evaluate calls.
+// Re-exported from "@hookd/sdk"; everything else under agent/ is internal.
+export { connectHost, type HostClient } from "./connect.js";
+export type { Evaluator } from "./evaluate.js";
+export { toolSuccess, toolFailure } from "./results.js";
+export { StatusError, statusName, type StatusCode } from "../grpc/status.js";
+export type {
+  AgentHandlers,
+  ApprovalAnswer,
+  ApprovalInput,
+  ConnectOptions,
+  DecisionTrace,
+  EvaluateOptions,
+  EvaluatePreToolOptions,
+  HostedSession,
+  OpenSessionOptions,
+  PostToolEvaluation,
+  PreStepEvaluation,
+  PreToolEvaluation,
+  PromptContent,
+  ProposedToolCall,
+  SessionEvent,
+  SessionOpenedInfo,
+  SessionProblem,
+  SessionStartEvaluation,
+  StepInput,
+  StepOutput,
+  TurnEnd,
+  TurnEndReason,
+  TurnStoppingEvaluation,
+} from "./types.js";

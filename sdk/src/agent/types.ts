@@ -1,0 +1,211 @@
+// The agent client's public types: what an agent supplies to a hosted session (its handlers), what
+// the session reports back (turn ends, events, problems) and what the evaluate calls answer.
+// Types only; the behaviour lives in session.ts, handlers.ts and evaluate.ts.
+import type { ChannelCredentials } from "@grpc/grpc-js";
+import type { Pass, PostToolDecision, PreStepDecision, PreToolDecision, TurnStoppingDecision } from "../decisions.js";
+import type { StatusError } from "../grpc/status.js";
+import type { AgentMessage, ContentBlock, ToolCall, ToolDefinitionInfo, ToolResult } from "../types.js";
+
+export interface ConnectOptions {
+  /** Sent on every call as `authorization: Bearer <token>`. */
+  readonly token?: string;
+  /**
+   * The agent's identity when the daemon runs without tokens: sent as `x-hookd-agent` metadata
+   * (only when there is no token) and as OpenSession.agent_id (always, when set).
+   */
+  readonly agentId?: string;
+  /** Default: insecure, for Unix sockets and loopback. */
+  readonly credentials?: ChannelCredentials;
+}
+
+/** A prompt's content: text, or content blocks. Must not be empty. */
+export type PromptContent = string | readonly ContentBlock[];
+
+export interface OpenSessionOptions {
+  /** Chosen by the agent; unique for that agent. */
+  readonly sessionId: string;
+  /** Default "startup". */
+  readonly source?: "startup" | "resume";
+  readonly cwd?: string;
+  readonly tools: readonly ToolDefinitionInfo[];
+}
+
+/** A tool call as the model proposed it: arguments as a value (sent as lossless JSON) or as JSON text (sent as is). */
+export type ProposedToolCall = {
+  /** The agent's own id for the call (e.g. the model's tool_use id); unique within the session. */
+  readonly callId: string;
+  readonly toolName: string;
+} & (
+  | { readonly arguments: unknown; readonly argumentsJson?: never }
+  /** Sent untouched: text that is not JSON becomes the call's failure in the daemon, not a turn error. */
+  | { readonly argumentsJson: string; readonly arguments?: never }
+);
+
+export interface StepInput {
+  readonly turn: number;
+  readonly step: number;
+  /** The entered batch of this step (after pre-step plugins), deep-frozen. */
+  readonly messages: readonly AgentMessage[];
+  /** Aborted when the turn ends (cancelled, or ended by the daemon) or the session stream ends. */
+  readonly signal: AbortSignal;
+}
+
+export interface StepOutput {
+  readonly assistant: AgentMessage;
+  /** In model order; none means the model reached its natural stop. */
+  readonly toolCalls: readonly ProposedToolCall[];
+}
+
+export type ApprovalAnswer = "allowed-once" | "rejected" | "cancelled";
+
+export interface ApprovalInput {
+  readonly call: ToolCall;
+  /** The asking plugin's question. */
+  readonly reason: string;
+  readonly askedBy: string;
+  /** How long the daemon waits, in milliseconds; 0 when the daemon did not say. */
+  readonly deadlineMs: number;
+  /** Aborted at the local deadline, when the turn ends, or when the session stream ends. */
+  readonly signal: AbortSignal;
+}
+
+export interface AgentHandlers {
+  /** One model step. A rejection becomes StepReply.error: the turn ends with reason "error" and the message. */
+  readonly runStep: (input: StepInput) => Promise<StepOutput>;
+  /**
+   * A sealed call's tool body. Resolve with a ToolResult (an object with a boolean `isError`,
+   * see toolSuccess/toolFailure) or any other JSON value, which becomes a success with that
+   * value (undefined: null). A rejection becomes a failure with code "tool_error". Dispatches
+   * run concurrently: the daemon overlaps concurrency-safe tools.
+   */
+  readonly dispatch: (call: ToolCall, signal: AbortSignal) => Promise<unknown>;
+  /**
+   * Resolves a plugin's `ask`. Only "allowed-once" lets the call continue. A rejection, or an
+   * answer that is none of the outcomes, is answered "cancelled" with the error as the note.
+   * When absent, every ask is answered "cancelled" at once with the note "agent has no
+   * approver", so the call is denied without waiting for the daemon's deadline.
+   */
+  readonly approve?: (input: ApprovalInput) => Promise<ApprovalAnswer | { readonly outcome: ApprovalAnswer; readonly note?: string }>;
+  /** Called synchronously for every event, in stream order. A throw is contained (kept in `problems`). */
+  readonly onEvent?: (event: SessionEvent) => void;
+}
+
+export type TurnEndReason = "completed" | "blocked" | "error" | "aborted" | "continuation_cap";
+
+export interface TurnEnd {
+  /** 0 for a follow-up that never ran (the session closed first). */
+  readonly turn: number;
+  readonly reason: TurnEndReason;
+  /** The reject reason, the error text, the cancel reason or the cap; "" when completed. */
+  readonly detail: string;
+  readonly steps: number;
+}
+
+export interface SessionOpenedInfo {
+  readonly sessionId: string;
+  /** True when an existing session was continued. */
+  readonly resumed: boolean;
+  /** Context messages that session-start plugins injected. */
+  readonly contexts: readonly AgentMessage[];
+}
+
+export interface DecisionTrace {
+  /** The plugin whose answer decided, or "default" when every plugin passed. */
+  readonly decidedBy: string;
+  /** Set when a failure policy made the decision, e.g. "deadline_exceeded". */
+  readonly failureCause?: string;
+  /** Time spent in the point's plugins, in microseconds. */
+  readonly durationUs: number;
+}
+
+/**
+ * A mistake the session survived. `origin: "daemon"` is a Problem frame the daemon sent;
+ * `origin: "agent"` is something this client could not use (a malformed frame, a TurnEnded that
+ * matched no follow-up) or a contained failure of onEvent.
+ */
+export interface SessionProblem {
+  readonly origin: "daemon" | "agent";
+  /** A gRPC status code name, e.g. "INVALID_ARGUMENT". */
+  readonly code: string;
+  readonly message: string;
+  readonly requestId?: string;
+}
+
+export type SessionEvent =
+  | { readonly type: "opened"; readonly opened: SessionOpenedInfo }
+  | { readonly type: "turn-started"; readonly turn: number }
+  /** A tool call's final result, as the model will see it. */
+  | { readonly type: "tool-result"; readonly call: ToolCall; readonly result: ToolResult; readonly trace: DecisionTrace }
+  /** Context messages appended to the session after a batch of tool calls settled. */
+  | { readonly type: "context"; readonly messages: readonly AgentMessage[] }
+  | { readonly type: "turn-ended"; readonly end: TurnEnd }
+  | { readonly type: "problem"; readonly problem: SessionProblem };
+
+/** One hosted session: one Session stream. Rejections are StatusErrors. */
+export interface HostedSession {
+  readonly sessionId: string;
+  /** Resolves on SessionOpened; rejects with the stream's status if it ends first. */
+  readonly opened: Promise<SessionOpenedInfo>;
+  /**
+   * A new user request; the daemon runs one turn per follow-up, in order. Resolves when that turn
+   * ends. Rejects with the stream's error status, or UNAVAILABLE when the daemon ended the stream
+   * cleanly first; after close() or detach() a pending follow-up resolves as aborted instead.
+   */
+  followUp(content: PromptContent): Promise<TurnEnd>;
+  /** Guidance for the running turn, drained at the top of its next step. Resolves once sent. */
+  steer(content: PromptContent): Promise<void>;
+  /** Context for the running turn's next step. Resolves once sent. */
+  inject(content: PromptContent): Promise<void>;
+  /** Cancels the running turn (it ends "aborted"). Resolves once sent. */
+  cancel(reason?: string): Promise<void>;
+  /** Sends CloseSession (the session cannot be resumed), half-closes, and waits for `ended`. */
+  close(): Promise<void>;
+  /** Ends the stream without CloseSession (the session stays resumable) and waits for `ended`. */
+  detach(): Promise<void>;
+  /**
+   * Resolves (never rejects) once the stream is over and every handler settled: with the error
+   * status the stream ended with, or undefined for a clean end (close and detach included).
+   */
+  readonly ended: Promise<StatusError | undefined>;
+  /** Every problem so far, in order. */
+  readonly problems: readonly SessionProblem[];
+}
+
+export interface EvaluateOptions {
+  /** Aborting cancels the call (CANCELLED). */
+  readonly signal?: AbortSignal;
+  /** A deadline relative to the start of the call (DEADLINE_EXCEEDED). */
+  readonly timeoutMs?: number;
+}
+
+export interface EvaluatePreToolOptions extends EvaluateOptions {
+  /** Return an `ask` (after the guards) instead of resolving it through a session's approval channel. */
+  readonly agentResolvesAsk?: boolean;
+}
+
+export interface SessionStartEvaluation {
+  /** The context messages every plugin injected, in plugin order. */
+  readonly contexts: readonly AgentMessage[];
+}
+export interface PreStepEvaluation {
+  readonly decision: PreStepDecision;
+  readonly trace: DecisionTrace;
+}
+export interface PreToolEvaluation {
+  /** allow or deny; ask only with agentResolvesAsk. */
+  readonly decision: PreToolDecision;
+  readonly trace: DecisionTrace;
+}
+export interface PostToolEvaluation {
+  readonly decision: PostToolDecision;
+  /** The result after applying the decision, as the model should see it. */
+  readonly result: ToolResult;
+  readonly trace: DecisionTrace;
+}
+export interface TurnStoppingEvaluation {
+  /** steer (every plugin's steering messages, in plugin order) or pass (close the turn). */
+  readonly decision: TurnStoppingDecision | Pass;
+  /** True when steering was refused because the turn reached its continuation cap. */
+  readonly capped: boolean;
+  readonly trace: DecisionTrace;
+}
