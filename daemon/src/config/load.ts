@@ -1,9 +1,10 @@
 // Loads the config: a YAML (or JSON) file from --config or HOOKD_CONFIG, or the embedded default.
 // Every problem is reported at once, each with the path of the bad key and what was expected.
 // Relative paths in the file resolve against the file's directory.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { configSchema } from "./schema.js";
@@ -92,10 +93,16 @@ export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = pr
   return { config: parseConfig(text, absolute, dirname(absolute)), path: absolute };
 }
 
-/** The embedded default: one Unix socket in the runtime dir and the built-in example plugin. */
+/** The example TypeScript policy of this repository (hooks-examples/typescript), once built. */
+export const EXAMPLE_POLICY = fileURLToPath(new URL("../../../hooks-examples/typescript/dist/policy.js", import.meta.url));
+
+/**
+ * The embedded default: one Unix socket in the runtime dir, and the example TypeScript policy
+ * (it denies dangerous shell commands) loaded in-process when this checkout has it built.
+ */
 export function defaultConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return configSchema.parse({
     listeners: [{ unix: join(runtimeDir(env), "hookd.sock") }],
-    plugins: [],
+    plugins: existsSync(EXAMPLE_POLICY) ? [{ name: "shell-policy", kind: "in-process", module: EXAMPLE_POLICY }] : [],
   });
 }

@@ -1,11 +1,66 @@
-// Loads the plugin kinds that live outside the engine: remote and managed gRPC plugins, and
-// command hooks. Each kind's runtime is in daemon/src/plugins.
+// Loads the plugin kinds that live outside the engine — remote and managed gRPC plugins (and,
+// once wired, command hooks) — and adapts each runtime to the daemon's PluginSource.
+import { join } from "node:path";
 import { HookdError } from "@hookd/sdk";
+import { runtimeDir } from "../config/load.js";
 import type { Logger } from "../ops/log.js";
+import { createPluginRuntime } from "../plugins/index.js";
+import type { PluginRuntime } from "../plugins/index.js";
 import type { OtherKindLoader } from "./load-plugins.js";
+import type { PluginSource } from "./plugin-source.js";
 
-export function loadOtherPlugin(_log: Logger): OtherKindLoader {
-  return async (plugin) => {
-    throw new HookdError("invalid_plugin", `plugin ${plugin.name}: kind "${plugin.kind}" is not wired in yet`);
+export interface OtherPluginsOptions {
+  /**
+   * Managed plugins listen on `<pluginSocketDir>/<name>.sock`. Default: a directory of this
+   * process under the runtime dir, so two daemons never share a plugin socket.
+   */
+  readonly pluginSocketDir?: string;
+  readonly daemonVersion?: string;
+}
+
+export function loadOtherPlugin(baseLog: Logger, options: OtherPluginsOptions = {}): OtherKindLoader {
+  const socketDir = options.pluginSocketDir ?? join(runtimeDir(), `plugins-${process.pid}`);
+  return async (plugin, context) => {
+    switch (plugin.kind) {
+      case "remote":
+      case "managed": {
+        const log = baseLog.child({ plugin: plugin.name });
+        const runtime = await createPluginRuntime(plugin, {
+          runtimeDir: socketDir,
+          defaultDeadlineMs: context.defaultDeadlineMs,
+          ...(options.daemonVersion === undefined ? {} : { daemonVersion: options.daemonVersion }),
+          log,
+          output: () => (line, stream) => log.info("plugin output", { stream, line }),
+        });
+        // start() never rejects: an unreachable plugin answers through its failure policy and is
+        // probed until it comes up.
+        await runtime.start();
+        return runtimeSource(runtime);
+      }
+      case "command":
+        throw new HookdError("invalid_plugin", `plugin ${plugin.name}: kind "command" is not wired in yet`);
+    }
+  };
+}
+
+function runtimeSource(runtime: PluginRuntime): PluginSource {
+  return {
+    name: runtime.name,
+    listeners: () => runtime.listeners(),
+    onChange: (callback) => void runtime.onChange(callback),
+    status: () => {
+      const status = runtime.status();
+      return {
+        name: status.name,
+        kind: status.kind,
+        target: status.target,
+        health: status.health,
+        points: status.points,
+        restarts: status.restarts,
+        lastError: status.lastError ?? "",
+      };
+    },
+    ready: () => runtime.status().health === "serving",
+    close: () => runtime.close(),
   };
 }

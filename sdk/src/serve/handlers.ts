@@ -1,0 +1,118 @@
+// The HookPlugin service of one plugin definition: Describe derived from its subscriptions, and
+// one RPC per point it handles. Each RPC converts the proto event to the typed (frozen) form,
+// calls the handler with a context whose signal follows the client's cancel and deadline,
+// validates the answer like the daemon would, and converts it back. A handler that throws or
+// answers something invalid gets an error status naming the point and the field, never a crash.
+// Points the definition does not handle are left out, so they answer UNIMPLEMENTED.
+import { status } from "@grpc/grpc-js";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { fromProtoEvent, isDecisionPoint, toProtoDecision, toProtoFailurePolicy, toProtoPoint } from "../convert.js";
+import type { ProtoEvent } from "../convert.js";
+import { HookdError } from "../errors.js";
+import type { PluginDefinition, Subscription } from "../plugin.js";
+import type { ServerCallInfo, ServiceImpl } from "../grpc/server.js";
+import { StatusError, invalidArgument, toStatusError } from "../grpc/status.js";
+import type * as pb from "../proto.js";
+import { POINTS } from "../types.js";
+import type { PointName } from "../types.js";
+import { validateDecision } from "../validate.js";
+
+/** Receives a handler's failure (a throw or an invalid answer) before it becomes the call's status. */
+export type ErrorReporter = (error: StatusError, point: PointName) => void;
+
+const RPC_NAMES = {
+  "session-start": "sessionStart",
+  "pre-step": "preStep",
+  "pre-tool": "preTool",
+  guard: "guard",
+  execute: "execute",
+  "post-tool": "postTool",
+  "tool-result": "toolResult",
+  "turn-stopping": "turnStopping",
+} as const satisfies Record<PointName, keyof typeof pb.HookPlugin.method>;
+
+export const NEXT_UNAVAILABLE = "next() is only available in-process; return pass() instead";
+
+/** The manifest Describe answers, derived from the definition (points in firing order). */
+export function manifestOf(definition: PluginDefinition): MessageInitShape<typeof pb.PluginManifestSchema> {
+  return {
+    name: definition.name,
+    version: definition.version,
+    sideEffectFree: definition.sideEffectFree,
+    subscriptions: POINTS.flatMap((point) => {
+      const sub: Subscription<PointName> | undefined = definition.subscriptions[point];
+      if (sub === undefined) return [];
+      return [
+        {
+          point: toProtoPoint(point),
+          tools: [...(sub.tools ?? [])],
+          priority: sub.priority ?? 0,
+          deadlineMs: sub.deadlineMs ?? 0,
+          failurePolicy: toProtoFailurePolicy(sub.failurePolicy),
+        },
+      ];
+    }),
+  };
+}
+
+type LooseHandler = (request: { readonly event?: unknown }, call: ServerCallInfo) => Promise<unknown>;
+
+/** The HookPlugin implementation of `definition`; only its points are present. */
+export function pluginService(definition: PluginDefinition, report: ErrorReporter): Partial<ServiceImpl<typeof pb.HookPlugin>> {
+  const impl: Record<string, LooseHandler> = {
+    describe: async () => ({ manifest: manifestOf(definition) }),
+  };
+  for (const point of POINTS) {
+    const sub: Subscription<PointName> | undefined = definition.subscriptions[point];
+    if (sub !== undefined) impl[RPC_NAMES[point]] = pointHandler(definition.name, point, sub, report);
+  }
+  return impl;
+}
+
+function pointHandler(plugin: string, point: PointName, sub: Subscription<PointName>, report: ErrorReporter): LooseHandler {
+  const handler = sub.handler as (event: unknown, ctx: unknown) => unknown;
+  const fail = (error: StatusError): never => {
+    report(error, point);
+    throw error;
+  };
+  return async (request, call) => {
+    if (request.event === undefined) throw invalidArgument("event", "missing");
+    const event = fromProtoEvent(point, request.event as ProtoEvent<PointName>);
+    if (!event.ok) throw new StatusError(status.INVALID_ARGUMENT, event.error.message, { cause: event.error });
+    const ctx = { signal: call.signal, plugin, next: nextUnavailable };
+    let answer: unknown;
+    try {
+      answer = await handler(event.value, ctx);
+    } catch (error) {
+      return fail(handlerError(plugin, point, error, call.signal));
+    }
+    const checked = validateDecision(point, answer);
+    if (!checked.ok) {
+      return fail(new StatusError(status.UNKNOWN, `plugin ${plugin} at ${point} answered an invalid decision: ${checked.error.message}`, { cause: checked.error }));
+    }
+    if (!isDecisionPoint(point)) return {}; // tool-result answers nothing
+    try {
+      return { decision: toProtoDecision(point, checked.decision as never) };
+    } catch (error) {
+      return fail(new StatusError(status.UNKNOWN, `plugin ${plugin} at ${point}: the decision cannot be encoded: ${messageOf(error)}`, { cause: error }));
+    }
+  };
+}
+
+/** A rejected promise already marked handled: a handler that drops it must not crash the server. */
+function nextUnavailable(): Promise<never> {
+  const rejected = Promise.reject(new HookdError("plugin_error", NEXT_UNAVAILABLE));
+  rejected.catch(() => {});
+  return rejected;
+}
+
+/** A StatusError thrown on purpose is kept; a cancelled call stays cancelled; anything else is the handler's bug. */
+function handlerError(plugin: string, point: PointName, error: unknown, signal: AbortSignal): StatusError {
+  if (error instanceof StatusError) return error;
+  if (signal.aborted && error === signal.reason) return toStatusError(error);
+  return new StatusError(status.UNKNOWN, `plugin ${plugin} at ${point} threw: ${messageOf(error)}`, { cause: error });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
