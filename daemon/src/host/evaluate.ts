@@ -97,7 +97,7 @@ export class EvaluateService {
             ? { decision: { kind: "allow" }, trace: trace(verdict.decidedBy, "", started) }
             : { decision: { kind: "ask", reason: asked.reason }, trace: trace(asked.askedBy, "", started) };
         case "deny":
-          return { decision: deny(verdict.reason), trace: trace(verdict.decidedBy, "", started) };
+          return { decision: deny(verdict.reason), trace: trace(verdict.decidedBy, verdict.cause ?? "", started) };
         case "error":
           return { decision: deny(verdict.reason), trace: trace(verdict.decidedBy, "listener_error", started) };
         case "cancelled":

@@ -18,7 +18,8 @@ export type PolicyPhase = "pre-tool" | "approval" | "guard";
 export type PolicyVerdict =
   /** decidedBy: the allowing pre-tool plugin ("default" when all passed), or "approval" after an ask. */
   | { readonly kind: "allow"; readonly decidedBy: string; readonly askedBy?: string }
-  | { readonly kind: "deny"; readonly phase: PolicyPhase; readonly decidedBy: string; readonly reason: string }
+  /** `cause` is set when a plugin's failure policy made the denial (e.g. "deadline_exceeded"). */
+  | { readonly kind: "deny"; readonly phase: PolicyPhase; readonly decidedBy: string; readonly reason: string; readonly cause?: string }
   /** A pre-tool or guard handler threw or answered something unusable: a final failure. */
   | { readonly kind: "error"; readonly phase: "pre-tool" | "guard"; readonly decidedBy: string; readonly reason: string }
   /** The turn was cancelled before the policy could finish. */
@@ -58,7 +59,7 @@ async function decide(
       allowed = { kind: "allow", decidedBy: pre.decidedBy };
       break;
     case "deny":
-      return { kind: "deny", phase: "pre-tool", decidedBy: pre.decidedBy, reason: decision.reason };
+      return { kind: "deny", phase: "pre-tool", decidedBy: pre.decidedBy, reason: decision.reason, ...causeOf(pre) };
     case "ask": {
       const started = performance.now();
       const resolution = await resolveApproval(approval, { session, call, reason: decision.reason, askedBy: pre.decidedBy, signal: env.signal });
@@ -84,8 +85,12 @@ async function decide(
   at.phase = "guard";
   const guards = await decideGuards(env, { session, call });
   if (guards.type === "error") return { kind: "error", phase: "guard", decidedBy: guards.error.plugin, reason: guards.error.message };
-  if (guards.decision.kind === "deny") return { kind: "deny", phase: "guard", decidedBy: guards.decidedBy, reason: guards.decision.reason };
+  if (guards.decision.kind === "deny") return { kind: "deny", phase: "guard", decidedBy: guards.decidedBy, reason: guards.decision.reason, ...causeOf(guards) };
   return allowed;
+}
+
+function causeOf(outcome: { readonly fault?: { readonly fault?: string } }): { cause?: string } {
+  return outcome.fault?.fault === undefined ? {} : { cause: outcome.fault.fault };
 }
 
 function cancelled(signal: AbortSignal): PolicyVerdict {
