@@ -1,9 +1,9 @@
-// Loads the plugin kinds that live outside the engine — remote and managed gRPC plugins (and,
-// once wired, command hooks) — and adapts each runtime to the daemon's PluginSource.
+// Loads the plugin kinds that live outside the engine — remote and managed gRPC plugins, and
+// Claude Code / Codex command hooks — and adapts each runtime to the daemon's PluginSource.
 import { join } from "node:path";
-import { HookdError } from "@hookd/sdk";
 import { runtimeDir } from "../config/load.js";
 import type { Logger } from "../ops/log.js";
+import { commandPluginSource } from "../plugins/command/index.js";
 import { createPluginRuntime } from "../plugins/index.js";
 import type { PluginRuntime } from "../plugins/index.js";
 import type { OtherKindLoader } from "./load-plugins.js";
@@ -38,7 +38,7 @@ export function loadOtherPlugin(baseLog: Logger, options: OtherPluginsOptions = 
         return runtimeSource(runtime);
       }
       case "command":
-        throw new HookdError("invalid_plugin", `plugin ${plugin.name}: kind "command" is not wired in yet`);
+        return commandPluginSource(plugin, { log: baseLog.child({ plugin: plugin.name }) });
     }
   };
 }

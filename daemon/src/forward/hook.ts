@@ -1,0 +1,166 @@
+// `hookd hook`: the forwarding command an agent runs as a command hook. Reads the hook's JSON on
+// stdin, asks the daemon's HTTP hook endpoint, prints the dialect's answer and exits with the
+// dialect's code: 0 with the JSON on stdout, or (Codex) 2 with the reason on stderr for a block.
+// The daemon renders both (forwarder mode, see http/server.ts); this only moves bytes.
+// A process per event must start fast, so this file imports node:http and nothing else: never
+// @hookd/sdk (which loads grpc-js) and never the daemon. Keep it that way.
+//
+//   hookd hook --dialect claude-code|codex [--event E] [--url URL | --socket PATH]
+//              [--agent ID] [--timeout MS] [--fail-closed]
+// Defaults: --url from HOOKD_HOOK_URL, --socket from HOOKD_HOOK_SOCKET, --agent from HOOKD_AGENT,
+// a bearer token from HOOKD_TOKEN. When hookd cannot answer, the hook fails open (exit 1: both
+// agents treat it as a non-blocking error) unless --fail-closed (exit 2: a block).
+import { request } from "node:http";
+
+export interface ForwarderIo {
+  readonly stdin: AsyncIterable<Buffer | string>;
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  readonly env: NodeJS.ProcessEnv;
+}
+
+interface Options {
+  dialect: "claude-code" | "codex";
+  event: string | undefined;
+  url: string | undefined;
+  socket: string | undefined;
+  agent: string | undefined;
+  timeoutMs: number;
+  failClosed: boolean;
+}
+
+const USAGE = "usage: hookd hook --dialect claude-code|codex [--event E] [--url URL | --socket PATH] [--agent ID] [--timeout MS] [--fail-closed]";
+
+class UsageError extends Error {}
+
+function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options {
+  const options: Options = {
+    dialect: "claude-code",
+    event: undefined,
+    url: env.HOOKD_HOOK_URL || undefined,
+    socket: env.HOOKD_HOOK_SOCKET || undefined,
+    agent: env.HOOKD_AGENT || undefined,
+    timeoutMs: 60_000,
+    failClosed: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--dialect": {
+        const dialect = value();
+        if (dialect !== "claude-code" && dialect !== "codex") throw new UsageError(`--dialect: expected claude-code or codex, got ${dialect}`);
+        options.dialect = dialect;
+        break;
+      }
+      case "--event":
+        options.event = value();
+        if (!/^[A-Za-z]+$/.test(options.event)) throw new UsageError(`--event: expected a hook event name such as PreToolUse`);
+        break;
+      case "--url":
+        options.url = value();
+        options.socket = undefined;
+        break;
+      case "--socket":
+        options.socket = value();
+        options.url = undefined;
+        break;
+      case "--agent":
+        options.agent = value();
+        break;
+      case "--timeout":
+        options.timeoutMs = Number(value());
+        if (!(options.timeoutMs > 0)) throw new UsageError("--timeout: expected a positive number of milliseconds");
+        break;
+      case "--fail-closed":
+        options.failClosed = true;
+        break;
+      default:
+        throw new UsageError(`unknown option ${arg}`);
+    }
+  }
+  if (options.url === undefined && options.socket === undefined) throw new UsageError("give --url or --socket (or set HOOKD_HOOK_URL / HOOKD_HOOK_SOCKET)");
+  return options;
+}
+
+async function readAll(stdin: AsyncIterable<Buffer | string>): Promise<string> {
+  let text = "";
+  for await (const chunk of stdin) text += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+  return text;
+}
+
+interface Answer {
+  readonly status: number;
+  /** x-hookd-exit: 0 prints the text to stdout, 2 to stderr. */
+  readonly exitCode: string | undefined;
+  readonly text: string;
+}
+
+function post(options: Options, body: string, env: NodeJS.ProcessEnv): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const path = options.event === undefined ? "/hooks" : `/hooks/${options.event}`;
+    const headers: Record<string, string | number> = {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      "x-hookd-dialect": options.dialect,
+      // Forwarder mode: the daemon renders the dialect's output and exit code (http/answer.ts).
+      "x-hookd-forward": "1",
+    };
+    if (options.agent !== undefined) headers["x-hookd-agent"] = options.agent;
+    if (env.HOOKD_TOKEN) headers.authorization = `Bearer ${env.HOOKD_TOKEN}`;
+    let target: { socketPath: string; path: string } | { hostname: string; port: string; path: string };
+    if (options.socket !== undefined) target = { socketPath: options.socket, path };
+    else {
+      // --url is the endpoint's base (http://host:port[/prefix]); /hooks[/Event] is appended.
+      const base = new URL(options.url ?? "");
+      target = { hostname: base.hostname.replace(/^\[(.*)\]$/, "$1"), port: base.port || "80", path: `${base.pathname.replace(/\/$/, "")}${path}` };
+    }
+    const req = request({ ...target, method: "POST", headers, agent: false, timeout: options.timeoutMs }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => {
+        const exit = res.headers["x-hookd-exit"];
+        resolve({ status: res.statusCode ?? 0, exitCode: Array.isArray(exit) ? exit[0] : exit, text });
+      });
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** Runs the forwarder; resolves to the exit code. Never rejects. */
+export async function runHookForwarder(argv: readonly string[], io: ForwarderIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+  let options: Options;
+  try {
+    options = parseOptions(argv, io.env);
+  } catch (error) {
+    io.stderr.write(`hookd hook: ${(error as Error).message}\n${USAGE}\n`);
+    return 1;
+  }
+  const unavailable = (detail: string): number => {
+    io.stderr.write(`hookd hook: hookd did not answer: ${detail}\n`);
+    return options.failClosed ? 2 : 1;
+  };
+  let answer: Answer;
+  try {
+    answer = await post(options, await readAll(io.stdin), io.env);
+  } catch (error) {
+    return unavailable((error as Error).message);
+  }
+  if (answer.status !== 200) return unavailable(`HTTP ${answer.status}: ${answer.text.slice(0, 500)}`);
+  if (answer.exitCode === "2") {
+    io.stderr.write(answer.text);
+    return 2;
+  }
+  if (answer.exitCode !== "0") return unavailable(`unexpected x-hookd-exit ${JSON.stringify(answer.exitCode)}`);
+  io.stdout.write(answer.text);
+  return 0;
+}

@@ -1,0 +1,265 @@
+// The endpoint for Claude Code `http` hooks (and the `hookd hook` forwarder): a small node:http
+// server on host:port or a Unix socket. POST a hook's JSON (the same body a command hook reads on
+// stdin) and get the hook's JSON answer, decided by ALL of hookd's plugins through the
+// EvaluateService typed methods, the same decision path as the gRPC host. Answers 200 with the
+// JSON (`{}` = no opinion); 400 names the bad field; other failures are non-2xx, which both agents
+// treat as a non-blocking error. Owns HTTP plumbing only; mapping lives in request.ts/answer.ts.
+//
+//   POST /            or /hooks           hook_event_name from the body
+//   POST /hooks/<Event>                   the body must agree
+//   header x-hookd-dialect: codex         answer in Codex's accepted subset (default claude-code)
+//   header x-hookd-agent: <id>            the agent id (default: the dialect's name)
+//   header x-hookd-forward: 1             forwarder mode: the body is the text the forwarding
+//                                         command prints, header x-hookd-exit its exit code (0 =
+//                                         print to stdout, 2 = print to stderr), so a forwarder in
+//                                         any language needs no JSON parser
+//   GET  /healthz                         200 "ok"
+import { existsSync, unlinkSync } from "node:fs";
+import { chmod } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
+import { connect } from "node:net";
+import type { AddressInfo } from "node:net";
+import type { EvaluateService } from "../host/evaluate.js";
+import type { Logger } from "../ops/log.js";
+import { forwardedOutput, postToolAnswer, preStepAnswer, preToolAnswer, sessionStartAnswer, stopAnswer } from "./answer.js";
+import type { AnswerDialect, HookAnswer } from "./answer.js";
+import { BadRequest, StopCounter, readHookRequest } from "./request.js";
+import type { HookRequest } from "./request.js";
+
+export const DIALECT_HEADER = "x-hookd-dialect";
+export const AGENT_HEADER = "x-hookd-agent";
+export const FORWARD_HEADER = "x-hookd-forward";
+export const EXIT_HEADER = "x-hookd-exit";
+
+/** What the endpoint needs of the evaluate API. */
+export type HookEvaluator = Pick<EvaluateService, "evaluateSessionStart" | "evaluatePreStep" | "evaluatePreTool" | "evaluatePostTool" | "evaluateTurnStopping">;
+
+export interface HookHttpOptions {
+  /** "host:port" (config `http.listen`), or a Unix socket: "unix:/path" or an absolute path. */
+  readonly listen: string;
+  readonly evaluate: HookEvaluator;
+  readonly log: Logger;
+  /**
+   * The agent id of a request; may throw to refuse it (an error with an HTTP `status`, e.g. 401).
+   * Default: the x-hookd-agent header, else the dialect's name ("claude-code" or "codex").
+   */
+  readonly resolveAgent?: (headers: IncomingHttpHeaders, dialect: AnswerDialect) => string;
+  /** Largest accepted body; default 4 MiB (413 beyond). */
+  readonly maxBodyBytes?: number;
+  /** File mode of a Unix socket; default 0o600 (owner only). */
+  readonly socketMode?: number;
+}
+
+export interface HookHttpServer {
+  /** "http://host:port" or "unix:/path". */
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+/** An error with the HTTP status to answer. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const EVENT_PATH = /^\/hooks\/([A-Za-z]+)\/?$/;
+
+function socketPath(listen: string): string | undefined {
+  if (listen.startsWith("unix:")) return listen.slice("unix:".length);
+  return listen.startsWith("/") ? listen : undefined;
+}
+
+function hostPort(listen: string): { host: string; port: number } {
+  const match = /^(.*):(\d+)$/.exec(listen);
+  if (match === null) throw new HttpError(500, `http.listen: expected host:port or a Unix socket path, got ${JSON.stringify(listen)}`);
+  const host = (match[1] ?? "").replace(/^\[(.*)\]$/, "$1");
+  return { host: host === "" ? "127.0.0.1" : host, port: Number(match[2]) };
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function dialectOf(headers: IncomingHttpHeaders): AnswerDialect {
+  const value = header(headers, DIALECT_HEADER);
+  if (value === undefined || value === "" || value === "claude-code") return "claude-code";
+  if (value === "codex") return "codex";
+  throw new HttpError(400, `${DIALECT_HEADER}: expected "claude-code" or "codex", got ${JSON.stringify(value)}`);
+}
+
+const defaultAgent = (headers: IncomingHttpHeaders, dialect: AnswerDialect): string => header(headers, AGENT_HEADER) || dialect;
+
+/** A stale socket file (nobody answers on it) is replaced; a live one is refused. */
+async function clearStaleSocket(path: string): Promise<void> {
+  if (!existsSync(path)) return;
+  const live = await new Promise<boolean>((resolve) => {
+    const probe = connect(path);
+    probe.once("connect", () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once("error", () => resolve(false));
+  });
+  if (live) throw new Error(`${path}: another server is listening on this socket`);
+  unlinkSync(path);
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new HttpError(413, `the body exceeds ${limit} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/** gRPC status codes the evaluate API throws (StatusError), as HTTP statuses. */
+function httpStatusOf(error: unknown): number {
+  if (error instanceof HttpError) return error.status;
+  if (error instanceof BadRequest) return 400;
+  const code = (error as { code?: unknown }).code;
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === "number" && status >= 400 && status < 600) return status;
+  switch (code) {
+    case 16: // UNAUTHENTICATED
+      return 401;
+    case 7: // PERMISSION_DENIED
+      return 403;
+    case 8: // RESOURCE_EXHAUSTED
+      return 429;
+    case 1: // CANCELLED
+      return 499;
+    case 3: // INVALID_ARGUMENT
+      return 400;
+    default:
+      return 500;
+  }
+}
+
+/** Decides one request through the evaluate API and renders the dialect's answer. */
+export async function answerHook(evaluate: HookEvaluator, request: HookRequest, dialect: AnswerDialect, signal: AbortSignal): Promise<HookAnswer> {
+  switch (request.event) {
+    case "SessionStart":
+      return sessionStartAnswer((await evaluate.evaluateSessionStart(request.data, { signal })).contexts);
+    case "UserPromptSubmit":
+      return preStepAnswer((await evaluate.evaluatePreStep(request.data, { signal })).decision);
+    case "PreToolUse": {
+      const result = await evaluate.evaluatePreTool(request.data, { signal, agentResolvesAsk: true });
+      return preToolAnswer(result.decision, result.trace.decidedBy, dialect);
+    }
+    case "PostToolUse": {
+      const result = await evaluate.evaluatePostTool(request.data, { signal });
+      return postToolAnswer(result.decision, result.result, request.data.call, result.trace.decidedBy, dialect);
+    }
+    case "Stop": {
+      const result = await evaluate.evaluateTurnStopping(request.data, { signal });
+      return stopAnswer(result.decision, result.capped);
+    }
+    case "unsupported":
+      return {};
+  }
+}
+
+export async function startHookHttpServer(options: HookHttpOptions): Promise<HookHttpServer> {
+  const { evaluate, log } = options;
+  const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const resolveAgent = options.resolveAgent ?? defaultAgent;
+  const stops = new StopCounter();
+  const inflight = new Set<AbortController>();
+
+  const send = (res: ServerResponse, status: number, body: unknown): void => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+    res.end(text);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    if (req.method === "GET" && path === "/healthz") {
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      return;
+    }
+    if (req.method !== "POST") throw new HttpError(405, "POST a hook's JSON to / or /hooks/<Event>");
+    const eventInPath = EVENT_PATH.exec(path)?.[1];
+    if (eventInPath === undefined && path !== "/" && path !== "/hooks" && path !== "/hooks/") throw new HttpError(404, `no such endpoint ${path}`);
+    const dialect = dialectOf(req.headers);
+    const agentId = resolveAgent(req.headers, dialect);
+    const text = await readBody(req, limit);
+    const request = readHookRequest(text, {
+      agentId,
+      ...(eventInPath === undefined ? {} : { expectedEvent: eventInPath }),
+      steeredContinuations: (sessionId, active) => stops.next(`${agentId}\u0000${sessionId}`, active),
+    });
+    // The agent hanging up cancels the evaluation (plugins see their signal abort).
+    const controller = new AbortController();
+    inflight.add(controller);
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort(new HttpError(499, "the client closed the request"));
+    });
+    try {
+      const answer = await answerHook(evaluate, request, dialect, controller.signal);
+      if (header(req.headers, FORWARD_HEADER) !== "1") return send(res, 200, answer);
+      const output = forwardedOutput(answer, dialect);
+      res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(output.text), [EXIT_HEADER]: String(output.exitCode) });
+      res.end(output.text);
+    } finally {
+      inflight.delete(controller);
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const status = httpStatusOf(error);
+      const message = error instanceof Error ? error.message : String(error);
+      if (status >= 500) log.error("hook request failed", { error: message, status });
+      else log.debug("hook request refused", { error: message, status });
+      if (!res.headersSent && !res.destroyed) send(res, status, { error: message });
+    });
+  });
+
+  const socket = socketPath(options.listen);
+  if (socket !== undefined) await clearStaleSocket(socket);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    const onListening = (): void => {
+      server.off("error", reject);
+      resolve();
+    };
+    if (socket !== undefined) server.listen(socket, onListening);
+    else {
+      const { host, port } = hostPort(options.listen);
+      server.listen(port, host, onListening);
+    }
+  });
+  if (socket !== undefined) await chmod(socket, options.socketMode ?? 0o600);
+  const info = server.address();
+  const address =
+    socket !== undefined ? `unix:${socket}` : `http://${(info as AddressInfo).family === "IPv6" ? `[${(info as AddressInfo).address}]` : (info as AddressInfo).address}:${(info as AddressInfo).port}`;
+  log.info("hook endpoint listening", { address });
+
+  let closing: Promise<void> | undefined;
+  return {
+    address,
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        for (const controller of inflight) controller.abort(new HttpError(503, "hookd is shutting down"));
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      })),
+  };
+}

@@ -1,0 +1,96 @@
+// The merged hook outcome to the hookd decision of the point it fired at, and the failure policy
+// for hooks that failed. Pure; the listener turns a "fault" into a PluginFault so the engine
+// records it and applies the point's refusal (deny, reject, block) exactly as for any plugin.
+//   pre-tool:      stop or deny -> deny (a default reason when none); ask -> ask; allow -> allow
+//   pre-step:      stop or block -> reject{reason}; contexts -> enter{batch + context messages}
+//   post-tool:     stop or block -> block{feedback: reason}; contexts -> accept{additionalContexts}
+//   turn-stopping: block -> steer{one user-role message sourced to the plugin}; stop closes the turn
+//   session-start: contexts -> inject
+// Anything else is pass. Context messages are user-role messages sourced to the plugin.
+import { accept, allow, ask, block, deny, enter, inject, pluginMessage, reject, steer } from "@hookd/sdk";
+import type { FailurePolicy, Pass } from "@hookd/sdk";
+import type { AnswerOf } from "../../engine/decisions.js";
+import type { FaultCause } from "../../engine/faults.js";
+import type { EventOf } from "../../engine/listener.js";
+import type { Merged } from "./merge.js";
+import type { HookErrorKind } from "./output.js";
+
+export type CommandPoint = "session-start" | "pre-step" | "pre-tool" | "post-tool" | "turn-stopping";
+
+export type Decided<P extends CommandPoint> =
+  | { readonly type: "answer"; readonly answer: AnswerOf<P> }
+  | { readonly type: "fault"; readonly cause: FaultCause; readonly detail: string };
+
+const PASS: Pass = { kind: "pass" };
+
+const CAUSE: Readonly<Record<HookErrorKind, FaultCause>> = {
+  timeout: "deadline_exceeded",
+  crash: "crashed",
+  exit: "crashed",
+  cancelled: "crashed",
+  garbage: "invalid_answer",
+  spawn: "unavailable",
+};
+
+function contextMessages(plugin: string, merged: Merged) {
+  return merged.contexts.map((context) => pluginMessage(plugin, context.text));
+}
+
+function who(plugin: string, by: readonly string[]): string {
+  return `command hook ${by.join(", ")} of ${plugin}`;
+}
+
+/** The decision for the point, before the failure policy. */
+export function mapMerged<P extends CommandPoint>(point: P, plugin: string, event: EventOf<P>, merged: Merged): AnswerOf<P> {
+  const stopReason = merged.stop === undefined ? undefined : (merged.stop.reason ?? `stopped by ${who(plugin, merged.stop.by)}`);
+  const contexts = contextMessages(plugin, merged);
+  const table: { [K in CommandPoint]: (event: EventOf<K>) => AnswerOf<K> } = {
+    "pre-tool": () => {
+      if (stopReason !== undefined) return deny(stopReason);
+      const permission = merged.permission;
+      if (permission === undefined) return PASS;
+      switch (permission.decision) {
+        case "deny":
+          return deny(permission.reason ?? `denied by ${who(plugin, permission.by)}`);
+        case "ask":
+          return ask(permission.reason ?? `${who(plugin, permission.by)} asks for approval`);
+        case "allow":
+          return allow();
+      }
+    },
+    "pre-step": (preStep) => {
+      if (stopReason !== undefined) return reject(stopReason);
+      if (merged.block !== undefined) return reject(merged.block.reason ?? `blocked by ${who(plugin, merged.block.by)}`);
+      return contexts.length === 0 ? PASS : enter([...preStep.messages, ...contexts]);
+    },
+    "post-tool": () => {
+      const feedback = stopReason ?? merged.block?.reason;
+      if (feedback !== undefined) return contexts.length === 0 ? block(feedback) : block(feedback, contexts);
+      return contexts.length === 0 ? PASS : accept({ additionalContexts: contexts });
+    },
+    "turn-stopping": () => {
+      // continue:false means "stop now": it wins over any hook asking to go on.
+      if (merged.stop !== undefined || merged.block === undefined) return PASS;
+      return steer([pluginMessage(plugin, merged.block.reason ?? `continue (asked by ${who(plugin, merged.block.by)})`)]);
+    },
+    "session-start": () => (contexts.length === 0 ? PASS : inject(contexts)),
+  };
+  return (table[point] as (event: EventOf<P>) => AnswerOf<P>)(event);
+}
+
+function refuses(answer: { readonly kind?: string }): boolean {
+  return answer.kind === "deny" || answer.kind === "reject" || answer.kind === "block";
+}
+
+/**
+ * The decision with the failure policy applied. A hook's non-blocking error is a pass under
+ * fail-open (the agents' behaviour). Under fail-closed it makes the point refuse: an answer that
+ * already refuses stands (its reason is the more useful one), anything else becomes a fault.
+ */
+export function decide<P extends CommandPoint>(point: P, plugin: string, event: EventOf<P>, merged: Merged, policy: FailurePolicy): Decided<P> {
+  const answer = mapMerged(point, plugin, event, merged);
+  const [first] = merged.errors;
+  if (first?.error === undefined || policy === "fail-open" || refuses(answer)) return { type: "answer", answer };
+  const detail = merged.errors.map((result) => `${result.hook}: ${result.error?.message ?? "failed"}`).join("; ");
+  return { type: "fault", cause: CAUSE[first.error.kind], detail };
+}

@@ -1,0 +1,24 @@
+// Command hooks as a plugin kind: a Claude Code or Codex hooks file whose matched hooks run as
+// processes with that agent's stdin / exit-code / JSON contract, merged deterministically and
+// mapped to hookd's decisions. The daemon needs only `commandPluginSource`; the rest is exported
+// for `hookd check`, the HTTP endpoint's tests and anyone embedding the engine.
+export { commandPluginSource, logReport } from "./source.js";
+export type { CommandPluginConfig, CommandPluginSource, CommandSourceOptions } from "./source.js";
+export { commandListeners, selectHooks, substituteProjectDir, DEADLINE_GRACE_MS } from "./listener.js";
+export type { CommandListenerOptions, CommandRunReport, PointSettings } from "./listener.js";
+export { loadHooksFile, parseHooks, parseHooksText } from "./parse.js";
+export type { HookGroup, HookSpec, HooksModel } from "./parse.js";
+export { DIALECTS, EVENT_AT_POINT, EVENT_SPECS, FOREIGN_EVENTS, HOOK_EVENTS } from "./dialect.js";
+export type { Dialect, DialectSpec, HookEvent } from "./dialect.js";
+export { compileMatcher } from "./matcher.js";
+export type { CompiledMatcher, Matcher, MatcherMode } from "./matcher.js";
+export { buildPayload, promptOf } from "./payload.js";
+export type { PayloadExtras, PayloadInput } from "./payload.js";
+export { killGroup, runHook } from "./runner.js";
+export type { RunResult, RunSpec } from "./runner.js";
+export { interpretRun } from "./output.js";
+export type { HookErrorKind, HookResult, PermissionDecision } from "./output.js";
+export { mergeResults } from "./merge.js";
+export type { Merged, Verdict } from "./merge.js";
+export { decide, mapMerged } from "./decide.js";
+export type { CommandPoint, Decided } from "./decide.js";

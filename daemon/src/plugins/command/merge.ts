@@ -1,0 +1,76 @@
+// The merge of every matched hook's result for one firing: a pure function of the results in
+// config order (never completion order), so the outcome and its audit are deterministic however
+// the concurrent hooks finished. Precedence, strongest first:
+//   1. `continue: false` from any hook: stop (stopReasons joined);
+//   2. PreToolUse: deny > ask > allow (exit 2 and `decision: "block"` count as deny, the
+//      deprecated `decision: "approve"` as allow); other events: any block;
+//   3. contexts and systemMessages accumulate in config order.
+// Reasons of the winning rank are joined with a blank line. Non-blocking errors are collected
+// for the failure policy; they never change the merge.
+import type { HookEvent } from "./dialect.js";
+import type { HookResult, PermissionDecision } from "./output.js";
+
+export interface Verdict<D extends string = string> {
+  readonly decision: D;
+  /** The winning rank's reasons, joined by a blank line; undefined when none gave one. */
+  readonly reason: string | undefined;
+  /** The hooks that gave the winning answer, in config order. */
+  readonly by: readonly string[];
+}
+
+export interface Merged {
+  readonly event: HookEvent;
+  readonly stop?: Verdict<"stop">;
+  /** PreToolUse only. */
+  readonly permission?: Verdict<PermissionDecision>;
+  /** Events other than PreToolUse: exit 2 or `decision: "block"`. */
+  readonly block?: Verdict<"block">;
+  readonly contexts: readonly { readonly hook: string; readonly text: string }[];
+  readonly systemMessages: readonly string[];
+  /** Hooks that failed (non-blocking errors), in config order. */
+  readonly errors: readonly HookResult[];
+  /** What hooks sent that had no effect, prefixed with the hook. */
+  readonly notes: readonly string[];
+}
+
+const RANK: Readonly<Record<PermissionDecision, number>> = { deny: 3, ask: 2, allow: 1 };
+
+function verdict<D extends string>(decision: D, entries: readonly { hook: string; reason: string | undefined }[]): Verdict<D> {
+  const reasons = entries.flatMap((entry) => (entry.reason === undefined ? [] : [entry.reason]));
+  return { decision, reason: reasons.length === 0 ? undefined : reasons.join("\n\n"), by: entries.map((entry) => entry.hook) };
+}
+
+/** What one PreToolUse result stands for: its permission, with exit 2 / block as deny. */
+function permissionOf(result: HookResult): { decision: PermissionDecision; reason: string | undefined } | undefined {
+  if (result.block !== undefined) return { decision: "deny", reason: result.block };
+  if (result.permission !== undefined) return { decision: result.permission, reason: result.permissionReason };
+  return undefined;
+}
+
+export function mergeResults(event: HookEvent, results: readonly HookResult[]): Merged {
+  const ok = results.filter((result) => result.status === "ok");
+  const stoppers = ok.flatMap((result) => (result.stop === undefined ? [] : [{ hook: result.hook, reason: result.stop.reason }]));
+  let permission: Verdict<PermissionDecision> | undefined;
+  let block: Verdict<"block"> | undefined;
+  if (event === "PreToolUse") {
+    const answers = ok.flatMap((result) => {
+      const answer = permissionOf(result);
+      return answer === undefined ? [] : [{ hook: result.hook, ...answer }];
+    });
+    const top = answers.reduce<PermissionDecision | undefined>((best, a) => (best === undefined || RANK[a.decision] > RANK[best] ? a.decision : best), undefined);
+    if (top !== undefined) permission = verdict(top, answers.filter((a) => a.decision === top));
+  } else {
+    const blockers = ok.flatMap((result) => (result.block === undefined ? [] : [{ hook: result.hook, reason: result.block }]));
+    if (blockers.length > 0) block = verdict("block", blockers);
+  }
+  return {
+    event,
+    ...(stoppers.length === 0 ? {} : { stop: verdict("stop", stoppers) }),
+    ...(permission === undefined ? {} : { permission }),
+    ...(block === undefined ? {} : { block }),
+    contexts: ok.flatMap((result) => result.contexts.map((text) => ({ hook: result.hook, text }))),
+    systemMessages: ok.flatMap((result) => (result.systemMessage === undefined ? [] : [result.systemMessage])),
+    errors: results.filter((result) => result.status === "error"),
+    notes: results.flatMap((result) => result.notes.map((note) => `${result.hook}: ${note}`)),
+  };
+}

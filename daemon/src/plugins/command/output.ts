@@ -1,0 +1,207 @@
+// One hook run to one HookResult, by the agents' output contract. Exit 0: stdout that starts with
+// `{` is the JSON answer (plain stdout is context for SessionStart and UserPromptSubmit); exit 2:
+// a block with stderr as the reason; any other exit, a signal, a timeout or unusable JSON: a
+// non-blocking error (the failure policy decides what it stands for). Total: never throws, and
+// what could not be used is named in `notes` and kept raw for the audit.
+import { z } from "zod";
+import type { JsonValue } from "@hookd/sdk";
+import { DIALECTS } from "./dialect.js";
+import type { Dialect, HookEvent } from "./dialect.js";
+import type { RunResult } from "./runner.js";
+
+export type PermissionDecision = "allow" | "deny" | "ask";
+
+/** Why a hook's answer could not be used: the failure policy's input. */
+export type HookErrorKind = "exit" | "crash" | "timeout" | "garbage" | "spawn" | "cancelled";
+
+export interface HookResult {
+  readonly hook: string;
+  readonly event: HookEvent;
+  /** ok: the hook answered (possibly nothing); error: a non-blocking error, see `error`. */
+  readonly status: "ok" | "error";
+  /** Exit 2, or `decision: "block"`: the reason (never empty). */
+  readonly block?: string;
+  /** PreToolUse only: hookSpecificOutput.permissionDecision, or the legacy decision block/approve. */
+  readonly permission?: PermissionDecision;
+  readonly permissionReason?: string;
+  /** `continue: false`: the agent must stop; stopReason when given. */
+  readonly stop?: { readonly reason?: string };
+  readonly systemMessage?: string;
+  /** additionalContext, or plain stdout where it is context. */
+  readonly contexts: readonly string[];
+  /** updatedInput, recorded: hookd seals arguments before policy runs, so it is never applied. */
+  readonly updatedInput?: JsonValue;
+  /** Fields the hook sent that had no effect, one line each. */
+  readonly notes: readonly string[];
+  readonly error?: { readonly kind: HookErrorKind; readonly message: string };
+  readonly exitCode?: number;
+  readonly durationMs: number;
+  /** Raw output (bounded by the runner), for the audit. */
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const hookSpecific = z.looseObject({
+  hookEventName: z.string({ error: "expected a string" }).optional(),
+  permissionDecision: z.enum(["allow", "deny", "ask"], { error: 'expected "allow", "deny" or "ask"' }).optional(),
+  permissionDecisionReason: z.string({ error: "expected a string" }).optional(),
+  additionalContext: z.string({ error: "expected a string" }).optional(),
+  updatedInput: z.record(z.string(), z.unknown(), { error: "expected an object" }).optional(),
+});
+
+const hookJson = z.looseObject({
+  continue: z.boolean({ error: "expected true or false" }).optional(),
+  stopReason: z.string({ error: "expected a string" }).optional(),
+  suppressOutput: z.boolean({ error: "expected true or false" }).optional(),
+  systemMessage: z.string({ error: "expected a string" }).optional(),
+  decision: z.enum(["block", "approve"], { error: 'expected "block" or "approve"' }).optional(),
+  reason: z.string({ error: "expected a string" }).optional(),
+  hookSpecificOutput: hookSpecific.optional(),
+});
+type HookJson = z.infer<typeof hookJson>;
+
+/** Events where plain stdout of a successful hook is context for the model. */
+const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set(["SessionStart", "UserPromptSubmit"]);
+/** Events whose hookSpecificOutput may carry additionalContext. */
+const TAKES_CONTEXT: ReadonlySet<HookEvent> = new Set(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse"]);
+
+const nonEmpty = (text: string | undefined): string | undefined => {
+  const trimmed = text?.trim();
+  return trimmed === undefined || trimmed === "" ? undefined : trimmed;
+};
+
+/** `{ [key]: value }`, or `{}` when the value is undefined. */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+interface Base {
+  readonly hook: string;
+  readonly event: HookEvent;
+  readonly dialect: Dialect;
+}
+
+/** Interprets a finished run. */
+export function interpretRun(base: Base, run: RunResult): HookResult {
+  const raw = { hook: base.hook, event: base.event, durationMs: run.durationMs, stdout: run.stdout, stderr: run.stderr, contexts: [], notes: [] };
+  const failed = (kind: HookErrorKind, message: string, exitCode?: number): HookResult => ({
+    ...raw,
+    status: "error",
+    error: { kind, message },
+    ...(exitCode === undefined ? {} : { exitCode }),
+  });
+  switch (run.end) {
+    case "spawn_error":
+      return failed("spawn", run.message);
+    case "cancelled":
+      return failed("cancelled", "cancelled before the hook finished");
+    case "timeout":
+      return failed("timeout", `no answer within ${run.timeoutMs / 1000} s (its process group was killed)`);
+    case "signaled":
+      return failed("crash", `killed by ${run.signal}${run.stderr.trim() === "" ? "" : `: ${firstLine(run.stderr)}`}`);
+    case "exited":
+      break;
+  }
+  if (run.code === 2) {
+    const reason = nonEmpty(run.stderr);
+    if (reason !== undefined) return { ...raw, status: "ok", block: reason, exitCode: 2 };
+    if (DIALECTS[base.dialect].blockNeedsReason) return failed("exit", "exited with code 2 but wrote no reason to stderr", 2);
+    return { ...raw, status: "ok", block: `blocked by hook ${base.hook} (exit code 2)`, exitCode: 2 };
+  }
+  if (run.code !== 0) return failed("exit", `exited with code ${run.code}${run.stderr.trim() === "" ? "" : `: ${firstLine(run.stderr)}`}`, run.code);
+  const stdout = run.stdout.trim();
+  if (stdout === "") return { ...raw, status: "ok", exitCode: 0 };
+  if (!stdout.startsWith("{")) {
+    return PLAIN_STDOUT_IS_CONTEXT.has(base.event) ? { ...raw, status: "ok", exitCode: 0, contexts: [stdout] } : { ...raw, status: "ok", exitCode: 0 };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(stdout);
+  } catch (error) {
+    return failed("garbage", `stdout starts with "{" but is not valid JSON: ${(error as Error).message}`, 0);
+  }
+  const parsed = hookJson.safeParse(value);
+  if (!parsed.success) {
+    const [issue] = parsed.error.issues;
+    const field = (issue?.path ?? []).map(String).join(".") || "(output)";
+    return failed("garbage", `stdout JSON: ${field}: ${issue?.message ?? "invalid"}`, 0);
+  }
+  return fromJson(base, parsed.data, raw);
+}
+
+function fromJson(base: Base, json: HookJson, raw: Omit<HookResult, "status">): HookResult {
+  const { event } = base;
+  const notes: string[] = [];
+  const contexts: string[] = [];
+  let permission: PermissionDecision | undefined;
+  let permissionReason: string | undefined;
+  let block: string | undefined;
+  let updatedInput: JsonValue | undefined;
+
+  const defaultReason = `blocked by hook ${base.hook}`;
+  if (json.decision !== undefined) {
+    const reason = nonEmpty(json.reason);
+    if (event === "PreToolUse") {
+      permission = json.decision === "block" ? "deny" : "allow";
+      permissionReason = reason;
+    } else if (json.decision === "block") {
+      if (reason === undefined && DIALECTS[base.dialect].blockNeedsReason) {
+        return { ...raw, status: "error", exitCode: 0, error: { kind: "garbage", message: `decision "block" without a non-empty reason` } };
+      }
+      block = reason ?? defaultReason;
+    } else {
+      notes.push(`decision "approve" has no effect at ${event}`);
+    }
+  }
+
+  const specific = json.hookSpecificOutput;
+  if (specific !== undefined) {
+    if (specific.hookEventName !== event) {
+      notes.push(`hookSpecificOutput ignored: its hookEventName ${JSON.stringify(specific.hookEventName ?? null)} is not ${JSON.stringify(event)}`);
+    } else {
+      if (specific.permissionDecision !== undefined || specific.permissionDecisionReason !== undefined) {
+        if (event !== "PreToolUse") {
+          notes.push(`hookSpecificOutput.permissionDecision has no effect at ${event}`);
+        } else if (specific.permissionDecision !== undefined) {
+          // The hook-specific decision supersedes the deprecated top-level one, reason and all.
+          permission = specific.permissionDecision;
+          permissionReason = nonEmpty(specific.permissionDecisionReason);
+        } else {
+          permissionReason = nonEmpty(specific.permissionDecisionReason) ?? permissionReason;
+        }
+      }
+      const context = nonEmpty(specific.additionalContext);
+      if (context !== undefined) {
+        if (TAKES_CONTEXT.has(event)) contexts.push(context);
+        else notes.push(`hookSpecificOutput.additionalContext has no effect at ${event}`);
+      }
+      if (specific.updatedInput !== undefined) {
+        updatedInput = specific.updatedInput as JsonValue;
+        notes.push(
+          event === "PreToolUse"
+            ? "hookSpecificOutput.updatedInput ignored: hookd seals a call's arguments before any policy runs, so a hook cannot rewrite them (the call runs with its original arguments)"
+            : `hookSpecificOutput.updatedInput has no effect at ${event}`,
+        );
+      }
+    }
+  }
+  if (json.suppressOutput === true) notes.push("suppressOutput has no effect in hookd (there is no transcript to hide it from)");
+  return {
+    ...raw,
+    status: "ok",
+    exitCode: 0,
+    contexts,
+    notes,
+    ...(block === undefined ? {} : { block }),
+    ...(permission === undefined ? {} : { permission }),
+    ...(permissionReason === undefined ? {} : { permissionReason }),
+    ...(json.continue === false ? { stop: optional("reason", nonEmpty(json.stopReason)) } : {}),
+    ...optional("systemMessage", nonEmpty(json.systemMessage)),
+    ...(updatedInput === undefined ? {} : { updatedInput }),
+  };
+}

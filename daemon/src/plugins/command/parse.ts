@@ -1,0 +1,146 @@
+// A hooks file to a validated model: a bare event map `{ "PreToolUse": [ { matcher, hooks } ] }`
+// or settings with a top-level "hooks" (other settings keys are left alone). Every matcher is
+// compiled here, so an invalid one rejects the WHOLE file with an error naming the event and
+// index. Entries hookd cannot run (other hook types, async hooks, events without a point) are
+// accepted and listed in `notes` for `hookd check`. Owns the file format; runs nothing.
+import { readFile } from "node:fs/promises";
+import { HookdError } from "@hookd/sdk";
+import { z } from "zod";
+import { DIALECTS, EVENT_SPECS, FOREIGN_EVENTS, HOOK_EVENTS, isHookEvent } from "./dialect.js";
+import type { Dialect, HookEvent } from "./dialect.js";
+import { compileMatcher } from "./matcher.js";
+import type { Matcher } from "./matcher.js";
+
+export interface HookSpec {
+  /** Where the hook sits in the file, e.g. "PreToolUse[0].hooks[1]": its name in logs and audits. */
+  readonly id: string;
+  readonly event: HookEvent;
+  readonly command: string;
+  readonly timeoutSec: number;
+}
+
+export interface HookGroup {
+  readonly event: HookEvent;
+  readonly index: number;
+  /** The matcher as written (absent when the group has none). */
+  readonly matcher: string | undefined;
+  readonly matches: Matcher;
+  readonly hooks: readonly HookSpec[];
+}
+
+export interface HooksModel {
+  readonly dialect: Dialect;
+  /** Groups per event, in file order. */
+  readonly groups: { readonly [E in HookEvent]?: readonly HookGroup[] };
+  /** What is accepted but never run, one line each (shown by `hookd check`). */
+  readonly notes: readonly string[];
+}
+
+const group = z.looseObject({
+  matcher: z.string({ error: "expected a string" }).optional(),
+  hooks: z.array(z.unknown(), { error: "expected a list of hooks" }),
+});
+
+const handlerType = z.looseObject({ type: z.string({ error: 'expected a string such as "command"' }) });
+
+const commandHook = z.looseObject({
+  type: z.literal("command"),
+  command: z.string({ error: "expected a string" }).trim().min(1, { error: "expected a non-empty command" }),
+  timeout: z.number({ error: "expected a number of seconds" }).positive({ error: "expected a positive number of seconds" }).optional(),
+  async: z.boolean({ error: "expected true or false" }).optional(),
+});
+
+function fail(source: string, path: string, message: string): never {
+  throw new HookdError("invalid_plugin", `${source}: ${path}: ${message}`);
+}
+
+function check<T>(schema: z.ZodType<T>, value: unknown, source: string, path: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  const where = (issue?.path ?? []).map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("");
+  return fail(source, `${path}${where}`, issue?.message ?? "invalid");
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The event map of a file: its top-level "hooks" object when it has one, else the file itself. */
+function eventMap(value: unknown, source: string): Record<string, unknown> {
+  if (!isObject(value)) return fail(source, "(file)", "expected a JSON object of hook events, or settings with a \"hooks\" object");
+  if (!("hooks" in value)) return value;
+  if (!isObject(value.hooks)) return fail(source, "hooks", "expected an object of hook events");
+  return value.hooks;
+}
+
+/** Validates a parsed hooks file. Throws HookdError("invalid_plugin") naming the bad entry. */
+export function parseHooks(value: unknown, dialect: Dialect, source: string): HooksModel {
+  const spec = DIALECTS[dialect];
+  const groups: { [E in HookEvent]?: readonly HookGroup[] } = {};
+  const notes: string[] = [];
+  for (const [event, entries] of Object.entries(eventMap(value, source))) {
+    if (!isHookEvent(event)) {
+      if (!FOREIGN_EVENTS.has(event)) {
+        fail(source, event, `unknown hook event; expected one of ${[...HOOK_EVENTS, ...FOREIGN_EVENTS].join(", ")}`);
+      }
+      check(z.array(group, { error: "expected a list of matcher groups" }), entries, source, event);
+      notes.push(`${event}: accepted but not run (hookd has no point for this event)`);
+      continue;
+    }
+    const list = check(z.array(z.unknown(), { error: "expected a list of matcher groups" }), entries, source, event);
+    const eventSpec = EVENT_SPECS[event];
+    if (eventSpec.point === undefined) {
+      notes.push(`${event}: accepted but not run (it fires only where an agent reports subagents; hookd has no such point yet)`);
+    }
+    const parsed: HookGroup[] = [];
+    list.forEach((raw, index) => {
+      const path = `${event}[${index}]`;
+      const entry = check(group, raw, source, path);
+      const compiled = compileMatcher(entry.matcher, spec.matcherMode);
+      if (!compiled.ok) fail(source, `${path}.matcher`, compiled.error);
+      if (entry.matcher !== undefined && entry.matcher !== "" && eventSpec.matchOn === "none") {
+        notes.push(`${path}.matcher: ignored (${event} has no matcher; every hook of the event runs)`);
+      }
+      const hooks: HookSpec[] = [];
+      entry.hooks.forEach((rawHook, hookIndex) => {
+        const id = `${path}.hooks[${hookIndex}]`;
+        const { type } = check(handlerType, rawHook, source, id);
+        if (type !== "command") {
+          notes.push(`${id}: hooks of type "${type}" are accepted but not run (hookd runs "command" hooks)`);
+          return;
+        }
+        const hook = check(commandHook, rawHook, source, id);
+        if (hook.async === true) {
+          notes.push(`${id}: async hooks are accepted but not run (their answers could never take effect)`);
+          return;
+        }
+        hooks.push(Object.freeze({ id, event, command: hook.command, timeoutSec: hook.timeout ?? spec.defaultTimeoutSec }));
+      });
+      parsed.push(Object.freeze({ event, index, matcher: entry.matcher, matches: compiled.matches, hooks: Object.freeze(hooks) }));
+    });
+    groups[event] = Object.freeze(parsed);
+  }
+  return Object.freeze({ dialect, groups: Object.freeze(groups), notes: Object.freeze(notes) });
+}
+
+/** Parses hooks-file text; a JSON syntax error is reported like any other problem. */
+export function parseHooksText(text: string, dialect: Dialect, source: string): HooksModel {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return fail(source, "(file)", `not valid JSON: ${(error as Error).message}`);
+  }
+  return parseHooks(value, dialect, source);
+}
+
+export async function loadHooksFile(path: string, dialect: Dialect): Promise<HooksModel> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new HookdError("invalid_plugin", `${path}: cannot be read: ${(error as Error).message}`, { cause: error });
+  }
+  return parseHooksText(text, dialect, path);
+}

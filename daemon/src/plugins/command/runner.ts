@@ -1,0 +1,155 @@
+// Runs one command hook: `/bin/sh -c command` in the session's cwd, in its own process group,
+// with the payload on stdin, stdout and stderr captured (bounded). On timeout or cancellation the
+// whole group gets SIGKILL (`kill(-pgid)`), so a hook's background children die with it. Total:
+// every outcome, including a failed spawn, comes back as a RunResult. Knows nothing of what the
+// output means (output.ts does).
+import { spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+
+export interface RunSpec {
+  readonly command: string;
+  readonly cwd: string;
+  /** The complete environment of the hook. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdin: string;
+  readonly timeoutMs: number;
+  /** Aborting kills the process group; the result is then "cancelled". */
+  readonly signal: AbortSignal;
+  /** Bytes kept of each of stdout and stderr; the rest is dropped. Default 1 MiB. */
+  readonly maxOutputBytes?: number;
+  /**
+   * How long to wait for stdout/stderr to close after the shell exited (a background child may
+   * hold them open). Default 250 ms; the child is left alone, only its pipes are let go.
+   */
+  readonly closeGraceMs?: number;
+  /** Called once the process is running, with its process group id (tests use it). */
+  readonly onSpawn?: (pgid: number) => void;
+}
+
+interface Captured {
+  readonly stdout: string;
+  readonly stderr: string;
+  /** True when a stream produced more than maxOutputBytes. */
+  readonly truncated: boolean;
+  readonly durationMs: number;
+  /** The process group id (= the shell's pid), when the spawn succeeded. */
+  readonly pgid?: number;
+}
+
+export type RunResult =
+  | (Captured & { readonly end: "exited"; readonly code: number })
+  | (Captured & { readonly end: "signaled"; readonly signal: string })
+  | (Captured & { readonly end: "timeout"; readonly timeoutMs: number })
+  | (Captured & { readonly end: "cancelled" })
+  | (Captured & { readonly end: "spawn_error"; readonly message: string });
+
+const MIB = 1024 * 1024;
+
+class Capture {
+  readonly #chunks: Buffer[] = [];
+  #size = 0;
+  truncated = false;
+  constructor(readonly max: number) {}
+
+  push(chunk: Buffer): void {
+    const room = this.max - this.#size;
+    if (room <= 0) {
+      this.truncated = true;
+      return;
+    }
+    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (kept !== chunk) this.truncated = true;
+    this.#chunks.push(kept);
+    this.#size += kept.length;
+  }
+
+  text(): string {
+    return Buffer.concat(this.#chunks).toString("utf8");
+  }
+}
+
+/** SIGKILL to the whole group; a group that is already gone is fine. */
+export function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // ESRCH: nothing left to kill.
+  }
+}
+
+export function runHook(spec: RunSpec): Promise<RunResult> {
+  const started = performance.now();
+  const stdout = new Capture(spec.maxOutputBytes ?? MIB);
+  const stderr = new Capture(spec.maxOutputBytes ?? MIB);
+  const captured = (pgid: number | undefined): Captured => ({
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    truncated: stdout.truncated || stderr.truncated,
+    durationMs: Math.round(performance.now() - started),
+    ...(pgid === undefined ? {} : { pgid }),
+  });
+  if (spec.signal.aborted) return Promise.resolve({ ...captured(undefined), end: "cancelled" });
+
+  return new Promise<RunResult>((resolve) => {
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      // detached: the shell becomes the leader of a new process group (setsid), so -pid reaches
+      // every process the hook starts, and a terminal's signals do not reach the hook.
+      child = spawn("/bin/sh", ["-c", spec.command], { cwd: spec.cwd, env: spec.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    } catch (error) {
+      resolve({ ...captured(undefined), end: "spawn_error", message: (error as Error).message });
+      return;
+    }
+    const pgid = child.pid;
+    let settled = false;
+    let stoppedBy: "timeout" | "cancelled" | undefined;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let graceTimer: NodeJS.Timeout | undefined;
+
+    const stop = (why: "timeout" | "cancelled"): void => {
+      stoppedBy ??= why;
+      if (pgid !== undefined) killGroup(pgid);
+    };
+    const timer = setTimeout(() => stop("timeout"), spec.timeoutMs);
+    const onAbort = (): void => stop("cancelled");
+    spec.signal.addEventListener("abort", onAbort, { once: true });
+
+    const finish = (result: RunResult): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(graceTimer);
+      spec.signal.removeEventListener("abort", onAbort);
+      resolve(result);
+    };
+    const conclude = (): void => {
+      if (stoppedBy === "timeout") return finish({ ...captured(pgid), end: "timeout", timeoutMs: spec.timeoutMs });
+      if (stoppedBy === "cancelled") return finish({ ...captured(pgid), end: "cancelled" });
+      if (exit?.code !== null && exit?.code !== undefined) return finish({ ...captured(pgid), end: "exited", code: exit.code });
+      return finish({ ...captured(pgid), end: "signaled", signal: exit?.signal ?? "unknown" });
+    };
+
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    // A hook that never reads stdin closes the pipe: EPIPE is not the hook's failure.
+    child.stdin.on("error", () => {});
+    child.on("error", (error) => {
+      if (pgid !== undefined) killGroup(pgid);
+      finish({ ...captured(pgid), end: "spawn_error", message: `cannot run /bin/sh in ${spec.cwd}: ${error.message}` });
+    });
+    child.on("exit", (code, signal) => {
+      exit = { code, signal };
+      graceTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        conclude();
+      }, spec.closeGraceMs ?? 250);
+    });
+    child.on("close", (code: number | null, signal: NodeJS.Signals | null) => {
+      exit ??= { code, signal };
+      conclude();
+    });
+    if (pgid !== undefined) spec.onSpawn?.(pgid);
+    child.stdin.end(spec.stdin);
+  });
+}

@@ -1,0 +1,73 @@
+// A `kind: "command"` plugin from its config entry: loads and validates the hooks file (an invalid
+// file, e.g. a bad matcher, rejects the plugin at load and so in `hookd check`), builds the
+// listeners, and logs what hooks did in config order (each hook's outcome, ignored fields,
+// system messages). The listeners never change until a reload.
+import { dirname } from "node:path";
+import type { PluginConfig } from "../../config/schema.js";
+import type { Logger } from "../../ops/log.js";
+import type { PluginSource } from "../../runtime/plugin-source.js";
+import { staticSource } from "../../runtime/plugin-source.js";
+import { commandListeners } from "./listener.js";
+import type { CommandRunReport } from "./listener.js";
+import { loadHooksFile } from "./parse.js";
+import type { HooksModel } from "./parse.js";
+
+export type CommandPluginConfig = Extract<PluginConfig, { kind: "command" }>;
+
+export interface CommandSourceOptions {
+  readonly log: Logger;
+  /** The hooks' base environment; default process.env. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Also receives every firing's report (tests, metrics). */
+  readonly onReport?: (report: CommandRunReport) => void;
+  /** Called with each hook's process group id once it runs (tests check the group is gone). */
+  readonly onSpawn?: (hook: string, pgid: number) => void;
+}
+
+export interface CommandPluginSource extends PluginSource {
+  /** The validated hooks file. */
+  readonly model: HooksModel;
+  /** What the file holds that hookd accepts but never runs, one line each, for `hookd check`. */
+  readonly notes: readonly string[];
+}
+
+/** Logs one firing: a line per hook in config order, then the notes and system messages. */
+export function logReport(log: Logger, report: CommandRunReport): void {
+  for (const result of report.results) {
+    const fields = {
+      plugin: report.plugin,
+      point: report.point,
+      hook: result.hook,
+      status: result.status,
+      durationMs: result.durationMs,
+      ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
+      ...(result.error === undefined ? {} : { error: result.error.message, cause: result.error.kind }),
+      ...(result.block === undefined ? {} : { block: result.block }),
+      ...(result.permission === undefined ? {} : { permission: result.permission }),
+    };
+    if (result.status === "error") log.warn("command hook failed", fields);
+    else log.debug("command hook answered", fields);
+  }
+  for (const note of report.merged.notes) log.warn("command hook output ignored", { plugin: report.plugin, point: report.point, note });
+  for (const message of report.merged.systemMessages) log.info("command hook system message", { plugin: report.plugin, point: report.point, message });
+}
+
+export async function commandPluginSource(config: CommandPluginConfig, options: CommandSourceOptions): Promise<CommandPluginSource> {
+  const model = await loadHooksFile(config.hooks, config.dialect);
+  const log = options.log.child({ plugin: config.name });
+  for (const note of model.notes) log.warn("hooks file entry not run", { hooks: config.hooks, note });
+  const listeners = commandListeners(model, {
+    plugin: config.name,
+    ...(config.failurePolicy === undefined ? {} : { failurePolicy: config.failurePolicy }),
+    points: config.points ?? {},
+    ...(options.env === undefined ? {} : { env: options.env }),
+    fallbackCwd: dirname(config.hooks),
+    ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
+    onReport: (report) => {
+      logReport(log, report);
+      options.onReport?.(report);
+    },
+  });
+  const source = staticSource({ name: config.name, kind: "command", target: config.hooks }, listeners);
+  return { ...source, model, notes: model.notes };
+}

@@ -1,0 +1,86 @@
+// The merged hook outcome to hookd decisions, per point, and the failure policy both ways.
+import { describe, expect, it } from "vitest";
+import { userMessage } from "@hookd/sdk";
+import type { SessionInfo } from "@hookd/sdk";
+import { decide, mapMerged } from "../src/plugins/command/decide.js";
+import type { HookEvent } from "../src/plugins/command/dialect.js";
+import { mergeResults } from "../src/plugins/command/merge.js";
+import type { Merged } from "../src/plugins/command/merge.js";
+import type { HookResult } from "../src/plugins/command/output.js";
+
+const session: SessionInfo = { sessionId: "s", agentId: "a", cwd: "/" };
+const preStep = { session, turn: 1, step: 1, messages: [userMessage("hello")] };
+const stop = { session, turn: 1, step: 2, stopHookActive: false, steeredContinuations: 0 };
+const call = { callId: "c", rootCallId: "c", toolName: "Bash", arguments: {}, argumentsJson: "{}", sessionId: "s", turn: 1, step: 1 };
+const preTool = { session, call };
+const postTool = { session, call, result: { isError: false as const, value: null, content: [], contexts: [] } };
+
+function merged(event: HookEvent, ...results: Partial<HookResult>[]): Merged {
+  return mergeResults(
+    event,
+    results.map((r, i) => ({ hook: `h${i}`, event, status: "ok", contexts: [], notes: [], durationMs: 1, stdout: "", stderr: "", ...r })),
+  );
+}
+
+describe("mapMerged", () => {
+  it("pre-tool: deny (with a default reason), ask, allow, pass; continue:false denies", () => {
+    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "deny" }))).toEqual({ kind: "deny", reason: "denied by command hook h0 of P" });
+    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { block: "nope" }))).toEqual({ kind: "deny", reason: "nope" });
+    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "ask", permissionReason: "sure?" }))).toEqual({ kind: "ask", reason: "sure?" });
+    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "allow" }))).toEqual({ kind: "allow" });
+    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", {}))).toEqual({ kind: "pass" });
+    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "allow" }, { stop: { reason: "halt" } }))).toEqual({ kind: "deny", reason: "halt" });
+  });
+
+  it("pre-step: block rejects with the reason; contexts enter the batch plus plugin-sourced messages", () => {
+    expect(mapMerged("pre-step", "P", preStep, merged("UserPromptSubmit", { block: "no secrets" }))).toEqual({ kind: "reject", reason: "no secrets" });
+    const entered = mapMerged("pre-step", "P", preStep, merged("UserPromptSubmit", { contexts: ["c1"] }, { contexts: ["c2"] }));
+    expect(entered).toEqual({
+      kind: "enter",
+      messages: [
+        preStep.messages[0],
+        { id: "", role: "user", content: [{ type: "text", text: "c1" }], source: { kind: "plugin", name: "P" } },
+        { id: "", role: "user", content: [{ type: "text", text: "c2" }], source: { kind: "plugin", name: "P" } },
+      ],
+    });
+    expect(mapMerged("pre-step", "P", preStep, merged("UserPromptSubmit", {}))).toEqual({ kind: "pass" });
+  });
+
+  it("post-tool: block with feedback (keeping contexts); contexts alone accept", () => {
+    expect(mapMerged("post-tool", "P", postTool, merged("PostToolUse", { block: "lint failed" }))).toEqual({ kind: "block", feedback: "lint failed" });
+    const accepted = mapMerged("post-tool", "P", postTool, merged("PostToolUse", { contexts: ["note"] }));
+    expect(accepted).toMatchObject({ kind: "accept", additionalContexts: [{ role: "user", source: { kind: "plugin", name: "P" }, content: [{ type: "text", text: "note" }] }] });
+    expect(mapMerged("post-tool", "P", postTool, merged("PostToolUse", { block: "x", contexts: ["y"] }))).toMatchObject({ kind: "block", feedback: "x", additionalContexts: [{ content: [{ text: "y" }] }] });
+  });
+
+  it("turn-stopping: block steers with the reason as a user-role message sourced to the plugin; continue:false closes", () => {
+    expect(mapMerged("turn-stopping", "P", stop, merged("Stop", { block: "run the tests" }))).toEqual({
+      kind: "steer",
+      messages: [{ id: "", role: "user", content: [{ type: "text", text: "run the tests" }], source: { kind: "plugin", name: "P" } }],
+    });
+    expect(mapMerged("turn-stopping", "P", stop, merged("Stop", { block: "go on" }, { stop: {} }))).toEqual({ kind: "pass" });
+  });
+
+  it("session-start: contexts inject", () => {
+    expect(mapMerged("session-start", "P", { session, source: "startup", tools: [] }, merged("SessionStart", { contexts: ["branch main"] }))).toMatchObject({ kind: "inject", messages: [{ content: [{ text: "branch main" }] }] });
+  });
+});
+
+describe("decide: failure policy", () => {
+  const failing = { status: "error" as const, error: { kind: "timeout" as const, message: "no answer within 1 s" } };
+
+  it("fail-open: a failed hook is a pass, the others still decide", () => {
+    expect(decide("pre-tool", "P", preTool, merged("PreToolUse", failing), "fail-open")).toEqual({ type: "answer", answer: { kind: "pass" } });
+    expect(decide("pre-tool", "P", preTool, merged("PreToolUse", failing, { permission: "ask" }), "fail-open")).toMatchObject({ type: "answer", answer: { kind: "ask" } });
+  });
+
+  it("fail-closed: a failed hook is a fault (the point refuses), unless another hook already refused", () => {
+    expect(decide("pre-tool", "P", preTool, merged("PreToolUse", failing, { permission: "allow" }), "fail-closed")).toEqual({ type: "fault", cause: "deadline_exceeded", detail: "h0: no answer within 1 s" });
+    expect(decide("pre-step", "P", preStep, merged("UserPromptSubmit", { status: "error", error: { kind: "garbage", message: "bad json" } }), "fail-closed")).toMatchObject({ type: "fault", cause: "invalid_answer" });
+    expect(decide("pre-tool", "P", preTool, merged("PreToolUse", failing, { permission: "deny", permissionReason: "real reason" }), "fail-closed")).toEqual({
+      type: "answer",
+      answer: { kind: "deny", reason: "real reason" },
+    });
+    expect(decide("pre-tool", "P", preTool, merged("PreToolUse", { permission: "allow" }), "fail-closed")).toEqual({ type: "answer", answer: { kind: "allow" } });
+  });
+});

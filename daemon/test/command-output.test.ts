@@ -1,0 +1,76 @@
+// The output contract of one hook run, as a table: exit codes, stdout JSON, plain stdout, and the
+// fields that have no effect (named in notes, never silently dropped).
+import { describe, expect, it } from "vitest";
+import type { Dialect, HookEvent } from "../src/plugins/command/dialect.js";
+import { interpretRun } from "../src/plugins/command/output.js";
+import type { HookResult } from "../src/plugins/command/output.js";
+import type { RunResult } from "../src/plugins/command/runner.js";
+
+const exited = (code: number, stdout = "", stderr = ""): RunResult => ({ end: "exited", code, stdout, stderr, truncated: false, durationMs: 1 });
+
+function run(event: HookEvent, result: RunResult, dialect: Dialect = "claude-code"): HookResult {
+  return interpretRun({ hook: "H", event, dialect }, result);
+}
+
+const json = (value: unknown): string => JSON.stringify(value);
+
+describe("interpretRun", () => {
+  it.each<[string, HookEvent, RunResult, Partial<HookResult>]>([
+    ["exit 0, no output", "PreToolUse", exited(0), { status: "ok", contexts: [] }],
+    ["exit 0, plain stdout at SessionStart is context", "SessionStart", exited(0, "  branch: main\n"), { status: "ok", contexts: ["branch: main"] }],
+    ["exit 0, plain stdout at UserPromptSubmit is context", "UserPromptSubmit", exited(0, "ticket ABC-1"), { contexts: ["ticket ABC-1"] }],
+    ["exit 0, plain stdout at PreToolUse is not context", "PreToolUse", exited(0, "checked"), { status: "ok", contexts: [] }],
+    ["exit 2 blocks with stderr", "PreToolUse", exited(2, "ignored", " no rm -rf \n"), { status: "ok", block: "no rm -rf", exitCode: 2 }],
+    ["exit 2 without stderr (Claude Code) blocks with a default reason", "Stop", exited(2), { status: "ok", block: "blocked by hook H (exit code 2)" }],
+    ["exit 1 is a non-blocking error", "PreToolUse", exited(1, "", "boom\nmore"), { status: "error", error: { kind: "exit", message: "exited with code 1: boom" } }],
+    ["exit 3 is a non-blocking error", "Stop", exited(3), { status: "error", error: { kind: "exit", message: "exited with code 3" } }],
+    ["a signal is a crash", "PreToolUse", { end: "signaled", signal: "SIGSEGV", stdout: "", stderr: "", truncated: false, durationMs: 1 }, { status: "error", error: { kind: "crash", message: "killed by SIGSEGV" } }],
+    ["a timeout", "PreToolUse", { end: "timeout", timeoutMs: 1500, stdout: "", stderr: "", truncated: false, durationMs: 1500 }, { status: "error", error: { kind: "timeout", message: "no answer within 1.5 s (its process group was killed)" } }],
+    ["a failed spawn", "PreToolUse", { end: "spawn_error", message: "ENOENT", stdout: "", stderr: "", truncated: false, durationMs: 0 }, { status: "error", error: { kind: "spawn", message: "ENOENT" } }],
+    ["stdout that starts with { but is not JSON is garbage", "PreToolUse", exited(0, "{nope"), { status: "error", error: { kind: "garbage", message: expect.stringContaining("not valid JSON") as unknown as string } }],
+    ["a wrongly typed field is garbage naming the field", "PreToolUse", exited(0, json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "maybe" } })), { status: "error", error: { kind: "garbage", message: 'stdout JSON: hookSpecificOutput.permissionDecision: expected "allow", "deny" or "ask"' } }],
+  ])("%s", (_name, event, result, expected) => {
+    expect(run(event, result)).toMatchObject(expected);
+  });
+
+  it("reads a PreToolUse permission decision with its reason and context", () => {
+    const out = run("PreToolUse", exited(0, json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "prod db", additionalContext: "careful" } })));
+    expect(out).toMatchObject({ status: "ok", permission: "ask", permissionReason: "prod db", contexts: ["careful"], notes: [] });
+  });
+
+  it("maps the deprecated decision block/approve at PreToolUse, superseded by permissionDecision", () => {
+    expect(run("PreToolUse", exited(0, json({ decision: "block", reason: "old style" })))).toMatchObject({ permission: "deny", permissionReason: "old style" });
+    expect(run("PreToolUse", exited(0, json({ decision: "approve" })))).toMatchObject({ permission: "allow" });
+    const both = run("PreToolUse", exited(0, json({ decision: "block", reason: "old", hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } })));
+    expect(both.permission).toBe("allow");
+    expect(both.permissionReason).toBeUndefined();
+  });
+
+  it("blocks UserPromptSubmit, PostToolUse and Stop with decision block", () => {
+    for (const event of ["UserPromptSubmit", "PostToolUse", "Stop"] as const) {
+      expect(run(event, exited(0, json({ decision: "block", reason: "why" })))).toMatchObject({ status: "ok", block: "why" });
+    }
+    // Codex refuses a block without a reason; Claude Code uses a default one.
+    expect(run("Stop", exited(0, json({ decision: "block" })), "claude-code")).toMatchObject({ block: "blocked by hook H" });
+    expect(run("Stop", exited(0, json({ decision: "block" })), "codex")).toMatchObject({ status: "error", error: { kind: "garbage" } });
+    expect(run("Stop", exited(2), "codex")).toMatchObject({ status: "error", error: { kind: "exit", message: "exited with code 2 but wrote no reason to stderr" } });
+  });
+
+  it("uses hookSpecificOutput only when its hookEventName matches the firing event", () => {
+    const out = run("PostToolUse", exited(0, json({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "wrong event" } })));
+    expect(out.contexts).toEqual([]);
+    expect(out.notes).toEqual(['hookSpecificOutput ignored: its hookEventName "PreToolUse" is not "PostToolUse"']);
+  });
+
+  it("records updatedInput and says clearly that it is ignored", () => {
+    const out = run("PreToolUse", exited(0, json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "ls -la" } } })));
+    expect(out.permission).toBe("allow");
+    expect(out.updatedInput).toEqual({ command: "ls -la" });
+    expect(out.notes[0]).toMatch(/^hookSpecificOutput\.updatedInput ignored: hookd seals a call's arguments/);
+  });
+
+  it("reads continue:false, stopReason and systemMessage", () => {
+    expect(run("PostToolUse", exited(0, json({ continue: false, stopReason: "enough", systemMessage: "hi" })))).toMatchObject({ stop: { reason: "enough" }, systemMessage: "hi" });
+    expect(run("PostToolUse", exited(0, json({ continue: false })))).toMatchObject({ stop: {} });
+  });
+});
