@@ -112,7 +112,8 @@ export class EvaluateService {
       if (outcome.applied === "cancelled") throw new StatusError(status.CANCELLED, "the call was cancelled");
       const failed = outcome.result.isError ? outcome.result.message : "post-tool failed";
       const decision = outcome.applied === "error" || outcome.decision === undefined ? block(failed) : outcome.decision;
-      return { decision, result: outcome.result, trace: trace(outcome.decidedBy, outcome.applied === "error" ? "listener_error" : "", started) };
+      const cause = outcome.applied === "error" ? "listener_error" : (outcome.cause ?? "");
+      return { decision, result: outcome.result, trace: trace(outcome.decidedBy, cause, started) };
     });
   }
 

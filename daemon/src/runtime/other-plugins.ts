@@ -1,5 +1,6 @@
 // Loads the plugin kinds that live outside the engine — remote and managed gRPC plugins, and
 // Claude Code / Codex command hooks — and adapts each runtime to the daemon's PluginSource.
+import { rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { runtimeDir } from "../config/load.js";
 import type { Logger } from "../ops/log.js";
@@ -35,7 +36,8 @@ export function loadOtherPlugin(baseLog: Logger, options: OtherPluginsOptions = 
         // start() never rejects: an unreachable plugin answers through its failure policy and is
         // probed until it comes up.
         await runtime.start();
-        return runtimeSource(runtime);
+        // The socket directory is this process's own: remove it once its last plugin is gone.
+        return runtimeSource(runtime, () => rmdir(socketDir).catch(() => {}));
       }
       case "command":
         return commandPluginSource(plugin, { log: baseLog.child({ plugin: plugin.name }) });
@@ -43,7 +45,7 @@ export function loadOtherPlugin(baseLog: Logger, options: OtherPluginsOptions = 
   };
 }
 
-function runtimeSource(runtime: PluginRuntime): PluginSource {
+function runtimeSource(runtime: PluginRuntime, afterClose: () => Promise<void>): PluginSource {
   return {
     name: runtime.name,
     listeners: () => runtime.listeners(),
@@ -61,6 +63,9 @@ function runtimeSource(runtime: PluginRuntime): PluginSource {
       };
     },
     ready: () => runtime.status().health === "serving",
-    close: () => runtime.close(),
+    close: async () => {
+      await runtime.close();
+      await afterClose();
+    },
   };
 }

@@ -17,6 +17,8 @@ export interface PostToolOutcome {
   readonly decidedBy: string;
   /** The decision that was applied, when a plugin (or the default) decided. */
   readonly decision?: PostToolDecision;
+  /** Set when a plugin's failure policy made the decision (e.g. "deadline_exceeded"). */
+  readonly cause?: string;
 }
 
 /** Runs post-tool over a frozen candidate and applies its decision. Never throws. */
@@ -39,7 +41,8 @@ export async function applyPostTool(
     return { result, applied: "error", decidedBy: PIPELINE };
   }
   if (outcome.type === "error") return { result: listenerFailure(outcome.error, candidate.contexts), applied: "error", decidedBy: outcome.error.plugin };
-  return { ...applyDecision(outcome.decision, outcome.decidedBy, candidate, spec), decision: outcome.decision };
+  const cause = outcome.fault?.fault;
+  return { ...applyDecision(outcome.decision, outcome.decidedBy, candidate, spec), decision: outcome.decision, ...(cause === undefined ? {} : { cause }) };
 }
 
 function applyDecision(decision: PostToolDecision, plugin: string, candidate: ToolResult, spec: ToolSpec | undefined): PostToolOutcome {

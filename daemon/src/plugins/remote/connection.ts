@@ -152,7 +152,7 @@ export class RemoteConnection {
         { deadline: Date.now() + deadlineMs },
         (error: ServiceError | null, bytes?: Buffer) => {
           signal.removeEventListener("abort", onAbort);
-          if (error) reject(signal.aborted ? cancelled(signal, performance.now() - started, deadlineMs) : statusFailure(error, deadlineMs, this.target));
+          if (error) reject(signal.aborted ? cancelled(signal, performance.now() - started, deadlineMs) : statusFailure(error, deadlineMs, this.target, performance.now() - started));
           else if (bytes === undefined) reject(new RpcFailure("invalid_answer", "the plugin sent no response message"));
           else {
             try {
@@ -203,8 +203,13 @@ function decodeAnswer(point: PointName, rpc: PointRpc, bytes: Buffer): unknown {
   return converted.value;
 }
 
-function statusFailure(error: ServiceError, deadlineMs: number, target: string): RpcFailure {
+function statusFailure(error: ServiceError, deadlineMs: number, target: string, elapsedMs: number): RpcFailure {
   const status_ = `${statusName(error.code)}: ${error.details}`;
+  // A server that enforces the deadline it was sent (grpc-go does) may cancel the call a moment
+  // before our own timer fires: at the deadline, that is still a missed deadline.
+  if (error.code === status.CANCELLED && elapsedMs >= deadlineMs - DEADLINE_SLACK_MS) {
+    return new RpcFailure("deadline_exceeded", `no answer within ${deadlineMs} ms (${status_})`);
+  }
   switch (error.code) {
     case status.DEADLINE_EXCEEDED:
       return new RpcFailure("deadline_exceeded", `no answer within ${deadlineMs} ms (${status_})`);
