@@ -1,46 +1,42 @@
 #!/usr/bin/env node
 // The `hookd` command. `serve` runs the daemon; operator commands (check, status, plugins,
 // reload, tail) and the hook forwarder talk to a running daemon. Parses arguments and exits with
-// a clear message and code; everything else lives in the modules it calls.
-import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "./config/load.js";
-import { createLogger } from "./ops/log.js";
-import { Daemon } from "./runtime/daemon.js";
-import { loadOtherPlugin } from "./runtime/other-plugins.js";
+// a clear message and code; everything else lives in the modules it calls (commands/).
+import { ConfigError } from "./config/load.js";
+import { ADMIN_USAGE, plugins, reload, status, tail } from "./commands/admin.js";
+import { CHECK_USAGE, check } from "./commands/check.js";
+import { SERVE_USAGE, serve } from "./commands/serve.js";
 
 const USAGE = `usage: hookd <command> [options]
 
 commands:
-  serve [--config FILE]   run the daemon (config from --config, HOOKD_CONFIG, or the embedded default)
+  ${SERVE_USAGE}
+  ${CHECK_USAGE}
+${ADMIN_USAGE}
 `;
 
-async function serve(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { config: { type: "string", short: "c" } }, strict: true });
-  const loaded = loadConfig(values.config);
-  const log = createLogger({ level: loaded.config.log.level });
-  const daemon = await Daemon.start({ config: loaded.config, configPath: loaded.path, log, loadOther: loadOtherPlugin(log) });
-  if (process.stderr.isTTY) process.stderr.write(`hookd listening on ${daemon.addresses.join(", ")}\n`);
-  return new Promise<number>((resolve) => {
-    const stop = (signal: string): void => {
-      log.info("stopping", { signal });
-      daemon.stop().then(
-        () => resolve(0),
-        (error: unknown) => {
-          log.error("stop failed", { error });
-          resolve(1);
-        },
-      );
-    };
-    process.once("SIGTERM", () => stop("SIGTERM"));
-    process.once("SIGINT", () => stop("SIGINT"));
-  });
-}
+const out = (text: string): void => void process.stdout.write(text);
+const err = (text: string): void => void process.stderr.write(text);
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case "serve":
       return serve(rest);
+    case "check":
+      return check(rest, { out, err });
+    case "status":
+      return status(rest, out);
+    case "plugins":
+      return plugins(rest, out);
+    case "reload":
+      return reload(rest, out, err);
+    case "tail": {
+      const stop = new AbortController();
+      process.once("SIGINT", () => stop.abort());
+      process.once("SIGTERM", () => stop.abort());
+      return tail(rest, out, stop.signal);
+    }
     case undefined:
     case "help":
     case "--help":

@@ -1,0 +1,181 @@
+// The operator commands that talk to a running daemon's HookAdmin: status, plugins, reload, tail.
+// The daemon is found through --socket, HOOKD_SOCKET, or the embedded default socket. Each
+// command prints for a person (tail --json prints the audit log's own JSON lines) and returns
+// its exit code.
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { fromProtoPoint } from "@hookd/sdk";
+import type { PointName } from "@hookd/sdk";
+import { closeClient, createClient, pb } from "@hookd/sdk/internal";
+import type { TypedClient } from "@hookd/sdk/internal";
+import { POINTS, toProtoPoint } from "@hookd/sdk";
+import { runtimeDir } from "../config/load.js";
+import { table } from "./table.js";
+
+export const ADMIN_USAGE = `  status                  the daemon's version, uptime, agents, sessions, listeners, config
+  plugins                 every plugin: health, calls, failures, latency p50/p99, restarts
+  reload                  re-read the config (an invalid one is refused; the running one stays)
+  tail [--session S] [--plugin P] [--point X] [--json]
+                          follow the audit records as they are written
+  (each takes --socket PATH|unix:///PATH|host:port; default $HOOKD_SOCKET, else ${join(runtimeDir(), "hookd.sock")})`;
+
+/** Timeout of the unary admin calls, in milliseconds. */
+const CALL_TIMEOUT_MS = 10_000;
+
+/** The admin target: --socket, HOOKD_SOCKET, or the embedded default's socket. */
+export function adminTarget(socket: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const chosen = socket ?? (env.HOOKD_SOCKET === "" ? undefined : env.HOOKD_SOCKET) ?? join(runtimeDir(env), "hookd.sock");
+  return chosen.startsWith("/") || chosen.startsWith(".") ? `unix://${chosen.startsWith("/") ? chosen : join(process.cwd(), chosen)}` : chosen;
+}
+
+async function withAdmin<T>(socket: string | undefined, body: (client: TypedClient<typeof pb.HookAdmin>, target: string) => Promise<T>): Promise<T> {
+  const target = adminTarget(socket);
+  const client = createClient(pb.HookAdmin, target);
+  try {
+    return await body(client, target);
+  } finally {
+    closeClient(client);
+  }
+}
+
+const socketOption = { socket: { type: "string", short: "s" } } as const;
+
+const HEALTH_NAMES: Readonly<Record<number, string>> = {
+  [pb.PluginHealth.UNSPECIFIED]: "unknown",
+  [pb.PluginHealth.SERVING]: "serving",
+  [pb.PluginHealth.STARTING]: "starting",
+  [pb.PluginHealth.EJECTED]: "ejected",
+  [pb.PluginHealth.UNAVAILABLE]: "unavailable",
+};
+
+function pointName(point: pb.Point): string {
+  const converted = fromProtoPoint(point, "point");
+  return converted.ok ? converted.value : `point#${point}`;
+}
+
+function duration(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  const parts = [[Math.floor(s / 86_400), "d"], [Math.floor(s / 3600) % 24, "h"], [Math.floor(s / 60) % 60, "m"], [s % 60, "s"]] as const;
+  const shown = parts.filter(([n], i) => n > 0 || i === parts.length - 1);
+  return shown.map(([n, unit]) => `${n}${unit}`).join(" ");
+}
+
+const micros = (us: bigint): string => (us >= 1000n ? `${(Number(us) / 1000).toFixed(1)}ms` : `${us}µs`);
+
+export async function status(args: string[], out: (text: string) => void): Promise<number> {
+  const { values } = parseArgs({ args, options: socketOption, strict: true });
+  return withAdmin(values.socket, async (client, target) => {
+    const s = await client.getStatus({}, { timeoutMs: CALL_TIMEOUT_MS });
+    out(
+      table(
+        [],
+        [
+          ["daemon", target],
+          ["version", s.version],
+          ["pid", String(s.pid)],
+          ["uptime", duration(Number(s.uptimeMs))],
+          ["agents connected", String(s.agentsConnected)],
+          ["sessions open", String(s.sessionsOpen)],
+          ["listeners", s.listeners.join(", ")],
+          ["config", s.configPath === "" ? "(embedded default)" : s.configPath],
+          ["config generation", String(s.configGeneration)],
+        ],
+      ),
+    );
+    return 0;
+  });
+}
+
+export async function plugins(args: string[], out: (text: string) => void): Promise<number> {
+  const { values } = parseArgs({ args, options: socketOption, strict: true });
+  return withAdmin(values.socket, async (client) => {
+    const { plugins: list } = await client.listPlugins({}, { timeoutMs: CALL_TIMEOUT_MS });
+    if (list.length === 0) {
+      out("no plugins configured\n");
+      return 0;
+    }
+    out(
+      table(
+        ["PLUGIN", "KIND", "HEALTH", "CALLS", "FAILURES", "P50", "P99", "RESTARTS", "POINTS", "TARGET"],
+        list.map((p) => [
+          p.name,
+          p.kind,
+          HEALTH_NAMES[p.health] ?? String(p.health),
+          String(p.calls),
+          String(p.failures),
+          micros(p.latencyP50Us),
+          micros(p.latencyP99Us),
+          String(p.restarts),
+          p.points.map(pointName).join(","),
+          p.target,
+        ]),
+      ),
+    );
+    for (const p of list) if (p.lastError !== "") out(`${p.name}: last error: ${p.lastError}\n`);
+    return 0;
+  });
+}
+
+export async function reload(args: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  const { values } = parseArgs({ args, options: socketOption, strict: true });
+  return withAdmin(values.socket, async (client) => {
+    const result = await client.reload({}, { timeoutMs: 60_000 });
+    if (result.applied) {
+      out(`config reloaded (generation ${result.configGeneration})\n`);
+      return 0;
+    }
+    err(`reload refused; the running config stays in force (generation ${result.configGeneration}):\n${result.error.split("\n").map((line) => `  - ${line}`).join("\n")}\n`);
+    return 1;
+  });
+}
+
+export async function tail(args: string[], out: (text: string) => void, signal: AbortSignal): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { ...socketOption, session: { type: "string" }, plugin: { type: "string" }, point: { type: "string" }, json: { type: "boolean" } },
+    strict: true,
+  });
+  let point = pb.Point.UNSPECIFIED;
+  if (values.point !== undefined) {
+    if (!(POINTS as readonly string[]).includes(values.point)) throw new Error(`--point: expected one of ${POINTS.join(", ")}, got "${values.point}"`);
+    point = toProtoPoint(values.point as PointName);
+  }
+  return withAdmin(values.socket, async (client) => {
+    const request = { sessionId: values.session ?? "", plugin: values.plugin ?? "", point };
+    try {
+      for await (const { record } of client.tailAudit(request, { signal, waitForReady: false })) {
+        if (record === undefined) continue;
+        out(values.json === true ? `${JSON.stringify(recordJson(record))}\n` : `${recordLine(record)}\n`);
+      }
+    } catch (error) {
+      if (signal.aborted) return 0;
+      throw error;
+    }
+    return 0;
+  });
+}
+
+/** The record as the audit log writes it. */
+function recordJson(record: pb.AuditRecord): Record<string, unknown> {
+  return {
+    time: record.time,
+    kind: record.kind,
+    agentId: record.agentId,
+    sessionId: record.sessionId,
+    turn: record.turn,
+    step: record.step,
+    callId: record.callId,
+    plugin: record.plugin,
+    point: pointName(record.point),
+    decision: record.decision,
+    reason: record.reason,
+    cause: record.cause,
+    durationUs: Number(record.durationUs),
+  };
+}
+
+function recordLine(r: pb.AuditRecord): string {
+  const where = `${r.agentId}/${r.sessionId} t${r.turn}s${r.step}${r.callId === "" ? "" : ` ${r.callId}`}`;
+  const why = [r.cause === "" ? "" : `cause=${r.cause}`, r.reason === "" ? "" : JSON.stringify(r.reason)].filter((x) => x !== "").join(" ");
+  return `${r.time} ${r.kind.padEnd(10)} ${pointName(r.point).padEnd(13)} ${r.plugin} -> ${r.decision} ${micros(r.durationUs)} [${where}]${why === "" ? "" : ` ${why}`}`;
+}

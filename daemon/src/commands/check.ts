@@ -1,0 +1,138 @@
+// `hookd check [--config F]`: validates a config without running it. Reports every schema
+// problem with the path of the bad key (config/load.ts does that), then what only trying can
+// tell: token files, the audit directory, each plugin loaded or connected (and waited for up to
+// --timeout-ms), the registry they form. Prints, per point, the plugins that would run, in
+// order. Exits 1 on any problem.
+import { accessSync, constants, existsSync } from "node:fs";
+import { dirname } from "node:path";
+import { parseArgs } from "node:util";
+import { POINTS } from "@hookd/sdk";
+import { ConfigError, loadConfig } from "../config/load.js";
+import type { Config } from "../config/schema.js";
+import { PluginRegistry } from "../engine/registry.js";
+import { WorkerPool } from "../engine/worker/index.js";
+import { AgentIdentities } from "../host/identity.js";
+import { createLogger } from "../ops/log.js";
+import { loadPlugin } from "../runtime/load-plugins.js";
+import type { LoadContext } from "../runtime/load-plugins.js";
+import { loadOtherPlugin } from "../runtime/other-plugins.js";
+import type { PluginSource } from "../runtime/plugin-source.js";
+import { table } from "./table.js";
+
+export const CHECK_USAGE = "check [--config FILE] [--timeout-ms N]   validate a config, load and probe its plugins, show the order they run in";
+
+/** How long a plugin may take to become reachable, by default. */
+const DEFAULT_PROBE_MS = 5_000;
+
+interface Output {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+}
+
+export async function check(args: string[], { out, err }: Output): Promise<number> {
+  const { values } = parseArgs({ args, options: { config: { type: "string", short: "c" }, "timeout-ms": { type: "string" } }, strict: true });
+  const probeMs = values["timeout-ms"] === undefined ? DEFAULT_PROBE_MS : Number(values["timeout-ms"]);
+  let config: Config;
+  let source: string;
+  try {
+    const loaded = loadConfig(values.config);
+    config = loaded.config;
+    source = loaded.path ?? "(embedded default)";
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    err(`${error.source}: ${error.problems.length} problem${error.problems.length === 1 ? "" : "s"}:\n${error.problems.map((p) => `  - ${p}`).join("\n")}\n`);
+    return 1;
+  }
+  out(`config ${source}: valid\n`);
+  const problems: string[] = [];
+  config.access.tokens.forEach((token, i) => {
+    try {
+      new AgentIdentities([token]);
+    } catch (error) {
+      problems.push(`access.tokens[${i}].tokenFile: ${messageOf(error)}`);
+    }
+  });
+  if (config.audit !== undefined) {
+    const problem = writableDirectory(dirname(config.audit.path));
+    if (problem !== undefined) problems.push(`audit.path: ${problem}`);
+  }
+
+  // Plugin output goes to stderr at warn and above, so the table stays readable.
+  const log = createLogger({ level: "warn", write: (line) => err(line) });
+  let pool: WorkerPool | undefined;
+  const context: LoadContext = {
+    defaultDeadlineMs: config.defaults.deadlineMs,
+    workerPool: () => (pool ??= new WorkerPool({ size: 1 })),
+  };
+  const sources: PluginSource[] = [];
+  try {
+    await Promise.all(
+      config.plugins.map(async (plugin, i) => {
+        try {
+          const loaded = await loadPlugin(plugin, context, loadOtherPlugin(log));
+          sources.push(loaded);
+          if (!(await readyWithin(loaded, probeMs))) {
+            const lastError = loaded.status().lastError;
+            problems.push(`plugins[${i}] (${plugin.name}): not reachable within ${probeMs} ms${lastError === "" ? "" : `: ${lastError}`}`);
+          }
+        } catch (error) {
+          problems.push(`plugins[${i}] (${plugin.name}): ${messageOf(error)}`);
+        }
+      }),
+    );
+    printOrder(config, sources, problems, out);
+  } finally {
+    await Promise.allSettled(sources.map((s) => s.close()));
+    await pool?.close();
+  }
+  if (problems.length > 0) {
+    err(`${source}: ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n${problems.map((p) => `  - ${p}`).join("\n")}\n`);
+    return 1;
+  }
+  out("ok\n");
+  return 0;
+}
+
+function printOrder(config: Config, sources: readonly PluginSource[], problems: string[], out: (text: string) => void): void {
+  // In config order, so the registry's error (if any) names plugins as the operator wrote them.
+  const ordered = config.plugins.map((p) => sources.find((s) => s.name === p.name)).filter((s): s is PluginSource => s !== undefined);
+  let registry: PluginRegistry;
+  try {
+    registry = new PluginRegistry(ordered.flatMap((s) => s.listeners()));
+  } catch (error) {
+    problems.push(`plugins: ${messageOf(error)}`);
+    return;
+  }
+  const rows: string[][] = [];
+  for (const point of POINTS) {
+    registry.listeners(point).forEach((l, i) => rows.push([point, String(i + 1), l.plugin, l.kind, String(l.priority), `${l.deadlineMs}ms`, l.failurePolicy]));
+  }
+  if (rows.length === 0) out("no plugin subscribes to any point\n");
+  else out(table(["POINT", "#", "PLUGIN", "KIND", "PRIORITY", "DEADLINE", "ON FAILURE"], rows));
+}
+
+/** Resolves true once the source can answer, false after `timeoutMs`. */
+async function readyWithin(source: PluginSource, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (!source.ready()) {
+    if (Date.now() >= end) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
+/** Why `dir` (or the nearest existing parent, where it would be created) cannot be written. */
+function writableDirectory(dir: string): string | undefined {
+  let probe = dir;
+  while (!existsSync(probe) && dirname(probe) !== probe) probe = dirname(probe);
+  try {
+    accessSync(probe, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return `cannot write in ${probe}: ${messageOf(error)}`;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,97 @@
+// `hookd serve`: runs the daemon as a well-behaved service. Takes the sockets systemd passed,
+// starts the daemon, reports READY=1 (once listeners and required plugins are up) and watchdog
+// pings when a service manager asked for them, reopens the audit log and reloads the config on
+// SIGHUP, and drains on SIGTERM/SIGINT after STOPPING=1. The daemon itself lives in runtime/.
+import { parseArgs } from "node:util";
+import { loadConfig } from "../config/load.js";
+import { createLogger } from "../ops/log.js";
+import { takeInheritedSockets } from "../ops/socket-activation.js";
+import { SystemdNotifier } from "../ops/systemd-notify.js";
+import { Daemon } from "../runtime/daemon.js";
+import { loadOtherPlugin } from "../runtime/other-plugins.js";
+
+export const SERVE_USAGE = "serve [--config FILE] [--grace-ms N]   run the daemon (config from --config, HOOKD_CONFIG, or the embedded default)";
+
+/** How long a stop lets in-flight calls finish before cancelling them, by default. */
+export const DEFAULT_GRACE_MS = 10_000;
+
+export async function serve(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { config: { type: "string", short: "c" }, "grace-ms": { type: "string" } }, strict: true });
+  const graceMs = values["grace-ms"] === undefined ? DEFAULT_GRACE_MS : Number(values["grace-ms"]);
+  if (!Number.isInteger(graceMs) || graceMs < 0) throw new Error(`--grace-ms: expected a non-negative integer, got "${values["grace-ms"]}"`);
+  const loaded = loadConfig(values.config);
+  const log = createLogger({ level: loaded.config.log.level });
+  const notifier = new SystemdNotifier({ log });
+  const inherited = takeInheritedSockets();
+  if (inherited.length > 0) log.info("sockets inherited from systemd", { sockets: inherited.map((s) => `${s.name}=fd${s.fd}`) });
+
+  // A SIGTERM while plugins are still coming up stops the wait for readiness.
+  const starting = new AbortController();
+  const abortStart = (): void => starting.abort();
+  process.once("SIGTERM", abortStart);
+  process.once("SIGINT", abortStart);
+  // SIGHUP's default action ends the process; one that arrives while starting is applied after.
+  let hangupWhileStarting = false;
+  const deferHangup = (): void => void (hangupWhileStarting = true);
+  process.on("SIGHUP", deferHangup);
+  const daemon = await Daemon.start({ config: loaded.config, configPath: loaded.path, log, loadOther: loadOtherPlugin(log), inherited });
+  try {
+    await daemon.whenReady(starting.signal);
+  } catch (error) {
+    log.error("not ready; stopping", { error });
+    await notifier.stopping();
+    await daemon.stop(graceMs);
+    return 1;
+  } finally {
+    process.off("SIGTERM", abortStart);
+    process.off("SIGINT", abortStart);
+  }
+  if (starting.signal.aborted) {
+    await notifier.stopping();
+    await daemon.stop(graceMs);
+    return 0;
+  }
+  await notifier.ready(`serving on ${daemon.addresses.join(", ")}`);
+  notifier.startWatchdog();
+  log.info("hookd ready", { pid: process.pid, listeners: daemon.addresses, notify: notifier.enabled });
+  if (process.stderr.isTTY) process.stderr.write(`hookd listening on ${daemon.addresses.join(", ")}\n`);
+
+  const onHangup = (): void => {
+    log.info("SIGHUP: reopening the audit log and reloading the config");
+    try {
+      daemon.audit.reopen();
+    } catch (error) {
+      log.error("audit log reopen failed", { error });
+    }
+    void (async () => {
+      await notifier.reloading();
+      const result = await daemon.reload();
+      await notifier.ready(result.applied ? `serving; config generation ${result.configGeneration}` : "serving; the last reload was refused");
+    })();
+  };
+  process.on("SIGHUP", onHangup);
+  process.off("SIGHUP", deferHangup);
+  if (hangupWhileStarting) onHangup();
+
+  return new Promise<number>((resolve) => {
+    const stop = (signal: string): void => {
+      log.info("stopping", { signal, graceMs });
+      process.off("SIGHUP", onHangup);
+      process.on("SIGHUP", () => log.info("SIGHUP ignored while stopping"));
+      void (async () => {
+        await notifier.stopping();
+        try {
+          await daemon.stop(graceMs);
+          resolve(0);
+        } catch (error) {
+          log.error("stop failed", { error });
+          resolve(1);
+        } finally {
+          notifier.stopWatchdog();
+        }
+      })();
+    };
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGINT", () => stop("SIGINT"));
+  });
+}

@@ -1,0 +1,113 @@
+// Renders the Prometheus text exposition format (version 0.0.4) from the engine's counters and a
+// snapshot of the daemon's gauges. Called only on a scrape. Owns metric names, help texts and
+// label escaping; the numbers come from metrics.ts and the daemon.
+import type { PluginStatusInfo } from "../runtime/plugin-source.js";
+import { LATENCY_BUCKETS_US } from "./metrics.js";
+import type { EngineMetrics, Histogram } from "./metrics.js";
+
+/** What the daemon reports at scrape time. */
+export interface DaemonGauges {
+  readonly agentsConnected: number;
+  readonly sessionsOpen: number;
+  readonly streamsOpen: number;
+  readonly plugins: readonly PluginStatusInfo[];
+  readonly configGeneration: number;
+  readonly reloads: { readonly applied: number; readonly refused: number };
+  readonly auditRecords: number;
+  readonly auditWriteErrors: number;
+  /** Epoch milliseconds. */
+  readonly startedAt: number;
+}
+
+type Labels = Readonly<Record<string, string>>;
+
+const escape = (value: string): string => value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
+
+function labelText(labels: Labels): string {
+  const parts = Object.entries(labels).map(([key, value]) => `${key}="${escape(value)}"`);
+  return parts.length === 0 ? "" : `{${parts.join(",")}}`;
+}
+
+class Exposition {
+  readonly #lines: string[] = [];
+
+  family(name: string, type: "counter" | "gauge" | "histogram", help: string): this {
+    this.#lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    return this;
+  }
+
+  sample(name: string, labels: Labels, value: number): this {
+    this.#lines.push(`${name}${labelText(labels)} ${Number.isFinite(value) ? value : 0}`);
+    return this;
+  }
+
+  histogram(name: string, labels: Labels, histogram: Histogram): this {
+    let cumulative = 0;
+    LATENCY_BUCKETS_US.forEach((bound, i) => {
+      cumulative += histogram.counts[i] ?? 0;
+      this.sample(`${name}_bucket`, { ...labels, le: String(bound / 1e6) }, cumulative);
+    });
+    this.sample(`${name}_bucket`, { ...labels, le: "+Inf" }, histogram.count);
+    this.sample(`${name}_sum`, labels, histogram.sumUs / 1e6);
+    this.sample(`${name}_count`, labels, histogram.count);
+    return this;
+  }
+
+  text(): string {
+    return `${this.#lines.join("\n")}\n`;
+  }
+}
+
+const HEALTHS = ["serving", "starting", "ejected", "unavailable"] as const;
+
+export function renderMetrics(metrics: EngineMetrics, gauges: DaemonGauges): string {
+  const out = new Exposition();
+  const pluginPoints = [...metrics.pluginPoints.values()];
+
+  out.family("hookd_plugin_calls_total", "counter", "Plugin calls, by plugin, point and outcome (answered, passed, fault, error).");
+  for (const s of pluginPoints) {
+    for (const [outcome, n] of s.outcomes) out.sample("hookd_plugin_calls_total", { plugin: s.plugin, point: s.point, outcome }, n);
+  }
+  out.family("hookd_plugin_failures_total", "counter", "Plugin calls that gave no usable answer, by cause.");
+  for (const s of pluginPoints) {
+    for (const [cause, n] of s.failures) out.sample("hookd_plugin_failures_total", { plugin: s.plugin, point: s.point, cause }, n);
+  }
+  out.family("hookd_plugin_failure_policy_total", "counter", "Failures decided by failure policy: fail-open (treated as pass) or fail-closed (refused).");
+  for (const s of pluginPoints) {
+    if (s.failOpen > 0) out.sample("hookd_plugin_failure_policy_total", { plugin: s.plugin, point: s.point, policy: "fail-open" }, s.failOpen);
+    if (s.failClosed > 0) out.sample("hookd_plugin_failure_policy_total", { plugin: s.plugin, point: s.point, policy: "fail-closed" }, s.failClosed);
+  }
+  out.family("hookd_plugin_call_duration_seconds", "histogram", "Plugin call latency, by plugin and point.");
+  for (const s of pluginPoints) out.histogram("hookd_plugin_call_duration_seconds", { plugin: s.plugin, point: s.point }, s.latency);
+
+  out.family("hookd_decisions_total", "counter", "Decisions applied at a point, by decision kind.");
+  for (const [point, s] of metrics.decisions) {
+    for (const [decision, n] of s.byDecision) out.sample("hookd_decisions_total", { point, decision }, n);
+  }
+  out.family("hookd_point_duration_seconds", "histogram", "Time to decide a point (all its plugins), by point.");
+  for (const [point, s] of metrics.decisions) out.histogram("hookd_point_duration_seconds", { point }, s.latency);
+
+  out.family("hookd_plugin_restarts_total", "counter", "Restarts (managed) or reconnects (remote) of a plugin.");
+  for (const p of gauges.plugins) out.sample("hookd_plugin_restarts_total", { plugin: p.name }, p.restarts);
+  out.family("hookd_plugin_health", "gauge", "1 for the plugin's current health state.");
+  for (const p of gauges.plugins) {
+    for (const health of HEALTHS) out.sample("hookd_plugin_health", { plugin: p.name, kind: p.kind, health }, p.health === health ? 1 : 0);
+  }
+
+  out.family("hookd_agents_connected", "gauge", "Agents with at least one open hosted session.").sample("hookd_agents_connected", {}, gauges.agentsConnected);
+  out.family("hookd_sessions_open", "gauge", "Hosted sessions open (attached or resumable).").sample("hookd_sessions_open", {}, gauges.sessionsOpen);
+  out.family("hookd_streams_open", "gauge", "Hosted-loop streams open.").sample("hookd_streams_open", {}, gauges.streamsOpen);
+  out.family("hookd_config_generation", "gauge", "Incremented by every applied reload.").sample("hookd_config_generation", {}, gauges.configGeneration);
+  out
+    .family("hookd_config_reloads_total", "counter", "Config reloads, applied or refused.")
+    .sample("hookd_config_reloads_total", { result: "applied" }, gauges.reloads.applied)
+    .sample("hookd_config_reloads_total", { result: "refused" }, gauges.reloads.refused);
+  out.family("hookd_audit_records_total", "counter", "Audit records written.").sample("hookd_audit_records_total", {}, gauges.auditRecords);
+  out.family("hookd_audit_write_errors_total", "counter", "Audit records that could not be written or synced.").sample("hookd_audit_write_errors_total", {}, gauges.auditWriteErrors);
+
+  const memory = process.memoryUsage();
+  out.family("process_start_time_seconds", "gauge", "Start time of the process since the epoch, in seconds.").sample("process_start_time_seconds", {}, Math.round(gauges.startedAt / 1000));
+  out.family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.").sample("process_resident_memory_bytes", {}, memory.rss);
+  out.family("nodejs_heap_used_bytes", "gauge", "V8 heap in use, in bytes.").sample("nodejs_heap_used_bytes", {}, memory.heapUsed);
+  return out.text();
+}
