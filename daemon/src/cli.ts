@@ -1,19 +1,26 @@
 #!/usr/bin/env node
 // The `hookd` command. `serve` runs the daemon; operator commands (check, status, plugins,
 // reload, tail) and the hook forwarder talk to a running daemon. Parses arguments and exits with
-// a clear message and code; everything else lives in the modules it calls (commands/).
-import { ConfigError } from "./config/load.js";
-import { ADMIN_USAGE, plugins, reload, status, tail } from "./commands/admin.js";
-import { CHECK_USAGE, check } from "./commands/check.js";
-import { SERVE_USAGE, serve } from "./commands/serve.js";
+// a clear message and code; everything else lives in the modules it calls (commands/). Every
+// command module is imported only when chosen: `hookd hook` runs per agent event and must not
+// pay for loading grpc-js or the daemon.
 
-const USAGE = `usage: hookd <command> [options]
+async function usage(): Promise<string> {
+  const [{ ADMIN_USAGE }, { CHECK_USAGE }, { SERVE_USAGE }] = await Promise.all([
+    import("./commands/admin.js"),
+    import("./commands/check.js"),
+    import("./commands/serve.js"),
+  ]);
+  return `usage: hookd <command> [options]
 
 commands:
   ${SERVE_USAGE}
   ${CHECK_USAGE}
 ${ADMIN_USAGE}
+  hook --dialect claude-code|codex --event EVENT [--url URL | --socket PATH]
+                          answer an agent's command hook through the daemon (JSON on stdin)
 `;
+}
 
 const out = (text: string): void => void process.stdout.write(text);
 const err = (text: string): void => void process.stderr.write(text);
@@ -21,39 +28,45 @@ const err = (text: string): void => void process.stderr.write(text);
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
+    case "hook":
+      return (await import("./forward/hook.js")).runHookForwarder(rest);
     case "serve":
-      return serve(rest);
+      return (await import("./commands/serve.js")).serve(rest);
     case "check":
-      return check(rest, { out, err });
+      return (await import("./commands/check.js")).check(rest, { out, err });
     case "status":
-      return status(rest, out);
+      return (await import("./commands/admin.js")).status(rest, out);
     case "plugins":
-      return plugins(rest, out);
+      return (await import("./commands/admin.js")).plugins(rest, out);
     case "reload":
-      return reload(rest, out, err);
+      return (await import("./commands/admin.js")).reload(rest, out, err);
     case "tail": {
       const stop = new AbortController();
       process.once("SIGINT", () => stop.abort());
       process.once("SIGTERM", () => stop.abort());
-      return tail(rest, out, stop.signal);
+      return (await import("./commands/admin.js")).tail(rest, out, stop.signal);
     }
     case undefined:
     case "help":
     case "--help":
     case "-h":
-      process.stdout.write(USAGE);
+      process.stdout.write(await usage());
       return command === undefined ? 2 : 0;
     default:
-      process.stderr.write(`hookd: unknown command "${command}"\n${USAGE}`);
+      process.stderr.write(`hookd: unknown command "${command}"\n${await usage()}`);
       return 2;
   }
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    // Let stdout drain (a forwarded hook answer is read by the agent) before exiting.
+    process.exitCode = code;
+    if (process.argv[2] !== "hook") process.exit(code);
+  },
   (error: unknown) => {
-    if (error instanceof ConfigError) process.stderr.write(`hookd: ${error.message}\n`);
-    else process.stderr.write(`hookd: ${error instanceof Error ? error.message : String(error)}\n`);
+    // ConfigError messages already list every problem with its path.
+    process.stderr.write(`hookd: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   },
 );

@@ -150,8 +150,10 @@ export const configSchema = z.strictObject({
         .default([]),
     })
     .prefault({}),
-  /** Claude Code http hooks endpoint. */
-  http: z.strictObject({ listen: z.string().regex(/^[^:\s]*:\d+$/, "host:port") }).optional(),
+  /** Claude Code http hooks endpoint (and the `hookd hook` forwarder's target). */
+  http: z
+    .strictObject({ listen: z.string().regex(/^([^:\s/]*:\d+|unix:\/.+|\/.+)$/, "host:port, unix:/path or an absolute socket path") })
+    .optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

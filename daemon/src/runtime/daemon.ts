@@ -25,6 +25,8 @@ import { AuditTrail } from "../ops/audit.js";
 import type { Logger } from "../ops/log.js";
 import { EngineMetrics } from "../ops/metrics.js";
 import { startMetricsServer } from "../ops/metrics-server.js";
+import { agentResolver, startHookHttpServer } from "../http/index.js";
+import type { HookHttpServer } from "../http/index.js";
 import type { MetricsServer } from "../ops/metrics-server.js";
 import { renderMetrics } from "../ops/prometheus.js";
 import { addReflection } from "../ops/reflection.js";
@@ -79,6 +81,7 @@ export class Daemon {
   #adminServer: Server | undefined;
   #activated: ActivatedListener[] = [];
   #metricsServer: MetricsServer | undefined;
+  #hookHttp: HookHttpServer | undefined;
   #sources: readonly PluginSource[] = [];
   #registry = PluginRegistry.EMPTY;
   #pool: WorkerPool | undefined;
@@ -200,6 +203,16 @@ export class Daemon {
     if (config.metrics !== undefined) {
       this.#metricsServer = await startMetricsServer(config.metrics.listen, () => renderMetrics(this.metrics, this.#gauges()));
       this.#log.info("metrics serving", { address: this.#metricsServer.address, path: "/metrics" });
+    }
+    if (config.http !== undefined) {
+      this.#hookHttp = await startHookHttpServer({
+        listen: config.http.listen,
+        evaluate,
+        log: this.#log.child({ component: "http-hooks" }),
+        resolveAgent: agentResolver(identities),
+        maxBodyBytes: config.limits.maxMessageBytes,
+      });
+      this.#log.info("http hooks serving", { address: this.#hookHttp.address });
     }
     for (const service of ["", "hookd.v1.HookHost", "hookd.v1.HookAdmin"]) this.health.set(service, true);
     // Inherited sockets are accepted on last: connections systemd queued while hookd started are
@@ -379,6 +392,7 @@ export class Daemon {
     await Promise.allSettled(this.#activated.map((listener) => listener.close()));
     this.streams.endAll("hookd is shutting down; reconnect and resume");
     this.tails.endAll("hookd is shutting down");
+    await this.#hookHttp?.close();
     const servers = this.#adminServer === undefined ? [this.#server] : [this.#server, this.#adminServer];
     await Promise.all(servers.map((server) => shutdown(server, graceMs)));
     await this.#metricsServer?.close();
