@@ -3,6 +3,9 @@
 //   listeners; `pass` hands on to the next listener; the first decision is final; when all pass,
 //   the point's default applies. A listener error is sticky: the waterfall's outcome is that
 //   error whatever an outer handler does with it.
+//   A run of two or more consecutive side-effect-free leaf listeners (remote, worker, command:
+//   they cannot call next()) is called concurrently and folded in order (see `fanOut`); in-process
+//   listeners around such a run keep their sequential next() semantics.
 // - guards: every guard in order until the first deny; a guard can never allow.
 // - notification: every listener, answers collected in listener order.
 // Owns ordering and short-circuiting; knows nothing of what the decisions mean.
@@ -12,8 +15,8 @@ import { isPass } from "./decisions.js";
 import type { DecisionOf } from "./decisions.js";
 import type { ListenerError } from "./faults.js";
 import { callListener } from "./invoke.js";
-import type { CallOptions, Invocation } from "./invoke.js";
-import type { ContextOf, EventOf, Listener } from "./listener.js";
+import type { CallOptions, CallResult, Invocation } from "./invoke.js";
+import type { ContextOf, EventOf, Listener, ListenerKind } from "./listener.js";
 
 export type WaterfallPoint = "pre-step" | "pre-tool" | "post-tool";
 
@@ -44,6 +47,36 @@ function handled<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
+/** Kinds whose handler cannot call next(): its answer does not depend on the listeners after it. */
+const LEAF_KINDS: ReadonlySet<ListenerKind> = new Set(["remote", "worker", "command"]);
+
+function foldable(listener: Listener | undefined): boolean {
+  return listener !== undefined && listener.sideEffectFree && LEAF_KINDS.has(listener.kind);
+}
+
+/**
+ * For each index, the end (exclusive) of the run of foldable listeners starting there; equal to
+ * the index for a listener that is not foldable.
+ */
+function foldableRuns(listeners: readonly Listener[]): number[] {
+  const ends = new Array<number>(listeners.length);
+  for (let index = listeners.length - 1; index >= 0; index--) {
+    ends[index] = foldable(listeners[index]) ? (ends[index + 1] ?? index + 1) : index;
+  }
+  return ends;
+}
+
+type Settled<P extends WaterfallPoint> =
+  | { readonly type: "result"; readonly result: CallResult<P> }
+  | { readonly type: "thrown"; readonly durationUs: number };
+
+/** The abort reason of a fanned-out call whose answer is no longer needed. */
+export class AnswerNotNeeded extends HookdError {
+  constructor(decidedBy: string) {
+    super("cancelled", `answer not needed: ${decidedBy} decided first`);
+  }
+}
+
 export async function runWaterfall<P extends WaterfallPoint>(
   listeners: readonly Listener<P>[],
   event: EventOf<P>,
@@ -51,10 +84,94 @@ export async function runWaterfall<P extends WaterfallPoint>(
   options: RunOptions,
 ): Promise<PointOutcome<DecisionOf<P>>> {
   let sticky: StickyError | undefined;
+  const runEnds = foldableRuns(listeners);
+
+  /**
+   * Calls listeners [start, end) at once and folds their answers in order, giving exactly the
+   * outcome the sequential waterfall gives: the first non-pass answer (a failure-policy answer
+   * included) decides, the first listener error is sticky, and when all pass the waterfall goes on
+   * at `end`. Each call gets min(its deadline, the budget left now), as each would at its own start.
+   * Once the outcome is known, the calls after the deciding one are aborted and awaited (a cut-off
+   * call settles at once), and every call whose answer was not used is recorded with outcome
+   * "discarded" after the used ones: decision "cancelled" when it was cut off, else the kind of
+   * what it answered. When the caller cancels, this rejects like the sequential waterfall, and only
+   * calls that had already answered are recorded (as discarded).
+   */
+  const fanOut = async (start: number, end: number): Promise<PointOutcome<DecisionOf<P>>> => {
+    const discard = new AbortController();
+    const onCallerAbort = (): void => discard.abort(options.signal.reason);
+    options.signal.addEventListener("abort", onCallerAbort, { once: true });
+    const callOptions: RunOptions = { ...options, signal: discard.signal };
+    const started = performance.now();
+    const pending: Promise<Settled<P>>[] = [];
+    try {
+      for (let index = start; index < end; index++) {
+        const listener = listeners[index] as Listener<P>;
+        const makeContext = (signal: AbortSignal): ContextOf<P> =>
+          ({
+            signal,
+            plugin: listener.plugin,
+            next: () => handled(Promise.reject(new HookdError("invalid_decision", `plugin ${listener.plugin} (${listener.kind}) cannot call next()`))),
+          }) satisfies WaterfallContext<DecisionOf<P>> as unknown as ContextOf<P>;
+        pending.push(
+          callListener(listener, event, makeContext, callOptions).then(
+            (result): Settled<P> => ({ type: "result", result }),
+            (): Settled<P> => ({ type: "thrown", durationUs: Math.round((performance.now() - started) * 1000) }),
+          ),
+        );
+      }
+      let outcome: PointOutcome<DecisionOf<P>> | undefined;
+      let used = 0;
+      let cancelled = false;
+      for (const call of pending) {
+        const settled = await call;
+        if (settled.type === "thrown") {
+          // callListener throws only when its signal aborted, and nothing is discarded before the
+          // outcome is known: the caller cancelled.
+          cancelled = true;
+          break;
+        }
+        used++;
+        const { result } = settled;
+        options.onInvocation(result.invocation);
+        if (result.type === "error") {
+          sticky ??= new StickyError(result.error);
+          outcome = { type: "error", error: result.error };
+          break;
+        }
+        if (!isPass(result.answer)) {
+          const listener = listeners[start + used - 1] as Listener<P>;
+          const fault = result.invocation.outcome === "fault" ? result.invocation : undefined;
+          outcome = { type: "decided", decision: result.answer, decidedBy: listener.plugin, ...(fault ? { fault } : {}) };
+          break;
+        }
+      }
+      if (!cancelled && outcome === undefined) return await dispatch(end);
+      if (!discard.signal.aborted) discard.abort(new AnswerNotNeeded(outcome?.type === "decided" ? outcome.decidedBy : (outcome?.error.plugin ?? "")));
+      const rest = await Promise.all(pending.slice(used));
+      rest.forEach((settled, offset) => {
+        const listener = listeners[start + used + offset] as Listener<P>;
+        if (settled.type === "result") options.onInvocation({ ...settled.result.invocation, outcome: "discarded" });
+        else if (!cancelled) {
+          options.onInvocation({ plugin: listener.plugin, point: listener.point, kind: listener.kind, durationUs: settled.durationUs, outcome: "discarded", decision: "cancelled" });
+        }
+      });
+      if (cancelled) {
+        options.signal.throwIfAborted();
+        throw new HookdError("internal", "a concurrent plugin call was cut off but the caller did not cancel");
+      }
+      if (sticky !== undefined) return { type: "error", error: sticky.error };
+      return outcome as PointOutcome<DecisionOf<P>>;
+    } finally {
+      options.signal.removeEventListener("abort", onCallerAbort);
+    }
+  };
 
   const dispatch = async (index: number): Promise<PointOutcome<DecisionOf<P>>> => {
     const listener = listeners[index];
     if (listener === undefined) return { type: "decided", decision: fallback(), decidedBy: DEFAULT_DECIDER };
+    const runEnd = runEnds[index] ?? index;
+    if (runEnd - index >= 2) return fanOut(index, runEnd);
     let inner: Promise<PointOutcome<DecisionOf<P>>> | undefined;
     const next = (): Promise<DecisionOf<P>> => {
       if (inner !== undefined) {

@@ -1,0 +1,64 @@
+// The design's targets (DESIGN.md section 6) as ratios between scenarios of one run. They are
+// printed beside the measured values, never asserted: absolute times on shared machines are
+// noise, and a missed target is a finding to report, not a failed run.
+
+export interface ScenarioFigures {
+  readonly p50_us?: number;
+  readonly p99_us?: number;
+  readonly ops_per_s?: number;
+  readonly rss_kb_per_session?: number;
+  readonly per_call_us?: number;
+  readonly cpu_us_per_call?: number;
+}
+
+export interface Target {
+  readonly name: string;
+  /** What is divided by what. */
+  readonly how: string;
+  readonly value: (s: Readonly<Record<string, ScenarioFigures>>) => number | undefined;
+  /** e.g. "<= 1.3"; absent for figures reported without a target. */
+  readonly target?: { readonly op: "<=" | ">="; readonly bound: number };
+}
+
+function ratio(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined || b === undefined || b === 0 ? undefined : Math.round((a / b) * 100) / 100;
+}
+
+const p50 = (name: string) => (s: Readonly<Record<string, ScenarioFigures>>) => s[name]?.p50_us;
+const cpu = (name: string) => (s: Readonly<Record<string, ScenarioFigures>>) => s[name]?.cpu_us_per_call;
+
+export const TARGETS: readonly Target[] = [
+  { name: "remote_uds/floor_relay", how: "p50", value: (s) => ratio(p50("remote_uds")(s), p50("floor_relay")(s)), target: { op: "<=", bound: 1.3 } },
+  { name: "inprocess/floor_single", how: "p50", value: (s) => ratio(p50("inprocess")(s), p50("floor_single")(s)), target: { op: "<=", bound: 1.15 } },
+  { name: "command_node/remote_uds", how: "p50", value: (s) => ratio(p50("command_node")(s), p50("remote_uds")(s)), target: { op: ">=", bound: 100 } },
+  { name: "fanout4/remote_uds", how: "p50", value: (s) => ratio(p50("fanout4")(s), p50("remote_uds")(s)), target: { op: "<=", bound: 1.6 } },
+  {
+    name: "agents32/floor_relay",
+    how: "throughput, agents32 / floor_relay32 (both at 32 in flight)",
+    value: (s) => ratio(s["agents32"]?.ops_per_s, s["floor_relay32"]?.ops_per_s),
+    target: { op: ">=", bound: 0.7 },
+  },
+  { name: "sessions_kb_per_session", how: "daemon VmRSS growth per open idle session, KiB", value: (s) => s["sessions"]?.rss_kb_per_session, target: { op: "<=", bound: 16 } },
+  // Reported without a target.
+  {
+    name: "sessions/sessions_floor",
+    how: "VmRSS growth per idle session: daemon / bare grpc-js server holding the same streams",
+    value: (s) => ratio(s["sessions"]?.rss_kb_per_session, s["sessions_floor"]?.rss_kb_per_session),
+  },
+  { name: "worker/inprocess", how: "p50", value: (s) => ratio(p50("worker")(s), p50("inprocess")(s)) },
+  { name: "remote_python/remote_uds", how: "p50", value: (s) => ratio(p50("remote_python")(s), p50("remote_uds")(s)) },
+  { name: "command_sh/remote_uds", how: "p50", value: (s) => ratio(p50("command_sh")(s), p50("remote_uds")(s)) },
+  { name: "hosted_turn_per_call/floor_relay", how: "(turn p50 / tool calls) / floor_relay p50", value: (s) => ratio(s["hosted_turn"]?.per_call_us, p50("floor_relay")(s)) },
+  { name: "agents32_p99/floor_relay32_p99", how: "p99 at 32 in flight", value: (s) => ratio(s["agents32"]?.p99_us, s["floor_relay32"]?.p99_us) },
+  { name: "floor_relay/floor_single", how: "p50 (sanity: about 2)", value: (s) => ratio(p50("floor_relay")(s), p50("floor_single")(s)) },
+  // The same comparisons in CPU time per call of the serving processes: steadier under load.
+  { name: "cpu: remote_uds/floor_relay", how: "CPU µs per call (daemon + plugin vs relay + server)", value: (s) => ratio(cpu("remote_uds")(s), cpu("floor_relay")(s)) },
+  { name: "cpu: inprocess/floor_single", how: "CPU µs per call (daemon vs server)", value: (s) => ratio(cpu("inprocess")(s), cpu("floor_single")(s)) },
+  { name: "cpu: fanout4/remote_uds", how: "CPU µs per call", value: (s) => ratio(cpu("fanout4")(s), cpu("remote_uds")(s)) },
+  { name: "cpu: command_node/remote_uds", how: "CPU µs per call (hook processes included)", value: (s) => ratio(cpu("command_node")(s), cpu("remote_uds")(s)) },
+];
+
+export function met(target: Target, value: number | undefined): boolean | undefined {
+  if (target.target === undefined || value === undefined) return undefined;
+  return target.target.op === "<=" ? value <= target.target.bound : value >= target.target.bound;
+}

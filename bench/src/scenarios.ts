@@ -1,0 +1,280 @@
+// The scenarios. Latency scenarios only set up (start their daemon and plugins, check that the
+// daemon decides through the plugin under test) and hand back the call to measure; main.ts then
+// measures them all interleaved. Group scenarios (32 agents, idle sessions) measure themselves.
+// A scenario that needs a plugin kind the daemon does not have yet is skipped with the reason.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { openAgent, openIdleSession } from "./hosted.js";
+import { Skip, expectPreTool } from "./lab.js";
+import type { HostClient, Lab } from "./lab.js";
+import { postToolRequest } from "./messages.js";
+import { REPO, rssKb } from "./procs.js";
+import { concurrentWindow, summarize, windowSummary } from "./stats.js";
+import type { Bounds, Summary, Window } from "./stats.js";
+
+export interface ScenarioResult extends Partial<Summary> {
+  /** Calls made before measuring (latency scenarios). */
+  readonly warmup?: number;
+  readonly rss_kb_per_session?: number;
+  /** hosted_turn: the turn's p50 divided by its tool calls. */
+  readonly per_call_us?: number;
+  /** Answers not decided by the plugin under test (a fault or a fail-closed deny mid-run). */
+  readonly mismatches?: number;
+  /**
+   * CPU time per measured call of the serving processes (daemon, plugins, hook processes; the
+   * floor's server and relay), in microseconds, counted only while this scenario ran: unlike
+   * latency, it moves little with the load from elsewhere on the machine.
+   */
+  readonly cpu_us_per_call?: number;
+  readonly note?: string;
+  readonly skipped?: string;
+}
+
+export interface LatencySetup {
+  readonly call: () => Promise<unknown>;
+  readonly mismatches?: () => number;
+  readonly note?: string;
+  /** Tool calls per measured call (hosted_turn), for per_call_us. */
+  readonly perCall?: number;
+  /** Processes serving this scenario that it did not start itself (the floor's). */
+  readonly sharedPids?: readonly number[];
+}
+
+export type Scenario =
+  | { readonly type: "latency"; readonly name: string; readonly what: string; readonly bounds: (quick: boolean) => Bounds; setup(lab: Lab): Promise<LatencySetup> }
+  | { readonly type: "group"; readonly name: string; readonly what: string; readonly produces: readonly string[]; run(lab: Lab): Promise<Record<string, ScenarioResult>> };
+
+const POLICY_MODULE = join(REPO, "bench/dist/plugins/policy.js");
+const AGENTS = 32;
+const TOOL_CALLS_PER_TURN = 10;
+
+const FAST = (quick: boolean): Bounds => (quick ? { warmup: 300, count: 5_000, maxMs: 1_500 } : { warmup: 2_000, count: 100_000, maxMs: 10_000 });
+const SHELL = (quick: boolean): Bounds => (quick ? { warmup: 3, count: 300, maxMs: 1_500 } : { warmup: 20, count: 3_000, maxMs: 10_000 });
+const NODE_PROCESS = (quick: boolean): Bounds => (quick ? { warmup: 2, count: 12, maxMs: 3_000 } : { warmup: 5, count: 100, maxMs: 20_000 });
+const TURN = (quick: boolean): Bounds => (quick ? { warmup: 5, count: 300, maxMs: 1_500 } : { warmup: 30, count: 3_000, maxMs: 10_000 });
+
+/** Pre-tool evaluations through a daemon with `plugins`, decided by `decidedBy`. */
+async function throughDaemon(lab: Lab, name: string, plugins: Record<string, unknown>[], decidedBy: string): Promise<LatencySetup> {
+  const daemon = await lab.daemon(name, plugins);
+  return expectPreTool(lab.client(daemon.target), decidedBy);
+}
+
+async function remotePolicyDaemon(lab: Lab, name: string): Promise<{ target: string }> {
+  const plugin = await lab.remotePolicy("bench-policy", "allow", lab.settings.profileScenarios.has(name) ? `plugin-${name}` : undefined);
+  return lab.daemon(name, [{ name: "bench-policy", kind: "remote", target: plugin.target }]);
+}
+
+async function commandHook(lab: Lab, name: string, command: string): Promise<LatencySetup> {
+  const hooks = join(lab.settings.dir, `${name}.hooks.json`);
+  await writeFile(hooks, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command, timeout: 30 }] }] } }, null, 2));
+  return throughDaemon(lab, name, [{ name, kind: "command", hooks, dialect: "claude-code" }], name);
+}
+
+async function hostedTurn(lab: Lab): Promise<LatencySetup> {
+  let target: string;
+  let note = `${TOOL_CALLS_PER_TURN} tool calls per turn; one remote plugin at pre-tool`;
+  try {
+    target = (await remotePolicyDaemon(lab, "hosted_turn")).target;
+  } catch (error) {
+    if (!(error instanceof Skip)) throw error;
+    target = (await lab.daemon("hosted_turn", [{ name: "bench-policy", kind: "in-process", module: POLICY_MODULE }])).target;
+    note = `${TOOL_CALLS_PER_TURN} tool calls per turn; in-process plugin at pre-tool (remote not available)`;
+  }
+  const client = lab.client(target);
+  await expectPreTool(client, "bench-policy");
+  const agent = await openAgent(client, "bench-hosted", "bench-agent");
+  return { call: () => agent.turn(TOOL_CALLS_PER_TURN), note, perCall: TOOL_CALLS_PER_TURN };
+}
+
+/** agents32 and floor_relay32 in alternating windows, each agent on its own connection. */
+async function manyAgents(lab: Lab): Promise<Record<string, ScenarioResult>> {
+  const { relayTarget } = await lab.floor();
+  const results: Record<string, ScenarioResult> = {};
+  let daemonTarget: string | undefined;
+  try {
+    daemonTarget = (await remotePolicyDaemon(lab, "agents32")).target;
+  } catch (error) {
+    if (!(error instanceof Skip)) throw error;
+    results["agents32"] = { skipped: error.message };
+  }
+  const agents = async (name: string, target: string) => ({
+    name,
+    calls: await Promise.all(Array.from({ length: AGENTS }, (_, i) => expectPreTool(lab.client(target, true), "bench-policy", 15_000, `bench-agent-${i}`))),
+    window: { samples: [], completed: 0, elapsedMs: 0 } as Window,
+  });
+  const sides = [...(daemonTarget === undefined ? [] : [await agents("agents32", daemonTarget)]), await agents("floor_relay32", relayTarget)];
+  const rounds = lab.settings.quick ? 2 : 4;
+  const timing = lab.settings.quick ? { warmupMs: 300, durationMs: 1_000 } : { warmupMs: 500, durationMs: 3_000 };
+  for (let round = 0; round < rounds; round++) {
+    for (const side of sides) await concurrentWindow((loop) => (side.calls[loop] as (typeof side.calls)[number]).call(), { concurrency: AGENTS, ...timing }, side.window);
+  }
+  for (const side of sides) {
+    const mismatches = side.calls.reduce((total, checked) => total + checked.mismatches(), 0);
+    results[side.name] = {
+      ...windowSummary(side.window),
+      ...(mismatches > 0 ? { mismatches } : {}),
+      note: `${AGENTS} loops on own connections, ${rounds} alternating windows of ${timing.durationMs} ms`,
+    };
+  }
+  return results;
+}
+
+/**
+ * Opens `count` idle hosted sessions against `target` (process `pid`), each on its own stream,
+ * and reports the process's VmRSS growth per session and the time to open one.
+ */
+async function idleSessions(lab: Lab, target: string, pid: number, count: number): Promise<ScenarioResult> {
+  const perAgent = 250;
+  const clients: HostClient[] = Array.from({ length: 8 }, () => lab.client(target, true));
+  const pick = (i: number): HostClient => clients[i % clients.length] as HostClient;
+  // Warm the session paths, then let the process settle before the baseline.
+  const warm = await Promise.all(Array.from({ length: 100 }, (_, i) => openIdleSession(pick(i), `warm-${i}`, "warm-agent")));
+  for (const call of warm) call.cancel();
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const before = rssKb(pid);
+  const open: { cancel(): void }[] = [];
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    open.push(await openIdleSession(pick(i), `idle-${i}`, `idle-agent-${Math.floor(i / perAgent)}`));
+    samples.push((performance.now() - started) * 1000);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const after = rssKb(pid);
+  for (const call of open) call.cancel();
+  return {
+    ...summarize(samples),
+    rss_kb_per_session: Math.round(((after - before) / count) * 100) / 100,
+    note: `${count} idle sessions, each on its own open stream (8 connections); VmRSS ${before} -> ${after} KiB; p50/p99: opening one session`,
+  };
+}
+
+async function sessions(lab: Lab): Promise<Record<string, ScenarioResult>> {
+  const count = lab.settings.quick ? 1_000 : 5_000;
+  const daemon = await lab.daemon("sessions", [], { limits: { maxSessions: 100_000, maxSessionsPerAgent: 100_000 } });
+  const results: Record<string, ScenarioResult> = { sessions: await idleSessions(lab, daemon.target, daemon.pid, count) };
+  const floor = await lab.floorServer("sessions-floor");
+  results["sessions_floor"] = await idleSessions(lab, floor.target, floor.proc.pid, count);
+  return results;
+}
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    type: "latency",
+    name: "floor_single",
+    what: "one bare grpc-js unary round trip, EvaluatePreTool messages, no hookd",
+    bounds: FAST,
+    setup: async (lab) => {
+      const floor = await lab.floor();
+      return { ...(await expectPreTool(lab.client(floor.serverTarget), "bench-policy")), sharedPids: [floor.server.pid] };
+    },
+  },
+  {
+    type: "latency",
+    name: "floor_relay",
+    what: "client -> relay -> server: two bare grpc-js unary calls, no hookd",
+    bounds: FAST,
+    setup: async (lab) => {
+      const floor = await lab.floor();
+      return { ...(await expectPreTool(lab.client(floor.relayTarget), "bench-policy")), sharedPids: [floor.relay.pid, floor.server.pid] };
+    },
+  },
+  {
+    type: "latency",
+    name: "inprocess",
+    what: "EvaluatePreTool through hookd, in-process plugin",
+    bounds: FAST,
+    setup: (lab) => throughDaemon(lab, "inprocess", [{ name: "bench-policy", kind: "in-process", module: POLICY_MODULE }], "bench-policy"),
+  },
+  {
+    type: "latency",
+    name: "worker",
+    what: "the same plugin in the piscina pool (kind worker)",
+    bounds: FAST,
+    setup: (lab) => throughDaemon(lab, "worker", [{ name: "bench-policy", kind: "worker", module: POLICY_MODULE }], "bench-policy"),
+  },
+  {
+    type: "latency",
+    name: "remote_uds",
+    what: "one remote TypeScript plugin (servePlugin) over a Unix socket",
+    bounds: FAST,
+    setup: async (lab) => expectPreTool(lab.client((await remotePolicyDaemon(lab, "remote_uds")).target), "bench-policy"),
+  },
+  {
+    type: "latency",
+    name: "remote_python",
+    what: "a Python pre-tool plugin (bench/plugins/python_policy.py) over a Unix socket",
+    bounds: FAST,
+    setup: async (lab) => {
+      const plugin = await lab.python("bench-policy-py");
+      return throughDaemon(lab, "remote_python", [{ name: "bench-policy-py", kind: "remote", target: plugin.target }], "bench-policy-py");
+    },
+  },
+  {
+    type: "latency",
+    name: "remote_python_example",
+    what: "EvaluatePostTool through the Python example (redact-secrets; nothing to redact)",
+    bounds: FAST,
+    setup: async (lab) => {
+      const plugin = await lab.python("redact-secrets");
+      const daemon = await lab.daemon("remote_python_example", [{ name: "redact-secrets", kind: "remote", target: plugin.target }]);
+      const client = lab.client(daemon.target);
+      // Only a result with a secret shows that the example is consulted (it passes otherwise).
+      const secret = postToolRequest("aws_access_key_id = AKIAIOSFODNN7EXAMPLE");
+      const deadline = performance.now() + 15_000;
+      for (;;) {
+        const answer = await client.evaluatePostTool(secret, { waitForReady: true, timeoutMs: 10_000 }).catch(() => undefined);
+        if (answer?.trace?.decidedBy === "redact-secrets") break;
+        if (performance.now() > deadline) throw new Error(`the example never redacted: ${answer?.trace?.decidedBy ?? "no answer"}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const clean = postToolRequest();
+      return { call: () => client.evaluatePostTool(clean, { timeoutMs: 10_000 }), note: "post-tool: not comparable with the pre-tool scenarios" };
+    },
+  },
+  {
+    type: "latency",
+    name: "fanout4",
+    what: "four side-effect-free remote plugins; three pass, the fourth allows",
+    bounds: FAST,
+    setup: async (lab) => {
+      const plugins = await Promise.all(["fan-1", "fan-2", "fan-3", "fan-4"].map((name, i) => lab.remotePolicy(name, i === 3 ? "allow" : "pass")));
+      return throughDaemon(lab, "fanout4", plugins.map((p, i) => ({ name: `fan-${i + 1}`, kind: "remote", target: p.target })), "fan-4");
+    },
+  },
+  {
+    type: "latency",
+    name: "command_sh",
+    what: "a Claude Code command hook in sh, a process per event",
+    bounds: SHELL,
+    setup: (lab) => commandHook(lab, "command_sh", `sh ${join(REPO, "bench/plugins/hook.sh")}`),
+  },
+  {
+    type: "latency",
+    name: "command_node",
+    what: "a Claude Code command hook in Node, a process per event",
+    bounds: NODE_PROCESS,
+    setup: (lab) => commandHook(lab, "command_node", `${process.execPath} ${join(REPO, "bench/plugins/hook.mjs")}`),
+  },
+  {
+    type: "latency",
+    name: "hosted_turn",
+    what: `a hosted-loop turn with ${TOOL_CALLS_PER_TURN} tool calls (raw HookHost.Session client)`,
+    bounds: TURN,
+    setup: hostedTurn,
+  },
+  {
+    type: "group",
+    name: "agents32",
+    what: `${AGENTS} agents at once against one remote plugin, and floor_relay at ${AGENTS} in flight`,
+    produces: ["agents32", "floor_relay32"],
+    run: manyAgents,
+  },
+  {
+    type: "group",
+    name: "sessions",
+    what: "RSS growth per open idle hosted session: the daemon, and a bare grpc-js server holding the same streams",
+    produces: ["sessions", "sessions_floor"],
+    run: sessions,
+  },
+];
