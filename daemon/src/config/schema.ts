@@ -104,7 +104,17 @@ export const configSchema = z.strictObject({
   listeners: z.array(listenerSchema).min(1, "at least one listener"),
   /** Where HookAdmin is served; absent serves it on the agent listeners too. */
   admin: listenerSchema.optional(),
-  plugins: z.array(pluginSchema).default([]),
+  plugins: z
+    .array(pluginSchema)
+    .default([])
+    .superRefine((plugins, ctx) => {
+      const seen = new Map<string, number>();
+      plugins.forEach((plugin, index) => {
+        const first = seen.get(plugin.name);
+        if (first !== undefined) ctx.addIssue({ code: "custom", path: [index, "name"], message: `duplicate plugin name "${plugin.name}" (also plugins[${first}])` });
+        else seen.set(plugin.name, index);
+      });
+    }),
   defaults: z
     .strictObject({
       deadlineMs: durationMs.default(2_000),

@@ -165,7 +165,7 @@ export class Daemon {
     for (const plugin of config.plugins) {
       sources.push(await loadPlugin(plugin, context, this.#options.loadOther ?? unsupported));
     }
-    for (const source of sources) source.onChange(() => this.#rebuildRegistry());
+    for (const source of sources) source.onChange(() => this.#rebuildOnChange(source.name));
     this.#rebuildRegistry();
 
     const identities = (this.#identities = new SwappableIdentities(new AgentIdentities(config.access.tokens)));
@@ -322,7 +322,7 @@ export class Daemon {
     const retired = this.#sources.filter((source) => plan.retire.includes(source.name));
     this.#sources = sources;
     this.#config = { ...next, listeners: current.listeners, admin: current.admin, metrics: current.metrics, http: current.http, workers: current.workers };
-    for (const source of loaded.values()) source.onChange(() => this.#rebuildRegistry());
+    for (const source of loaded.values()) source.onChange(() => this.#rebuildOnChange(source.name));
     this.#rebuildRegistry();
     this.#identities?.replace(identities);
     this.#store.reconfigure(this.#storeLimits(next), this.#sessionDeps(next));
@@ -345,6 +345,15 @@ export class Daemon {
     const task = retireWhenDrained(source, { pointBudgetMs, inflight: this.#inflight, stopped: this.#stopped.signal, log: this.#log });
     this.#retiring.add(task);
     void task.finally(() => this.#retiring.delete(task));
+  }
+
+  /** A plugin's listeners changed (it came up, or described another manifest): swap, or keep the old registry. */
+  #rebuildOnChange(plugin: string): void {
+    try {
+      this.#rebuildRegistry();
+    } catch (error) {
+      this.#log.error("plugin registry not rebuilt; the previous one stays in force", { plugin, error });
+    }
   }
 
   #rebuildRegistry(): void {
