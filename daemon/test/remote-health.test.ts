@@ -15,8 +15,8 @@ import { StatusError, addService, bindServer, pb } from "@hookd/sdk/internal";
 import { callListener } from "../src/engine/invoke.js";
 import type { ContextFactory } from "../src/engine/invoke.js";
 import type { Listener } from "../src/engine/listener.js";
-import type { PluginRegistry } from "../src/engine/registry.js";
-import { RemotePlugin, channelCredentials, liveRegistry, readManifest } from "../src/plugins/index.js";
+import { PluginRegistry } from "../src/engine/registry.js";
+import { RemotePlugin, channelCredentials, readManifest } from "../src/plugins/index.js";
 import type { HealthChange, PluginHealth, RemotePluginOptions } from "../src/plugins/index.js";
 import { deferred, preToolEvent } from "./fixtures/listeners.js";
 
@@ -72,8 +72,10 @@ describe("a plugin unreachable at start", () => {
     expect(remote.status()).toMatchObject({ health: "unavailable", points: ["pre-tool", "guard"], lastError: expect.stringMatching(/health check: UNAVAILABLE/) as unknown });
 
     const registries: PluginRegistry[] = [];
-    const stop = liveRegistry({ fixed: [], plugins: [remote], swap: (registry) => registries.push(registry) });
-    cleanups.push(stop);
+    // What the daemon does with a plugin source: build a registry now and again on every change.
+    const rebuild = (): void => void registries.push(new PluginRegistry(remote.listeners()));
+    rebuild();
+    cleanups.push(remote.onChange(rebuild));
     expect(registries).toHaveLength(1);
     expect(registries[0]?.describe().find((entry) => entry.point === "pre-tool")?.plugins).toEqual(["p"]);
 

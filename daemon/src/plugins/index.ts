@@ -1,21 +1,18 @@
 // The out-of-process plugin runtimes: remote plugins (a gRPC server someone else runs) and
 // managed plugins (a process the daemon spawns, supervises and stops), built from their config
-// entries, and `liveRegistry`, which keeps the engine's frozen PluginRegistry in step with them.
+// entries.
 //
-// Lifecycle, as the daemon drives it:
+// Lifecycle, as the daemon drives it (daemon/src/runtime/other-plugins.ts):
 //   const plugin = await createPluginRuntime(entry, { runtimeDir, log, defaultDeadlineMs });
 //   await plugin.start();               // never rejects; check status().health for `required`
-//   const stop = liveRegistry({ fixed, plugins, swap: (registry) => (current = registry) });
+//   plugin.onChange(rebuild);           // the daemon rebuilds and swaps its frozen registry
 //   ...                                 // status() for the admin service
-//   stop(); await plugin.close();       // managed: SIGTERM, SIGKILL after stopGraceMs
+//   await plugin.close();               // managed: SIGTERM, SIGKILL after stopGraceMs
 // A plugin unreachable at start has the listeners its config's `points` name (failing fast as
 // "unavailable", so their failure policy answers); once it comes up and is described, onChange
-// fires and liveRegistry swaps in a registry built from its manifest.
+// fires and the daemon swaps in a registry built from its manifest.
 import type { PluginConfig } from "../config/schema.js";
-import type { Listener } from "../engine/listener.js";
-import { PluginRegistry } from "../engine/registry.js";
 import type { Logger } from "../ops/log.js";
-import { silentLogger } from "../ops/log.js";
 import { ManagedPlugin } from "./managed/plugin.js";
 import type { OutputSink } from "./managed/process.js";
 import { RemotePlugin } from "./remote/plugin.js";
@@ -90,40 +87,5 @@ function common(config: RemotePluginConfig | ManagedPluginConfig, context: Runti
     ...(context.defaultDeadlineMs === undefined ? {} : { defaultDeadlineMs: context.defaultDeadlineMs }),
     ...(context.daemonVersion === undefined ? {} : { daemonVersion: context.daemonVersion }),
     ...(context.log === undefined ? {} : { log: context.log }),
-  };
-}
-
-export interface LiveRegistryOptions {
-  /** Listeners that never change until a reload (in-process, worker, command plugins). */
-  readonly fixed: readonly Listener[];
-  readonly plugins: readonly PluginRuntime[];
-  /** Receives the first registry at once, then a new one after every listener change. */
-  readonly swap: (registry: PluginRegistry) => void;
-  readonly log?: Logger;
-}
-
-/**
- * Builds a registry from `fixed` and every plugin's current listeners, hands it to `swap`, and
- * does so again whenever a plugin's listeners change. A registry that cannot be built (two
- * plugins under one name) keeps the previous one and is logged. Returns the unsubscribe function;
- * a reload calls it before building the next generation.
- */
-export function liveRegistry(options: LiveRegistryOptions): () => void {
-  const log = options.log ?? silentLogger;
-  const rebuild = (reason: string): void => {
-    let registry: PluginRegistry;
-    try {
-      registry = new PluginRegistry([...options.fixed, ...options.plugins.flatMap((plugin) => plugin.listeners())]);
-    } catch (error) {
-      log.error("plugin registry not rebuilt", { reason, error });
-      return;
-    }
-    options.swap(registry);
-    log.info("plugin registry rebuilt", { reason, order: registry.describe().filter((entry) => entry.plugins.length > 0) });
-  };
-  rebuild("start");
-  const unsubscribe = options.plugins.map((plugin) => plugin.onChange(() => rebuild(`plugin ${plugin.name} changed its listeners`)));
-  return () => {
-    for (const stop of unsubscribe) stop();
   };
 }
