@@ -35,7 +35,10 @@ export interface ManagedPluginOptions extends Omit<RemotePluginOptions, "target"
   /** Added to the daemon's environment for the process. */
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
-  /** A directory only the daemon writes to; the plugin listens on `<runtimeDir>/<name>.sock`. */
+  /**
+   * A directory only the daemon writes to; the plugin listens on `<runtimeDir>/<name>-<n>.sock`,
+   * numbered per instance so a reloaded plugin can start while the one it replaces drains.
+   */
   readonly runtimeDir: string;
   /** How long the process gets to exit after SIGTERM before SIGKILL, in milliseconds. */
   readonly stopGraceMs?: number;
@@ -44,6 +47,9 @@ export interface ManagedPluginOptions extends Omit<RemotePluginOptions, "target"
   /** Each line of the process's stdout and stderr; default: logged at info with its stream. */
   readonly output?: OutputSink;
 }
+
+/** Instances made by this process, numbering their sockets. */
+let instances = 0;
 
 export class ManagedPlugin implements PluginRuntime {
   readonly name: string;
@@ -65,7 +71,7 @@ export class ManagedPlugin implements PluginRuntime {
   constructor(options: ManagedPluginOptions) {
     this.name = options.name;
     this.#runtimeDir = options.runtimeDir;
-    this.socketPath = join(options.runtimeDir, `${options.name}.sock`);
+    this.socketPath = join(options.runtimeDir, `${options.name}-${++instances}.sock`);
     if (Buffer.byteLength(this.socketPath) > MAX_SOCKET_PATH) {
       throw new HookdError("invalid_argument", `plugin ${options.name}: socket path ${this.socketPath} is longer than ${MAX_SOCKET_PATH} bytes; use a shorter runtime directory`);
     }
