@@ -1,12 +1,14 @@
 // A Listener is one plugin's subscription to one point, whatever the plugin's kind: the engine
 // calls every kind the same way. Owns the listener shape, the point-typed maps of events and
 // answers, and the failure-policy defaults; knows nothing of how a kind reaches its handler.
+import { compileToolMatcher } from "@hookd/sdk";
 import type {
   ExecuteContext,
   HandlerContext,
   PointHandlers,
   PointName,
   FailurePolicy,
+  SubscriptionOptions,
   ToolMatcher,
   WaterfallContext,
 } from "@hookd/sdk";
@@ -55,4 +57,29 @@ export const DEFAULT_DEADLINE_MS = 2_000;
 /** Orders listeners: priority ascending, then plugin name. */
 export function compareListeners(a: Listener, b: Listener): number {
   return a.priority - b.priority || (a.plugin < b.plugin ? -1 : a.plugin > b.plugin ? 1 : 0);
+}
+
+/** Per-subscription settings the config may override. */
+export interface ListenerOverrides {
+  readonly priority?: number;
+  readonly deadlineMs?: number;
+  readonly failurePolicy?: FailurePolicy;
+  readonly tools?: readonly string[];
+}
+
+/** A subscription's settings: the config's override, else the plugin's own, else the default. */
+export function resolveSettings(
+  point: PointName,
+  override: ListenerOverrides,
+  own: SubscriptionOptions,
+  defaultDeadlineMs: number,
+  /** Where the matchers came from, for the error an invalid matcher raises. */
+  matchersPath = `points.${point}.tools`,
+): Pick<Listener, "priority" | "matches" | "deadlineMs" | "failurePolicy"> {
+  return {
+    priority: override.priority ?? own.priority ?? 0,
+    matches: compileToolMatcher(override.tools ?? own.tools, matchersPath),
+    deadlineMs: override.deadlineMs ?? own.deadlineMs ?? defaultDeadlineMs,
+    failurePolicy: override.failurePolicy ?? own.failurePolicy ?? defaultFailurePolicy(point),
+  };
 }

@@ -6,7 +6,7 @@ import { HookdError, definePlugin } from "@hookd/sdk";
 import type { PluginDefinition, PluginSpec, PointName } from "@hookd/sdk";
 import type { PluginConfig } from "../config/schema.js";
 import { inProcessListeners } from "../engine/in-process.js";
-import type { ListenerOverrides } from "../engine/in-process.js";
+import type { ListenerOverrides } from "../engine/listener.js";
 import type { WorkerPool} from "../engine/worker/index.js";
 import { workerListeners } from "../engine/worker/index.js";
 import { staticSource } from "./plugin-source.js";

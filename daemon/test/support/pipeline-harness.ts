@@ -6,7 +6,7 @@ import type { PluginDefinition, PluginSpec, SessionInfo } from "@hookd/sdk";
 import { EventBus } from "../../src/engine/events.js";
 import type { EngineEvent } from "../../src/engine/events.js";
 import { inProcessListeners } from "../../src/engine/in-process.js";
-import type { ListenerOverrides } from "../../src/engine/in-process.js";
+import type { ListenerOverrides } from "../../src/engine/listener.js";
 import type { PointEnv } from "../../src/engine/points.js";
 import { PluginRegistry } from "../../src/engine/registry.js";
 import type { ApprovalSeam } from "../../src/engine/pipeline/approval.js";

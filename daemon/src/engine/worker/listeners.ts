@@ -1,11 +1,9 @@
 // Listeners for plugins isolated in the worker pool: the same ordering, matcher, deadline and
 // failure-policy settings as main-thread plugins, but each call runs the handler in a worker
 // with a copy of the event. Waterfall handlers there have no next(): they answer or pass.
-import { compileToolMatcher } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
-import type { ListenerOverrides } from "../in-process.js";
-import { DEFAULT_DEADLINE_MS, defaultFailurePolicy } from "../listener.js";
-import type { ContextOf, EventOf, Listener } from "../listener.js";
+import { DEFAULT_DEADLINE_MS, resolveSettings } from "../listener.js";
+import type { ContextOf, EventOf, Listener, ListenerOverrides } from "../listener.js";
 import { resolveModulePath } from "./pool.js";
 import type { WorkerPool } from "./pool.js";
 import type { PluginManifest, SubscriptionManifest } from "./protocol.js";
@@ -30,10 +28,7 @@ export function workerListeners(
       plugin: plugin.name,
       point,
       kind: "worker",
-      priority: override.priority ?? sub.priority ?? 0,
-      matches: compileToolMatcher(override.tools ?? sub.tools),
-      deadlineMs: override.deadlineMs ?? sub.deadlineMs ?? defaultDeadlineMs,
-      failurePolicy: override.failurePolicy ?? sub.failurePolicy ?? defaultFailurePolicy(point),
+      ...resolveSettings(point, override, sub, defaultDeadlineMs),
       sideEffectFree: plugin.sideEffectFree,
       call: (event: EventOf<PointName>, ctx: ContextOf<PointName>) => pool.call(target, event, ctx.signal),
     } satisfies Listener;

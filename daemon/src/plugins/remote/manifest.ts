@@ -5,8 +5,8 @@
 import { HookdError, TOOL_POINTS, compileToolMatcher, fromProtoFailurePolicy, fromProtoPoint } from "@hookd/sdk";
 import type { FailurePolicy, PointName, ToolMatcher } from "@hookd/sdk";
 import type { pb } from "@hookd/sdk/internal";
-import type { ListenerOverrides } from "../../engine/in-process.js";
-import { defaultFailurePolicy } from "../../engine/listener.js";
+import type { ListenerOverrides } from "../../engine/listener.js";
+import { resolveSettings } from "../../engine/listener.js";
 
 export interface ManifestSubscription {
   readonly point: PointName;
@@ -89,14 +89,7 @@ export function manifestSettings(
 ): { settings: ListenerSettings[]; ignored: PointName[] } {
   const settings = manifest.subscriptions.map((sub) => {
     const override = overrides[sub.point] ?? {};
-    return {
-      point: sub.point,
-      priority: override.priority ?? sub.priority,
-      matches: compileToolMatcher(override.tools ?? sub.tools, `points.${sub.point}.tools`),
-      deadlineMs: override.deadlineMs ?? sub.deadlineMs ?? defaultDeadlineMs,
-      failurePolicy: override.failurePolicy ?? sub.failurePolicy ?? defaultFailurePolicy(sub.point),
-      sideEffectFree: manifest.sideEffectFree,
-    };
+    return { point: sub.point, ...resolveSettings(sub.point, override, sub, defaultDeadlineMs), sideEffectFree: manifest.sideEffectFree };
   });
   const subscribed = new Set(manifest.subscriptions.map((sub) => sub.point));
   const ignored = (Object.keys(overrides) as PointName[]).filter((point) => !subscribed.has(point));
@@ -111,10 +104,7 @@ export function manifestSettings(
 export function configSettings(overrides: PointOverrides, defaultDeadlineMs: number): ListenerSettings[] {
   return (Object.entries(overrides) as [PointName, ListenerOverrides | undefined][]).map(([point, override = {}]) => ({
     point,
-    priority: override.priority ?? 0,
-    matches: compileToolMatcher(override.tools, `points.${point}.tools`),
-    deadlineMs: override.deadlineMs ?? defaultDeadlineMs,
-    failurePolicy: override.failurePolicy ?? defaultFailurePolicy(point),
+    ...resolveSettings(point, override, {}, defaultDeadlineMs),
     sideEffectFree: false,
   }));
 }
