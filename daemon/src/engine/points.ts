@@ -9,7 +9,7 @@ import type { EventBus, EventScope } from "./events.js";
 import type { ListenerError } from "./faults.js";
 import type { EventOf } from "./listener.js";
 import type { PluginRegistry } from "./registry.js";
-import { runExecute, runGuards, runNotification, runWaterfall } from "./runners.js";
+import { DEFAULT_DECIDER, runExecute, runGuards, runNotification, runWaterfall } from "./runners.js";
 import type { NotificationOutcome, NotificationPoint, PointOutcome, RunOptions, WaterfallPoint } from "./runners.js";
 
 export interface PointEnv {
@@ -92,8 +92,11 @@ export function decidePostTool(env: PointEnv, event: EventOf<"post-tool">): Prom
 
 /** The guard list: abstain unless a guard denies. */
 export async function decideGuards(env: PointEnv, event: EventOf<"guard">): Promise<PointOutcome<DecisionOf<"guard">>> {
+  const listeners = env.registry.listeners("guard", toolName(event));
+  // No guard for this tool: nothing to decide, nothing to record.
+  if (listeners.length === 0) return { type: "decided", decision: { kind: "abstain" }, decidedBy: DEFAULT_DECIDER };
   const started = performance.now();
-  const outcome = await runGuards(env.registry.listeners("guard", toolName(event)), deepFreeze(event), runOptions(env));
+  const outcome = await runGuards(listeners, deepFreeze(event), runOptions(env));
   recordDecision(env, "guard", outcome, byKind, started);
   return outcome;
 }
