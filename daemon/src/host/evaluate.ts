@@ -185,7 +185,7 @@ export class EvaluateService {
     const { agentId } = session;
     const limit = this.#deps.limits().maxInflightPerAgent;
     const inflight = this.#inflight.get(agentId) ?? 0;
-    if (inflight >= limit) throw new StatusError(status.RESOURCE_EXHAUSTED, `agent "${agentId}" has ${inflight} evaluate calls in flight (limit ${limit})`);
+    if (inflight >= limit) throw new StatusError(status.RESOURCE_EXHAUSTED, `agent "${agentId}" has ${inflight} evaluate calls in flight (limits.maxInflightPerAgent = ${limit})`);
     this.#inflight.set(agentId, inflight + 1);
     try {
       return await body(performance.now());

@@ -21,6 +21,8 @@ export interface HostServiceDeps {
   readonly log: Logger;
   /** Streams being served, so a drain can end them with a retryable status. */
   readonly streams: StreamTracker;
+  /** limits.maxMessageBytes: a larger request is refused with INVALID_ARGUMENT. */
+  readonly maxMessageBytes: number;
 }
 
 type SessionCall = ServerStreamCall<typeof pb.HookHost.method.session>;
@@ -69,7 +71,7 @@ export function addHostService(server: Server, deps: HostServiceDeps): void {
     evaluatePostTool: grpc.postTool,
     evaluateToolResult: grpc.toolResult,
     evaluateTurnStopping: grpc.turnStopping,
-  });
+  }, { maxRequestBytes: deps.maxMessageBytes });
 }
 
 function readOpen(open: pb.OpenSession): { source: SessionSource; tools: ToolDefinitionInfo[] } {
@@ -100,6 +102,9 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
   const { session, resumed } = deps.store.open({ info: { sessionId: open.sessionId, agentId, cwd: open.cwd }, source, tools });
   const sender = new FrameSender(call);
   session.attach(sender);
+  // From here on, a frame that cannot be used (malformed, oversized) is reported and skipped:
+  // the session and its stream go on.
+  call.onInvalidRequest = (error) => session.problem(error.codeName, error.details);
   const log = deps.log.child({ agent: agentId, session: open.sessionId });
   log.info(resumed ? "session resumed" : "session opened", { source });
 

@@ -60,7 +60,7 @@ export class SessionStore {
     const existing = this.#entries.get(key);
     if (existing !== undefined) {
       if (request.source !== "resume") {
-        throw new StatusError(status.ALREADY_EXISTS, `open.session_id: session "${request.info.sessionId}" exists; open it with source RESUME`);
+        throw new StatusError(status.FAILED_PRECONDITION, `open.session_id: session "${request.info.sessionId}" exists; open it with source RESUME`);
       }
       if (existing.session.attached) {
         throw new StatusError(status.FAILED_PRECONDITION, `open.session_id: session "${request.info.sessionId}" is attached to another stream`);
@@ -70,11 +70,11 @@ export class SessionStore {
       return { session: existing.session, resumed: true };
     }
     if (this.#entries.size >= this.#limits.maxSessions) {
-      throw new StatusError(status.RESOURCE_EXHAUSTED, `the daemon has its maximum of ${this.#limits.maxSessions} open sessions`);
+      throw new StatusError(status.RESOURCE_EXHAUSTED, `the daemon has its maximum of ${this.#limits.maxSessions} open sessions (limits.maxSessions)`);
     }
     const count = this.#perAgent.get(request.info.agentId) ?? 0;
     if (count >= this.#limits.maxSessionsPerAgent) {
-      throw new StatusError(status.RESOURCE_EXHAUSTED, `agent "${request.info.agentId}" has its maximum of ${this.#limits.maxSessionsPerAgent} open sessions`);
+      throw new StatusError(status.RESOURCE_EXHAUSTED, `agent "${request.info.agentId}" has its maximum of ${this.#limits.maxSessionsPerAgent} open sessions (limits.maxSessionsPerAgent)`);
     }
     const session = new HostedSession(request.info, request.source, request.tools, this.#deps);
     this.#entries.set(key, { session, expiry: undefined });

@@ -105,7 +105,9 @@ export class Daemon {
 
   #newServer(config: Config): Server {
     return new Server({
-      "grpc.max_receive_message_length": config.limits.maxMessageBytes,
+      // grpc-js's hard cap sits above the configured limit, which HookHost enforces itself so an
+      // oversized message is an INVALID_ARGUMENT naming its size, not a bare RESOURCE_EXHAUSTED.
+      "grpc.max_receive_message_length": 2 * config.limits.maxMessageBytes + 64 * 1024,
       "grpc.max_send_message_length": config.limits.maxMessageBytes,
     });
   }
@@ -180,7 +182,7 @@ export class Daemon {
         maxInflightPerAgent: this.#config.limits.maxInflightPerAgent,
       }),
     });
-    addHostService(this.#server, { store: this.#store, identities, evaluate, log: this.#log, streams: this.streams });
+    addHostService(this.#server, { store: this.#store, identities, evaluate, log: this.#log, streams: this.streams, maxMessageBytes: config.limits.maxMessageBytes });
     this.health.register(this.#server);
     // HookAdmin on its own server when config.admin names a socket: then agents cannot reach it.
     const admin = config.admin === undefined ? this.#server : (this.#adminServer = this.#newServer(config));

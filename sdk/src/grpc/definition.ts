@@ -57,8 +57,20 @@ export function encode(schema: DescMessage, message: MessageShape<DescMessage>):
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** Total: a decode failure comes back as INVALID_ARGUMENT "<type name>: <protobuf-es's reason>". */
-export function decode<D extends DescMessage>(schema: D, bytes: Uint8Array): Decoded<MessageShape<D>> {
+/** What a server accepts; grpc-js's own receive limit should stay above these. */
+export interface RequestLimits {
+  /** Larger requests are refused with INVALID_ARGUMENT naming the size and the limit. */
+  readonly maxRequestBytes?: number;
+}
+
+/**
+ * Total: a decode failure comes back as INVALID_ARGUMENT "<type name>: <protobuf-es's reason>",
+ * and a message over `maxBytes` as INVALID_ARGUMENT naming its size and the limit.
+ */
+export function decode<D extends DescMessage>(schema: D, bytes: Uint8Array, maxBytes = Infinity): Decoded<MessageShape<D>> {
+  if (bytes.byteLength > maxBytes) {
+    return { ok: false, error: new StatusError(status.INVALID_ARGUMENT, `${schema.typeName}: a message of ${bytes.byteLength} bytes is over the limit of ${maxBytes} bytes`) };
+  }
   try {
     return { ok: true, message: fromBinary(schema, bytes) };
   } catch (error) {
@@ -72,7 +84,7 @@ export function methodPath(method: DescMethod): string {
   return `/${method.parent.typeName}/${method.name}`;
 }
 
-export function methodDefinition(method: DescMethod): HookdMethodDefinition {
+export function methodDefinition(method: DescMethod, limits: RequestLimits = {}): HookdMethodDefinition {
   const { input, output } = method;
   return {
     method,
@@ -80,7 +92,7 @@ export function methodDefinition(method: DescMethod): HookdMethodDefinition {
     originalName: method.name,
     ...STREAMING[method.methodKind],
     requestSerialize: (message) => encode(input, message),
-    requestDeserialize: (bytes) => decode(input, bytes),
+    requestDeserialize: (bytes) => decode(input, bytes, limits.maxRequestBytes),
     responseSerialize: (encoded) => encoded,
     // Client side: grpc-js turns a throw here into INTERNAL for the caller, which is right for a
     // server that answered bytes its own schema does not describe.
@@ -89,8 +101,8 @@ export function methodDefinition(method: DescMethod): HookdMethodDefinition {
 }
 
 /** Keyed by the methods' local names (`getStatus`), which is also how implementations are keyed. */
-export function serviceDefinition<S extends AnyService>(service: S): HookdServiceDefinition<S> {
+export function serviceDefinition<S extends AnyService>(service: S, limits: RequestLimits = {}): HookdServiceDefinition<S> {
   const definition: Record<string, HookdMethodDefinition> = {};
-  for (const method of service.methods) definition[method.localName] = methodDefinition(method);
+  for (const method of service.methods) definition[method.localName] = methodDefinition(method, limits);
   return definition as HookdServiceDefinition<S>;
 }

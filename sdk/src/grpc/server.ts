@@ -15,7 +15,7 @@ import type {
 } from "@grpc/grpc-js";
 import { HookdError } from "../errors.js";
 import { encode, serviceDefinition } from "./definition.js";
-import type { AnyService, Decoded, InputOf, MethodsOf, OutputInitOf } from "./definition.js";
+import type { AnyService, Decoded, InputOf, MethodsOf, OutputInitOf, RequestLimits } from "./definition.js";
 import { toStatusError } from "./status.js";
 import type { StatusError } from "./status.js";
 import { readMessages, writeMessage } from "./streams.js";
@@ -38,6 +38,11 @@ export interface ServerCallInfo {
 export interface ServerStreamCall<D extends Pick<DescMethod, "output">> extends ServerCallInfo {
   /** Resolves when the message is buffered; waits while the client is slow; rejects once the call is over. */
   send(message: OutputInitOf<D>): Promise<void>;
+  /**
+   * Bidi calls: when set, a request that cannot be used (malformed, over the size limit) is
+   * handed here and skipped, and the stream goes on; when unset, it ends the call.
+   */
+  onInvalidRequest?: (error: StatusError) => void;
 }
 
 type MethodShape = Pick<DescMethod, "input" | "output" | "methodKind">;
@@ -73,7 +78,7 @@ export type ServiceImpl<S extends AnyService> = { readonly [K in keyof MethodsOf
  * default), so a plugin implements only what it handles; a key that names no method of the
  * service, or a handler that is not a function, is refused here rather than served wrongly.
  */
-export function addService<S extends AnyService>(server: Server, service: S, impl: Partial<ServiceImpl<S>>): void {
+export function addService<S extends AnyService>(server: Server, service: S, impl: Partial<ServiceImpl<S>>, limits: RequestLimits = {}): void {
   const handlers: Record<string, UntypedHandleCall> = {};
   const known = new Set(service.methods.map((method) => method.localName));
   for (const key of Object.keys(impl)) {
@@ -87,7 +92,7 @@ export function addService<S extends AnyService>(server: Server, service: S, imp
     }
     handlers[method.localName] = wrap(method, handler.bind(impl) as LooseHandler);
   }
-  server.addService(serviceDefinition(service), handlers);
+  server.addService(serviceDefinition(service, limits), handlers);
 }
 
 // What openCall needs of grpc-js's server call objects (grpc-js does not export its own name).
@@ -114,7 +119,7 @@ function wrap(method: DescMethod, handler: LooseHandler): UntypedHandleCall {
       };
     case "bidi_streaming":
       return (call: ServerDuplexStream<Decoded<AnyMessage>, Buffer>) => {
-        stream(method, call, (signal) => requests(call, signal), handler);
+        stream(method, call, (streamCall) => requests(call, streamCall), handler);
       };
     case "client_streaming":
       throw new HookdError("internal", `${method.parent.typeName}.${method.name}: client-streaming methods are not supported`);
@@ -147,7 +152,7 @@ function unary(method: DescMethod, handler: LooseHandler): UntypedHandleCall {
 function stream(
   method: DescMethod,
   call: ServerWritableStream<Decoded<AnyMessage>, Buffer> | ServerDuplexStream<Decoded<AnyMessage>, Buffer>,
-  input: (signal: AbortSignal) => unknown,
+  input: (streamCall: ServerStreamCall<DescMethod>) => unknown,
   handler: LooseHandler,
 ): void {
   const context = openCall(call);
@@ -157,7 +162,7 @@ function stream(
   void (async () => {
     let failure: StatusError | undefined;
     try {
-      await handler(input(signal), streamCall);
+      await handler(input(streamCall), streamCall);
     } catch (error) {
       failure = toStatusError(error);
     }
@@ -211,12 +216,19 @@ function unwrap<T>(decoded: Decoded<T>): T {
   throw decoded.error;
 }
 
-async function* requests(call: ServerDuplexStream<Decoded<AnyMessage>, Buffer>, signal: AbortSignal): AsyncGenerator<AnyMessage> {
+async function* requests(call: ServerDuplexStream<Decoded<AnyMessage>, Buffer>, streamCall: ServerStreamCall<DescMethod>): AsyncGenerator<AnyMessage> {
   try {
-    for await (const decoded of readMessages(call)) yield unwrap(decoded as Decoded<AnyMessage>);
+    for await (const item of readMessages(call)) {
+      const decoded = item as Decoded<AnyMessage>;
+      if (!decoded.ok && streamCall.onInvalidRequest !== undefined) {
+        streamCall.onInvalidRequest(decoded.error);
+        continue;
+      }
+      yield unwrap(decoded);
+    }
   } catch (error) {
     // A cancelled call's stream is destroyed, which reads as "premature close"; say why instead.
-    if (signal.aborted) throw signal.reason;
+    if (streamCall.signal.aborted) throw streamCall.signal.reason;
     throw error;
   }
 }
