@@ -179,6 +179,32 @@ describe("hosted loop, two agents on one daemon", () => {
     back.client.close();
   });
 
+  it("keeps serving other agents while one agent is slow to answer its step", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let stepAsked: () => void = () => {};
+    const asked = new Promise<void>((resolve) => (stepAsked = resolve));
+    // The slow agent's model answers only when released.
+    const slowScript: Script = async () => {
+      stepAsked();
+      await held;
+      return { say: "done" };
+    };
+    const slow = openScriptedAgent({ target: daemon.target, agentId: "sloth", session: { sessionId: "s-sloth" }, script: slowScript });
+    const fast = openScriptedAgent({ target: daemon.target, agentId: "hare", session: { sessionId: "s-hare" }, script });
+    let slowEnded = false;
+    const slowTurn = slow.prompt("anything").then((end) => ((slowEnded = true), end));
+    await asked;
+    // While the daemon waits on the slow agent's step, the fast agent runs three whole turns.
+    for (let i = 0; i < 3; i++) await expect(fast.prompt(`run: echo ${i}`)).resolves.toMatchObject({ reason: "completed" });
+    expect(slowEnded).toBe(false);
+    release();
+    await expect(slowTurn).resolves.toMatchObject({ reason: "completed" });
+    await Promise.all([slow.session.close(), fast.session.close()]);
+    slow.client.close();
+    fast.client.close();
+  });
+
   it("never lets an agent open another agent's session", async () => {
     const owner = openScriptedAgent({ target: daemon.target, agentId: "grace", session: { sessionId: "shared-id" }, script });
     await owner.session.opened;

@@ -10,8 +10,8 @@ export interface ScriptedStep {
   readonly calls?: readonly ProposedToolCall[];
 }
 
-/** A model: given the turn's prompt and the step number, what it says and calls. */
-export type Script = (prompt: string, step: number) => ScriptedStep;
+/** A model: given the turn's prompt and the step number, what it says and calls (possibly later). */
+export type Script = (prompt: string, step: number) => ScriptedStep | Promise<ScriptedStep>;
 
 export interface ScriptedAgent {
   readonly client: HostClient;
@@ -46,7 +46,7 @@ export function openScriptedAgent(options: AgentOptions): ScriptedAgent {
     { tools: [{ name: "Bash", description: "", inputSchemaJson: "", concurrencySafe: true }, { name: "Slow", description: "", inputSchemaJson: "", concurrencySafe: false }], ...options.session },
     {
       runStep: async ({ turn, step }) => {
-        const scripted = options.script(prompts.get(turn) ?? "", step);
+        const scripted = await options.script(prompts.get(turn) ?? "", step);
         return { assistant: assistantMessage(scripted.say), toolCalls: scripted.calls ?? [] };
       },
       dispatch: async (call, signal) => {
