@@ -2,10 +2,11 @@
 // requests to the agent on its stream, and whose events become frames back to it. The stream
 // can come and go (disconnect, resume); the session outlives it until closed or expired.
 // Owns the frame protocol of one session; opening, identity and limits live in session-store.ts.
-import { create } from "@bufbuild/protobuf";
+import type { create } from "@bufbuild/protobuf";
 import {
   HookdError,
   assistantMessage,
+  fromProtoContentBlock,
   fromProtoMessage,
   fromProtoToolResult,
   parseJson,
@@ -219,12 +220,10 @@ export class HostedSession {
   }
 
   #block(block: pb.ContentBlock, path: string): ContentBlock | undefined {
-    const message = fromProtoMessage(create(pb.MessageSchema, { role: pb.Role.USER, content: [block], source: { kind: { case: "user", value: {} } } }), path);
-    if (!message.ok) {
-      this.problem("INVALID_ARGUMENT", message.error.message.replace(`${path}.content[0]`, path));
-      return undefined;
-    }
-    return message.value.content[0];
+    const converted = fromProtoContentBlock(block, path);
+    if (converted.ok) return converted.value;
+    this.problem("INVALID_ARGUMENT", converted.error.message);
+    return undefined;
   }
 
   #reply(kind: string, requestId: string, value: unknown, field: string): void {
