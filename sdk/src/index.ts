@@ -26,7 +26,6 @@ export {
   type PointAnswer,
   type ToolResultCheck,
 } from "./validate.js";
-export * from "./convert.js";
 // The agent client (sdk/src/agent): connectHost, hosted sessions, evaluate calls.
 export * from "./agent/index.js";
 // The plugin server (sdk/src/serve): runs a definePlugin() definition as an out-of-process plugin.

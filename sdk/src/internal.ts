@@ -2,3 +2,5 @@
 export * as pb from "./proto.js";
 // The grpc-js adapter (sdk/src/grpc): service definitions, promise handlers, typed clients.
 export * from "./grpc/index.js";
+// Exact conversion between the protobuf and the typed forms (sdk/src/convert).
+export * from "./convert.js";

@@ -8,7 +8,8 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Server, status } from "@grpc/grpc-js";
 import type { Metadata } from "@grpc/grpc-js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { StatusError, assistantMessage, connectHost, pluginMessage, toProtoMessage, toProtoToolResult, toolFailure, userMessage } from "../src/index.js";
+import { StatusError, assistantMessage, connectHost, pluginMessage, toolFailure, userMessage } from "../src/index.js";
+import { toProtoMessage, toProtoToolResult } from "../src/internal.js";
 import type { AgentHandlers, HostClient, SessionEvent, ToolCall, TurnEnd } from "../src/index.js";
 import { addService, bindServer, pb } from "../src/internal.js";
 

@@ -3,55 +3,10 @@
 import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
 import { create, equals, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
 import { describe, expect, test } from "vitest";
-import type {
-  AgentMessage,
-  DecisionPoint,
-  HookdError,
-  PointName,
-  ProtoDecision,
-  ProtoEvent,
-  Result,
-  ToolCall,
-  ToolResult,
-  TypedDecision,
-  TypedEvent,
-} from "../src/index.js";
-import {
-  DECISION_POINTS,
-  POINTS,
-  abstain,
-  accept,
-  allow,
-  ask,
-  assistantMessage,
-  block,
-  decisionCodec,
-  deny,
-  enter,
-  eventCodec,
-  fromProtoDecision,
-  fromProtoEvent,
-  fromProtoFailurePolicy,
-  fromProtoMessage,
-  fromProtoPoint,
-  fromProtoSessionSource,
-  fromProtoToolCall,
-  fromProtoToolDefinition,
-  fromProtoToolResult,
-  inject,
-  pass,
-  pluginMessage,
-  reject,
-  steer,
-  text,
-  toProtoDecision,
-  toProtoEvent,
-  toProtoFailurePolicy,
-  toProtoPoint,
-  toProtoSessionSource,
-  toProtoToolCall,
-  toProtoToolResult,
-} from "../src/index.js";
+import type { AgentMessage, HookdError, PointName, ToolCall, ToolResult } from "../src/index.js";
+import type { DecisionPoint, ProtoDecision, ProtoEvent, Result, TypedDecision, TypedEvent } from "../src/internal.js";
+import { POINTS, abstain, accept, allow, ask, assistantMessage, block, deny, enter, inject, pass, pluginMessage, reject, steer, text } from "../src/index.js";
+import { DECISION_POINTS, decisionCodec, eventCodec, fromProtoDecision, fromProtoEvent, fromProtoFailurePolicy, fromProtoMessage, fromProtoPoint, fromProtoSessionSource, fromProtoToolCall, fromProtoToolDefinition, fromProtoToolResult, toProtoDecision, toProtoEvent, toProtoFailurePolicy, toProtoPoint, toProtoSessionSource, toProtoToolCall, toProtoToolResult } from "../src/internal.js";
 import * as pb from "../src/proto.js";
 
 // ---- fixtures: each typed value beside its hand-written proto form -------------------------

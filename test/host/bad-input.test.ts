@@ -2,7 +2,8 @@
 // that cannot be used ends with INVALID_ARGUMENT or FAILED_PRECONDITION naming the problem; a
 // mistake the session survives (a reply to nothing, malformed arguments, an oversized message) is
 // a Problem frame and the session goes on; the daemon keeps serving throughout.
-import { assistantMessage, toProtoMessage, toProtoToolResult } from "@hookd/sdk";
+import { assistantMessage } from "@hookd/sdk";
+import { toProtoMessage, toProtoToolResult } from "@hookd/sdk/internal";
 import { StatusError, closeClient, createClient, pb } from "@hookd/sdk/internal";
 import type { BidiCall, InputInitOf, TypedClient } from "@hookd/sdk/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

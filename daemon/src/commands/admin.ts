@@ -4,11 +4,12 @@
 // its exit code.
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { fromProtoPoint } from "@hookd/sdk";
+import { fromProtoPoint } from "@hookd/sdk/internal";
 import type { PointName } from "@hookd/sdk";
 import { closeClient, createClient, pb } from "@hookd/sdk/internal";
 import type { TypedClient } from "@hookd/sdk/internal";
-import { POINTS, toProtoPoint } from "@hookd/sdk";
+import { POINTS } from "@hookd/sdk";
+import { toProtoPoint } from "@hookd/sdk/internal";
 import { runtimeDir } from "../config/load.js";
 import { table } from "./table.js";
 

@@ -4,19 +4,10 @@
 // wrappers only convert and authenticate. Evaluate is total: a plugin's own error becomes the
 // point's refusal (deny, reject, block) with the failure named in the trace.
 import { status } from "@grpc/grpc-js";
-import { block, deny, fromProtoEvent, reject, toProtoDecision, toProtoMessage, toProtoToolResult } from "@hookd/sdk";
-import type {
-  AgentMessage,
-  Pass,
-  PointName,
-  PostToolDecision,
-  PreStepDecision,
-  PreToolDecision,
-  ProtoEvent,
-  SessionInfo,
-  ToolResult,
-  TurnStoppingDecision,
-} from "@hookd/sdk";
+import { block, deny, reject } from "@hookd/sdk";
+import { fromProtoEvent, toProtoDecision, toProtoMessage, toProtoToolResult } from "@hookd/sdk/internal";
+import type { AgentMessage, Pass, PointName, PostToolDecision, PreStepDecision, PreToolDecision, SessionInfo, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
+import type { ProtoEvent } from "@hookd/sdk/internal";
 import { StatusError, invalidArgument } from "@hookd/sdk/internal";
 import type { ServerCallInfo, pb } from "@hookd/sdk/internal";
 import type { EventBus, EventScope } from "../engine/events.js";

@@ -4,7 +4,7 @@
 import { create } from "@bufbuild/protobuf";
 import { status } from "@grpc/grpc-js";
 import type { Server } from "@grpc/grpc-js";
-import { fromProtoSessionSource, fromProtoToolDefinition, toProtoMessage } from "@hookd/sdk";
+import { fromProtoSessionSource, fromProtoToolDefinition, toProtoMessage } from "@hookd/sdk/internal";
 import type { SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
 import { StatusError, addService, invalidArgument, pb } from "@hookd/sdk/internal";
 import type { ServerStreamCall } from "@hookd/sdk/internal";

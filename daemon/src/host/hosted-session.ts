@@ -3,17 +3,8 @@
 // can come and go (disconnect, resume); the session outlives it until closed or expired.
 // Owns the frame protocol of one session; opening, identity and limits live in session-store.ts.
 import type { create } from "@bufbuild/protobuf";
-import {
-  HookdError,
-  assistantMessage,
-  fromProtoContentBlock,
-  fromProtoMessage,
-  fromProtoToolResult,
-  parseJson,
-  toProtoMessage,
-  toProtoToolCall,
-  toProtoToolResult,
-} from "@hookd/sdk";
+import { HookdError, assistantMessage, parseJson } from "@hookd/sdk";
+import { fromProtoContentBlock, fromProtoMessage, fromProtoToolResult, toProtoMessage, toProtoToolCall, toProtoToolResult } from "@hookd/sdk/internal";
 import type { AgentMessage, ContentBlock, SessionInfo, SessionSource, ToolCall, ToolDefinitionInfo, ToolResult } from "@hookd/sdk";
 import { pb } from "@hookd/sdk/internal";
 import { EventBus } from "../engine/events.js";

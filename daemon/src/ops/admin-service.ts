@@ -4,7 +4,7 @@
 import { create } from "@bufbuild/protobuf";
 import { status } from "@grpc/grpc-js";
 import type { Server } from "@grpc/grpc-js";
-import { fromProtoPoint, toProtoPoint } from "@hookd/sdk";
+import { fromProtoPoint, toProtoPoint } from "@hookd/sdk/internal";
 import type { PointName } from "@hookd/sdk";
 import { StatusError, addService, pb } from "@hookd/sdk/internal";
 import type { ServerStreamCall, ServiceImpl } from "@hookd/sdk/internal";

@@ -2,7 +2,8 @@
 // per point, matchers, priorities, deadlines, failure policies), and the listener settings it
 // yields once the config's per-point overrides are applied. Before a plugin was ever reached,
 // the config's overrides alone name its points. Owns validation and settings; no calls.
-import { HookdError, TOOL_POINTS, compileToolMatcher, fromProtoFailurePolicy, fromProtoPoint } from "@hookd/sdk";
+import { HookdError, TOOL_POINTS, compileToolMatcher } from "@hookd/sdk";
+import { fromProtoFailurePolicy, fromProtoPoint } from "@hookd/sdk/internal";
 import type { FailurePolicy, PointName, ToolMatcher } from "@hookd/sdk";
 import type { pb } from "@hookd/sdk/internal";
 import type { ListenerOverrides } from "../../engine/listener.js";
