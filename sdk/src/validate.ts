@@ -11,7 +11,7 @@ import { abstain, allow, pass } from "./decisions.js";
 import type { ErrorCode } from "./errors.js";
 import { HookdError } from "./errors.js";
 import type { JsonObject } from "./json.js";
-import { JsonError, deepFreeze, parseJson, snapshotJson } from "./json.js";
+import { JsonError, deepFreeze, isDeeplyFrozen, parseJson, snapshotJson } from "./json.js";
 import type { AgentMessage, PointName, ToolResult } from "./types.js";
 
 /** What a handler at point P may answer: its decision or pass (tool-result observers answer nothing). */
@@ -237,7 +237,7 @@ type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: fals
 function check<T>(code: ErrorCode, input: unknown, read: () => T): Checked<T> {
   try {
     const value = read();
-    if (typeof input === "object" && input !== null && isDeepFrozen(input, new Set())) return { ok: true, value: input as T };
+    if (typeof input === "object" && input !== null && isDeeplyFrozen(input)) return { ok: true, value: input as T };
     return { ok: true, value: deepFreeze(value) };
   } catch (error) {
     if (error instanceof Invalid) return { ok: false, error: new HookdError(error.code ?? code, error.message) };
@@ -247,11 +247,6 @@ function check<T>(code: ErrorCode, input: unknown, read: () => T): Checked<T> {
   }
 }
 
-function isDeepFrozen(value: unknown, seen: Set<object>): boolean {
-  if (typeof value !== "object" || value === null || seen.has(value)) return true;
-  seen.add(value);
-  return Object.isFrozen(value) && Object.values(value).every((item) => isDeepFrozen(item, seen));
-}
 
 /** Parses with zod; throws the first issue as `<path>.<field>: <message>`. */
 function parse<S extends z.ZodType>(schema: S, input: unknown, path: string, message?: string): z.output<S> {

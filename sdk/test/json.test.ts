@@ -6,6 +6,7 @@ import {
   LosslessNumber,
   canonicalJson,
   deepFreeze,
+  isDeeplyFrozen,
   parseJson,
   snapshotJson,
   snapshotJsonText,
@@ -160,5 +161,18 @@ describe("snapshots never share the caller's input", () => {
     expect(() => snapshotJsonText("[1,", "call.arguments_json")).toThrow(
       new JsonError("call.arguments_json: not valid JSON (Array item expected but reached end of input at position 3)"),
     );
+  });
+});
+
+describe("isDeeplyFrozen", () => {
+  test("is true for what deepFreeze froze, and false for a frozen container holding a mutable value", () => {
+    expect(isDeeplyFrozen(deepFreeze({ a: [1, { b: 2 }] }))).toBe(true);
+    const shallow = Object.freeze({ inner: { mutable: true } });
+    expect(isDeeplyFrozen(shallow)).toBe(false);
+    // deepFreeze still walks into the shallowly frozen container and freezes what it holds.
+    deepFreeze(shallow);
+    expect(Object.isFrozen(shallow.inner)).toBe(true);
+    expect(isDeeplyFrozen(shallow)).toBe(true);
+    expect(isDeeplyFrozen(Object.freeze([Object.freeze({ x: 1 }), { y: 2 }]))).toBe(false);
   });
 });

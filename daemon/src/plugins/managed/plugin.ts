@@ -7,12 +7,11 @@
 // process dying is "crashed", and the failure policy decides either way.
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
 import { HookdError, PLUGIN_SOCKET_ENV } from "@hookd/sdk";
 import type { Listener } from "../../engine/listener.js";
 import type { Logger } from "../../ops/log.js";
 import { silentLogger } from "../../ops/log.js";
-import { DEFAULT_HEALTH_POLICY, RemotePlugin } from "../remote/plugin.js";
+import { DEFAULT_HEALTH_POLICY, RemotePlugin, sleep } from "../remote/plugin.js";
 import type { HealthChange, HealthPolicy, PluginRuntime, PluginStatus, RemotePluginOptions } from "../remote/plugin.js";
 import { PluginProcess, describeExit } from "./process.js";
 import type { OutputSink, ProcessSpec } from "./process.js";
@@ -197,14 +196,5 @@ export class ManagedPlugin implements PluginRuntime {
       backoff = Math.min(backoff * 2, this.#policy.maxBackoffMs);
     }
     firstStart(); // closed before the first start completed
-  }
-}
-
-async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  try {
-    await delay(ms, undefined, { signal });
-    return true;
-  } catch {
-    return false;
   }
 }

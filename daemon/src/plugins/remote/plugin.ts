@@ -425,8 +425,8 @@ export class RemotePlugin implements PluginRuntime {
   }
 }
 
-/** Resolves true after `ms`, false when `signal` aborts first. */
-async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+/** Resolves true after `ms`, false when `signal` aborts first (backoff waits that a close ends). */
+export async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   try {
     await delay(ms, undefined, { signal });
     return true;
