@@ -13,6 +13,7 @@ export {
   snapshotJsonText,
   canonicalJson,
   deepFreeze,
+  isDeeplyFrozen,
   LosslessNumber,
   JsonError,
   type JsonValue,
