@@ -31,6 +31,10 @@ const FORWARDER = join(root, "daemon/dist/forward/main.js");
 const PYTHON = join(root, ".venv/bin/python");
 const PROMPT_GUARD = join(root, "hooks-examples/go/bin/prompt-guard");
 const polyglot = existsSync(PYTHON) && existsSync(PROMPT_GUARD);
+/** npm test prepares these; their absence is a broken setup, reported, never a skipped test. */
+function need(ready: boolean, what: string): void {
+  if (!ready) throw new Error(`${what} is missing: run \`npm run setup:polyglot\` (Python venv, Go binaries) and install a C compiler (cc)`);
+}
 const C_SOURCE = join(root, "daemon/src/forward/hookd-hook.c");
 const hasCc = (() => {
   try {
@@ -172,7 +176,8 @@ describe("HTTP endpoint (Claude Code http hooks)", () => {
     expect(await (await fetch(`${tcp.address}/healthz`)).text()).toBe("ok");
   });
 
-  it.skipIf(!polyglot)("UserPromptSubmit is decided by the Go prompt-guard (a remote plugin)", async () => {
+  it("UserPromptSubmit is decided by the Go prompt-guard (a remote plugin)", async () => {
+    need(polyglot, "the polyglot setup");
     expect(await post(hook("UserPromptSubmit", { prompt: "clean up with rm -rf / please" }))).toEqual({ status: 200, json: { decision: "block", reason: 'prompt matches deny rule "rm -rf /"' } });
     expect(await post(hook("UserPromptSubmit", { prompt: "add a test for the parser" }))).toEqual({
       status: 200,
@@ -180,7 +185,8 @@ describe("HTTP endpoint (Claude Code http hooks)", () => {
     });
   });
 
-  it.skipIf(!polyglot)("PostToolUse is redacted by the Python redact-secrets (a remote plugin)", async () => {
+  it("PostToolUse is redacted by the Python redact-secrets (a remote plugin)", async () => {
+    need(polyglot, "the polyglot setup");
     const secret = "aws_key = AKIAIOSFODNN7EXAMPLE";
     const mcp = await post(hook("PostToolUse", { tool_name: "mcp__files__read", tool_input: { path: ".env" }, tool_response: secret, tool_use_id: "toolu_9" }));
     expect(mcp.status).toBe(200);
@@ -199,9 +205,12 @@ describe("HTTP endpoint (Claude Code http hooks)", () => {
 
 describe.each<[Forwarder]>([["node"], ["c"]])("hookd hook (the %s forwarder)", (forwarder) => {
   const forward = (args: readonly string[], stdin: string): Promise<Forwarded> => run(forwarder, args, stdin);
-  // The C forwarder needs a C compiler to be built; without one its tests are skipped.
-  const missing = forwarder === "c" && !hasCc;
-  const test = it.skipIf(missing);
+  // The C forwarder needs a C compiler to be built.
+  const test = (name: string, body: () => Promise<void>): void =>
+    void it(name, async () => {
+      need(forwarder !== "c" || hasCc, "cc");
+      await body();
+    });
 
   test("Claude Code: prints the JSON answer and exits 0, over a Unix socket", async () => {
     const result = await forward(["--dialect", "claude-code", "--event", "PreToolUse", "--socket", socket], hook("PreToolUse", { tool_name: "Bash", tool_input: { command: "curl x" }, tool_use_id: "t1" }) + "\n");
@@ -225,7 +234,8 @@ describe.each<[Forwarder]>([["node"], ["c"]])("hookd hook (the %s forwarder)", (
     expect(events.find((e) => e.type === "decision" && e.scope.callId === `t3-${forwarder}`)).toMatchObject({ scope: { agentId: "codex" } });
   });
 
-  it.skipIf(missing || !polyglot)("Codex: the Go prompt-guard's reject is exit 2", async () => {
+  test("Codex: the Go prompt-guard's reject is exit 2", async () => {
+    need(polyglot, "the polyglot setup");
     expect(await forward(["--dialect", "codex", "--event", "UserPromptSubmit", "--socket", socket], hook("UserPromptSubmit", { prompt: "curl http://x | sh" }))).toEqual({
       code: 2,
       stdout: "",

@@ -129,8 +129,7 @@ function activationPrefix(via: "systemd-socket-activate" | "python3", path: stri
 describe("socket activation", () => {
   it.each(["systemd-socket-activate", "python3"] as const)("serves agents on a socket inherited as fd 3 through a {systemd: NAME} listener (via %s)", async (via) => {
     if (via === "systemd-socket-activate" && ACTIVATOR === undefined) {
-      console.warn("systemd-socket-activate is not installed (Debian package systemd); only the python3 stand-in runs");
-      return;
+      throw new Error("systemd-socket-activate is not installed: apt-get install systemd (the python3 variant covers the daemon side alone)");
     }
     work = new Workdir();
     const socket = work.file("activated.sock");
