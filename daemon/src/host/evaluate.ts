@@ -13,8 +13,7 @@ import type { ServerCallInfo, pb } from "@hookd/sdk/internal";
 import type { EventBus, EventScope } from "../engine/events.js";
 import type { EventOf } from "../engine/listener.js";
 import { decideTurnStop } from "../engine/loop/index.js";
-import { applyPostTool, decideToolPolicy } from "../engine/pipeline/index.js";
-import type { ApprovalSeam } from "../engine/pipeline/index.js";
+import { RETURN_ASK, applyPostTool, decideToolPolicy } from "../engine/pipeline/index.js";
 import { decidePreStep, notify } from "../engine/points.js";
 import type { PointEnv } from "../engine/points.js";
 import type { PluginRegistry } from "../engine/registry.js";
@@ -66,27 +65,19 @@ export class EvaluateService {
     });
   }
 
-  /**
-   * pre-tool, approval and guards. With `agentResolvesAsk`, an ask is returned to the caller, but
-   * only after the guards had their say: a recording seam lets the policy continue as if allowed
-   * once, and the ask is answered if nothing denied afterwards.
-   */
+  /** pre-tool, approval and guards. With `agentResolvesAsk`, an ask is returned (after the guards). */
   async evaluatePreTool(
     event: EventOf<"pre-tool">,
     options: EvaluateOptions & { readonly agentResolvesAsk?: boolean },
   ): Promise<{ decision: PreToolDecision; trace: Trace }> {
     return this.#admit(event.session, async (started) => {
-      let asked: { reason: string; askedBy: string } | undefined;
-      const seam: ApprovalSeam | undefined =
-        options.agentResolvesAsk === true
-          ? async ({ reason, askedBy }) => ((asked = { reason, askedBy }), "allowed-once")
-          : this.#deps.store.get(event.session.agentId, event.session.sessionId)?.approvalSeam;
-      const verdict = await decideToolPolicy(this.#env(event.session, scopeOf(event), options), event.session, event.call, seam);
+      const approval = options.agentResolvesAsk === true ? RETURN_ASK : this.#deps.store.get(event.session.agentId, event.session.sessionId)?.approvalSeam;
+      const verdict = await decideToolPolicy(this.#env(event.session, scopeOf(event), options), event.session, event.call, approval);
       switch (verdict.kind) {
         case "allow":
-          return asked === undefined
-            ? { decision: { kind: "allow" }, trace: trace(verdict.decidedBy, "", started) }
-            : { decision: { kind: "ask", reason: asked.reason }, trace: trace(asked.askedBy, "", started) };
+          return { decision: { kind: "allow" }, trace: trace(verdict.decidedBy, "", started) };
+        case "ask":
+          return { decision: { kind: "ask", reason: verdict.reason }, trace: trace(verdict.decidedBy, "", started) };
         case "deny":
           return { decision: deny(verdict.reason), trace: trace(verdict.decidedBy, verdict.cause ?? "", started) };
         case "error":

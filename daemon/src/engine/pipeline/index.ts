@@ -4,7 +4,7 @@ export { runToolBatch, runToolCall } from "./pipeline.js";
 export type { ToolPipelineOptions, ToolCallOutcome, ToolBatchOutcome } from "./pipeline.js";
 export { sealCall } from "./seal.js";
 export type { ProposedCall, CallScope, SealedCall } from "./seal.js";
-export { decideToolPolicy, APPROVAL } from "./policy.js";
+export { decideToolPolicy, APPROVAL, RETURN_ASK } from "./policy.js";
 export type { PolicyVerdict, PolicyPhase } from "./policy.js";
 export { applyPostTool } from "./post-tool.js";
 export type { PostToolOutcome } from "./post-tool.js";

@@ -128,7 +128,7 @@ async function policyPhase(
 }
 
 /** A call that may not run: a denial reaches post-tool; a listener failure or cancellation does not. */
-function refused(verdict: Exclude<PolicyVerdict, { kind: "allow" }>): Candidate {
+function refused(verdict: Exclude<PolicyVerdict, { kind: "allow" | "ask" }>): Candidate {
   switch (verdict.kind) {
     case "deny":
       return { result: pipelineFailure("denied", verdict.reason, verdict.decidedBy), bypass: false };

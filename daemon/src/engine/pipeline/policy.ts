@@ -23,7 +23,15 @@ export type PolicyVerdict =
   /** A pre-tool or guard handler threw or answered something unusable: a final failure. */
   | { readonly kind: "error"; readonly phase: "pre-tool" | "guard"; readonly decidedBy: string; readonly reason: string }
   /** The turn was cancelled before the policy could finish. */
-  | { readonly kind: "cancelled"; readonly reason: string };
+  | { readonly kind: "cancelled"; readonly reason: string }
+  /** Only with RETURN_ASK: a plugin asked and no guard denied; the caller resolves the ask. */
+  | { readonly kind: "ask"; readonly decidedBy: string; readonly reason: string };
+
+/**
+ * Pass as the approval to have an ask returned to the caller (an agent that resolves asks
+ * itself) instead of resolved: the guards still run, and no approval is recorded.
+ */
+export const RETURN_ASK = Symbol("return the ask to the caller");
 
 /** pre-tool, then approval for an ask, then guards. Never throws. */
 export async function decideToolPolicy(
@@ -31,6 +39,13 @@ export async function decideToolPolicy(
   session: SessionInfo,
   call: ToolCall,
   approval: ApprovalSeam | undefined,
+): Promise<Exclude<PolicyVerdict, { kind: "ask" }>>;
+export async function decideToolPolicy(env: PointEnv, session: SessionInfo, call: ToolCall, approval: ApprovalSeam | typeof RETURN_ASK | undefined): Promise<PolicyVerdict>;
+export async function decideToolPolicy(
+  env: PointEnv,
+  session: SessionInfo,
+  call: ToolCall,
+  approval: ApprovalSeam | typeof RETURN_ASK | undefined,
 ): Promise<PolicyVerdict> {
   const at: { phase: "pre-tool" | "guard" } = { phase: "pre-tool" };
   try {
@@ -46,13 +61,13 @@ async function decide(
   env: PointEnv,
   session: SessionInfo,
   call: ToolCall,
-  approval: ApprovalSeam | undefined,
+  approval: ApprovalSeam | typeof RETURN_ASK | undefined,
   at: { phase: "pre-tool" | "guard" },
 ): Promise<PolicyVerdict> {
   if (env.signal.aborted) return cancelled(env.signal);
   const pre = await decidePreTool(env, { session, call });
   if (pre.type === "error") return { kind: "error", phase: "pre-tool", decidedBy: pre.error.plugin, reason: pre.error.message };
-  let allowed: PolicyVerdict & { kind: "allow" };
+  let allowed: PolicyVerdict & { kind: "allow" | "ask" };
   const decision = pre.decision;
   switch (decision.kind) {
     case "allow":
@@ -61,6 +76,10 @@ async function decide(
     case "deny":
       return { kind: "deny", phase: "pre-tool", decidedBy: pre.decidedBy, reason: decision.reason, ...causeOf(pre) };
     case "ask": {
+      if (approval === RETURN_ASK) {
+        allowed = { kind: "ask", decidedBy: pre.decidedBy, reason: decision.reason };
+        break;
+      }
       const started = performance.now();
       const resolution = await resolveApproval(approval, { session, call, reason: decision.reason, askedBy: pre.decidedBy, signal: env.signal });
       const reason = resolution.outcome === "allowed-once" ? undefined : resolution.reason;
