@@ -36,37 +36,42 @@ export function parseJson(text: string): JsonValue {
  * `path` names where the value came from, for the error message.
  */
 export function toJsonText(value: unknown, path = "value"): string {
-  assertJson(value, path, new Set());
-  const text = stringify(value);
+  // Without bigints and LosslessNumbers, the native stringify writes exactly what lossless-json
+  // would (it defers to JSON.stringify for every other value), at a fraction of the cost.
+  const text = assertJson(value, path, new Set()) ? stringify(value) : JSON.stringify(value);
   if (text === undefined) throw new JsonError(`${path}: not serializable as JSON`);
   return text;
 }
 
-function assertJson(value: unknown, path: string, seen: Set<object>): void {
+/** Throws for what is not plain JSON data; returns whether it holds a bigint or a LosslessNumber. */
+function assertJson(value: unknown, path: string, seen: Set<object>): boolean {
   switch (typeof value) {
     case "string":
     case "boolean":
+      return false;
     case "bigint":
-      return;
+      return true;
     case "number":
       if (!Number.isFinite(value)) throw new JsonError(`${path}: ${value} is not a JSON number`);
-      return;
+      return false;
     case "object": {
-      if (value === null || value instanceof LosslessNumber) return;
+      if (value === null) return false;
+      if (value instanceof LosslessNumber) return true;
       if (seen.has(value)) throw new JsonError(`${path}: circular reference`);
       seen.add(value);
+      let lossless = false;
       if (Array.isArray(value)) {
         // An index loop, not forEach: a hole in a sparse array is undefined and must be refused.
-        for (let index = 0; index < value.length; index++) assertJson(value[index], `${path}[${index}]`, seen);
+        for (let index = 0; index < value.length; index++) lossless = assertJson(value[index], `${path}[${index}]`, seen) || lossless;
       } else {
         const proto: unknown = Object.getPrototypeOf(value);
         if (proto !== Object.prototype && proto !== null) {
           throw new JsonError(`${path}: ${describe(value)} is not plain JSON data`);
         }
-        for (const [key, item] of Object.entries(value)) assertJson(item, `${path}.${key}`, seen);
+        for (const [key, item] of Object.entries(value)) lossless = assertJson(item, `${path}.${key}`, seen) || lossless;
       }
       seen.delete(value);
-      return;
+      return lossless;
     }
     default:
       throw new JsonError(`${path}: ${typeof value} is not JSON`);
@@ -127,11 +132,13 @@ export interface JsonSnapshot {
 /** Snapshots a caller value: validated, copied through canonical text, frozen. */
 export function snapshotJson(value: unknown, path = "value"): JsonSnapshot {
   const text = toJsonText(value, path);
-  return Object.freeze({ text, value: deepFreeze(parseJson(text)) });
+  return Object.freeze({ text, value: deepFreeze(parseCanonical(text) ?? parseJson(text)) });
 }
 
 /** Snapshots JSON text: parsed losslessly, stored canonically, frozen. */
 export function snapshotJsonText(text: string, path = "value"): JsonSnapshot {
+  const canonical = parseCanonical(text);
+  if (canonical !== undefined) return Object.freeze({ text, value: deepFreeze(canonical) });
   let value: JsonValue;
   try {
     value = parseJson(text);
@@ -139,4 +146,27 @@ export function snapshotJsonText(text: string, path = "value"): JsonSnapshot {
     throw new JsonError(`${path}: not valid JSON (${(error as Error).message})`);
   }
   return Object.freeze({ text: toJsonText(value, path), value: deepFreeze(value) });
+}
+
+// Text that may hold a number the native parser would round or keep as a double where
+// parseJson makes a bigint or LosslessNumber: 16 digits in a row (every integer past 2^53 has
+// them) or an exponent (how JavaScript writes integral doubles from 1e21 up). Matches inside
+// strings only cost the fast path.
+const MAYBE_UNSAFE_NUMBER = /\d{16}|\d[eE]/;
+
+/**
+ * JSON.parse, when that is provably what parseJson would give and the text is already canonical
+ * (what hookd's own SDKs send); else undefined. Canonical means JSON.stringify gives the text
+ * back, which also rules out duplicate keys (lossless-json refuses them, JSON.parse keeps the
+ * last) and every number not written the way JavaScript writes it.
+ */
+function parseCanonical(text: string): JsonValue | undefined {
+  if (MAYBE_UNSAFE_NUMBER.test(text) || text.includes("__proto__")) return undefined;
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  return JSON.stringify(value) === text ? value : undefined;
 }

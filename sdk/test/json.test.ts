@@ -1,5 +1,6 @@
 // json.ts: lossless parsing and canonical stringifying, deep freezing, snapshots that never share
 // the caller's input, and refusal of what JSON cannot hold, with the path of the offending value.
+import { stringify as losslessStringify } from "lossless-json";
 import { describe, expect, test } from "vitest";
 import {
   JsonError,
@@ -161,6 +162,52 @@ describe("snapshots never share the caller's input", () => {
     expect(() => snapshotJsonText("[1,", "call.arguments_json")).toThrow(
       new JsonError("call.arguments_json: not valid JSON (Array item expected but reached end of input at position 3)"),
     );
+  });
+});
+
+describe("the native fast paths give exactly what lossless-json gives", () => {
+  // The reference: parseJson, which always parses with lossless-json.
+  const reference = (text: string): unknown => parseJson(text);
+  const typesOf = (value: unknown): unknown =>
+    typeof value === "object" && value !== null && !(value instanceof LosslessNumber)
+      ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, typesOf(item)]))
+      : value instanceof LosslessNumber
+        ? "LosslessNumber"
+        : typeof value;
+
+  test.each([
+    [`{"command":"ls -la","n":3,"ok":true,"none":null,"list":[1,-2.5,"x"]}`],
+    ["[9007199254740991]"],
+    ["[9007199254740992]"],
+    ["[-9007199254740993]"],
+    ["[12345678901234567890]"],
+    ["[1e+21]"],
+    ["[1.5e-7]"],
+    ["[123456789012345.6]"],
+    ["[0.1,0.30000000000000004]"],
+    [`{"s":"1e5 and 12345678901234567 in a string"}`],
+    [`{"a":1,"a":1}`],
+    [`{"__proto__":{"x":1}}`],
+    [`{"a": 1}`],
+    ["[1.0]"],
+    [`"\u00e9"`],
+  ])("%s", (text) => {
+    const snapshot = snapshotJsonText(text);
+    const expected = reference(text);
+    expect(snapshot.value).toEqual(expected);
+    expect(typesOf(snapshot.value)).toEqual(typesOf(expected));
+    expect(snapshot.text).toBe(losslessStringify(expected));
+    expect(toJsonText(snapshot.value)).toBe(losslessStringify(expected));
+    expect(isDeeplyFrozen(snapshot.value)).toBe(true);
+  });
+
+  test("duplicate keys with different values are still refused", () => {
+    expect(() => snapshotJsonText(`{"a":1,"a":2}`, "args")).toThrow("args: not valid JSON (Duplicate key 'a' encountered at position 8)");
+  });
+
+  test("toJsonText writes plain data natively and lossless values losslessly", () => {
+    expect(toJsonText({ a: 1e21, b: -0, c: [0.1, "é"] })).toBe(losslessStringify({ a: 1e21, b: -0, c: [0.1, "é"] }));
+    expect(toJsonText({ a: [{ big: 2n ** 64n }] })).toBe(`{"a":[{"big":18446744073709551616}]}`);
   });
 });
 
