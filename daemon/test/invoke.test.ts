@@ -5,14 +5,20 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { HookdError, allow, deny, pass } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
 import { PluginFault } from "../src/engine/faults.js";
-import { callListener } from "../src/engine/invoke.js";
+import { NextContext, callListener } from "../src/engine/invoke.js";
 import type { CallResult, ContextFactory } from "../src/engine/invoke.js";
 import { deferred, listener, preToolEvent, sessionStartEvent } from "./fixtures/listeners.js";
 
 const ctxFor =
   <P extends PointName>(plugin = "test"): ContextFactory<P> =>
   (signal) =>
-    ({ signal, plugin, next: () => Promise.reject(new Error("no inner plugins")) });
+    ({ signal: signal(), plugin, next: () => Promise.reject(new Error("no inner plugins")) });
+
+/** As the runners build contexts: the call's signal is made only when the handler reads it. */
+const lazyCtxFor =
+  <P extends PointName>(plugin = "test"): ContextFactory<P> =>
+  (signal) =>
+    new NextContext(signal, plugin, () => Promise.reject(new Error("no inner plugins")));
 
 const open = (): { signal: AbortSignal } => ({ signal: new AbortController().signal });
 
@@ -231,5 +237,88 @@ describe("callListener cancellation", () => {
     await started.promise;
     caller.abort(new Error("bye"));
     await expect(pending).rejects.toThrow("bye");
+  });
+});
+
+describe("callListener with a lazily made signal", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it("arms no timer for a synchronous answer, and one for a promise", async () => {
+    const timers = vi.spyOn(globalThis, "setTimeout");
+    await callListener(listener("pre-tool", "sync", () => allow()), preToolEvent(), lazyCtxFor(), open());
+    expect(timers).not.toHaveBeenCalled();
+    await callListener(listener("pre-tool", "async", () => Promise.resolve(allow())), preToolEvent(), lazyCtxFor(), open());
+    expect(timers).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps the signal an own enumerable property: spreading a context copies it", async () => {
+    let spread: { signal?: AbortSignal; plugin?: string } = {};
+    await callListener(
+      listener("pre-tool", "spreader", (_event, ctx) => {
+        spread = { ...ctx };
+        return allow();
+      }),
+      preToolEvent(),
+      lazyCtxFor("spreader"),
+      open(),
+    );
+    expect(spread.plugin).toBe("spreader");
+    expect(spread.signal).toBeInstanceOf(AbortSignal);
+    expect(spread.signal?.aborted).toBe(true);
+  });
+
+  it("a signal first read after the call is over is born aborted with the end of the call", async () => {
+    let kept: { signal: AbortSignal } | undefined;
+    const result = await callListener(
+      listener("pre-tool", "keeper", (_event, ctx) => {
+        kept = ctx;
+        return allow();
+      }),
+      preToolEvent(),
+      lazyCtxFor(),
+      open(),
+    );
+    expect(result).toMatchObject({ type: "answer", answer: { kind: "allow" } });
+    expect(kept?.signal.aborted).toBe(true);
+    expect(kept?.signal.reason).toMatchObject({ code: "cancelled", message: "plugin call finished" });
+  });
+
+  it("a signal first read after an await still learns of the caller's cancellation", async () => {
+    const caller = new AbortController();
+    const started = deferred();
+    const aborted = deferred();
+    const late = listener("pre-tool", "late", async (_event, ctx) => {
+      started.resolve();
+      await aborted.promise;
+      return ctx.signal;
+    });
+    const pending = callListener(late, preToolEvent(), lazyCtxFor(), { signal: caller.signal });
+    await started.promise;
+    const reason = new Error("agent disconnected");
+    caller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    aborted.resolve();
+  });
+
+  it("a signal read after the deadline passed carries the deadline fault", async () => {
+    vi.useFakeTimers();
+    let ctxSeen: { signal: AbortSignal } | undefined;
+    const slow = listener(
+      "pre-tool",
+      "slow",
+      (_event, ctx) => {
+        ctxSeen = ctx;
+        return new Promise<never>(() => {});
+      },
+      { deadlineMs: 100, failurePolicy: "fail-closed" },
+    );
+    const pending = callListener(slow, preToolEvent(), lazyCtxFor(), open());
+    await vi.advanceTimersByTimeAsync(150);
+    expect(await pending).toMatchObject({ invocation: { outcome: "fault", fault: "deadline_exceeded" } });
+    expect(ctxSeen?.signal.reason).toBeInstanceOf(PluginFault);
+    expect(ctxSeen?.signal.reason).toMatchObject({ fault: "deadline_exceeded" });
   });
 });

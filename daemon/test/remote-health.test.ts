@@ -36,7 +36,7 @@ afterEach(async () => {
 const ctxFor =
   <P extends PointName>(): ContextFactory<P> =>
   (signal) =>
-    ({ signal, plugin: "p", next: () => Promise.reject(new Error("no inner plugins")) });
+    ({ signal: signal(), plugin: "p", next: () => Promise.reject(new Error("no inner plugins")) });
 const open = () => ({ signal: new AbortController().signal });
 
 function plugin(target: string, options: Partial<RemotePluginOptions> = {}): RemotePlugin {

@@ -87,7 +87,7 @@ function only<P extends PointName>(plugin: RemotePlugin, point: P): Listener<P> 
 const ctxFor =
   <P extends PointName>(): ContextFactory<P> =>
   (signal) =>
-    ({ signal, plugin: "p", next: () => Promise.reject(new Error("no inner plugins")) });
+    ({ signal: signal(), plugin: "p", next: () => Promise.reject(new Error("no inner plugins")) });
 
 const open = () => ({ signal: new AbortController().signal });
 
@@ -261,7 +261,7 @@ describe("unusable answers go through the failure policy", () => {
       preTool: (_call: unknown, callback: sendUnaryData<Buffer>) => callback({ code: status.PERMISSION_DENIED, details: "policy store offline" }),
     });
     const plugin = await connect(target);
-    const fault = await faultOf(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new AbortController().signal)));
+    const fault = await faultOf(Promise.resolve(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(() => new AbortController().signal))));
     expect(fault).toMatchObject({ plugin: "p", point: "pre-tool", fault: "error_status" });
     expect(fault.message).toBe("plugin p at pre-tool: error status: PERMISSION_DENIED: policy store offline");
     expect(plugin.status()).toMatchObject({ calls: 1, failures: 1, consecutiveFailures: 1, lastError: "pre-tool: error status: PERMISSION_DENIED: policy store offline" });
@@ -309,7 +309,7 @@ describe("deadlines and cancellation", () => {
 
   it("sets a gRPC deadline of the listener's deadlineMs even without the engine's timer", async () => {
     const { plugin, entered } = await hangingPlugin({ overrides: { "pre-tool": { deadlineMs: 200 } } });
-    const fault = await faultOf(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new AbortController().signal)));
+    const fault = await faultOf(Promise.resolve(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(() => new AbortController().signal))));
     expect(fault).toMatchObject({ fault: "deadline_exceeded" });
     expect(fault.message).toMatch(/^plugin hang at pre-tool: deadline exceeded: no answer within 200 ms/);
     expect(await abortedWith(await entered)).toMatchObject({ name: expect.stringMatching(/^(TimeoutError|AbortError)$/) as unknown });

@@ -29,7 +29,7 @@ function preTool(toolName: string, args: unknown = {}, sessionId = "s1"): PreToo
 }
 
 const waterfallContext: ContextFactory<"pre-tool"> = (signal) => ({
-  signal,
+  signal: signal(),
   plugin: "caller",
   next: () => Promise.reject(new Error("the test gives no inner plugins")),
 });
@@ -283,7 +283,7 @@ describe("worker pool lifecycle", () => {
     expect(pool.stats.threads).toBe(1);
     await pool.close();
     expect(pool.stats.threads).toBe(0);
-    await expect(listener.call(preTool("Bash"), waterfallContext(new AbortController().signal))).rejects.toBeInstanceOf(PluginFault);
+    await expect(listener.call(preTool("Bash"), waterfallContext(() => new AbortController().signal))).rejects.toBeInstanceOf(PluginFault);
     expect(await callListener(listener, preTool("Bash"), waterfallContext, open())).toMatchObject({ invocation: { outcome: "fault", fault: "unavailable" } });
   });
 
@@ -295,7 +295,7 @@ describe("worker pool lifecycle", () => {
     try {
       const manifest = await pool.describe(GATE);
       const listener = only(dist.workerListeners(pool, GATE, manifest), "pre-tool");
-      expect(await listener.call(preTool("Bash"), waterfallContext(new AbortController().signal))).toEqual({ kind: "deny", reason: "no bash" });
+      expect(await listener.call(preTool("Bash"), waterfallContext(() => new AbortController().signal))).toEqual({ kind: "deny", reason: "no bash" });
     } finally {
       await pool.close();
     }

@@ -18,8 +18,8 @@ export function inProcessListeners(
       kind: "in-process",
       ...resolveSettings(point, override, sub, defaultDeadlineMs),
       sideEffectFree: plugin.sideEffectFree,
-      // Called through an async arrow so a synchronous throw becomes a rejection.
-      call: async (event: EventOf<PointName>, ctx: ContextOf<PointName>) => handler(event, ctx),
+      // Called directly: a synchronous answer is used at once (callListener catches a throw).
+      call: (event: EventOf<PointName>, ctx: ContextOf<PointName>) => handler(event, ctx),
     } satisfies Listener;
   });
 }

@@ -37,9 +37,10 @@ export interface Listener<P extends PointName = PointName> {
   /**
    * Calls the handler. Rejects with a PluginFault when the plugin could not answer (deadline,
    * crash, transport, unusable wire answer); any other rejection is the handler's own error.
-   * The answer is validated by the caller.
+   * The answer is validated by the caller. An in-process handler's answer may come back
+   * synchronously (and its own error be thrown): then there is nothing to wait for.
    */
-  call(event: EventOf<P>, ctx: ContextOf<P>): Promise<unknown>;
+  call(event: EventOf<P>, ctx: ContextOf<P>): unknown;
 }
 
 export type AnyContext = HandlerContext | WaterfallContext<unknown> | ExecuteContext;

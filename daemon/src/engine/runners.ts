@@ -14,7 +14,7 @@ import type { ExecuteContext, HandlerContext, ToolResult, WaterfallContext } fro
 import { isPass } from "./decisions.js";
 import type { DecisionOf } from "./decisions.js";
 import type { ListenerError } from "./faults.js";
-import { callListener } from "./invoke.js";
+import { CallContext, NextContext, callListener } from "./invoke.js";
 import type { CallOptions, CallResult, Invocation } from "./invoke.js";
 import type { ContextOf, EventOf, Listener, ListenerKind } from "./listener.js";
 
@@ -107,12 +107,10 @@ export async function runWaterfall<P extends WaterfallPoint>(
     try {
       for (let index = start; index < end; index++) {
         const listener = listeners[index] as Listener<P>;
-        const makeContext = (signal: AbortSignal): ContextOf<P> =>
-          ({
-            signal,
-            plugin: listener.plugin,
-            next: () => handled(Promise.reject(new HookdError("invalid_decision", `plugin ${listener.plugin} (${listener.kind}) cannot call next()`))),
-          }) satisfies WaterfallContext<DecisionOf<P>> as unknown as ContextOf<P>;
+        const makeContext = (signal: () => AbortSignal): ContextOf<P> =>
+          new NextContext(signal, listener.plugin, () =>
+            handled(Promise.reject(new HookdError("invalid_decision", `plugin ${listener.plugin} (${listener.kind}) cannot call next()`))),
+          ) satisfies WaterfallContext<DecisionOf<P>> as unknown as ContextOf<P>;
         pending.push(
           callListener(listener, event, makeContext, callOptions).then(
             (result): Settled<P> => ({ type: "result", result }),
@@ -185,8 +183,8 @@ export async function runWaterfall<P extends WaterfallPoint>(
         }),
       );
     };
-    const makeContext = (signal: AbortSignal): ContextOf<P> =>
-      ({ signal, plugin: listener.plugin, next }) satisfies WaterfallContext<DecisionOf<P>> as unknown as ContextOf<P>;
+    const makeContext = (signal: () => AbortSignal): ContextOf<P> =>
+      new NextContext(signal, listener.plugin, next) satisfies WaterfallContext<DecisionOf<P>> as unknown as ContextOf<P>;
     const result = await callListener(listener, event, makeContext, options);
     options.onInvocation(result.invocation);
     if (sticky !== undefined) return { type: "error", error: sticky.error };
@@ -211,7 +209,7 @@ export async function runGuards(
   options: RunOptions,
 ): Promise<PointOutcome<DecisionOf<"guard">>> {
   for (const listener of listeners) {
-    const result = await callListener(listener, event, (signal): HandlerContext => ({ signal, plugin: listener.plugin }), options);
+    const result = await callListener(listener, event, (signal): HandlerContext => new CallContext(signal, listener.plugin), options);
     options.onInvocation(result.invocation);
     if (result.type === "error") return { type: "error", error: result.error };
     if (result.answer.kind === "deny") {
@@ -239,7 +237,7 @@ export async function runNotification<P extends NotificationPoint>(
 ): Promise<NotificationOutcome<P>> {
   const results = await Promise.all(
     listeners.map((listener) =>
-      callListener(listener, event, (signal) => ({ signal, plugin: listener.plugin }), options).then((result) => {
+      callListener(listener, event, (signal): HandlerContext => new CallContext(signal, listener.plugin), options).then((result) => {
         options.onInvocation(result.invocation);
         return { listener, result };
       }),
@@ -272,17 +270,14 @@ export async function runExecute(
     if (listener === undefined) return dispatch(signal);
     let inner: Promise<ToolResult> | undefined;
     const callerSignal = signal;
-    const makeContext = (callSignal: AbortSignal): ExecuteContext => ({
-      signal: callSignal,
-      plugin: listener.plugin,
-      next: (nextOptions) => {
+    const makeContext = (callSignal: () => AbortSignal): ExecuteContext =>
+      new NextContext(callSignal, listener.plugin, (nextOptions?: { readonly signal?: AbortSignal }): Promise<ToolResult> => {
         if (inner !== undefined) return handled(Promise.reject(new HookdError("invalid_decision", `plugin ${listener.plugin} called next() twice at execute`)));
         // A wrapper may replace the signal, but the caller's cancellation still reaches the body.
         const replaced = nextOptions?.signal;
         inner = run(index + 1, replaced === undefined ? callerSignal : AbortSignal.any([replaced, callerSignal]));
         return handled(inner);
-      },
-    });
+      });
     const result = await callListener(listener, event, makeContext, { ...options, signal });
     options.onInvocation(result.invocation);
     if (result.type === "error") return onError(result.error);

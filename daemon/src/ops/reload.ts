@@ -8,6 +8,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Metadata } from "@grpc/grpc-js";
 import type { Config, PluginConfig } from "../config/schema.js";
 import type { Listener } from "../engine/listener.js";
+import { isThenable } from "../engine/invoke.js";
 import { HookdError } from "@hookd/sdk";
 import { AgentIdentities } from "../host/identity.js";
 import type { PluginSource } from "../runtime/plugin-source.js";
@@ -69,14 +70,16 @@ export class InflightCalls {
       ...listener,
       call: (event, ctx) => {
         entry.n++;
-        let pending: Promise<unknown>;
+        let answer: unknown;
         try {
-          pending = listener.call(event, ctx);
+          answer = listener.call(event, ctx);
         } catch (error) {
           done();
           throw error;
         }
-        return pending.finally(done);
+        if (isThenable(answer)) return Promise.resolve(answer).finally(done);
+        done();
+        return answer;
       },
     }));
   }
