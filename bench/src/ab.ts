@@ -47,7 +47,7 @@ try {
       const summary = summaries.get(entry.name);
       if (summary === undefined) continue;
       process.stdout.write(
-        `  ${entry.name.padEnd(22)} p50 ${summary.p50_us.toFixed(0).padStart(6)} µs  p99 ${summary.p99_us.toFixed(0).padStart(7)} µs  mean ${summary.mean_us.toFixed(0).padStart(6)} µs  cpu ${String(summary.cpu_us_per_call ?? "-").padStart(5)} µs/call  n ${summary.count}\n`,
+        `  ${entry.name.padEnd(22)} p50 ${summary.p50_us.toFixed(0).padStart(6)} µs  p90 ${summary.p90_us.toFixed(0).padStart(6)} µs  p99 ${summary.p99_us.toFixed(0).padStart(7)} µs  mean ${summary.mean_us.toFixed(0).padStart(6)} µs  cpu ${String(summary.cpu_us_per_call ?? "-").padStart(5)} µs/call  n ${summary.count}\n`,
       );
     }
   }

@@ -16,6 +16,7 @@ export interface Bounds {
 export interface Summary {
   readonly count: number;
   readonly p50_us: number;
+  readonly p90_us: number;
   readonly p99_us: number;
   readonly mean_us: number;
   readonly min_us: number;
@@ -37,6 +38,7 @@ export function summarize(samplesUs: readonly number[], elapsedMs?: number): Sum
   return {
     count: sorted.length,
     p50_us: round(percentile(sorted, 50)),
+    p90_us: round(percentile(sorted, 90)),
     p99_us: round(percentile(sorted, 99)),
     mean_us: round(sum / Math.max(1, sorted.length)),
     min_us: round(sorted[0] ?? Number.NaN),
