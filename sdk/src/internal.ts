@@ -4,3 +4,5 @@ export * as pb from "./proto.js";
 export * from "./grpc/index.js";
 // Exact conversion between the protobuf and the typed forms (sdk/src/convert).
 export * from "./convert.js";
+// Freezing what hookd itself built, without walking parts frozen before (sdk/src/json.ts).
+export { freezeBuilt } from "./json.js";

@@ -13,6 +13,7 @@ import {
   snapshotJsonText,
   toJsonText,
 } from "../src/index.js";
+import { freezeBuilt } from "../src/internal.js";
 
 const BIG = "9223372036854775807"; // 2^63-1
 const UNICODE = "héllo ☃ 𝄞";
@@ -123,6 +124,33 @@ describe("deepFreeze", () => {
     expect(Object.isFrozen(cyclic)).toBe(true);
     expect(deepFreeze(5)).toBe(5);
     expect(deepFreeze(null)).toBe(null);
+  });
+});
+
+describe("freezeBuilt", () => {
+  test("freezes a fresh value all the way down and returns it", () => {
+    const value = { a: [{ b: 1 }], c: { d: [2] } };
+    expect(freezeBuilt(value)).toBe(value);
+    expect(isDeeplyFrozen(value)).toBe(true);
+  });
+
+  test("freezes fresh wrappers around parts frozen before, and ends on cycles", () => {
+    const sealed = deepFreeze({ call: { args: [1] } });
+    const wrapper = { sealed, extra: { n: 1 } };
+    freezeBuilt(wrapper);
+    expect(isDeeplyFrozen(wrapper)).toBe(true);
+    const cyclic: Record<string, unknown> = { inner: {} };
+    (cyclic.inner as Record<string, unknown>).back = cyclic;
+    expect(freezeBuilt(cyclic)).toBe(cyclic);
+    expect(isDeeplyFrozen(cyclic)).toBe(true);
+  });
+
+  test("trusts a part that is already frozen: values from outside go through deepFreeze", () => {
+    const shallow = Object.freeze({ inner: { mutable: true } });
+    freezeBuilt({ shallow });
+    expect(Object.isFrozen(shallow.inner)).toBe(false);
+    deepFreeze({ shallow });
+    expect(Object.isFrozen(shallow.inner)).toBe(true);
   });
 });
 

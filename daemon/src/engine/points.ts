@@ -2,7 +2,7 @@
 // the event, runs the point's runner within the point's budget, and records every invocation and
 // the applied decision on the event bus. The loop, the tool pipeline and the evaluate API all
 // decide through these functions, so a point behaves the same wherever it is reached.
-import { deepFreeze } from "@hookd/sdk";
+import { freezeBuilt } from "@hookd/sdk/internal";
 import type { PointName, ToolResult } from "@hookd/sdk";
 import type { DecisionOf } from "./decisions.js";
 import type { EventBus, EventScope } from "./events.js";
@@ -70,7 +70,7 @@ async function decideWaterfall<P extends WaterfallPoint>(
 ): Promise<PointOutcome<DecisionOf<P>>> {
   const started = performance.now();
   const listeners = env.registry.listeners(point, toolName(event));
-  const outcome = await runWaterfall(listeners, deepFreeze(event), fallback, runOptions(env));
+  const outcome = await runWaterfall(listeners, freezeBuilt(event), fallback, runOptions(env));
   recordDecision(env, point, outcome, byKind, started);
   return outcome;
 }
@@ -96,7 +96,7 @@ export async function decideGuards(env: PointEnv, event: EventOf<"guard">): Prom
   // No guard for this tool: nothing to decide, nothing to record.
   if (listeners.length === 0) return { type: "decided", decision: { kind: "abstain" }, decidedBy: DEFAULT_DECIDER };
   const started = performance.now();
-  const outcome = await runGuards(listeners, deepFreeze(event), runOptions(env));
+  const outcome = await runGuards(listeners, freezeBuilt(event), runOptions(env));
   recordDecision(env, "guard", outcome, byKind, started);
   return outcome;
 }
@@ -109,14 +109,14 @@ export function executeChain(
   normalize: (raw: ToolResult, source: string) => ToolResult,
   onError: (error: ListenerError) => ToolResult,
 ): Promise<ToolResult> {
-  return runExecute(env.registry.listeners("execute", toolName(event)), deepFreeze(event), dispatch, normalize, onError, runOptions(env));
+  return runExecute(env.registry.listeners("execute", toolName(event)), freezeBuilt(event), dispatch, normalize, onError, runOptions(env));
 }
 
 /** Notifications: every listener, answers in listener order. */
 export async function notify<P extends NotificationPoint>(env: PointEnv, point: P, event: EventOf<P>): Promise<NotificationOutcome<P>> {
   const listeners = env.registry.listeners(point, point === "tool-result" ? toolName(event) : undefined);
   if (listeners.length === 0) return { answers: [], errors: [] };
-  return runNotification(listeners, deepFreeze(event), runOptions(env));
+  return runNotification(listeners, freezeBuilt(event), runOptions(env));
 }
 
 export type { PointOutcome, NotificationOutcome, ListenerError };

@@ -4,7 +4,7 @@
 import type { ErrorCode } from "../errors.js";
 import { HookdError } from "../errors.js";
 import type { JsonSnapshot } from "../json.js";
-import { JsonError, deepFreeze, snapshotJsonText } from "../json.js";
+import { JsonError, freezeBuilt, snapshotJsonText } from "../json.js";
 
 /** The outcome of a conversion or validation that never throws. */
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: HookdError };
@@ -24,7 +24,7 @@ export class Problem extends Error {
  */
 export function decode<T>(code: ErrorCode, path: string, read: () => T): Result<T> {
   try {
-    return { ok: true, value: deepFreeze(read()) };
+    return { ok: true, value: freezeBuilt(read()) };
   } catch (error) {
     if (error instanceof Problem) return { ok: false, error: new HookdError(code, error.message) };
     if (error instanceof JsonError) return { ok: false, error: new HookdError("invalid_json", error.message, { cause: error }) };
