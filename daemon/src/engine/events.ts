@@ -40,7 +40,9 @@ export type EngineObserver = (event: EngineEvent) => void;
 
 /** Fans events out to observers, containing observer failures. */
 export class EventBus {
-  readonly #observers = new Set<EngineObserver>();
+  // Copy-on-write: an observer added or removed during emit() takes effect from the next event,
+  // and a bus with one observer (every hosted session has one) costs a one-element array, not a Set.
+  #observers: readonly EngineObserver[] = [];
   readonly #onObserverError: (error: unknown) => void;
 
   constructor(onObserverError: (error: unknown) => void = () => {}) {
@@ -48,8 +50,10 @@ export class EventBus {
   }
 
   subscribe(observer: EngineObserver): () => void {
-    this.#observers.add(observer);
-    return () => this.#observers.delete(observer);
+    this.#observers = [...this.#observers, observer];
+    return () => {
+      this.#observers = this.#observers.filter((subscribed) => subscribed !== observer);
+    };
   }
 
   emit(event: EngineEvent): void {

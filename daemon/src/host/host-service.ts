@@ -105,8 +105,9 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
   // From here on, a frame that cannot be used (malformed, oversized) is reported and skipped:
   // the session and its stream go on.
   call.onInvalidRequest = (error) => session.problem(error.codeName, error.details);
-  const log = deps.log.child({ agent: agentId, session: open.sessionId });
-  log.info(resumed ? "session resumed" : "session opened", { source });
+  // Fields, not a child logger: a child's closures are kept for the whole life of an idle session.
+  const who = { agent: agentId, session: open.sessionId };
+  deps.log.info(resumed ? "session resumed" : "session opened", { ...who, source });
 
   let ended: StatusError | undefined;
   const endStream = new Promise<"ended">((resolve) => {
@@ -134,10 +135,10 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
   } finally {
     if (closed) {
       await deps.store.close(session, "closed by the agent");
-      log.info("session closed");
+      deps.log.info("session closed", who);
     } else {
       deps.store.detach(session, ended?.message ?? "agent disconnected");
-      log.info("session detached", { reason: ended?.message ?? "agent disconnected" });
+      deps.log.info("session detached", { ...who, reason: ended?.message ?? "agent disconnected" });
     }
     await sender.flush();
   }

@@ -67,7 +67,8 @@ export class HostedSession {
   readonly #deps: HostedSessionDeps;
   readonly #bus = new EventBus();
   readonly #pending = new PendingRequests();
-  readonly #traces = new Map<string, CallTrace>();
+  /** Made on the first tool call: an idle session holds no map (bench/: sessions). */
+  #traces: Map<string, CallTrace> | undefined;
   #stream: AgentStream | undefined;
   #started: Promise<readonly AgentMessage[]> | undefined;
 
@@ -286,15 +287,15 @@ export class HostedSession {
         if (callId === undefined || (event.point !== "pre-tool" && event.point !== "guard")) return;
         // A guard's deny overrides the pre-tool decision; an abstaining guard list does not.
         if (event.point === "guard" && event.decision !== "deny") return;
-        this.#traces.set(callId, { decidedBy: event.decidedBy, failureCause: event.cause ?? "", durationUs: event.durationUs });
+        (this.#traces ??= new Map()).set(callId, { decidedBy: event.decidedBy, failureCause: event.cause ?? "", durationUs: event.durationUs });
         return;
       }
       case "turn-started":
         this.#stream?.send({ case: "turnStarted", value: { turn: event.scope.turn } });
         return;
       case "tool-result": {
-        const trace = this.#traces.get(event.call.callId);
-        this.#traces.delete(event.call.callId);
+        const trace = this.#traces?.get(event.call.callId);
+        this.#traces?.delete(event.call.callId);
         this.#stream?.send({
           case: "toolResult",
           value: {
@@ -309,7 +310,7 @@ export class HostedSession {
         this.#stream?.send({ case: "context", value: { messages: event.messages.map(toProtoMessage) } });
         return;
       case "turn-ended":
-        this.#traces.clear();
+        this.#traces?.clear();
         this.#stream?.send({
           case: "turnEnded",
           value: { turn: event.scope.turn, reason: END_REASON[event.reason], detail: event.detail, steps: event.steps },

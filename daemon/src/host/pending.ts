@@ -11,23 +11,25 @@ interface Waiter<T> {
 
 export class PendingRequests {
   #next = 0;
-  readonly #waiting = new Map<string, Waiter<unknown>>();
+  // Made on the first request: most sessions are idle most of the time (bench/: sessions).
+  #waiting: Map<string, Waiter<unknown>> | undefined;
 
   /** Registers a request; the promise settles on its reply, on abort, or when rejectAll() runs. */
   open<T>(kind: string, signal: AbortSignal): { readonly id: string; readonly reply: Promise<T> } {
     const id = `${kind}-${++this.#next}`;
+    const waiting = (this.#waiting ??= new Map<string, Waiter<unknown>>());
     const reply = new Promise<T>((resolve, reject) => {
       const onAbort = (): void => {
-        this.#waiting.delete(id);
+        waiting.delete(id);
         reject(asError(signal.reason));
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener("abort", onAbort, { once: true });
       const done = (): void => {
         signal.removeEventListener("abort", onAbort);
-        this.#waiting.delete(id);
+        waiting.delete(id);
       };
-      this.#waiting.set(id, {
+      waiting.set(id, {
         kind,
         resolve: (value) => {
           done();
@@ -44,18 +46,18 @@ export class PendingRequests {
 
   /** Settles a request with the agent's reply; false when no such request of that kind is pending. */
   settle(id: string, kind: string, value: unknown): boolean {
-    const waiter = this.#waiting.get(id);
+    const waiter = this.#waiting?.get(id);
     if (waiter === undefined || waiter.kind !== kind) return false;
     waiter.resolve(value);
     return true;
   }
 
   rejectAll(reason: string): void {
-    for (const waiter of [...this.#waiting.values()]) waiter.reject(new HookdError("cancelled", reason));
+    for (const waiter of [...(this.#waiting?.values() ?? [])]) waiter.reject(new HookdError("cancelled", reason));
   }
 
   get size(): number {
-    return this.#waiting.size;
+    return this.#waiting?.size ?? 0;
   }
 }
 

@@ -10,14 +10,16 @@ export type MessageContent = string | readonly ContentBlock[];
 /** Hands out ids unique within one session ("m1", "m2", ...). */
 export class MessageIds {
   #next = 1;
-  readonly #used = new Set<string>();
-  readonly #recorded = new Set<string>();
+  // Made on the first message: an idle session holds no sets (bench/: sessions).
+  #used: Set<string> | undefined;
+  #recorded: Set<string> | undefined;
 
   next(): string {
+    const used = (this.#used ??= new Set());
     let id: string;
     do id = `m${this.#next++}`;
-    while (this.#used.has(id));
-    this.#used.add(id);
+    while (used.has(id));
+    used.add(id);
     return id;
   }
 
@@ -26,9 +28,10 @@ export class MessageIds {
    * listener that rewrites a message keeps its identity), otherwise a fresh one.
    */
   forRecord(id: string): string {
-    const chosen = id === "" || this.#recorded.has(id) ? this.next() : id;
-    this.#used.add(chosen);
-    this.#recorded.add(chosen);
+    const recorded = (this.#recorded ??= new Set());
+    const chosen = id === "" || recorded.has(id) ? this.next() : id;
+    (this.#used ??= new Set()).add(chosen);
+    recorded.add(chosen);
     return chosen;
   }
 }
