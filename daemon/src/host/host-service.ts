@@ -109,21 +109,25 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
   const who = { agent: agentId, session: open.sessionId };
   deps.log.info(resumed ? "session resumed" : "session opened", { ...who, source });
 
+  // A drain ends the stream: it wakes the wait for the next frame. One waker per wait, not a
+  // race against one long-lived promise, which would keep a reaction for every frame received.
   let ended: StatusError | undefined;
-  const endStream = new Promise<"ended">((resolve) => {
-    const untrack = deps.streams.track((error) => {
-      ended = error;
-      untrack();
-      resolve("ended");
-    });
-    call.signal.addEventListener("abort", untrack, { once: true });
+  let wake: (() => void) | undefined;
+  const untrack = deps.streams.track((error) => {
+    ended = error;
+    wake?.();
   });
   let closed = false;
   try {
     const contexts = resumed ? [] : await session.start();
     sender.send({ case: "opened", value: { sessionId: open.sessionId, resumed, contexts: contexts.map(toProtoMessage) } });
     for (;;) {
-      const next = await Promise.race([iterator.next(), endStream]);
+      if (ended !== undefined) break;
+      const next = await new Promise<IteratorResult<pb.SessionRequest> | "ended">((resolve, reject) => {
+        wake = () => resolve("ended");
+        iterator.next().then(resolve, reject);
+      });
+      wake = undefined;
       if (next === "ended" || next.done === true) break;
       const current = next.value.frame;
       if (current.case === "close") {
@@ -133,6 +137,7 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
       session.handle(current);
     }
   } finally {
+    untrack();
     if (closed) {
       await deps.store.close(session, "closed by the agent");
       deps.log.info("session closed", who);
