@@ -104,6 +104,7 @@ export async function runWaterfall<P extends WaterfallPoint>(
     const callOptions: RunOptions = { ...options, signal: discard.signal };
     const started = performance.now();
     const pending: Promise<Settled<P>>[] = [];
+    let settledCalls = 0;
     try {
       for (let index = start; index < end; index++) {
         const listener = listeners[index] as Listener<P>;
@@ -113,8 +114,14 @@ export async function runWaterfall<P extends WaterfallPoint>(
           ) satisfies WaterfallContext<DecisionOf<P>> as unknown as ContextOf<P>;
         pending.push(
           callListener(listener, event, makeContext, callOptions).then(
-            (result): Settled<P> => ({ type: "result", result }),
-            (): Settled<P> => ({ type: "thrown", durationUs: Math.round((performance.now() - started) * 1000) }),
+            (result): Settled<P> => {
+              settledCalls++;
+              return { type: "result", result };
+            },
+            (): Settled<P> => {
+              settledCalls++;
+              return { type: "thrown", durationUs: Math.round((performance.now() - started) * 1000) };
+            },
           ),
         );
       }
@@ -145,7 +152,11 @@ export async function runWaterfall<P extends WaterfallPoint>(
         }
       }
       if (!cancelled && outcome === undefined) return await dispatch(end);
-      if (!discard.signal.aborted) discard.abort(new AnswerNotNeeded(outcome?.type === "decided" ? outcome.decidedBy : (outcome?.error.plugin ?? "")));
+      // Cut off the calls still running, if any: with all of them answered, the abort (an Error
+      // with its async stack, and an event) would cost ~50 us for nothing (bench/, fanout4).
+      if (!discard.signal.aborted && settledCalls < pending.length) {
+        discard.abort(new AnswerNotNeeded(outcome?.type === "decided" ? outcome.decidedBy : (outcome?.error.plugin ?? "")));
+      }
       const rest = await Promise.all(pending.slice(used));
       rest.forEach((settled, offset) => {
         const listener = listeners[start + used + offset] as Listener<P>;
