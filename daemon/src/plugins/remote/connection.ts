@@ -74,6 +74,20 @@ const RPCS = Object.fromEntries(
 const HEALTH_SERVICE = pb.HookPlugin.typeName;
 const keepBytes = (bytes: Buffer): Buffer => bytes;
 
+/**
+ * The last request encoded. A fan-out calls every plugin of a point with the same event back to
+ * back, so the event is encoded once rather than once per plugin. Keyed by identity, and only for
+ * a frozen event (as the engine hands over): its content cannot have changed.
+ */
+let lastEncoded: { readonly point: PointName; readonly event: object; readonly bytes: Buffer } | undefined;
+
+function encodeRequest<P extends PointName>(point: P, rpc: PointRpc, event: EventOf<P>): Buffer {
+  if (lastEncoded !== undefined && lastEncoded.event === event && lastEncoded.point === point) return lastEncoded.bytes;
+  const bytes = rpc.serialize(create(rpc.input, { event: toProtoEvent(point, event) }));
+  if (Object.isFrozen(event)) lastEncoded = { point, event, bytes };
+  return bytes;
+}
+
 export class RemoteConnection {
   readonly #channel: Channel;
   readonly #raw: Client;
@@ -137,9 +151,9 @@ export class RemoteConnection {
         reject(cancelled(signal, 0, deadlineMs));
         return;
       }
-      let request: MessageShape<DescMessage>;
+      let request: Buffer;
       try {
-        request = create(rpc.input, { event: toProtoEvent(point, event) });
+        request = encodeRequest(point, rpc, event);
       } catch (error) {
         reject(new RpcFailure("error_status", `the event could not be encoded: ${error instanceof Error ? error.message : String(error)}`));
         return;
@@ -147,7 +161,7 @@ export class RemoteConnection {
       const onAbort = (): void => call.cancel();
       const call = this.#raw.makeUnaryRequest(
         rpc.path,
-        rpc.serialize,
+        keepBytes,
         keepBytes,
         request,
         new Metadata(),
