@@ -134,15 +134,17 @@ export async function callListener<P extends PointName>(
   options.signal.throwIfAborted();
   const started = performance.now();
   const signal = new CallSignal();
-  const finish = (outcome: Invocation["outcome"], decision: string, extra: Partial<Invocation> = {}): Invocation => ({
-    plugin: listener.plugin,
-    point: listener.point,
-    kind: listener.kind,
-    durationUs: Math.round((performance.now() - started) * 1000),
-    outcome,
-    decision,
-    ...extra,
-  });
+  const finish = (outcome: Invocation["outcome"], decision: string, extra?: Partial<Invocation>): Invocation => {
+    const invocation: Invocation = {
+      plugin: listener.plugin,
+      point: listener.point,
+      kind: listener.kind,
+      durationUs: Math.round((performance.now() - started) * 1000),
+      outcome,
+      decision,
+    };
+    return extra === undefined ? invocation : { ...invocation, ...extra };
+  };
   try {
     let raw = listener.call(event, makeContext(signal.get));
     // A handler that answered synchronously is done: there is nothing to time out or cut off.

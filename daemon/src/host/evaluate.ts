@@ -49,15 +49,17 @@ export class EvaluateService {
   }
 
   // ---- typed core ------------------------------------------------------------------------
+  // Not async themselves: each returns #admit's promise as it is (an async function returning a
+  // promise costs extra microtask turns on every call).
 
-  async evaluateSessionStart(event: EventOf<"session-start">, options: EvaluateOptions): Promise<{ contexts: readonly AgentMessage[] }> {
+  evaluateSessionStart(event: EventOf<"session-start">, options: EvaluateOptions): Promise<{ contexts: readonly AgentMessage[] }> {
     return this.#admit(event.session, async () => {
       const outcome = await notify(this.#env(event.session, { turn: 0, step: 0 }, options), "session-start", event);
       return { contexts: outcome.answers.flatMap(({ plugin, decision }) => decision.messages.map((m) => sourced(plugin, m))) };
     });
   }
 
-  async evaluatePreStep(event: EventOf<"pre-step">, options: EvaluateOptions): Promise<{ decision: PreStepDecision; trace: Trace }> {
+  evaluatePreStep(event: EventOf<"pre-step">, options: EvaluateOptions): Promise<{ decision: PreStepDecision; trace: Trace }> {
     return this.#admit(event.session, async (started) => {
       const outcome = await decidePreStep(this.#env(event.session, scopeOf(event), options), event);
       if (outcome.type === "error") return { decision: reject(outcome.error.message), trace: trace(outcome.error.plugin, "listener_error", started) };
@@ -66,7 +68,7 @@ export class EvaluateService {
   }
 
   /** pre-tool, approval and guards. With `agentResolvesAsk`, an ask is returned (after the guards). */
-  async evaluatePreTool(
+  evaluatePreTool(
     event: EventOf<"pre-tool">,
     options: EvaluateOptions & { readonly agentResolvesAsk?: boolean },
   ): Promise<{ decision: PreToolDecision; trace: Trace }> {
@@ -88,7 +90,7 @@ export class EvaluateService {
     });
   }
 
-  async evaluatePostTool(event: EventOf<"post-tool">, options: EvaluateOptions): Promise<{ decision: PostToolDecision; result: ToolResult; trace: Trace }> {
+  evaluatePostTool(event: EventOf<"post-tool">, options: EvaluateOptions): Promise<{ decision: PostToolDecision; result: ToolResult; trace: Trace }> {
     return this.#admit(event.session, async (started) => {
       const outcome = await applyPostTool(this.#env(event.session, scopeOf(event), options), event.session, event.call, undefined, event.result);
       if (outcome.applied === "cancelled") throw new StatusError(status.CANCELLED, "the call was cancelled");
@@ -103,7 +105,7 @@ export class EvaluateService {
     await this.#admit(event.session, () => notify(this.#env(event.session, scopeOf(event), options), "tool-result", event));
   }
 
-  async evaluateTurnStopping(event: EventOf<"turn-stopping">, options: EvaluateOptions): Promise<{ decision: TurnStoppingDecision | Pass; capped: boolean; trace: Trace }> {
+  evaluateTurnStopping(event: EventOf<"turn-stopping">, options: EvaluateOptions): Promise<{ decision: TurnStoppingDecision | Pass; capped: boolean; trace: Trace }> {
     return this.#admit(event.session, async (started) => {
       const env = this.#env(event.session, scopeOf(event), options);
       const stop = await decideTurnStop(env, event, { maxSteeredContinuations: this.#deps.limits().maxSteeredContinuations });
@@ -159,7 +161,8 @@ export class EvaluateService {
     const declared = event.session;
     if (declared.sessionId === "") throw invalidArgument("event.session.session_id", "required");
     const agentId = this.#deps.identities.resolve(call.metadata, declared.agentId);
-    return { ...event, session: { ...declared, agentId } };
+    // Without tokens the identity is the declared one: the converted event is used as it is.
+    return agentId === declared.agentId ? event : { ...event, session: { ...declared, agentId } };
   }
 
   /** Enforces the per-agent in-flight limit around one evaluation. */
