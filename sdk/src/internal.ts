@@ -6,3 +6,5 @@ export * from "./grpc/index.js";
 export * from "./convert.js";
 // Freezing what hookd itself built, without walking parts frozen before (sdk/src/json.ts).
 export { freezeBuilt } from "./json.js";
+// An abort whose AbortSignal is made on first read (sdk/src/lazy-abort.ts).
+export { LazyAbort } from "./lazy-abort.js";

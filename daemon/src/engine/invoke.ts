@@ -3,6 +3,7 @@
 // decision by failure policy or a listener error. Never throws, except when the caller itself
 // was cancelled. A handler that answers synchronously costs no timer, signal or race.
 import { HookdError } from "@hookd/sdk";
+import { LazyAbort } from "@hookd/sdk/internal";
 import type { PointName } from "@hookd/sdk";
 import { validateAnswer } from "./answers.js";
 import { answerKind, failurePolicyAnswer, isPass } from "./decisions.js";
@@ -94,33 +95,6 @@ const SETTLE_THEMSELVES = new Set<Listener["kind"]>(["remote", "worker"]);
  */
 const CALL_FINISHED = new HookdError("cancelled", "plugin call finished");
 
-/**
- * A call's own signal, made only when the handler asks for it: an AbortController and the abort
- * event at the end of every call were a tenth of an in-process call's cost (bench/, --profile).
- * Once the call is over, or cut off, a signal asked for later is born aborted with the reason.
- */
-class CallSignal {
-  #controller: AbortController | undefined;
-  #ended = false;
-  #reason: unknown;
-
-  readonly get = (): AbortSignal => {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#ended) this.#controller.abort(this.#reason);
-    }
-    return this.#controller.signal;
-  };
-
-  /** The first reason wins: a deadline, the caller's cancellation, or the end of the call. */
-  end(reason: unknown): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#reason = reason;
-    this.#controller?.abort(reason);
-  }
-}
-
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
@@ -133,7 +107,10 @@ export async function callListener<P extends PointName>(
 ): Promise<CallResult<P>> {
   options.signal.throwIfAborted();
   const started = performance.now();
-  const signal = new CallSignal();
+  // The call's own signal, made only if the handler reads it: an AbortController and the abort
+  // event at the end of every call were a tenth of an in-process call's cost (bench/, --profile).
+  const signal = new LazyAbort();
+  const signalOf = (): AbortSignal => signal.signal;
   const finish = (outcome: Invocation["outcome"], decision: string, extra?: Partial<Invocation>): Invocation => {
     const invocation: Invocation = {
       plugin: listener.plugin,
@@ -146,7 +123,7 @@ export async function callListener<P extends PointName>(
     return extra === undefined ? invocation : { ...invocation, ...extra };
   };
   try {
-    let raw = listener.call(event, makeContext(signal.get));
+    let raw = listener.call(event, makeContext(signalOf));
     // A handler that answered synchronously is done: there is nothing to time out or cut off.
     if (isThenable(raw)) raw = await withinDeadline(raw, listener, signal, options, started);
     const checked = validateAnswer(listener.point, raw);
@@ -168,7 +145,7 @@ export async function callListener<P extends PointName>(
     // Work a handler left running learns that the call is over. The remote and worker adapters
     // settle their own calls and drop their listeners: for them the abort event would be ~5 us
     // per call spent on nobody (bench/, fanout4 profile).
-    if (!SETTLE_THEMSELVES.has(listener.kind)) signal.end(CALL_FINISHED);
+    if (!SETTLE_THEMSELVES.has(listener.kind)) signal.abort(CALL_FINISHED);
   }
 }
 
@@ -177,7 +154,7 @@ export async function callListener<P extends PointName>(
  * listener's and what is left of the point's budget) passes or the caller cancels: a handler that
  * ignores its signal must not hold a cancelled caller until the deadline.
  */
-async function withinDeadline(pending: PromiseLike<unknown>, listener: Listener, signal: CallSignal, options: CallOptions, started: number): Promise<unknown> {
+async function withinDeadline(pending: PromiseLike<unknown>, listener: Listener, signal: LazyAbort, options: CallOptions, started: number): Promise<unknown> {
   const remaining = options.budgetEnd === undefined ? Infinity : options.budgetEnd - started;
   const timeoutMs = Math.max(0, Math.min(listener.deadlineMs, remaining));
   let timer: NodeJS.Timeout | undefined;
@@ -187,12 +164,12 @@ async function withinDeadline(pending: PromiseLike<unknown>, listener: Listener,
     failNow = fail;
     timer = setTimeout(() => {
       const fault = new PluginFault(listener.plugin, listener.point, "deadline_exceeded", `no answer within ${Math.round(timeoutMs)} ms`);
-      signal.end(fault);
+      signal.abort(fault);
       fail(fault);
     }, timeoutMs);
   });
   const onCallerAbort = (): void => {
-    signal.end(options.signal.reason);
+    signal.abort(options.signal.reason);
     failNow(options.signal.reason);
   };
   options.signal.addEventListener("abort", onCallerAbort, { once: true });

@@ -16,6 +16,7 @@ import type {
 import { HookdError } from "../errors.js";
 import { encode, serviceDefinition } from "./definition.js";
 import type { AnyService, Decoded, InputOf, MethodsOf, OutputInitOf, RequestLimits } from "./definition.js";
+import { LazyAbort } from "../lazy-abort.js";
 import { toStatusError } from "./status.js";
 import type { StatusError } from "./status.js";
 import { readMessages, writeMessage } from "./streams.js";
@@ -152,13 +153,13 @@ function unary(method: DescMethod, handler: LooseHandler): UntypedHandleCall {
 function stream(
   method: DescMethod,
   call: ServerWritableStream<Decoded<AnyMessage>, Buffer> | ServerDuplexStream<Decoded<AnyMessage>, Buffer>,
-  input: (streamCall: ServerStreamCall<DescMethod>) => unknown,
+  input: (streamCall: StreamCall) => unknown,
   handler: LooseHandler,
 ): void {
   const context = openCall(call);
-  const { signal } = context.info;
-  const send = async (message: unknown): Promise<void> => writeMessage(call, encodeOutput(method, message), signal);
-  const streamCall: ServerStreamCall<DescMethod> = { ...context.info, send };
+  const cancellation = context.cancellation;
+  const send = async (message: unknown): Promise<void> => writeMessage(call, encodeOutput(method, message), cancellation);
+  const streamCall = new StreamCall(context.info, send);
   void (async () => {
     let failure: StatusError | undefined;
     try {
@@ -174,19 +175,56 @@ function stream(
   })();
 }
 
+/**
+ * A call's context. Its signal is made when the handler first reads it (LazyAbort): an idle
+ * stream, or a handler that never looks, costs no AbortSignal (about half a KiB each).
+ */
+class CallInfo implements ServerCallInfo {
+  readonly #cancellation: LazyAbort;
+
+  constructor(
+    cancellation: LazyAbort,
+    readonly deadline: Date | undefined,
+    readonly metadata: Metadata,
+    readonly peer: string,
+  ) {
+    this.#cancellation = cancellation;
+  }
+
+  get signal(): AbortSignal {
+    return this.#cancellation.signal;
+  }
+
+  /** Whether the call was cancelled, without making its signal. */
+  get cancellation(): LazyAbort {
+    return this.#cancellation;
+  }
+}
+
+class StreamCall extends CallInfo implements ServerStreamCall<DescMethod> {
+  onInvalidRequest?: (error: StatusError) => void;
+
+  constructor(
+    info: CallInfo,
+    readonly send: (message: unknown) => Promise<void>,
+  ) {
+    super(info.cancellation, info.deadline, info.metadata, info.peer);
+  }
+}
+
 /** Serves the deadline and cancellation as an AbortSignal. */
-function openCall(call: ServerSurfaceCall): { info: ServerCallInfo; answered(): void } {
-  const controller = new AbortController();
+function openCall(call: ServerSurfaceCall): { info: CallInfo; cancellation: LazyAbort; answered(): void } {
+  const cancellation = new LazyAbort();
   const deadline = deadlineOf(call);
   let answered = false;
   // grpc-js emits "cancelled" for a client cancel, for its own deadline timer, and also after
   // every status it sends, even OK; only the first two concern a handler that has not answered.
   const onCancelled = (): void => {
-    if (answered || controller.signal.aborted) return;
+    if (answered || cancellation.aborted) return;
     // The wire does not say why a client cancelled; a cancel this close to the deadline is the
     // deadline (the client's and the server's timers race, and timers fire late under load).
     const expired = deadline !== undefined && Date.now() >= deadline.getTime() - DEADLINE_SLACK_MS;
-    controller.abort(
+    cancellation.abort(
       expired
         ? new DOMException("the call's deadline passed", "TimeoutError")
         : new DOMException("the client cancelled the call", "AbortError"),
@@ -195,7 +233,8 @@ function openCall(call: ServerSurfaceCall): { info: ServerCallInfo; answered(): 
   call.on("cancelled", onCancelled);
   if (call.cancelled) onCancelled();
   return {
-    info: { signal: controller.signal, deadline, metadata: call.metadata, peer: call.getPeer() },
+    info: new CallInfo(cancellation, deadline, call.metadata, call.getPeer()),
+    cancellation,
     answered: () => {
       answered = true;
       call.off("cancelled", onCancelled);
@@ -216,7 +255,7 @@ function unwrap<T>(decoded: Decoded<T>): T {
   throw decoded.error;
 }
 
-async function* requests(call: ServerDuplexStream<Decoded<AnyMessage>, Buffer>, streamCall: ServerStreamCall<DescMethod>): AsyncGenerator<AnyMessage> {
+async function* requests(call: ServerDuplexStream<Decoded<AnyMessage>, Buffer>, streamCall: StreamCall): AsyncGenerator<AnyMessage> {
   try {
     for await (const item of readMessages(call)) {
       const decoded = item as Decoded<AnyMessage>;
@@ -228,7 +267,7 @@ async function* requests(call: ServerDuplexStream<Decoded<AnyMessage>, Buffer>, 
     }
   } catch (error) {
     // A cancelled call's stream is destroyed, which reads as "premature close"; say why instead.
-    if (streamCall.signal.aborted) throw streamCall.signal.reason;
+    if (streamCall.cancellation.aborted) throw streamCall.cancellation.reason;
     throw error;
   }
 }

@@ -2,15 +2,18 @@
 // sides: a write that honours backpressure and an AbortSignal, and a reader that leaves the stream
 // alone when the loop breaks. Owns no call state; callers decide what ending a call means.
 import type { Readable, Writable } from "node:stream";
+import { LazyAbort } from "../lazy-abort.js";
 
 /**
  * Writes one message; resolves at once, or when the stream drains if its buffer is full.
  * Rejects with `signal.reason` once the signal aborts, and when the stream closes or fails first,
  * because grpc-js destroys a cancelled call's stream and "drain" would never come.
  */
-export async function writeMessage(stream: Writable, message: unknown, signal: AbortSignal): Promise<void> {
-  signal.throwIfAborted();
+export async function writeMessage(stream: Writable, message: unknown, abort: AbortSignal | LazyAbort): Promise<void> {
+  if (abort.aborted) throw abort.reason;
   if (stream.write(message)) return;
+  // Only a write that must wait needs the signal itself.
+  const signal = abort instanceof LazyAbort ? abort.signal : abort;
   await new Promise<void>((resolve, reject) => {
     const settle = (error?: unknown): void => {
       stream.off("drain", onDrain);

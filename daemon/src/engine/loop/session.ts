@@ -2,6 +2,7 @@
 // entry points, running turns one at a time, cancellation and close. What a turn does step by
 // step lives in turn.ts; the gRPC host drives this class and relays the bus.
 import { HookdError, deepFreeze } from "@hookd/sdk";
+import { LazyAbort } from "@hookd/sdk/internal";
 import type { AgentMessage, MessageSource, SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
 import type { EventBus } from "../events.js";
 import { notify } from "../points.js";
@@ -46,8 +47,11 @@ export class EngineSession {
   readonly #inbox = new Inbox();
   readonly #history = new History(this.#ids);
   readonly #deps: TurnDeps;
-  /** The session's own lifetime: session-start runs under it; close() aborts it. */
-  readonly #lifetime = new AbortController();
+  /**
+   * The session's own lifetime: session-start runs under it; close() aborts it. Its signal is
+   * made only when a session-start plugin runs (an idle session holds none: bench/, sessions).
+   */
+  readonly #lifetime = new LazyAbort();
   #started: Promise<readonly AgentMessage[]> | undefined;
   #drive: Promise<void> | undefined;
   #turns = 0;
@@ -202,6 +206,7 @@ export class EngineSession {
   }
 
   async #sessionStart(): Promise<readonly AgentMessage[]> {
+    if (this.#options.registry().listeners("session-start").length === 0) return Object.freeze([]);
     const env = this.#env(0, 0, this.#lifetime.signal);
     try {
       const outcome = await notify(env, "session-start", { session: this.info, source: this.#options.source, tools: this.#tools });
