@@ -43,7 +43,9 @@ describe("metrics", () => {
       await preTool(client, { sessionId: "m", callId: "2", toolName: "Read" });
       expect(await preTool(client, { sessionId: "m", callId: "3", toolName: "Hang" })).toMatchObject({ decision: "deny" });
       await stream.send({ frame: { case: "open", value: { sessionId: "hosted-1" } } });
-      for await (const response of stream.responses) if (response.frame.case === "opened") break;
+      // Read up to "opened" without leaving the loop: breaking out of it would cancel the stream.
+      const responses = stream.responses[Symbol.asyncIterator]();
+      for (let next = await responses.next(); next.done !== true && next.value.frame.case !== "opened"; next = await responses.next());
 
       const response = await fetch(`http://${String(address)}/metrics`);
       expect(response.status).toBe(200);
