@@ -38,6 +38,8 @@ export type EngineEvent =
 
 export type EngineObserver = (event: EngineEvent) => void;
 
+const ignore = (): void => {};
+
 /** Fans events out to observers, containing observer failures. */
 export class EventBus {
   // Copy-on-write: an observer added or removed during emit() takes effect from the next event,
@@ -45,7 +47,7 @@ export class EventBus {
   #observers: readonly EngineObserver[] = [];
   readonly #onObserverError: (error: unknown) => void;
 
-  constructor(onObserverError: (error: unknown) => void = () => {}) {
+  constructor(onObserverError: (error: unknown) => void = ignore) {
     this.#onObserverError = onObserverError;
   }
 

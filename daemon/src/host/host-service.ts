@@ -90,24 +90,37 @@ function readOpen(open: pb.OpenSession): { source: SessionSource; tools: ToolDef
   return { source: source.value, tools };
 }
 
-async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.SessionRequest>, call: SessionCall): Promise<void> {
-  const iterator = requests[Symbol.asyncIterator]();
+/**
+ * Reads the first frame and opens or resumes the session it names; undefined when the stream
+ * ended first. Kept apart from serveSession so that the first request (its tools and all) is not
+ * held for the life of the stream.
+ */
+async function openFromFirstFrame(deps: HostServiceDeps, iterator: AsyncIterator<pb.SessionRequest>, call: SessionCall) {
   const first = await iterator.next();
-  if (first.done === true) return;
+  if (first.done === true) return undefined;
   const frame = first.value.frame;
   if (frame.case !== "open") throw invalidArgument("frame", `the first frame must be open, got ${frame.case ?? "none"}`);
   const open = frame.value;
   const agentId = deps.identities.resolve(call.metadata, open.agentId);
   const { source, tools } = readOpen(open);
-  const { session, resumed } = deps.store.open({ info: { sessionId: open.sessionId, agentId, cwd: open.cwd }, source, tools });
+  const info = Object.freeze({ sessionId: open.sessionId, agentId, cwd: open.cwd });
+  const { session, resumed } = deps.store.open({ info, source, tools });
+  // Fields, not a child logger: a child's closures are kept for the whole life of an idle session.
+  const who = { agent: agentId, session: open.sessionId };
+  deps.log.info(resumed ? "session resumed" : "session opened", { ...who, source });
+  return { session, resumed, who };
+}
+
+async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.SessionRequest>, call: SessionCall): Promise<void> {
+  const iterator = requests[Symbol.asyncIterator]();
+  const opened = await openFromFirstFrame(deps, iterator, call);
+  if (opened === undefined) return;
+  const { session, resumed, who } = opened;
   const sender = new FrameSender(call);
   session.attach(sender);
   // From here on, a frame that cannot be used (malformed, oversized) is reported and skipped:
   // the session and its stream go on.
   call.onInvalidRequest = (error) => session.problem(error.codeName, error.details);
-  // Fields, not a child logger: a child's closures are kept for the whole life of an idle session.
-  const who = { agent: agentId, session: open.sessionId };
-  deps.log.info(resumed ? "session resumed" : "session opened", { ...who, source });
 
   // A drain ends the stream: it wakes the wait for the next frame. One waker per wait, not a
   // race against one long-lived promise, which would keep a reaction for every frame received.
@@ -120,7 +133,7 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
   let closed = false;
   try {
     const contexts = resumed ? [] : await session.start();
-    sender.send({ case: "opened", value: { sessionId: open.sessionId, resumed, contexts: contexts.map(toProtoMessage) } });
+    sender.send({ case: "opened", value: { sessionId: who.session, resumed, contexts: contexts.map(toProtoMessage) } });
     for (;;) {
       if (ended !== undefined) break;
       const next = await new Promise<IteratorResult<pb.SessionRequest> | "ended">((resolve, reject) => {

@@ -1,7 +1,7 @@
 // EngineSession: one hosted agent session. Owns session-start (once, before turn 1), the inbox
 // entry points, running turns one at a time, cancellation and close. What a turn does step by
 // step lives in turn.ts; the gRPC host drives this class and relays the bus.
-import { HookdError, deepFreeze } from "@hookd/sdk";
+import { HookdError, deepFreeze, isDeeplyFrozen } from "@hookd/sdk";
 import { LazyAbort } from "@hookd/sdk/internal";
 import type { AgentMessage, MessageSource, SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
 import type { EventBus } from "../events.js";
@@ -61,8 +61,10 @@ export class EngineSession {
 
   constructor(options: EngineSessionOptions) {
     this.#options = options;
-    this.info = deepFreeze({ ...options.info });
-    this.#tools = deepFreeze(options.tools.map((tool) => ({ ...tool })));
+    // Copies, unless already frozen all the way down (as the host's converted open frame is):
+    // an idle session should not hold its description twice.
+    this.info = isDeeplyFrozen(options.info) ? options.info : deepFreeze({ ...options.info });
+    this.#tools = deepFreeze(options.tools.map((tool) => (isDeeplyFrozen(tool) ? tool : { ...tool })));
     this.limits = resolveLimits(options.limits);
     this.#deps = {
       info: this.info,
