@@ -12,7 +12,7 @@ import type { EngineEvent, TurnEndReason } from "../engine/events.js";
 import { EngineSession } from "../engine/loop/index.js";
 import type { ModelStep, ProposedCall, ToolBatchRunner } from "../engine/loop/index.js";
 import { runToolBatch, toolLookup } from "../engine/pipeline/index.js";
-import type { ApprovalOutcome, ApprovalSeam, ToolSpec } from "../engine/pipeline/index.js";
+import type { ApprovalOutcome, ApprovalSeam, ToolLookup, ToolSpec } from "../engine/pipeline/index.js";
 import type { PluginRegistry } from "../engine/registry.js";
 import type { Logger } from "../ops/log.js";
 import { PendingRequests } from "./pending.js";
@@ -75,9 +75,10 @@ export class HostedSession {
   constructor(info: SessionInfo, source: SessionSource, tools: readonly ToolDefinitionInfo[], deps: HostedSessionDeps) {
     this.info = info;
     this.#deps = deps;
-    const specs: ToolSpec[] = tools.map((tool) => ({ name: tool.name, concurrencySafe: tool.concurrencySafe }));
-    const lookup = toolLookup(specs);
+    // Built at the first tool batch: an idle session holds no lookup map (bench/: sessions).
+    let lookup: ToolLookup | undefined;
     const runTools: ToolBatchRunner = async (calls, ctx) => {
+      lookup ??= toolLookup(tools.map((tool): ToolSpec => ({ name: tool.name, concurrencySafe: tool.concurrencySafe })));
       const outcome = await runToolBatch(
         {
           env: { registry: deps.registry(), bus: this.#bus, signal: ctx.signal, pointBudgetMs: deps.limits.pointBudgetMs, scope: this.#scope(ctx.turn, ctx.step) },

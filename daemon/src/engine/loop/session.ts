@@ -41,7 +41,10 @@ const USER: InboxSource = Object.freeze({ kind: "user" });
 export class EngineSession {
   readonly info: SessionInfo;
   readonly limits: LoopLimits;
-  readonly #options: EngineSessionOptions;
+  // Only what is used after construction: the options object itself is not kept (bench/: sessions).
+  readonly #source: SessionSource;
+  readonly #registry: () => PluginRegistry;
+  readonly #onLog: ((message: string) => void) | undefined;
   readonly #tools: readonly ToolDefinitionInfo[];
   readonly #ids = new MessageIds();
   readonly #inbox = new Inbox();
@@ -60,7 +63,9 @@ export class EngineSession {
   #detachSignal: (() => void) | undefined;
 
   constructor(options: EngineSessionOptions) {
-    this.#options = options;
+    this.#source = options.source;
+    this.#registry = options.registry;
+    this.#onLog = options.log;
     // Copies, unless already frozen all the way down (as the host's converted open frame is):
     // an idle session should not hold its description twice.
     this.info = isDeeplyFrozen(options.info) ? options.info : deepFreeze({ ...options.info });
@@ -208,10 +213,10 @@ export class EngineSession {
   }
 
   async #sessionStart(): Promise<readonly AgentMessage[]> {
-    if (this.#options.registry().listeners("session-start").length === 0) return Object.freeze([]);
+    if (this.#registry().listeners("session-start").length === 0) return Object.freeze([]);
     const env = this.#env(0, 0, this.#lifetime.signal);
     try {
-      const outcome = await notify(env, "session-start", { session: this.info, source: this.#options.source, tools: this.#tools });
+      const outcome = await notify(env, "session-start", { session: this.info, source: this.#source, tools: this.#tools });
       for (const error of outcome.errors) this.#log(`session ${this.info.sessionId}: session-start listener failed (contained): ${error.message}`);
       const seeded: AgentMessage[] = [];
       for (const { plugin, decision } of outcome.answers) {
@@ -231,8 +236,8 @@ export class EngineSession {
   #env(turn: number, step: number, signal: AbortSignal): PointEnv {
     const { pointBudgetMs } = this.limits;
     return {
-      registry: this.#options.registry(),
-      bus: this.#options.bus,
+      registry: this.#registry(),
+      bus: this.#deps.bus,
       scope: { sessionId: this.info.sessionId, agentId: this.info.agentId, turn, step },
       signal,
       ...(pointBudgetMs === undefined ? {} : { pointBudgetMs }),
@@ -241,7 +246,7 @@ export class EngineSession {
 
   #log(message: string): void {
     try {
-      this.#options.log?.(message);
+      this.#onLog?.(message);
     } catch {
       // A logger must not break the session.
     }
