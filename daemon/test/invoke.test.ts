@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { HookdError, allow, deny, pass } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
 import { PluginFault } from "../src/engine/faults.js";
-import { NextContext, callListener } from "../src/engine/invoke.js";
+import { NextContext } from "@hookd/sdk/internal";
+import { callListener } from "../src/engine/invoke.js";
 import type { CallResult, ContextFactory } from "../src/engine/invoke.js";
 import { deferred, listener, preToolEvent, sessionStartEvent } from "./fixtures/listeners.js";
 
@@ -149,6 +150,13 @@ describe("callListener answers", () => {
     expect(result.error).toMatchObject({ plugin: "bad", point: "pre-tool", error: { code: "invalid_decision" } });
     expect(result.error.message).toMatch(/decision\.reason/);
     expect(result.invocation).toMatchObject({ outcome: "error", decision: "error" });
+  });
+
+  it("refuses pass() from a guard, singleton or not: a guard can only deny or abstain", async () => {
+    for (const answer of [pass(), { kind: "pass" }]) {
+      const result = await callListener(listener("guard", "g", () => answer), preToolEvent(), ctxFor(), open());
+      expect(result).toMatchObject({ type: "error", error: { error: { code: "invalid_decision" } } });
+    }
   });
 
   it("treats an invalid answer from a remote plugin as an invalid_answer fault under its policy", async () => {

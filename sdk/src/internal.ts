@@ -8,3 +8,5 @@ export * from "./convert.js";
 export { freezeBuilt } from "./json.js";
 // An abort whose AbortSignal is made on first read (sdk/src/lazy-abort.ts).
 export { LazyAbort } from "./lazy-abort.js";
+// Handler contexts with a signal made on first read (sdk/src/context.ts).
+export { CallContext, NextContext } from "./context.js";

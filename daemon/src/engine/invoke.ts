@@ -49,43 +49,6 @@ export interface CallOptions {
  */
 export type ContextFactory<P extends PointName> = (signal: () => AbortSignal) => ContextOf<P>;
 
-/**
- * A handler context whose `signal` is made when first read. It stays an own enumerable property
- * (spreading a context still copies it), read through one getter shared by every context: a
- * getter written in an object literal is a new function per object, which gives every context
- * its own hidden class and made the GC promote about three times as much (bench/, --trace-gc-nvp).
- */
-export class CallContext {
-  static readonly #signalProperty: PropertyDescriptor = {
-    enumerable: true,
-    get(this: CallContext): AbortSignal {
-      return this.#signalOf();
-    },
-  };
-
-  readonly #signalOf: () => AbortSignal;
-  declare readonly signal: AbortSignal;
-
-  constructor(
-    signal: () => AbortSignal,
-    readonly plugin: string,
-  ) {
-    this.#signalOf = signal;
-    Object.defineProperty(this, "signal", CallContext.#signalProperty);
-  }
-}
-
-/** A waterfall or execute context: `next` runs what is inside this listener. */
-export class NextContext<N extends (...args: never[]) => Promise<unknown>> extends CallContext {
-  constructor(
-    signal: () => AbortSignal,
-    plugin: string,
-    readonly next: N,
-  ) {
-    super(signal, plugin);
-  }
-}
-
 const OVER_THE_WIRE = new Set<Listener["kind"]>(["remote", "command"]);
 const SETTLE_THEMSELVES = new Set<Listener["kind"]>(["remote", "worker"]);
 

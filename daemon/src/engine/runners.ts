@@ -14,7 +14,8 @@ import type { ExecuteContext, HandlerContext, ToolResult, WaterfallContext } fro
 import { isPass } from "./decisions.js";
 import type { DecisionOf } from "./decisions.js";
 import type { ListenerError } from "./faults.js";
-import { CallContext, NextContext, callListener } from "./invoke.js";
+import { CallContext, NextContext } from "@hookd/sdk/internal";
+import { callListener } from "./invoke.js";
 import type { CallOptions, CallResult, Invocation } from "./invoke.js";
 import type { ContextOf, EventOf, Listener, ListenerKind } from "./listener.js";
 

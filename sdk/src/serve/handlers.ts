@@ -6,6 +6,7 @@
 // Points the definition does not handle are left out, so they answer UNIMPLEMENTED.
 import { status } from "@grpc/grpc-js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { NextContext } from "../context.js";
 import { fromProtoEvent, isDecisionPoint, toProtoDecision, toProtoFailurePolicy, toProtoPoint } from "../convert.js";
 import type { ProtoEvent } from "../convert.js";
 import { HookdError } from "../errors.js";
@@ -79,7 +80,8 @@ function pointHandler(plugin: string, point: PointName, sub: Subscription<PointN
     if (request.event === undefined) throw invalidArgument("event", "missing");
     const event = fromProtoEvent(point, request.event as ProtoEvent<PointName>);
     if (!event.ok) throw new StatusError(status.INVALID_ARGUMENT, event.error.message, { cause: event.error });
-    const ctx = { signal: call.signal, plugin, next: nextUnavailable };
+    // The signal is made only if the handler reads it (most never do).
+    const ctx = new NextContext(() => call.signal, plugin, nextUnavailable);
     let answer: unknown;
     try {
       answer = await handler(event.value, ctx);
