@@ -157,7 +157,7 @@ function stream(
   handler: LooseHandler,
 ): void {
   const context = openCall(call);
-  const cancellation = context.cancellation;
+  const cancellation = context.info.cancellation;
   const send = async (message: unknown): Promise<void> => writeMessage(call, encodeOutput(method, message), cancellation);
   const streamCall = new StreamCall(context.info, send);
   void (async () => {
@@ -195,7 +195,7 @@ class CallInfo implements ServerCallInfo {
     return this.#cancellation.signal;
   }
 
-  /** Whether the call was cancelled, without making its signal. */
+  /** The call's cancellation, readable (aborted, reason) without making its signal. */
   get cancellation(): LazyAbort {
     return this.#cancellation;
   }
@@ -213,7 +213,7 @@ class StreamCall extends CallInfo implements ServerStreamCall<DescMethod> {
 }
 
 /** Serves the deadline and cancellation as an AbortSignal. */
-function openCall(call: ServerSurfaceCall): { info: CallInfo; cancellation: LazyAbort; answered(): void } {
+function openCall(call: ServerSurfaceCall): { info: CallInfo; answered(): void } {
   const cancellation = new LazyAbort();
   const deadline = deadlineOf(call);
   let answered = false;
@@ -234,7 +234,6 @@ function openCall(call: ServerSurfaceCall): { info: CallInfo; cancellation: Lazy
   if (call.cancelled) onCancelled();
   return {
     info: new CallInfo(cancellation, deadline, call.metadata, call.getPeer()),
-    cancellation,
     answered: () => {
       answered = true;
       call.off("cancelled", onCancelled);
