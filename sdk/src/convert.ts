@@ -4,6 +4,7 @@
 // daemon. Untyped JS input is checked by validate.ts, not here.
 export type { Result } from "./convert/result.js";
 export {
+  PLUGIN_METHODS,
   toProtoPoint,
   fromProtoPoint,
   toProtoFailurePolicy,

@@ -48,6 +48,19 @@ const failurePolicies = enumMap<FailurePolicy, pb.FailurePolicy>({
 });
 
 export const toProtoPoint = (point: PointName): pb.Point => points.toProto(point);
+
+/** The HookPlugin RPC, by its local name, that serves each point. */
+export const PLUGIN_METHODS = {
+  "session-start": "sessionStart",
+  "pre-step": "preStep",
+  "pre-tool": "preTool",
+  guard: "guard",
+  execute: "execute",
+  "post-tool": "postTool",
+  "tool-result": "toolResult",
+  "turn-stopping": "turnStopping",
+} as const satisfies Record<PointName, keyof typeof pb.HookPlugin.method>;
+
 /** POINT_UNSPECIFIED and unknown numbers are errors. */
 export const fromProtoPoint = reader(points.read, "point");
 

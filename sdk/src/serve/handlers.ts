@@ -7,7 +7,7 @@
 import { status } from "@grpc/grpc-js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { NextContext } from "../context.js";
-import { fromProtoEvent, isDecisionPoint, toProtoDecision, toProtoFailurePolicy, toProtoPoint } from "../convert.js";
+import { PLUGIN_METHODS, fromProtoEvent, isDecisionPoint, toProtoDecision, toProtoFailurePolicy, toProtoPoint } from "../convert.js";
 import type { ProtoEvent } from "../convert.js";
 import { HookdError } from "../errors.js";
 import type { PluginDefinition, Subscription } from "../plugin.js";
@@ -20,17 +20,6 @@ import { validateDecision } from "../validate.js";
 
 /** Receives a handler's failure (a throw or an invalid answer) before it becomes the call's status. */
 export type ErrorReporter = (error: StatusError, point: PointName) => void;
-
-const RPC_NAMES = {
-  "session-start": "sessionStart",
-  "pre-step": "preStep",
-  "pre-tool": "preTool",
-  guard: "guard",
-  execute: "execute",
-  "post-tool": "postTool",
-  "tool-result": "toolResult",
-  "turn-stopping": "turnStopping",
-} as const satisfies Record<PointName, keyof typeof pb.HookPlugin.method>;
 
 export const NEXT_UNAVAILABLE = "next() is only available in-process; return pass() instead";
 
@@ -65,7 +54,7 @@ export function pluginService(definition: PluginDefinition, report: ErrorReporte
   };
   for (const point of POINTS) {
     const sub: Subscription<PointName> | undefined = definition.subscriptions[point];
-    if (sub !== undefined) impl[RPC_NAMES[point]] = pointHandler(definition.name, point, sub, report);
+    if (sub !== undefined) impl[PLUGIN_METHODS[point]] = pointHandler(definition.name, point, sub, report);
   }
   return impl;
 }

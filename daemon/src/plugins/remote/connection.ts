@@ -8,7 +8,7 @@ import { WireType } from "@bufbuild/protobuf/wire";
 import { Channel, Client, Metadata, status } from "@grpc/grpc-js";
 import type { ChannelCredentials, ChannelOptions, ServiceError } from "@grpc/grpc-js";
 import { HookdError, POINTS, pass } from "@hookd/sdk";
-import { fromProtoDecision, fromProtoPoint, isDecisionPoint, toProtoEvent, toProtoPoint } from "@hookd/sdk/internal";
+import { PLUGIN_METHODS, fromProtoDecision, fromProtoPoint, isDecisionPoint, toProtoEvent, toProtoPoint } from "@hookd/sdk/internal";
 import type { PointName } from "@hookd/sdk";
 import type { DecisionPoint, ProtoDecision } from "@hookd/sdk/internal";
 import { StatusError, createClient, pb, serviceDefinition, statusName } from "@hookd/sdk/internal";
@@ -44,21 +44,10 @@ interface PointRpc {
   readonly field: number;
 }
 
-const LOCAL_NAMES = {
-  "session-start": "sessionStart",
-  "pre-step": "preStep",
-  "pre-tool": "preTool",
-  guard: "guard",
-  execute: "execute",
-  "post-tool": "postTool",
-  "tool-result": "toolResult",
-  "turn-stopping": "turnStopping",
-} as const satisfies Record<PointName, keyof typeof pb.HookPlugin.method>;
-
 const definition = serviceDefinition(pb.HookPlugin);
 const RPCS = Object.fromEntries(
   POINTS.map((point) => {
-    const method = definition[LOCAL_NAMES[point]];
+    const method = definition[PLUGIN_METHODS[point]];
     const rpc: PointRpc = {
       path: method.path,
       input: method.method.input,
