@@ -2,10 +2,9 @@
 // budget) to the caller's signal, validates the answer, and turns every failure into either a
 // decision by failure policy or a listener error. Never throws, except when the caller itself
 // was cancelled. A handler that answers synchronously costs no timer, signal or race.
-import { HookdError } from "@hookd/sdk";
+import { HookdError, validateDecision } from "@hookd/sdk";
 import { LazyAbort } from "@hookd/sdk/internal";
 import type { PointName } from "@hookd/sdk";
-import { validateAnswer } from "./answers.js";
 import { answerKind, failurePolicyAnswer, isPass } from "./decisions.js";
 import type { AnswerOf } from "./decisions.js";
 import { ListenerError, PluginFault } from "./faults.js";
@@ -89,9 +88,11 @@ export async function callListener<P extends PointName>(
     let raw = listener.call(event, makeContext(signalOf));
     // A handler that answered synchronously is done: there is nothing to time out or cut off.
     if (isThenable(raw)) raw = await withinDeadline(raw, listener, signal, options, started);
-    const checked = validateAnswer(listener.point, raw);
+    // The SDK's validators: the daemon accepts a decision from untyped code only after this
+    // check (the constructors' frozen singletons pass without a walk).
+    const checked = validateDecision(listener.point, raw);
     if (checked.ok) {
-      const answer = checked.answer;
+      const answer = checked.decision as AnswerOf<P>;
       return { type: "answer", answer, invocation: finish(isPass(answer) ? "passed" : "answered", answerKind(answer)) };
     }
     if (OVER_THE_WIRE.has(listener.kind)) throw new PluginFault(listener.plugin, listener.point, "invalid_answer", checked.error.message);
