@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { HookdError, allow, deny, pass } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
 import { PluginFault } from "../src/engine/faults.js";
-import { NextContext } from "@hookd/sdk/internal";
+import { LazyAbort, NextContext } from "@hookd/sdk/internal";
 import { callListener } from "../src/engine/invoke.js";
 import type { CallResult, ContextFactory } from "../src/engine/invoke.js";
 import { deferred, listener, preToolEvent, sessionStartEvent } from "./fixtures/listeners.js";
@@ -329,4 +329,42 @@ describe("callListener with a lazily made signal", () => {
     expect(ctxSeen?.signal.reason).toBeInstanceOf(PluginFault);
     expect(ctxSeen?.signal.reason).toMatchObject({ fault: "deadline_exceeded" });
   });
+
+  it("with a lazy caller (an agent's evaluate call), a synchronous answer never makes the caller's signal", async () => {
+    const caller = new CountingAbort();
+    const result = await callListener(listener("pre-tool", "sync", () => allow()), preToolEvent(), lazyCtxFor(), { signal: caller });
+    expect(result).toMatchObject({ type: "answer", answer: { kind: "allow" } });
+    expect(caller.reads).toBe(0);
+  });
+
+  it("with a lazy caller, a waiting handler still learns of the caller's cancellation, and a cancelled caller is refused at once", async () => {
+    const caller = new CountingAbort();
+    const started = deferred();
+    let handlerSignal: AbortSignal | undefined;
+    const waiting = listener("pre-tool", "waiting", (_event, ctx) => {
+      handlerSignal = ctx.signal;
+      started.resolve();
+      return new Promise<never>(() => {});
+    });
+    const pending = callListener(waiting, preToolEvent(), lazyCtxFor(), { signal: caller });
+    await started.promise;
+    const reason = new Error("agent disconnected");
+    caller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    expect(handlerSignal?.reason).toBe(reason);
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+    const handler = vi.fn(() => allow());
+    await expect(callListener(listener("pre-tool", "p", handler), preToolEvent(), lazyCtxFor(), { signal: caller })).rejects.toBe(reason);
+    expect(handler).not.toHaveBeenCalled();
+  });
 });
+
+/** A LazyAbort that counts how often its AbortSignal is asked for. */
+class CountingAbort extends LazyAbort {
+  reads = 0;
+
+  override get signal(): AbortSignal {
+    this.reads++;
+    return super.signal;
+  }
+}

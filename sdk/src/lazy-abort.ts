@@ -25,6 +25,11 @@ export class LazyAbort {
     return this.#controller.signal;
   }
 
+  /** Throws the reason once aborted, like AbortSignal.throwIfAborted. */
+  throwIfAborted(): void {
+    if (this.#aborted) throw this.#reason;
+  }
+
   /** The first reason wins; later calls change nothing. */
   abort(reason: unknown): void {
     if (this.#aborted) return;
@@ -32,4 +37,15 @@ export class LazyAbort {
     this.#reason = reason;
     this.#controller?.abort(reason);
   }
+}
+
+/**
+ * A caller's cancellation as code that mostly polls it sees it: `aborted`, `reason` and
+ * `throwIfAborted()` read either kind without making a signal; signalOf gives an AbortSignal for
+ * work that must listen.
+ */
+export type Cancellation = AbortSignal | LazyAbort;
+
+export function signalOf(cancellation: Cancellation): AbortSignal {
+  return cancellation instanceof LazyAbort ? cancellation.signal : cancellation;
 }

@@ -1,6 +1,6 @@
 // LazyAbort: the signal is made on first read, carries the first reason, and fires once.
 import { describe, expect, test } from "vitest";
-import { LazyAbort } from "../src/internal.js";
+import { LazyAbort, signalOf } from "../src/internal.js";
 
 describe("LazyAbort", () => {
   test("a signal read before the abort fires with the reason", () => {
@@ -24,5 +24,20 @@ describe("LazyAbort", () => {
     expect(abort.reason).toBe(reason);
     expect(abort.signal.aborted).toBe(true);
     expect(abort.signal.reason).toBe(reason);
+  });
+
+  test("throwIfAborted throws the reason once aborted, without making the signal", () => {
+    const abort = new LazyAbort();
+    expect(() => abort.throwIfAborted()).not.toThrow();
+    const reason = new Error("gone");
+    abort.abort(reason);
+    expect(() => abort.throwIfAborted()).toThrow(reason);
+  });
+
+  test("signalOf gives an AbortSignal as it is, and a LazyAbort's own signal", () => {
+    const controller = new AbortController();
+    expect(signalOf(controller.signal)).toBe(controller.signal);
+    const abort = new LazyAbort();
+    expect(signalOf(abort)).toBe(abort.signal);
   });
 });

@@ -3,10 +3,10 @@
 // asks to be shown: two agents at once, allow / deny / contexts after the batch, a rejected
 // prompt, stop-hook continuation and its cap, asks answered and timed out, a disconnect mid-turn
 // (plugin call cancelled) and a resume.
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDaemon, writePluginModule } from "../support/daemon-process.js";
+import { startDaemon, waitForFile, writePluginModule } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
 import { contextTexts, openScriptedAgent, toolResults } from "../support/scripted-agent.js";
 import type { Script } from "../support/scripted-agent.js";
@@ -218,12 +218,3 @@ describe("hosted loop, two agents on one daemon", () => {
     other.client.close();
   });
 });
-
-async function waitForFile(path: string, text: string, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    if ((await readFile(path, "utf8")).includes(text)) return;
-    if (Date.now() > until) throw new Error(`"${text}" never appeared in ${path}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -3,7 +3,7 @@
 // line is kept so tests can wait for or assert on what the daemon said.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -118,4 +118,14 @@ export async function writePluginModule(name: string, source: string): Promise<s
   const path = join(dir, `${name}.mjs`);
   await writeFile(path, source);
   return path;
+}
+
+/** Waits until a file (a plugin's log, say) contains `text`. */
+export async function waitForFile(path: string, text: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if ((await readFile(path, "utf8")).includes(text)) return;
+    if (Date.now() > until) throw new Error(`"${text}" never appeared in ${path}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -3,7 +3,8 @@
 // decision by failure policy or a listener error. Never throws, except when the caller itself
 // was cancelled. A handler that answers synchronously costs no timer, signal or race.
 import { HookdError, validateDecision } from "@hookd/sdk";
-import { LazyAbort } from "@hookd/sdk/internal";
+import { LazyAbort, signalOf } from "@hookd/sdk/internal";
+import type { Cancellation } from "@hookd/sdk/internal";
 import type { PointName } from "@hookd/sdk";
 import { answerKind, failurePolicyAnswer, isPass } from "./decisions.js";
 import type { AnswerOf } from "./decisions.js";
@@ -36,7 +37,7 @@ export type CallResult<P extends PointName> =
 
 export interface CallOptions {
   /** Cancellation of the whole operation (turn, session, agent call). */
-  readonly signal: AbortSignal;
+  readonly signal: Cancellation;
   /** Absolute time (performance.now() ms) by which the point must be done, when budgeted. */
   readonly budgetEnd?: number;
 }
@@ -136,11 +137,12 @@ async function withinDeadline(pending: PromiseLike<unknown>, listener: Listener,
     signal.abort(options.signal.reason);
     failNow(options.signal.reason);
   };
-  options.signal.addEventListener("abort", onCallerAbort, { once: true });
+  const caller = signalOf(options.signal);
+  caller.addEventListener("abort", onCallerAbort, { once: true });
   try {
     return await Promise.race([pending, cutOff]);
   } finally {
     clearTimeout(timer);
-    options.signal.removeEventListener("abort", onCallerAbort);
+    caller.removeEventListener("abort", onCallerAbort);
   }
 }

@@ -3,6 +3,7 @@
 // the applied decision on the event bus. The loop, the tool pipeline and the evaluate API all
 // decide through these functions, so a point behaves the same wherever it is reached.
 import { freezeBuilt } from "@hookd/sdk/internal";
+import type { Cancellation } from "@hookd/sdk/internal";
 import type { PointName, ToolResult } from "@hookd/sdk";
 import type { DecisionOf } from "./decisions.js";
 import type { EventBus, EventScope } from "./events.js";
@@ -16,8 +17,11 @@ export interface PointEnv {
   readonly registry: PluginRegistry;
   readonly bus: EventBus;
   readonly scope: EventScope;
-  /** Cancellation of the turn (or of the agent's evaluate call). */
-  readonly signal: AbortSignal;
+  /**
+   * Cancellation of the turn (or of the agent's evaluate call). Polled on the way; an evaluate
+   * call's is lazy, so a point whose plugins answer synchronously never makes its AbortSignal.
+   */
+  readonly signal: Cancellation;
   /** Total time all of a point's sequential plugins may take, in milliseconds. */
   readonly pointBudgetMs?: number;
 }

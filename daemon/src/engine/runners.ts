@@ -14,7 +14,7 @@ import type { ExecuteContext, HandlerContext, ToolResult, WaterfallContext } fro
 import { isPass } from "./decisions.js";
 import type { DecisionOf } from "./decisions.js";
 import type { ListenerError } from "./faults.js";
-import { CallContext, NextContext } from "@hookd/sdk/internal";
+import { CallContext, NextContext, signalOf } from "@hookd/sdk/internal";
 import { callListener } from "./invoke.js";
 import type { CallOptions, CallResult, Invocation } from "./invoke.js";
 import type { ContextOf, EventOf, Listener, ListenerKind } from "./listener.js";
@@ -100,8 +100,9 @@ export async function runWaterfall<P extends WaterfallPoint>(
    */
   const fanOut = async (start: number, end: number): Promise<PointOutcome<DecisionOf<P>>> => {
     const discard = new AbortController();
-    const onCallerAbort = (): void => discard.abort(options.signal.reason);
-    options.signal.addEventListener("abort", onCallerAbort, { once: true });
+    const caller = signalOf(options.signal);
+    const onCallerAbort = (): void => discard.abort(caller.reason);
+    caller.addEventListener("abort", onCallerAbort, { once: true });
     const callOptions: RunOptions = { ...options, signal: discard.signal };
     const started = performance.now();
     const pending: Promise<Settled<P>>[] = [];
@@ -173,7 +174,7 @@ export async function runWaterfall<P extends WaterfallPoint>(
       if (sticky !== undefined) return { type: "error", error: sticky.error };
       return outcome as PointOutcome<DecisionOf<P>>;
     } finally {
-      options.signal.removeEventListener("abort", onCallerAbort);
+      caller.removeEventListener("abort", onCallerAbort);
     }
   };
 
@@ -296,5 +297,5 @@ export async function runExecute(
     if (isPass(result.answer)) return inner ?? run(index + 1, signal);
     return normalize(result.answer, listener.plugin);
   };
-  return run(0, options.signal);
+  return run(0, signalOf(options.signal));
 }

@@ -7,7 +7,7 @@ import { status } from "@grpc/grpc-js";
 import { block, deny, reject } from "@hookd/sdk";
 import { fromProtoEvent, toProtoDecision, toProtoMessage, toProtoToolResult } from "@hookd/sdk/internal";
 import type { AgentMessage, Pass, PointName, PostToolDecision, PreStepDecision, PreToolDecision, SessionInfo, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
-import type { ProtoEvent } from "@hookd/sdk/internal";
+import type { Cancellation, ProtoEvent } from "@hookd/sdk/internal";
 import { StatusError, invalidArgument } from "@hookd/sdk/internal";
 import type { ServerCallInfo, pb } from "@hookd/sdk/internal";
 import type { EventBus, EventScope } from "../engine/events.js";
@@ -37,7 +37,7 @@ export interface Trace {
 
 export interface EvaluateOptions {
   /** The caller's cancellation (the agent's call). */
-  readonly signal: AbortSignal;
+  readonly signal: Cancellation;
 }
 
 export class EvaluateService {
@@ -124,30 +124,31 @@ export class EvaluateService {
   }
 
   // ---- gRPC wrappers -----------------------------------------------------------------------
+  // They pass the call's lazy cancellation: its AbortSignal is made only if a plugin call waits.
 
   readonly grpc = {
     sessionStart: async (request: pb.EvaluateSessionStartRequest, call: ServerCallInfo) => {
-      const result = await this.evaluateSessionStart(this.#read("session-start", request.event, call), call);
+      const result = await this.evaluateSessionStart(this.#read("session-start", request.event, call), { signal: call.cancellation });
       return { contexts: result.contexts.map(toProtoMessage) };
     },
     preStep: async (request: pb.EvaluatePreStepRequest, call: ServerCallInfo) => {
-      const result = await this.evaluatePreStep(this.#read("pre-step", request.event, call), call);
+      const result = await this.evaluatePreStep(this.#read("pre-step", request.event, call), { signal: call.cancellation });
       return { decision: toProtoDecision("pre-step", result.decision), trace: protoTrace(result.trace) };
     },
     preTool: async (request: pb.EvaluatePreToolRequest, call: ServerCallInfo) => {
-      const result = await this.evaluatePreTool(this.#read("pre-tool", request.event, call), { signal: call.signal, agentResolvesAsk: request.agentResolvesAsk });
+      const result = await this.evaluatePreTool(this.#read("pre-tool", request.event, call), { signal: call.cancellation, agentResolvesAsk: request.agentResolvesAsk });
       return { decision: toProtoDecision("pre-tool", result.decision), trace: protoTrace(result.trace) };
     },
     postTool: async (request: pb.EvaluatePostToolRequest, call: ServerCallInfo) => {
-      const result = await this.evaluatePostTool(this.#read("post-tool", request.event, call), call);
+      const result = await this.evaluatePostTool(this.#read("post-tool", request.event, call), { signal: call.cancellation });
       return { decision: toProtoDecision("post-tool", result.decision), result: toProtoToolResult(result.result), trace: protoTrace(result.trace) };
     },
     toolResult: async (request: pb.EvaluateToolResultRequest, call: ServerCallInfo) => {
-      await this.evaluateToolResult(this.#read("tool-result", request.event, call), call);
+      await this.evaluateToolResult(this.#read("tool-result", request.event, call), { signal: call.cancellation });
       return {};
     },
     turnStopping: async (request: pb.EvaluateTurnStoppingRequest, call: ServerCallInfo) => {
-      const result = await this.evaluateTurnStopping(this.#read("turn-stopping", request.event, call), call);
+      const result = await this.evaluateTurnStopping(this.#read("turn-stopping", request.event, call), { signal: call.cancellation });
       return { decision: toProtoDecision("turn-stopping", result.decision), capped: result.capped, trace: protoTrace(result.trace) };
     },
   };

@@ -28,6 +28,8 @@ export interface ServerCallInfo {
    * It is left alone once the handler has answered.
    */
   readonly signal: AbortSignal;
+  /** The same cancellation, readable (aborted, reason) without making the signal. */
+  readonly cancellation: LazyAbort;
   /** The caller's deadline, when it set one. */
   readonly deadline: Date | undefined;
   /** The request headers. */
@@ -195,7 +197,6 @@ class CallInfo implements ServerCallInfo {
     return this.#cancellation.signal;
   }
 
-  /** The call's cancellation, readable (aborted, reason) without making its signal. */
   get cancellation(): LazyAbort {
     return this.#cancellation;
   }

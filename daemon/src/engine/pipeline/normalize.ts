@@ -6,6 +6,7 @@ import type { AgentMessage, ContentBlock, JsonObject, ToolFailure, ToolResult, T
 import type { ListenerError } from "../faults.js";
 import { UnknownToolError, presentValue } from "./spec.js";
 import type { ToolSpec } from "./spec.js";
+import type { Cancellation } from "@hookd/sdk/internal";
 
 /**
  * The codes of failures the pipeline authors. A failure a tool body or wrapper authored keeps its
@@ -39,21 +40,21 @@ export function pipelineFailure(code: FailureCode, message: string, name: string
 }
 
 /** A thrown error as a failure, named by the error's own name. An abort of `signal` is a cancellation. */
-export function thrownFailure(error: unknown, code: FailureCode, signal?: AbortSignal): ToolFailure {
+export function thrownFailure(error: unknown, code: FailureCode, signal?: Cancellation): ToolFailure {
   if (signal?.aborted === true) return abortFailure(signal);
   if (error instanceof UnknownToolError) return pipelineFailure("unknown_tool", error.message);
   return pipelineFailure(code, messageOf(error), error instanceof Error ? error.name : "Error");
 }
 
 /** The failure of work stopped by an aborted signal: a timeout is deadline_exceeded, anything else cancelled. */
-export function abortFailure(signal: AbortSignal, contexts: readonly AgentMessage[] = []): ToolFailure {
+export function abortFailure(signal: Cancellation, contexts: readonly AgentMessage[] = []): ToolFailure {
   const reason = HookdError.from(signal.reason, "cancelled");
   const code = reason.code === "deadline_exceeded" ? "deadline_exceeded" : "cancelled";
   return pipelineFailure(code, reason.message === "" ? "cancelled" : reason.message, PIPELINE, contexts);
 }
 
 /** The turn was cancelled before the call could finish: always code "cancelled". */
-export function cancelledFailure(signal: AbortSignal, contexts: readonly AgentMessage[] = []): ToolFailure {
+export function cancelledFailure(signal: Cancellation, contexts: readonly AgentMessage[] = []): ToolFailure {
   const reason: unknown = signal.reason;
   const detail = reason instanceof Error && reason.message !== "" ? reason.message : "the turn was cancelled";
   return pipelineFailure("cancelled", `cancelled: ${detail}`, PIPELINE, contexts);

@@ -3,6 +3,7 @@
 // dispatch overlaps only for concurrency-safe tools, and every later phase commits in model order.
 import { unreachable } from "@hookd/sdk";
 import type { AgentMessage, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
+import { signalOf } from "@hookd/sdk/internal";
 import { notify } from "../points.js";
 import type { PointEnv } from "../points.js";
 import type { ApprovalSeam } from "./approval.js";
@@ -53,7 +54,7 @@ export interface ToolBatchOutcome {
  */
 export async function runToolBatch(options: ToolPipelineOptions, proposed: readonly ProposedCall[]): Promise<ToolBatchOutcome> {
   const { env } = options;
-  const gate = new DispatchGate(env.signal, options.maxConcurrency);
+  const gate = new DispatchGate(signalOf(env.signal), options.maxConcurrency);
   const session: SessionInfo = Object.freeze({ ...options.session });
   const scope = { sessionId: session.sessionId, turn: env.scope.turn, step: env.scope.step, ...(options.parent ? { parent: options.parent } : {}) };
   // Every call is sealed before any policy runs: later caller mutations cannot reach the batch.

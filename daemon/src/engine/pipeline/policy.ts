@@ -3,6 +3,8 @@
 // call a guard forbids). Reused as is by the evaluate API. Owns no result shaping.
 import { unreachable } from "@hookd/sdk";
 import type { SessionInfo, ToolCall } from "@hookd/sdk";
+import { signalOf } from "@hookd/sdk/internal";
+import type { Cancellation } from "@hookd/sdk/internal";
 import { decideGuards, decidePreTool } from "../points.js";
 import type { PointEnv } from "../points.js";
 import { resolveApproval } from "./approval.js";
@@ -81,7 +83,7 @@ async function decide(
         break;
       }
       const started = performance.now();
-      const resolution = await resolveApproval(approval, { session, call, reason: decision.reason, askedBy: pre.decidedBy, signal: env.signal });
+      const resolution = await resolveApproval(approval, { session, call, reason: decision.reason, askedBy: pre.decidedBy, signal: signalOf(env.signal) });
       const reason = resolution.outcome === "allowed-once" ? undefined : resolution.reason;
       env.bus.emit({
         type: "decision",
@@ -112,7 +114,7 @@ function causeOf(outcome: { readonly fault?: { readonly fault?: string } }): { c
   return outcome.fault?.fault === undefined ? {} : { cause: outcome.fault.fault };
 }
 
-function cancelled(signal: AbortSignal): PolicyVerdict {
+function cancelled(signal: Cancellation): PolicyVerdict {
   const reason: unknown = signal.reason;
   return { kind: "cancelled", reason: reason instanceof Error && reason.message !== "" ? reason.message : "the turn was cancelled" };
 }
