@@ -26,7 +26,8 @@ export function parseJson(text: string): JsonValue {
   try {
     return parse(text, null, parseNumber) as JsonValue;
   } catch (error) {
-    throw new JsonError(error instanceof Error ? error.message : String(error));
+    // The parser recurses: nesting past the stack is refused like any text it cannot take.
+    throw new JsonError(error instanceof RangeError ? "nested too deeply" : error instanceof Error ? error.message : String(error));
   }
 }
 
@@ -182,5 +183,9 @@ function parseCanonical(text: string): JsonValue | undefined {
   } catch {
     return undefined;
   }
-  return JSON.stringify(value) === text ? value : undefined;
+  try {
+    return JSON.stringify(value) === text ? value : undefined;
+  } catch {
+    return undefined; // too deep to write back: the lossless parser gives the error
+  }
 }

@@ -219,6 +219,16 @@ describe("the native fast paths give exactly what lossless-json gives", () => {
     [`{"a": 1}`],
     ["[1.0]"],
     [`"\u00e9"`],
+    [`{"a":"x y","b":[1,2.5,{"c":null,"d":true}],"e":{},"f":[]}`],
+    [`{"2":1,"1":2}`],
+    [`{"a":1,"b":2,"a":1}`],
+    [`{"a":{"a":1,"a":1}}`],
+    [`["\\u0041","a\\"b","\\n","\\/"]`],
+    [`["\ud800"]`],
+    ["[0.0000001]"],
+    ["[-0]"],
+    ["[1,2 ]"],
+    [`"a" `],
   ])("%s", (text) => {
     const snapshot = snapshotJsonText(text);
     const expected = reference(text);
@@ -227,6 +237,11 @@ describe("the native fast paths give exactly what lossless-json gives", () => {
     expect(snapshot.text).toBe(losslessStringify(expected));
     expect(toJsonText(snapshot.value)).toBe(losslessStringify(expected));
     expect(isDeeplyFrozen(snapshot.value)).toBe(true);
+  });
+
+  test("text nested deeper than the stack allows is refused as not JSON, not thrown as a RangeError", () => {
+    const deep = "[".repeat(20_000) + "]".repeat(20_000);
+    expect(() => snapshotJsonText(deep, "args")).toThrow(new JsonError("args: not valid JSON (nested too deeply)"));
   });
 
   test("duplicate keys with different values are still refused", () => {

@@ -284,6 +284,10 @@ describe("evaluate calls with malformed events", () => {
     expect(badJson.codeName).toBe("INVALID_ARGUMENT");
     expect(badJson.details).toMatch(/^event\.call\.arguments_json: /);
 
+    const deep = "[".repeat(20_000) + "]".repeat(20_000);
+    const tooDeep = await refusal(host.evaluatePreTool({ event: { session: sessionInfo, call: toolCall(deep) } }, { metadata }));
+    expect({ code: tooDeep.codeName, details: tooDeep.details }).toEqual({ code: "INVALID_ARGUMENT", details: "event.call.arguments_json: not valid JSON (nested too deeply)" });
+
     const noCall = await refusal(host.evaluatePreTool({ event: { session: sessionInfo } }, { metadata }));
     expect(noCall.codeName).toBe("INVALID_ARGUMENT");
     expect(noCall.details).toMatch(/^event\.call: /);
