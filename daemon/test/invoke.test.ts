@@ -12,8 +12,8 @@ import { deferred, listener, preToolEvent, sessionStartEvent } from "./fixtures/
 
 const ctxFor =
   <P extends PointName>(plugin = "test"): ContextFactory<P> =>
-  (signal) =>
-    ({ signal: signal(), plugin, next: () => Promise.reject(new Error("no inner plugins")) });
+  (abort) =>
+    ({ signal: abort.signal, plugin, next: () => Promise.reject(new Error("no inner plugins")) });
 
 /** As the runners build contexts: the call's signal is made only when the handler reads it. */
 const lazyCtxFor =

@@ -35,8 +35,8 @@ afterEach(async () => {
 
 const ctxFor =
   <P extends PointName>(): ContextFactory<P> =>
-  (signal) =>
-    ({ signal: signal(), plugin: "p", next: () => Promise.reject(new Error("no inner plugins")) });
+  (abort) =>
+    ({ signal: abort.signal, plugin: "p", next: () => Promise.reject(new Error("no inner plugins")) });
 const open = () => ({ signal: new AbortController().signal });
 
 function plugin(target: string, options: Partial<RemotePluginOptions> = {}): RemotePlugin {

@@ -29,7 +29,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const ctxFor: ContextFactory<"pre-tool"> = (signal) => ({ signal: signal(), plugin: "p", next: () => Promise.reject(new Error("no inner plugins")) });
+const ctxFor: ContextFactory<"pre-tool"> = (abort) => ({ signal: abort.signal, plugin: "p", next: () => Promise.reject(new Error("no inner plugins")) });
 const open = () => ({ signal: new AbortController().signal });
 
 async function serve(definition: PluginDefinition, errors: string[] = []) {

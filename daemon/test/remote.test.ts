@@ -13,7 +13,7 @@ import type { UntypedHandleCall, sendUnaryData } from "@grpc/grpc-js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accept, allow, block, definePlugin, deny, pass, servePlugin, snapshotJson, text } from "@hookd/sdk";
 import type { PluginDefinition, PointName, PostToolEvent, ToolResult } from "@hookd/sdk";
-import { addService, bindServer, pb, serviceDefinition } from "@hookd/sdk/internal";
+import { addService, bindServer, LazyAbort, pb, serviceDefinition } from "@hookd/sdk/internal";
 import { PluginFault } from "../src/engine/faults.js";
 import { callListener } from "../src/engine/invoke.js";
 import type { CallResult, ContextFactory } from "../src/engine/invoke.js";
@@ -86,8 +86,8 @@ function only<P extends PointName>(plugin: RemotePlugin, point: P): Listener<P> 
 
 const ctxFor =
   <P extends PointName>(): ContextFactory<P> =>
-  (signal) =>
-    ({ signal: signal(), plugin: "p", next: () => Promise.reject(new Error("no inner plugins")) });
+  (abort) =>
+    ({ signal: abort.signal, plugin: "p", next: () => Promise.reject(new Error("no inner plugins")) });
 
 const open = () => ({ signal: new AbortController().signal });
 
@@ -262,7 +262,7 @@ describe("unusable answers go through the failure policy", () => {
       preTool: (_call: unknown, callback: sendUnaryData<Buffer>) => callback({ code: status.PERMISSION_DENIED, details: "policy store offline" }),
     });
     const plugin = await connect(target);
-    const fault = await faultOf(Promise.resolve(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(() => new AbortController().signal))));
+    const fault = await faultOf(Promise.resolve(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new LazyAbort()))));
     expect(fault).toMatchObject({ plugin: "p", point: "pre-tool", fault: "error_status" });
     expect(fault.message).toBe("plugin p at pre-tool: error status: PERMISSION_DENIED: policy store offline");
     // The call is made with V8's stack capture off (connection.ts); the daemon's own limit is back.
@@ -312,7 +312,7 @@ describe("deadlines and cancellation", () => {
 
   it("sets a gRPC deadline of the listener's deadlineMs even without the engine's timer", async () => {
     const { plugin, entered } = await hangingPlugin({ overrides: { "pre-tool": { deadlineMs: 200 } } });
-    const fault = await faultOf(Promise.resolve(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(() => new AbortController().signal))));
+    const fault = await faultOf(Promise.resolve(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new LazyAbort()))));
     expect(fault).toMatchObject({ fault: "deadline_exceeded" });
     expect(fault.message).toMatch(/^plugin hang at pre-tool: deadline exceeded: no answer within 200 ms/);
     expect(await abortedWith(await entered)).toMatchObject({ name: expect.stringMatching(/^(TimeoutError|AbortError)$/) as unknown });

@@ -15,6 +15,7 @@ import { WorkerPool, workerEntryPath, workerListeners } from "../src/engine/work
 import type * as WorkerRuntime from "../src/engine/worker/index.js";
 import { workerExecArgv } from "../src/engine/worker/pool.js";
 import type { PluginManifest } from "../src/engine/worker/index.js";
+import { LazyAbort } from "@hookd/sdk/internal";
 
 const fixture = (name: string): URL => new URL(`./fixtures/${name}`, import.meta.url);
 const GATE = fixture("gate.mjs");
@@ -28,8 +29,8 @@ function preTool(toolName: string, args: unknown = {}, sessionId = "s1"): PreToo
   return { session: { sessionId, agentId: "agent", cwd: "/" }, call: toolCall(toolName, args, sessionId) };
 }
 
-const waterfallContext: ContextFactory<"pre-tool"> = (signal) => ({
-  signal: signal(),
+const waterfallContext: ContextFactory<"pre-tool"> = (abort) => ({
+  signal: abort.signal,
   plugin: "caller",
   next: () => Promise.reject(new Error("the test gives no inner plugins")),
 });
@@ -283,7 +284,7 @@ describe("worker pool lifecycle", () => {
     expect(pool.stats.threads).toBe(1);
     await pool.close();
     expect(pool.stats.threads).toBe(0);
-    await expect(listener.call(preTool("Bash"), waterfallContext(() => new AbortController().signal))).rejects.toBeInstanceOf(PluginFault);
+    await expect(listener.call(preTool("Bash"), waterfallContext(new LazyAbort()))).rejects.toBeInstanceOf(PluginFault);
     expect(await callListener(listener, preTool("Bash"), waterfallContext, open())).toMatchObject({ invocation: { outcome: "fault", fault: "unavailable" } });
   });
 
@@ -295,7 +296,7 @@ describe("worker pool lifecycle", () => {
     try {
       const manifest = await pool.describe(GATE);
       const listener = only(dist.workerListeners(pool, GATE, manifest), "pre-tool");
-      expect(await listener.call(preTool("Bash"), waterfallContext(() => new AbortController().signal))).toEqual({ kind: "deny", reason: "no bash" });
+      expect(await listener.call(preTool("Bash"), waterfallContext(new LazyAbort()))).toEqual({ kind: "deny", reason: "no bash" });
     } finally {
       await pool.close();
     }

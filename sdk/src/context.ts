@@ -1,5 +1,6 @@
 // Handler contexts whose `signal` is made when the handler first reads it (see LazyAbort): most
 // handlers never look at it. Shared by the daemon's engine and the SDK's plugin server.
+import type { Cancellation, LazyAbort } from "./lazy-abort.js";
 
 /**
  * A handler context whose `signal` is made when first read. It stays an own enumerable property
@@ -11,29 +12,37 @@ export class CallContext {
   static readonly #signalProperty: PropertyDescriptor = {
     enumerable: true,
     get(this: CallContext): AbortSignal {
-      return this.#signalOf();
+      return this.#abort.signal;
     },
   };
 
-  readonly #signalOf: () => AbortSignal;
+  readonly #abort: LazyAbort;
   declare readonly signal: AbortSignal;
 
   constructor(
-    signal: () => AbortSignal,
+    abort: LazyAbort,
     readonly plugin: string,
   ) {
-    this.#signalOf = signal;
+    this.#abort = abort;
     Object.defineProperty(this, "signal", CallContext.#signalProperty);
+  }
+
+  /**
+   * The call's cancellation without making its signal: the LazyAbort of a CallContext, else the
+   * context's own signal (a context built by hand, as tests do).
+   */
+  static cancellationOf(ctx: { readonly signal: AbortSignal }): Cancellation {
+    return ctx instanceof CallContext ? ctx.#abort : ctx.signal;
   }
 }
 
 /** A waterfall or execute context: `next` runs what is inside this listener. */
 export class NextContext<N extends (...args: never[]) => Promise<unknown>> extends CallContext {
   constructor(
-    signal: () => AbortSignal,
+    abort: LazyAbort,
     plugin: string,
     readonly next: N,
   ) {
-    super(signal, plugin);
+    super(abort, plugin);
   }
 }

@@ -7,7 +7,7 @@ export * from "./convert.js";
 // Freezing what hookd itself built, without walking parts frozen before (sdk/src/json.ts).
 export { freezeBuilt } from "./json.js";
 // An abort whose AbortSignal is made on first read (sdk/src/lazy-abort.ts).
-export { LazyAbort, signalOf } from "./lazy-abort.js";
+export { LazyAbort, signalOf, whenAborted } from "./lazy-abort.js";
 export type { Cancellation } from "./lazy-abort.js";
 // Handler contexts with a signal made on first read (sdk/src/context.ts).
 export { CallContext, NextContext } from "./context.js";

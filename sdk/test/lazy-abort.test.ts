@@ -1,6 +1,7 @@
 // LazyAbort: the signal is made on first read, carries the first reason, and fires once.
 import { describe, expect, test } from "vitest";
-import { LazyAbort, signalOf } from "../src/internal.js";
+import { getEventListeners } from "node:events";
+import { LazyAbort, signalOf, whenAborted } from "../src/internal.js";
 
 describe("LazyAbort", () => {
   test("a signal read before the abort fires with the reason", () => {
@@ -39,5 +40,44 @@ describe("LazyAbort", () => {
     expect(signalOf(controller.signal)).toBe(controller.signal);
     const abort = new LazyAbort();
     expect(signalOf(abort)).toBe(abort.signal);
+  });
+
+  test("onAbort callbacks run once, before the signal's listeners, and can be taken back; none is kept after the abort", () => {
+    const abort = new LazyAbort();
+    const order: string[] = [];
+    abort.signal.addEventListener("abort", () => order.push("signal"));
+    abort.onAbort(() => order.push("first"));
+    const takeBack = abort.onAbort(() => order.push("taken back"));
+    abort.onAbort(() => order.push("second"));
+    takeBack();
+    abort.abort("why");
+    abort.abort("again");
+    expect(order).toEqual(["first", "second", "signal"]);
+    abort.onAbort(() => order.push("too late"));
+    expect(order).toEqual(["first", "second", "signal"]);
+  });
+
+  test("whenAborted follows a LazyAbort without making its signal, and an AbortSignal by a listener it removes", () => {
+    const lazy = new (class extends LazyAbort {
+      reads = 0;
+      override get signal(): AbortSignal {
+        this.reads++;
+        return super.signal;
+      }
+    })();
+    let lazyCalls = 0;
+    whenAborted(lazy, () => lazyCalls++);
+    lazy.abort("x");
+    expect([lazyCalls, lazy.reads]).toEqual([1, 0]);
+
+    const controller = new AbortController();
+    let calls = 0;
+    const unlink = whenAborted(controller.signal, () => calls++);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    unlink();
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    whenAborted(controller.signal, () => calls++);
+    controller.abort();
+    expect(calls).toBe(1);
   });
 });

@@ -70,7 +70,7 @@ describe("shell-policy as a plugin", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const ctxFor: ContextFactory<"pre-tool"> = (signal) => ({ signal: signal(), plugin: "shell-policy", next: () => Promise.reject(new Error("none")) });
+  const ctxFor: ContextFactory<"pre-tool"> = (abort) => ({ signal: abort.signal, plugin: "shell-policy", next: () => Promise.reject(new Error("none")) });
 
   it("is one definition: in-process it denies with the rule's name, out of process it answers the same over gRPC", async () => {
     const handler = policy.subscriptions["pre-tool"]?.handler;

@@ -109,7 +109,7 @@ function bash(command: string): PreToolEvent {
   };
 }
 
-const ctxFor: ContextFactory<"pre-tool"> = (signal) => ({ signal: signal(), plugin: "fixture", next: () => Promise.reject(new Error("no inner plugins")) });
+const ctxFor: ContextFactory<"pre-tool"> = (abort) => ({ signal: abort.signal, plugin: "fixture", next: () => Promise.reject(new Error("no inner plugins")) });
 const call = (plugin: ManagedPlugin, command: string) => callListener(preTool(plugin), bash(command), ctxFor, { signal: new AbortController().signal });
 
 function alive(pid: number): boolean {

@@ -3,7 +3,7 @@
 // decision by failure policy or a listener error. Never throws, except when the caller itself
 // was cancelled. A handler that answers synchronously costs no timer, signal or race.
 import { HookdError, validateDecision } from "@hookd/sdk";
-import { LazyAbort, signalOf } from "@hookd/sdk/internal";
+import { LazyAbort, whenAborted } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import type { PointName } from "@hookd/sdk";
 import { answerKind, failurePolicyAnswer, isPass } from "./decisions.js";
@@ -43,11 +43,11 @@ export interface CallOptions {
 }
 
 /**
- * Builds the handler context for this call. `signal` gives the call's signal, linked to the
- * caller's and aborted once the call is over; it is made on first use, so a context should read
- * it only when the handler does (see CallContext): most in-process handlers never look at it.
+ * Builds the handler context for this call from the call's cancellation, which is linked to the
+ * caller's and aborted once the call is over. Its AbortSignal is made on first use, so a context
+ * should read it only when the handler does (see CallContext): most in-process handlers never look.
  */
-export type ContextFactory<P extends PointName> = (signal: () => AbortSignal) => ContextOf<P>;
+export type ContextFactory<P extends PointName> = (abort: LazyAbort) => ContextOf<P>;
 
 const OVER_THE_WIRE = new Set<Listener["kind"]>(["remote", "command"]);
 const SETTLE_THEMSELVES = new Set<Listener["kind"]>(["remote", "worker"]);
@@ -73,7 +73,6 @@ export async function callListener<P extends PointName>(
   // The call's own signal, made only if the handler reads it: an AbortController and the abort
   // event at the end of every call were a tenth of an in-process call's cost (bench/, --profile).
   const signal = new LazyAbort();
-  const signalOf = (): AbortSignal => signal.signal;
   const finish = (outcome: Invocation["outcome"], decision: string, extra?: Partial<Invocation>): Invocation => {
     const invocation: Invocation = {
       plugin: listener.plugin,
@@ -86,7 +85,7 @@ export async function callListener<P extends PointName>(
     return extra === undefined ? invocation : { ...invocation, ...extra };
   };
   try {
-    let raw = listener.call(event, makeContext(signalOf));
+    let raw = listener.call(event, makeContext(signal));
     // A handler that answered synchronously is done: there is nothing to time out or cut off.
     if (isThenable(raw)) raw = await withinDeadline(raw, listener, signal, options, started);
     // The SDK's validators: the daemon accepts a decision from untyped code only after this
@@ -137,12 +136,11 @@ async function withinDeadline(pending: PromiseLike<unknown>, listener: Listener,
     signal.abort(options.signal.reason);
     failNow(options.signal.reason);
   };
-  const caller = signalOf(options.signal);
-  caller.addEventListener("abort", onCallerAbort, { once: true });
+  const unlink = whenAborted(options.signal, onCallerAbort);
   try {
     return await Promise.race([pending, cutOff]);
   } finally {
     clearTimeout(timer);
-    caller.removeEventListener("abort", onCallerAbort);
+    unlink();
   }
 }

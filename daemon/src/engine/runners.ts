@@ -14,7 +14,7 @@ import type { ExecuteContext, HandlerContext, ToolResult, WaterfallContext } fro
 import { isPass } from "./decisions.js";
 import type { DecisionOf } from "./decisions.js";
 import type { ListenerError } from "./faults.js";
-import { CallContext, NextContext, signalOf } from "@hookd/sdk/internal";
+import { CallContext, LazyAbort, NextContext, signalOf, whenAborted } from "@hookd/sdk/internal";
 import { callListener } from "./invoke.js";
 import type { CallOptions, CallResult, Invocation } from "./invoke.js";
 import type { ContextOf, EventOf, Listener, ListenerKind } from "./listener.js";
@@ -99,19 +99,17 @@ export async function runWaterfall<P extends WaterfallPoint>(
    * calls that had already answered are recorded (as discarded).
    */
   const fanOut = async (start: number, end: number): Promise<PointOutcome<DecisionOf<P>>> => {
-    const discard = new AbortController();
-    const caller = signalOf(options.signal);
-    const onCallerAbort = (): void => discard.abort(caller.reason);
-    caller.addEventListener("abort", onCallerAbort, { once: true });
-    const callOptions: RunOptions = { ...options, signal: discard.signal };
+    const discard = new LazyAbort();
+    const unlink = whenAborted(options.signal, () => discard.abort(options.signal.reason));
+    const callOptions: RunOptions = { ...options, signal: discard };
     const started = performance.now();
     const pending: Promise<Settled<P>>[] = [];
     let settledCalls = 0;
     try {
       for (let index = start; index < end; index++) {
         const listener = listeners[index] as Listener<P>;
-        const makeContext = (signal: () => AbortSignal): ContextOf<P> =>
-          new NextContext(signal, listener.plugin, () =>
+        const makeContext = (abort: LazyAbort): ContextOf<P> =>
+          new NextContext(abort, listener.plugin, () =>
             handled(Promise.reject(new HookdError("invalid_decision", `plugin ${listener.plugin} (${listener.kind}) cannot call next()`))),
           ) satisfies WaterfallContext<DecisionOf<P>> as unknown as ContextOf<P>;
         pending.push(
@@ -156,7 +154,7 @@ export async function runWaterfall<P extends WaterfallPoint>(
       if (!cancelled && outcome === undefined) return await dispatch(end);
       // Cut off the calls still running, if any: with all of them answered, the abort (an Error
       // with its async stack, and an event) would cost ~50 us for nothing (bench/, fanout4).
-      if (!discard.signal.aborted && settledCalls < pending.length) {
+      if (!discard.aborted && settledCalls < pending.length) {
         discard.abort(new AnswerNotNeeded(outcome?.type === "decided" ? outcome.decidedBy : (outcome?.error.plugin ?? "")));
       }
       const rest = await Promise.all(pending.slice(used));
@@ -174,7 +172,7 @@ export async function runWaterfall<P extends WaterfallPoint>(
       if (sticky !== undefined) return { type: "error", error: sticky.error };
       return outcome as PointOutcome<DecisionOf<P>>;
     } finally {
-      caller.removeEventListener("abort", onCallerAbort);
+      unlink();
     }
   };
 
@@ -196,8 +194,8 @@ export async function runWaterfall<P extends WaterfallPoint>(
         }),
       );
     };
-    const makeContext = (signal: () => AbortSignal): ContextOf<P> =>
-      new NextContext(signal, listener.plugin, next) satisfies WaterfallContext<DecisionOf<P>> as unknown as ContextOf<P>;
+    const makeContext = (abort: LazyAbort): ContextOf<P> =>
+      new NextContext(abort, listener.plugin, next) satisfies WaterfallContext<DecisionOf<P>> as unknown as ContextOf<P>;
     const result = await callListener(listener, event, makeContext, options);
     options.onInvocation(result.invocation);
     if (sticky !== undefined) return { type: "error", error: sticky.error };
@@ -283,8 +281,8 @@ export async function runExecute(
     if (listener === undefined) return dispatch(signal);
     let inner: Promise<ToolResult> | undefined;
     const callerSignal = signal;
-    const makeContext = (callSignal: () => AbortSignal): ExecuteContext =>
-      new NextContext(callSignal, listener.plugin, (nextOptions?: { readonly signal?: AbortSignal }): Promise<ToolResult> => {
+    const makeContext = (abort: LazyAbort): ExecuteContext =>
+      new NextContext(abort, listener.plugin, (nextOptions?: { readonly signal?: AbortSignal }): Promise<ToolResult> => {
         if (inner !== undefined) return handled(Promise.reject(new HookdError("invalid_decision", `plugin ${listener.plugin} called next() twice at execute`)));
         // A wrapper may replace the signal, but the caller's cancellation still reaches the body.
         const replaced = nextOptions?.signal;

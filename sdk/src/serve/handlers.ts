@@ -70,7 +70,7 @@ function pointHandler(plugin: string, point: PointName, sub: Subscription<PointN
     const event = fromProtoEvent(point, request.event as ProtoEvent<PointName>);
     if (!event.ok) throw new StatusError(status.INVALID_ARGUMENT, event.error.message, { cause: event.error });
     // The signal is made only if the handler reads it (most never do).
-    const ctx = new NextContext(() => call.signal, plugin, nextUnavailable);
+    const ctx = new NextContext(call.cancellation, plugin, nextUnavailable);
     let answer: unknown;
     try {
       answer = await handler(event.value, ctx);

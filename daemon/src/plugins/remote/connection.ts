@@ -11,8 +11,8 @@ import { HookdError, POINTS, pass } from "@hookd/sdk";
 import { PLUGIN_METHODS, fromProtoDecision, fromProtoPoint, isDecisionPoint, toProtoEvent, toProtoPoint } from "@hookd/sdk/internal";
 import type { PointName } from "@hookd/sdk";
 import type { DecisionPoint, ProtoDecision } from "@hookd/sdk/internal";
-import { StatusError, createClient, pb, serviceDefinition, statusName } from "@hookd/sdk/internal";
-import type { TypedClient } from "@hookd/sdk/internal";
+import { StatusError, createClient, pb, serviceDefinition, statusName, whenAborted } from "@hookd/sdk/internal";
+import type { Cancellation, TypedClient } from "@hookd/sdk/internal";
 import { PluginFault } from "../../engine/faults.js";
 import type { FaultCause } from "../../engine/faults.js";
 import type { EventOf } from "../../engine/listener.js";
@@ -128,11 +128,12 @@ export class RemoteConnection {
   }
 
   /**
-   * One point RPC with a gRPC deadline of now + `deadlineMs`, cancelled when `signal` aborts.
+   * One point RPC with a gRPC deadline of now + `deadlineMs`, cancelled when `signal` aborts (a
+   * call's LazyAbort is followed without making its AbortSignal).
    * Resolves with the typed answer (not yet validated: the engine does that); rejects with an
    * RpcFailure only.
    */
-  call<P extends PointName>(point: P, event: EventOf<P>, deadlineMs: number, signal: AbortSignal): Promise<unknown> {
+  call<P extends PointName>(point: P, event: EventOf<P>, deadlineMs: number, signal: Cancellation): Promise<unknown> {
     const rpc = RPCS[point];
     return new Promise((resolve, reject) => {
       const started = performance.now();
@@ -147,7 +148,7 @@ export class RemoteConnection {
         reject(new RpcFailure("error_status", `the event could not be encoded: ${error instanceof Error ? error.message : String(error)}`));
         return;
       }
-      const onAbort = (): void => call.cancel();
+      let unlink = (): void => {};
       const call = withoutStackTrace(() => this.#raw.makeUnaryRequest(
         rpc.path,
         keepBytes,
@@ -156,7 +157,7 @@ export class RemoteConnection {
         new Metadata(),
         { deadline: Date.now() + deadlineMs },
         (error: ServiceError | null, bytes?: Buffer) => {
-          signal.removeEventListener("abort", onAbort);
+          unlink();
           if (error) reject(signal.aborted ? cancelled(signal, performance.now() - started, deadlineMs) : statusFailure(error, deadlineMs, this.target, performance.now() - started));
           else if (bytes === undefined) reject(new RpcFailure("invalid_answer", "the plugin sent no response message"));
           else {
@@ -168,7 +169,7 @@ export class RemoteConnection {
           }
         },
       ));
-      signal.addEventListener("abort", onAbort, { once: true });
+      unlink = whenAborted(signal, () => call.cancel());
     });
   }
 
@@ -250,7 +251,7 @@ const DEADLINE_SLACK_MS = 20;
  * of the plugin's deadline and what is left of the point's budget. Only the plugin's own
  * deadline passing is its failure; anything else is the caller giving up.
  */
-function cancelled(signal: AbortSignal, elapsedMs: number, deadlineMs: number): RpcFailure {
+function cancelled(signal: Cancellation, elapsedMs: number, deadlineMs: number): RpcFailure {
   const reason: unknown = signal.reason;
   if (reason instanceof PluginFault) {
     const own = elapsedMs >= deadlineMs - DEADLINE_SLACK_MS;

@@ -14,6 +14,8 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { ChannelCredentials, ChannelOptions } from "@grpc/grpc-js";
 import { credentials } from "@grpc/grpc-js";
 import type { PointName } from "@hookd/sdk";
+import { CallContext } from "@hookd/sdk/internal";
+import type { Cancellation } from "@hookd/sdk/internal";
 import { PluginFault } from "../../engine/faults.js";
 import type { FaultCause } from "../../engine/faults.js";
 import { DEFAULT_DEADLINE_MS } from "../../engine/listener.js";
@@ -265,14 +267,14 @@ export class RemotePlugin implements PluginRuntime {
           deadlineMs,
           failurePolicy: s.failurePolicy,
           sideEffectFree: s.sideEffectFree,
-          call: (event: EventOf<PointName>, ctx: ContextOf<PointName>) => this.#call(point, deadlineMs, event, ctx.signal),
+          call: (event: EventOf<PointName>, ctx: ContextOf<PointName>) => this.#call(point, deadlineMs, event, CallContext.cancellationOf(ctx)),
         });
       }),
     );
   }
 
   /** Every failure is a PluginFault, so the listener's failure policy decides. */
-  async #call(point: PointName, deadlineMs: number, event: EventOf<PointName>, signal: AbortSignal): Promise<unknown> {
+  async #call(point: PointName, deadlineMs: number, event: EventOf<PointName>, signal: Cancellation): Promise<unknown> {
     this.#stats.called();
     const conn = this.#conn;
     if (this.#health !== "serving" || conn === undefined) {
