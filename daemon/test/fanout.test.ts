@@ -225,19 +225,39 @@ describe("concurrent fold of side-effect-free leaf listeners", () => {
     ]);
   });
 
+  it("starts the call after a remote one in a later turn of the event loop, so that the remote request leaves first", async () => {
+    const started: string[] = [];
+    const remote = (name: string, answer: unknown): Listener<"pre-tool"> => ({
+      ...listener("pre-tool", name, () => undefined, { kind: "remote", sideEffectFree: true }),
+      call: async () => {
+        started.push(name);
+        return answer;
+      },
+    });
+    const running = runWaterfall([remote("a", pass()), remote("b", allow())], preToolEvent(), allowByDefault, runOptions());
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(started).toEqual(["a"]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(["a", "b"]);
+    expect(await running).toMatchObject({ type: "decided", decidedBy: "b" });
+  });
+
   it("cancels the calls after the deciding one as soon as the outcome is known, and records them as discarded", async () => {
     const gates = [deferred<unknown>(), deferred<unknown>()];
     const signals: AbortSignal[] = [];
     const hanging = deferred<unknown>(); // never settles: only the abort ends those calls
+    const allStarted = deferred();
     const remote = (index: number): Listener<"pre-tool"> => ({
       ...listener("pre-tool", `p${index}`, () => undefined, { kind: "remote", sideEffectFree: true }),
       call: async (_event, ctx) => {
         signals[index] = ctx.signal;
+        if (signals.filter(Boolean).length === 4) allStarted.resolve();
         return index < gates.length ? gates[index]?.promise : hanging.promise;
       },
     });
     const options = runOptions();
     const running = runWaterfall([0, 1, 2, 3].map(remote), preToolEvent(), allowByDefault, options);
+    await allStarted.promise;
     gates[1]?.resolve(deny("p1 says no"));
     await Promise.resolve();
     expect(signals.map((s) => s.aborted)).toEqual([false, false, false, false]); // p0 may still decide
@@ -282,12 +302,18 @@ describe("concurrent fold of side-effect-free leaf listeners", () => {
 
   it("gives each concurrent call min(its deadline, the budget left when the run starts)", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    const allStarted = deferred();
+    let started = 0;
     const hang = (name: string, deadlineMs: number): Listener<"pre-tool"> => ({
       ...listener("pre-tool", name, () => undefined, { kind: "remote", sideEffectFree: true, deadlineMs, failurePolicy: "fail-open" }),
-      call: () => new Promise(() => {}),
+      call: () => {
+        if (++started === 3) allStarted.resolve();
+        return new Promise(() => {});
+      },
     });
     const options = runOptions(new AbortController().signal, performance.now() + 100);
     const running = runWaterfall([hang("short", 30), hang("long", 1_000), hang("longer", 5_000)], preToolEvent(), allowByDefault, options);
+    await allStarted.promise; // each remote call starts in its own turn of the event loop (setImmediate, not faked)
     await vi.advanceTimersByTimeAsync(30);
     expect(options.invocations.map((i) => i.plugin)).toEqual(["short"]);
     await vi.advanceTimersByTimeAsync(70);
@@ -304,10 +330,12 @@ describe("concurrent fold of side-effect-free leaf listeners", () => {
     const caller = new AbortController();
     const first = deferred<unknown>();
     const signals: AbortSignal[] = [];
+    const allStarted = deferred();
     const remote = (name: string, answer: () => Promise<unknown>): Listener<"pre-tool"> => ({
       ...listener("pre-tool", name, () => undefined, { kind: "remote", sideEffectFree: true }),
       call: (_event, ctx) => {
         signals.push(ctx.signal);
+        if (signals.length === 3) allStarted.resolve();
         return answer();
       },
     });
@@ -318,11 +346,12 @@ describe("concurrent fold of side-effect-free leaf listeners", () => {
       allowByDefault,
       options,
     );
-    await Promise.resolve();
+    await allStarted.promise;
     const reason = new Error("turn cancelled");
     caller.abort(reason);
     await expect(running).rejects.toBe(reason);
-    expect(signals.every((s) => s.aborted)).toBe(true);
+    // The calls still running are cut off; "quick" had answered (a remote call settles itself).
+    expect(signals.map((s) => s.aborted)).toEqual([true, false, true]);
     expect(options.invocations.map((i) => [i.plugin, i.outcome, i.decision])).toEqual([["quick", "discarded", "deny"]]);
   });
 
