@@ -5,11 +5,12 @@
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { status } from "@grpc/grpc-js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PLUGIN_SOCKET_ENV, allow, definePlugin, deny, servePlugin } from "@hookd/sdk";
+import { PLUGIN_SOCKET_ENV, abstain, allow, definePlugin, deny, pass, servePlugin } from "@hookd/sdk";
 import type { PluginDefinition, PreToolDecision } from "@hookd/sdk";
-import { StatusError, closeClient, createClient, pb } from "@hookd/sdk/internal";
+import { StatusError, closeClient, createClient, pb, toProtoEvent } from "@hookd/sdk/internal";
 import { callListener } from "../src/engine/invoke.js";
 import type { ContextFactory } from "../src/engine/invoke.js";
 import type { Listener } from "../src/engine/listener.js";
@@ -125,6 +126,30 @@ describe("servePlugin", () => {
     expect(await detailOf("ls")).toMatchObject({ outcome: "answered", decision: "allow" });
     expect(errors).toHaveLength(3);
     expect(errors[0]).toMatch(/^pre-tool: UNKNOWN: plugin buggy at pre-tool threw/);
+  });
+
+  it("answers the singleton decisions (pass, allow, abstain) with the same bytes as any other answer, call after call", async () => {
+    const server = await serve(
+      definePlugin({
+        name: "singletons",
+        points: {
+          "pre-tool": (event) => ({ allow: allow(), pass: pass(), deny: deny("no") })[String((event.call.arguments as { command?: string }).command)] ?? pass(),
+          guard: () => abstain(),
+        },
+      }),
+    );
+    const { plugin } = clients(server.address);
+    const event = (command: string) => toProtoEvent("pre-tool", preToolEvent("Bash", { command }));
+    for (let round = 0; round < 2; round++) {
+      for (const [command, decision] of [["allow", { case: "allow", value: {} }], ["pass", { case: "pass", value: {} }], ["deny", { case: "deny", value: { reason: "no" } }]] as const) {
+        const response = await plugin.preTool({ event: event(command) });
+        expect(response.decision?.decision).toMatchObject(decision);
+        // What was sent decodes to exactly the message built afresh.
+        expect(toBinary(pb.PreToolResponseSchema, response)).toEqual(toBinary(pb.PreToolResponseSchema, create(pb.PreToolResponseSchema, { decision: { decision } })));
+      }
+      const guarded = await plugin.guard({ event: toProtoEvent("guard", preToolEvent("Bash", { command: "ls" })) });
+      expect(guarded.decision?.decision).toMatchObject({ case: "abstain" });
+    }
   });
 
   it("serves grpc.health.v1: SERVING until close, NOT_SERVING to watchers, whose streams then end", async () => {

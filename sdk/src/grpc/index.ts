@@ -16,6 +16,7 @@ export {
 } from "./definition.js";
 export {
   addService,
+  EncodedResponse,
   type BidiStreamingHandler,
   type MethodHandler,
   type ServerCallInfo,

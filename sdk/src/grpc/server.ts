@@ -272,6 +272,15 @@ async function* requests(call: ServerDuplexStream<Decoded<AnyMessage>, Buffer>, 
   }
 }
 
+/**
+ * A response encoded ahead of time, for a handler whose commonest answers are constant: the
+ * adapter sends these bytes as they are instead of building and encoding the message each call.
+ */
+export class EncodedResponse {
+  constructor(readonly bytes: Buffer) {}
+}
+
 function encodeOutput(method: DescMethod, message: unknown): Buffer {
+  if (message instanceof EncodedResponse) return message.bytes;
   return encode(method.output, create(method.output, message as MessageInitShape<DescMessage>));
 }
