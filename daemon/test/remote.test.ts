@@ -199,6 +199,26 @@ describe("answers", () => {
     });
     expect(await callListener(only(plugin, "tool-result"), postToolEvent(), ctxFor(), open())).toMatchObject({ answer: { kind: "pass" }, invocation: { outcome: "passed" } });
   });
+
+  it("keeps short answers apart by their bytes and point, and gives the same frozen answer for the same bytes", async () => {
+    const plain = definePlugin({
+      name: "plain",
+      points: {
+        "post-tool": (event) => (event.call.toolName === "Keep" ? accept() : pass()),
+        "pre-tool": () => allow(),
+      },
+    });
+    const plugin = await connect(await serveDefinition(plain), { name: "plain" });
+    const postTool = only(plugin, "post-tool");
+    const keep = { ...postToolEvent(), call: { ...postToolEvent().call, toolName: "Keep" } };
+    const answers = [];
+    for (const event of [keep, postToolEvent(), keep, postToolEvent()]) answers.push((await callListener(postTool, event, ctxFor(), open())) as { answer: unknown });
+    expect(answers.map((a) => a.answer)).toEqual([{ kind: "accept" }, { kind: "pass" }, { kind: "accept" }, { kind: "pass" }]);
+    expect(answers[2]?.answer).toBe(answers[0]?.answer);
+    expect(Object.isFrozen(answers[0]?.answer)).toBe(true);
+    // Each point remembers its own answers.
+    for (let i = 0; i < 2; i++) expect(await callListener(only(plugin, "pre-tool"), preToolEvent(), ctxFor(), open())).toMatchObject({ answer: { kind: "allow" } });
+  });
 });
 
 describe("unusable answers go through the failure policy", () => {

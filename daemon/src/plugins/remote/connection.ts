@@ -164,7 +164,7 @@ export class RemoteConnection {
           else if (response === undefined) reject(new RpcFailure("invalid_answer", "the plugin sent no response message"));
           else {
             try {
-              resolve(decodeAnswer(point, rpc, response));
+              resolve(answerOf(point, rpc, response));
             } catch (failure) {
               reject(failure instanceof RpcFailure ? failure : new RpcFailure("invalid_answer", String(failure)));
             }
@@ -181,6 +181,27 @@ export class RemoteConnection {
   close(): void {
     this.#channel.close();
   }
+}
+
+/** Responses this short carry no payload (pass, allow, abstain, accept as is): remembered per point. */
+const SMALL_RESPONSE_BYTES = 16;
+const SMALL_RESPONSES_PER_POINT = 32;
+const smallAnswers = new Map<PointName, Map<string, unknown>>();
+
+/**
+ * The typed answer of a response. A short one is decoded once and remembered by its bytes: most
+ * plugins answer pass or allow on most calls, and decoding (a frozen singleton, in the end) is a
+ * pure function of the bytes. Failures are never remembered.
+ */
+function answerOf(point: PointName, rpc: PointRpc, bytes: Buffer): unknown {
+  if (bytes.length > SMALL_RESPONSE_BYTES) return decodeAnswer(point, rpc, bytes);
+  let known = smallAnswers.get(point);
+  const key = bytes.toString("latin1");
+  if (known?.has(key) === true) return known.get(key);
+  const answer = decodeAnswer(point, rpc, bytes);
+  if (known === undefined) smallAnswers.set(point, (known = new Map()));
+  if (known.size < SMALL_RESPONSES_PER_POINT) known.set(key, answer);
+  return answer;
 }
 
 /**
