@@ -211,11 +211,14 @@ describe("answers", () => {
     const plugin = await connect(await serveDefinition(plain), { name: "plain" });
     const postTool = only(plugin, "post-tool");
     const keep = { ...postToolEvent(), call: { ...postToolEvent().call, toolName: "Keep" } };
-    const answers = [];
-    for (const event of [keep, postToolEvent(), keep, postToolEvent()]) answers.push((await callListener(postTool, event, ctxFor(), open())) as { answer: unknown });
-    expect(answers.map((a) => a.answer)).toEqual([{ kind: "accept" }, { kind: "pass" }, { kind: "accept" }, { kind: "pass" }]);
-    expect(answers[2]?.answer).toBe(answers[0]?.answer);
-    expect(Object.isFrozen(answers[0]?.answer)).toBe(true);
+    const answers: unknown[] = [];
+    for (const event of [keep, postToolEvent(), keep, postToolEvent()]) {
+      const result = await callListener(postTool, event, ctxFor(), open());
+      answers.push(result.type === "answer" ? result.answer : result.error);
+    }
+    expect(answers).toEqual([{ kind: "accept" }, { kind: "pass" }, { kind: "accept" }, { kind: "pass" }]);
+    expect(answers[2]).toBe(answers[0]);
+    expect(Object.isFrozen(answers[0])).toBe(true);
     // Each point remembers its own answers.
     for (let i = 0; i < 2; i++) expect(await callListener(only(plugin, "pre-tool"), preToolEvent(), ctxFor(), open())).toMatchObject({ answer: { kind: "allow" } });
   });

@@ -199,7 +199,7 @@ function answerOf(point: PointName, rpc: PointRpc, bytes: Buffer): unknown {
   const key = bytes.toString("latin1");
   if (known?.has(key) === true) return known.get(key);
   const answer = decodeAnswer(point, rpc, bytes);
-  if (known === undefined) smallAnswers.set(point, (known = new Map()));
+  if (known === undefined) smallAnswers.set(point, (known = new Map<string, unknown>()));
   if (known.size < SMALL_RESPONSES_PER_POINT) known.set(key, answer);
   return answer;
 }
