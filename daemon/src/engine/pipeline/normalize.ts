@@ -3,10 +3,10 @@
 // built here. Owns the failure codes and the presentation rule; decides no policy.
 import { HookdError, deepFreeze, validateToolResult } from "@hookd/sdk";
 import type { AgentMessage, ContentBlock, JsonObject, ToolFailure, ToolResult, ToolSuccess } from "@hookd/sdk";
+import type { Cancellation } from "@hookd/sdk/internal";
 import type { ListenerError } from "../faults.js";
 import { UnknownToolError, presentValue } from "./spec.js";
 import type { ToolSpec } from "./spec.js";
-import type { Cancellation } from "@hookd/sdk/internal";
 
 /**
  * The codes of failures the pipeline authors. A failure a tool body or wrapper authored keeps its
