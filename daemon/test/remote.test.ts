@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { create, toBinary } from "@bufbuild/protobuf";
 import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
 import { Server, status } from "@grpc/grpc-js";
-import type { UntypedHandleCall, sendUnaryData } from "@grpc/grpc-js";
+import type { ServerWritableStream, UntypedHandleCall, sendUnaryData } from "@grpc/grpc-js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accept, allow, block, definePlugin, deny, pass, servePlugin, snapshotJson, text } from "@hookd/sdk";
 import type { PluginDefinition, PointName, PostToolEvent, ToolResult } from "@hookd/sdk";
@@ -288,6 +288,29 @@ describe("unusable answers go through the failure policy", () => {
     expect(fault).toMatchObject({ plugin: "p", point: "pre-tool", fault: "error_status" });
     expect(fault.message).toBe("plugin p at pre-tool: error status: PERMISSION_DENIED: policy store offline");
     expect(plugin.status()).toMatchObject({ calls: 1, failures: 1, consecutiveFailures: 1, lastError: "pre-tool: error status: PERMISSION_DENIED: policy store offline" });
+  });
+
+  it("refuses a second response to the unary call as an error status", async () => {
+    // A server that streams its answer to PreTool: the daemon's unary call cancels at the second.
+    const server = new Server();
+    const plugin = serviceDefinition(pb.HookPlugin);
+    const allowBytes = bytes(pb.PreToolResponseSchema, { decision: { decision: { case: "allow", value: {} } } });
+    server.addService({ ...plugin, preTool: { ...plugin.preTool, responseStream: true } }, {
+      describe: describeAs("chatty", pb.Point.PRE_TOOL),
+      preTool: (call: ServerWritableStream<unknown, Buffer>) => {
+        call.write(allowBytes);
+        call.write(allowBytes);
+        call.end();
+      },
+    });
+    addService(server, pb.health.Health, { check: async () => ({ status: pb.health.HealthCheckResponse_ServingStatus.SERVING }) });
+    const address = socket("chatty");
+    await bindServer(server, address);
+    cleanups.push(() => server.forceShutdown());
+    const chatty = await connect(address);
+    const fault = await faultOf(Promise.resolve(only(chatty, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new LazyAbort()))));
+    expect(fault).toMatchObject({ fault: "error_status" });
+    expect(fault.message).toBe("plugin p at pre-tool: error status: UNIMPLEMENTED: more than one response to a unary call");
   });
 });
 

@@ -154,8 +154,12 @@ export class RemoteConnection {
       call.start(new Metadata(), {
         onReceiveMetadata: () => {},
         onReceiveMessage: (message: Buffer) => {
-          if (response === undefined) response = message;
-          else call.cancelWithStatus(status.UNIMPLEMENTED, "more than one response to a unary call");
+          if (response !== undefined) {
+            call.cancelWithStatus(status.UNIMPLEMENTED, "more than one response to a unary call");
+            return;
+          }
+          response = message;
+          call.startRead(); // read on, so that a second response is seen rather than waited on
         },
         onReceiveStatus: (received: StatusObject) => {
           unlink();
