@@ -115,8 +115,7 @@ export async function runWaterfall<P extends WaterfallPoint>(
         const listener = listeners[index] as Listener<P>;
         // A remote call's request reaches its socket only when the event loop turns. Starting the
         // next call in a later turn lets each plugin start working while the daemon prepares the
-        // next request, instead of all of them waiting for the last: fanout4 p50 -170 to -330 us
-        // (bench/, A/B).
+        // next request, instead of all of them waiting for the last (bench/, fanout4).
         if (index > start && listeners[index - 1]?.kind === "remote") await nextTurn();
         const makeContext = (abort: LazyAbort): ContextOf<P> =>
           new NextContext(abort, listener.plugin, () =>
