@@ -229,7 +229,7 @@ export async function runGuards(
   options: RunOptions,
 ): Promise<PointOutcome<DecisionOf<"guard">>> {
   for (const listener of listeners) {
-    const result = await callListener(listener, event, (signal): HandlerContext => new CallContext(signal, listener.plugin), options);
+    const result = await callListener(listener, event, (abort): HandlerContext => new CallContext(abort, listener.plugin), options);
     options.onInvocation(result.invocation);
     if (result.type === "error") return { type: "error", error: result.error };
     if (result.answer.kind === "deny") {
@@ -257,7 +257,7 @@ export async function runNotification<P extends NotificationPoint>(
 ): Promise<NotificationOutcome<P>> {
   const results = await Promise.all(
     listeners.map((listener) =>
-      callListener(listener, event, (signal): HandlerContext => new CallContext(signal, listener.plugin), options).then((result) => {
+      callListener(listener, event, (abort): HandlerContext => new CallContext(abort, listener.plugin), options).then((result) => {
         options.onInvocation(result.invocation);
         return { listener, result };
       }),

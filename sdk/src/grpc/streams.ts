@@ -1,36 +1,36 @@
 // Promise and async-iterator views of grpc-js's object streams, shared by the server and client
-// sides: a write that honours backpressure and an AbortSignal, and a reader that leaves the stream
+// sides: a write that honours backpressure and a cancellation, and a reader that leaves the stream
 // alone when the loop breaks. Owns no call state; callers decide what ending a call means.
 import type { Readable, Writable } from "node:stream";
-import { LazyAbort } from "../lazy-abort.js";
+import { whenAborted } from "../lazy-abort.js";
+import type { Cancellation } from "../lazy-abort.js";
 
 /**
  * Writes one message; resolves at once, or when the stream drains if its buffer is full.
- * Rejects with `signal.reason` once the signal aborts, and when the stream closes or fails first,
- * because grpc-js destroys a cancelled call's stream and "drain" would never come.
+ * Rejects with the cancellation's reason once it aborts, and when the stream closes or fails
+ * first, because grpc-js destroys a cancelled call's stream and "drain" would never come.
  */
-export async function writeMessage(stream: Writable, message: unknown, abort: AbortSignal | LazyAbort): Promise<void> {
-  if (abort.aborted) throw abort.reason;
+export async function writeMessage(stream: Writable, message: unknown, cancellation: Cancellation): Promise<void> {
+  cancellation.throwIfAborted();
   if (stream.write(message)) return;
-  // Only a write that must wait needs the signal itself.
-  const signal = abort instanceof LazyAbort ? abort.signal : abort;
   await new Promise<void>((resolve, reject) => {
+    let unlink = (): void => {};
     const settle = (error?: unknown): void => {
       stream.off("drain", onDrain);
       stream.off("close", onClose);
       stream.off("error", onError);
-      signal.removeEventListener("abort", onAbort);
+      unlink();
       if (error === undefined) resolve();
       else reject(error instanceof Error ? error : new Error("the write was aborted", { cause: error }));
     };
     const onDrain = (): void => settle();
-    const onClose = (): void => settle(signal.aborted ? signal.reason : new Error("the stream closed before the message was sent"));
-    const onError = (error: unknown): void => settle(signal.aborted ? signal.reason : error);
-    const onAbort = (): void => settle(signal.reason);
+    const onClose = (): void => settle(cancellation.aborted ? cancellation.reason : new Error("the stream closed before the message was sent"));
+    const onError = (error: unknown): void => settle(cancellation.aborted ? cancellation.reason : error);
     stream.on("drain", onDrain);
     stream.on("close", onClose);
     stream.on("error", onError);
-    signal.addEventListener("abort", onAbort, { once: true });
+    // A lazy cancellation is followed without making its AbortSignal.
+    unlink = whenAborted(cancellation, () => settle(cancellation.reason));
   });
 }
 
