@@ -155,6 +155,9 @@ const PASS_ANSWER = pass();
 const ALLOW_ANSWER = allow();
 const ABSTAIN_ANSWER = abstain();
 
+/** The constructors' frozen singletons (pass, allow, abstain): the commonest answers. */
+export const SINGLETON_ANSWERS: ReadonlySet<unknown> = new Set([PASS_ANSWER, ALLOW_ANSWER, ABSTAIN_ANSWER]);
+
 function readDecision(point: PointName, input: unknown): unknown {
   const path = "decision";
   if (!isDecisionPoint(point)) {

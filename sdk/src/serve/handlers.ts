@@ -8,7 +8,6 @@ import { status } from "@grpc/grpc-js";
 import { create } from "@bufbuild/protobuf";
 import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
 import { NextContext } from "../context.js";
-import { abstain, allow, pass } from "../decisions.js";
 import type { DecisionPoint } from "../convert.js";
 import { PLUGIN_METHODS, fromProtoEvent, isDecisionPoint, toProtoDecision, toProtoFailurePolicy, toProtoPoint } from "../convert.js";
 import type { ProtoEvent } from "../convert.js";
@@ -21,7 +20,7 @@ import { StatusError, invalidArgument, toStatusError } from "../grpc/status.js";
 import * as pb from "../proto.js";
 import { POINTS } from "../types.js";
 import type { PointName } from "../types.js";
-import { validateDecision } from "../validate.js";
+import { SINGLETON_ANSWERS, validateDecision } from "../validate.js";
 
 /** Receives a handler's failure (a throw or an invalid answer) before it becomes the call's status. */
 export type ErrorReporter = (error: StatusError, point: PointName) => void;
@@ -98,9 +97,6 @@ function pointHandler(plugin: string, point: PointName, sub: Subscription<PointN
   };
 }
 
-/** The decisions the SDK's constructors return as frozen singletons: the commonest answers. */
-const SINGLETONS: ReadonlySet<unknown> = new Set([pass(), allow(), abstain()]);
-
 /**
  * The response of `point` for each singleton decision, encoded on first use and sent as is
  * afterwards: building and encoding the same message on every call cost about 10 us of a served
@@ -110,7 +106,7 @@ function singletonResponses(point: DecisionPoint): (decision: unknown) => Encode
   const output: DescMessage = pb.HookPlugin.method[PLUGIN_METHODS[point]].output;
   const encoded = new Map<unknown, EncodedResponse>();
   return (decision) => {
-    if (!SINGLETONS.has(decision)) return undefined;
+    if (!SINGLETON_ANSWERS.has(decision)) return undefined;
     let response = encoded.get(decision);
     if (response === undefined) {
       const message = { decision: toProtoDecision(point, decision as never) } as MessageInitShape<DescMessage>;
