@@ -505,6 +505,34 @@ describe("session-start", () => {
     expect(logs.join("\n")).toContain("cannot read config");
     expect(await session.followUp("still works")).toMatchObject({ reason: "completed", steps: 1 });
   });
+
+  test("close() cuts off a session-start listener that waits on its signal", async () => {
+    const waiting = deferred();
+    let reason: unknown;
+    const { session, logs } = setup({
+      plugins: [
+        {
+          name: "slow",
+          points: {
+            "session-start": (_event, ctx) =>
+              new Promise<never>((_, fail) => {
+                ctx.signal.addEventListener("abort", () => {
+                  reason = ctx.signal.reason;
+                  fail(new Error("stopped"));
+                });
+                waiting.resolve();
+              }),
+          },
+        },
+      ],
+    });
+    const started = session.start();
+    await waiting.promise;
+    await session.close("agent went away");
+    expect(await started).toEqual([]);
+    expect(String((reason as Error | undefined)?.message)).toContain("agent went away");
+    expect(logs.join("\n")).toContain("session-start did not complete");
+  });
 });
 
 // ---- the inbox during a turn ---------------------------------------------------------------------

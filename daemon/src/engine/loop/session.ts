@@ -3,6 +3,7 @@
 // step lives in turn.ts; the gRPC host drives this class and relays the bus.
 import { HookdError, deepFreeze, isDeeplyFrozen } from "@hookd/sdk";
 import { LazyAbort } from "@hookd/sdk/internal";
+import type { Cancellation } from "@hookd/sdk/internal";
 import type { AgentMessage, MessageSource, SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
 import type { EventBus } from "../events.js";
 import { notify } from "../points.js";
@@ -52,7 +53,7 @@ export class EngineSession {
   readonly #deps: TurnDeps;
   /**
    * The session's own lifetime: session-start runs under it; close() aborts it. Its signal is
-   * made only when a session-start plugin runs (an idle session holds none: bench/, sessions).
+   * made only if a session-start plugin waits on it (an idle session holds none: bench/, sessions).
    */
   readonly #lifetime = new LazyAbort();
   #started: Promise<readonly AgentMessage[]> | undefined;
@@ -213,8 +214,7 @@ export class EngineSession {
   }
 
   async #sessionStart(): Promise<readonly AgentMessage[]> {
-    if (this.#registry().listeners("session-start").length === 0) return Object.freeze([]);
-    const env = this.#env(0, 0, this.#lifetime.signal);
+    const env = this.#env(0, 0, this.#lifetime);
     try {
       const outcome = await notify(env, "session-start", { session: this.info, source: this.#source, tools: this.#tools });
       for (const error of outcome.errors) this.#log(`session ${this.info.sessionId}: session-start listener failed (contained): ${error.message}`);
@@ -233,7 +233,7 @@ export class EngineSession {
     }
   }
 
-  #env(turn: number, step: number, signal: AbortSignal): PointEnv {
+  #env(turn: number, step: number, signal: Cancellation): PointEnv {
     const { pointBudgetMs } = this.limits;
     return {
       registry: this.#registry(),
