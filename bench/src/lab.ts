@@ -57,6 +57,15 @@ export class Lab {
     return this.#floor;
   }
 
+  /** Four floor servers behind a relay that calls them all at once (floor_fanout4). */
+  async floorFanout(): Promise<{ relay: Proc; servers: Proc[]; relayTarget: string }> {
+    const targets = Array.from({ length: 4 }, (_, i) => this.socket(`fan-floor-${i + 1}`));
+    const servers = await Promise.all(targets.map((target, i) => startNodeHelper(`fan floor server ${i + 1}`, "floor-server.js", ["--listen", target])));
+    const relayTarget = this.socket("fan-relay");
+    const relay = await startNodeHelper("fan relay", "relay.js", ["--listen", relayTarget, "--upstream", targets.join(",")]);
+    return { relay: this.#keep(relay), servers: servers.map((server) => this.#keep(server)), relayTarget };
+  }
+
   /** A floor server of this scenario's own (the sessions floor needs a fresh process). */
   async floorServer(name: string): Promise<{ proc: Proc; target: string }> {
     const target = this.socket(name);

@@ -50,6 +50,12 @@ export const TARGETS: readonly Target[] = [
   { name: "command_sh/remote_uds", how: "p50", value: (s) => ratio(p50("command_sh")(s), p50("remote_uds")(s)) },
   { name: "hosted_turn_per_call/floor_relay", how: "(turn p50 / tool calls) / floor_relay p50", value: (s) => ratio(s["hosted_turn"]?.per_call_us, p50("floor_relay")(s)) },
   { name: "agents32_p99/floor_relay32_p99", how: "p99 at 32 in flight", value: (s) => ratio(s["agents32"]?.p99_us, s["floor_relay32"]?.p99_us) },
+  { name: "fanout4/floor_fanout4", how: "p50: fanout4 against the same fan-out through bare grpc-js", value: (s) => ratio(p50("fanout4")(s), p50("floor_fanout4")(s)) },
+  {
+    name: "floor_fanout4/floor_relay",
+    how: "p50: what the transport alone gives for the fanout4 target's ratio",
+    value: (s) => ratio(p50("floor_fanout4")(s), p50("floor_relay")(s)),
+  },
   { name: "floor_relay/floor_single", how: "p50 (sanity: about 2)", value: (s) => ratio(p50("floor_relay")(s), p50("floor_single")(s)) },
   // The same comparisons in CPU time per call of the serving processes: steadier under load.
   { name: "cpu: remote_uds/floor_relay", how: "CPU µs per call (daemon + plugin vs relay + server)", value: (s) => ratio(cpu("remote_uds")(s), cpu("floor_relay")(s)) },

@@ -1,19 +1,56 @@
-// The floor's relay process: agent -> relay -> plugin with two bare grpc-js unary calls and no
-// hookd logic, the physical limit of agent -> daemon -> plugin. It answers
-// HookHost.EvaluatePreTool by calling HookPlugin.PreTool upstream with the event, a deadline and
-// the caller's cancellation, as the daemon does, and answering a fixed allow.
-// Usage: node relay.js --listen unix:///relay.sock --upstream unix:///floor.sock
-import { Server } from "@grpc/grpc-js";
-import { addService, bindServer, createClient, pb } from "@hookd/sdk/internal";
+// The floor's relay process: agent -> relay -> plugin with bare grpc-js unary calls and no hookd
+// logic, the physical limit of agent -> daemon -> plugin. It answers HookHost.EvaluatePreTool by
+// calling HookPlugin.PreTool upstream with the event, a deadline and the caller's cancellation,
+// and answering a fixed allow. The upstream call goes through the channel's own call
+// (`createCall`), as the daemon's plugin calls do: the floor is the stack's, not a slower API's.
+// With several upstreams (floor_fanout4) it calls them all at once and answers once every one
+// has: the limit of a fan-out over side-effect-free plugins, which needs every answer when all
+// but the last pass.
+// Usage: node relay.js --listen unix:///relay.sock --upstream unix:///a.sock[,unix:///b.sock...]
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { Channel, Metadata, Server, credentials, status } from "@grpc/grpc-js";
+import type { StatusObject } from "@grpc/grpc-js";
+import { StatusError, addService, bindServer, pb } from "@hookd/sdk/internal";
 import { PRE_TOOL_RESPONSE } from "./messages.js";
 import { argument, serveUntilSignal } from "./proc-args.js";
 
-const upstream = createClient(pb.HookPlugin, argument("--upstream"));
+const PRE_TOOL_PATH = `/${pb.HookPlugin.typeName}/${pb.HookPlugin.method.preTool.name}`;
+const DEADLINE_MS = 2_000;
+
+/** One unary PreTool call on `channel`: the request bytes out, the decoded answer back. */
+function preTool(channel: Channel, request: Buffer, signal: AbortSignal): Promise<pb.PreToolResponse> {
+  return new Promise((resolve, reject) => {
+    const call = channel.createCall(PRE_TOOL_PATH, Date.now() + DEADLINE_MS, null, null, null);
+    const cancel = (): void => call.cancelWithStatus(status.CANCELLED, "cancelled by the relay's caller");
+    signal.addEventListener("abort", cancel, { once: true });
+    let response: Buffer | undefined;
+    call.start(new Metadata(), {
+      onReceiveMetadata: () => {},
+      onReceiveMessage: (message: Buffer) => {
+        response = message;
+      },
+      onReceiveStatus: (received: StatusObject) => {
+        signal.removeEventListener("abort", cancel);
+        if (received.code !== status.OK || response === undefined) reject(new StatusError(received.code, `upstream: ${received.details}`));
+        else resolve(fromBinary(pb.PreToolResponseSchema, response));
+      },
+    });
+    call.startRead();
+    call.sendMessageWithContext({}, request);
+    call.halfClose();
+  });
+}
+
+const upstreams = argument("--upstream")
+  .split(",")
+  .map((target) => new Channel(target, credentials.createInsecure(), {}));
 const server = new Server();
 addService(server, pb.HookHost, {
   evaluatePreTool: async (request, call) => {
-    const answer = await upstream.preTool({ event: request.event }, { signal: call.signal, timeoutMs: 2_000 });
-    return answer.decision?.decision.case === "allow" ? PRE_TOOL_RESPONSE : { decision: answer.decision };
+    const bytes = Buffer.from(toBinary(pb.PreToolRequestSchema, create(pb.PreToolRequestSchema, { event: request.event })));
+    const answers = await Promise.all(upstreams.map((channel) => preTool(channel, bytes, call.signal)));
+    const refusal = answers.find((answer) => answer.decision?.decision.case !== "allow");
+    return refusal === undefined ? PRE_TOOL_RESPONSE : { decision: refusal.decision };
   },
 });
 await bindServer(server, argument("--listen"));

@@ -275,6 +275,13 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     type: "latency",
+    name: "floor_fanout4",
+    what: "client -> relay -> four bare servers called at once: the transport's limit for fanout4",
+    bounds: FAST,
+    setup: async (lab) => expectPreTool(lab.client((await lab.floorFanout()).relayTarget), "bench-policy"),
+  },
+  {
+    type: "latency",
     name: "command_sh",
     what: "a Claude Code command hook in sh, a process per event",
     bounds: SHELL,
