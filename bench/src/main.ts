@@ -1,15 +1,7 @@
 // The bench harness (`npm run bench`, or `node bench/run.mjs`): starts real processes on Unix
 // sockets in a temp dir, runs each scenario (warm-up, then bounded by a count and a time), prints
 // a table and the design's targets beside the measured ratios, and with `--json FILE` writes
-// {"scenarios", "ratios", "targets", "env"}.
-//
-//   --quick            short bounds: the whole run takes well under a minute on 2 cores
-//   --json FILE        also write the results as JSON
-//   --only a,b         run only these scenarios (the floors the ratios need are not added)
-//   --profile DIR      run the daemons of --profile-scenarios (default inprocess,remote_uds;
-//                      "floor" adds the floor server and relay) with --cpu-prof into DIR, then
-//                      summarize the profiles (busy time per call when the calls are known)
-//   --cli PATH         run another daemon build's cli.js (default daemon/dist/cli.js)
+// {"scenarios", "ratios", "targets", "env"}. Options: USAGE below (`--help`).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
@@ -29,18 +21,50 @@ import type { Measured } from "./stats.js";
 /** How long each latency scenario runs before the next one gets its turn, in milliseconds. */
 const SLICE_MS = 50;
 
-const { values } = parseArgs({
-  args: process.argv.slice(2),
-  options: {
-    quick: { type: "boolean", default: false },
-    json: { type: "string" },
-    only: { type: "string" },
-    profile: { type: "string" },
-    "profile-scenarios": { type: "string", default: "inprocess,remote_uds" },
-    cli: { type: "string" },
-  },
-  strict: true,
-});
+const USAGE = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
+  --quick              short bounds: the whole run takes well under a minute on 2 cores
+  --json FILE          also write the results as JSON
+  --only a,b           run only these scenarios (the floors the ratios need are not added)
+  --profile DIR        run the daemons of --profile-scenarios with --cpu-prof into DIR, then
+                       summarize the profiles (busy time per call when the calls are known)
+  --profile-scenarios a,b
+                       default inprocess,remote_uds; "floor" adds the floor server and relay
+  --cli PATH           run another daemon build's cli.js (default daemon/dist/cli.js)
+  -h, --help           this text
+scenarios: ${SCENARIOS.map((scenario) => scenario.name).join(", ")}
+`;
+
+function parseOptions(): ReturnType<typeof parse> {
+  try {
+    return parse();
+  } catch (error) {
+    // parseArgs names the option it refused; the stack trace would only hide that.
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+function parse() {
+  return parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      quick: { type: "boolean", default: false },
+      json: { type: "string" },
+      only: { type: "string" },
+      profile: { type: "string" },
+      "profile-scenarios": { type: "string", default: "inprocess,remote_uds" },
+      cli: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+}
+
+const { values } = parseOptions();
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 
 const only = values.only === undefined ? undefined : new Set(values.only.split(",").map((name) => name.trim()));
 const unknown = [...(only ?? [])].filter((name) => !SCENARIOS.some((scenario) => scenario.name === name));

@@ -46,6 +46,21 @@ describe("npm run bench", () => {
   });
 });
 
+describe("bench options", () => {
+  it("lists its options and scenarios with --help, and names an unknown option", async () => {
+    const bench = join(REPO, "bench/run.mjs");
+    const help = await run(process.execPath, [bench, "--help"], { cwd: REPO });
+    expect(help.stdout).toMatch(/--quick/);
+    expect(help.stdout).toMatch(/scenarios: .*floor_fanout4/);
+    const refused = await run(process.execPath, [bench, "--bogus"], { cwd: REPO }).then(
+      () => undefined,
+      (error: unknown) => error as { code?: number; stderr?: string },
+    );
+    expect(refused?.code).toBe(2);
+    expect(refused?.stderr).toMatch(/Unknown option '--bogus'/);
+  });
+});
+
 describe("the floor relay", () => {
   const dirs: string[] = [];
   afterAll(async () => {
