@@ -278,3 +278,28 @@ describe("a valid input that is already deep-frozen keeps its identity", () => {
     expect(validateDecision("tool-result", Object.freeze({ kind: "deny", reason: "x" }))).toEqual({ ok: true, decision: pass() });
   });
 });
+
+describe("the commonest answers, however they were built, come back as the constructors' singletons", () => {
+  // A plugin with its own copy of the SDK, a literal, or a worker's structured clone.
+  test.each([
+    ["pre-tool", { kind: "allow" }, allow()],
+    ["pre-tool", structuredClone(allow()), allow()],
+    ["guard", Object.freeze({ kind: "abstain" }), abstain()],
+    ...(["session-start", "pre-step", "pre-tool", "execute", "post-tool", "turn-stopping"] as const).map((point) => [point, { kind: "pass" }, pass()] as const),
+  ] as const)("%s: %j", (point, input, singleton) => {
+    const checked = validateDecision(point, input);
+    expect(checked.ok && checked.decision).toBe(singleton);
+  });
+
+  test.each([
+    ["guard", { kind: "pass" }, /decision.kind/],
+    ["post-tool", { kind: "allow" }, /decision.kind/],
+    ["pre-step", { kind: "abstain" }, /decision.kind/],
+    ["pre-tool", { kind: "allow", reason: "extra" }, /reason/],
+    ["pre-tool", { kind: "pass", note: undefined }, /note/],
+  ] as const)("%s: %j is still judged by the schema", (point, input, error) => {
+    const checked = validateDecision(point, input);
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) expect(checked.error.message).toMatch(error);
+  });
+});
