@@ -32,7 +32,13 @@ function preTool(channel: Channel, request: Buffer, signal: AbortSignal): Promis
       onReceiveStatus: (received: StatusObject) => {
         signal.removeEventListener("abort", cancel);
         if (received.code !== status.OK || response === undefined) reject(new StatusError(received.code, `upstream: ${received.details}`));
-        else resolve(fromBinary(pb.PreToolResponseSchema, response));
+        else {
+          try {
+            resolve(fromBinary(pb.PreToolResponseSchema, response));
+          } catch (error) {
+            reject(new StatusError(status.INTERNAL, `upstream answered an undecodable PreToolResponse: ${String(error)}`));
+          }
+        }
       },
     });
     call.startRead();
