@@ -255,6 +255,52 @@ describe("unary", () => {
     expect(error.details).toBe("cannot encode field hookd.v1.GetStatusResponse.pid to binary: invalid uint32: -1");
   });
 
+  /** A server whose GetStatus is a raw server-streaming handler: it may send any bytes, any number of times. */
+  async function rawGetStatus(messages: readonly Buffer[]): Promise<string> {
+    return serve((server) => {
+      const identity = (bytes: Buffer): Buffer => bytes;
+      server.register(
+        "/hookd.v1.HookAdmin/GetStatus",
+        (call: { write(message: Buffer): boolean; end(): void }) => {
+          for (const message of messages) call.write(message);
+          call.end();
+        },
+        identity,
+        identity,
+        "serverStream",
+      );
+    });
+  }
+
+  test.each([
+    { name: "two responses", messages: [Buffer.alloc(0), Buffer.alloc(0)], code: status.UNIMPLEMENTED, details: /Too many responses received/ },
+    { name: "no response", messages: [], code: status.UNIMPLEMENTED, details: /No message received/ },
+    // Field 1, length-delimited, whose length varint never ends.
+    { name: "an undecodable response", messages: [Buffer.from([0x0a, 0xff])], code: status.INTERNAL, details: /Response message parsing error: .*premature EOF/ },
+  ])("$name to a unary call is an error with grpc-js's status", async ({ messages, code, details }) => {
+    const error = await rejectionOf(adminClient(await rawGetStatus(messages)).getStatus({}, { timeoutMs: 5_000 }));
+    expect(error.code).toBe(code);
+    expect(error.details).toMatch(details);
+  });
+
+  test("waitForReady waits for a server that is not listening yet; without it the call fails fast", async () => {
+    const address = `unix://${join(dir, "later.sock")}`;
+    const failedFast = await rejectionOf(adminClient(address).getStatus({}, { timeoutMs: 5_000 }));
+    expect(failedFast.code).toBe(status.UNAVAILABLE);
+    const waiting = adminClient(address).getStatus({}, { timeoutMs: 10_000, waitForReady: true });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await serve(
+      (server) =>
+        addService(server, HookAdmin, {
+          async getStatus() {
+            return { version: "up now" };
+          },
+        }),
+      address,
+    );
+    expect((await waiting).version).toBe("up now");
+  });
+
   test("methods left out answer UNIMPLEMENTED; unknown method names are refused at registration", async () => {
     const address = await serve((server) => addService(server, HookAdmin, {}));
     expect((await rejectionOf(adminClient(address).listPlugins({}))).code).toBe(status.UNIMPLEMENTED);

@@ -121,7 +121,13 @@ export function closeClient(client: object): void {
 
 type AnyMessage = MessageShape<DescMessage>;
 
+/**
+ * A unary call on the channel's own call (`createCall`), below grpc-js's Client: no interceptor
+ * layers, no EventEmitter, no Error capturing the caller's stack on every call. The statuses are
+ * the Client's: a second response or none at all is UNIMPLEMENTED, an undecodable one INTERNAL.
+ */
 function unary(client: Client, definition: HookdMethodDefinition) {
+  const channel = client.getChannel();
   return (request: unknown, options: CallOptions = {}): Promise<AnyMessage> =>
     new Promise((resolve, reject) => {
       const { signal } = options;
@@ -129,29 +135,42 @@ function unary(client: Client, definition: HookdMethodDefinition) {
         reject(cancelledBefore(signal));
         return;
       }
-      let message: AnyMessage;
+      let bytes: Buffer;
       try {
-        message = createInput(definition.method, request);
+        bytes = definition.requestSerialize(createInput(definition.method, request));
       } catch (error) {
         reject(toStatusError(error));
         return;
       }
-      const onAbort = (): void => call.cancel();
-      const call = client.makeUnaryRequest(
-        definition.path,
-        definition.requestSerialize,
-        definition.responseDeserialize,
-        message,
-        requestMetadata(options),
-        callOptions(options),
-        (error, response) => {
+      const call = channel.createCall(definition.path, callOptions(options).deadline ?? Infinity, null, null, null);
+      const onAbort = (): void => call.cancelWithStatus(status.CANCELLED, "Cancelled on client");
+      let response: AnyMessage | undefined;
+      call.start(requestMetadata(options), {
+        onReceiveMetadata: () => {},
+        onReceiveMessage: (message: Buffer) => {
+          if (response !== undefined) {
+            call.cancelWithStatus(status.UNIMPLEMENTED, "Too many responses received");
+            return;
+          }
+          try {
+            response = definition.responseDeserialize(message);
+          } catch (error) {
+            call.cancelWithStatus(status.INTERNAL, `Response message parsing error: ${error instanceof Error ? error.message : String(error)}`);
+            return;
+          }
+          call.startRead(); // read on: a second response is refused rather than left unread
+        },
+        onReceiveStatus: (final: StatusObject) => {
           signal?.removeEventListener("abort", onAbort);
-          if (error) reject(callError(error, signal));
-          else if (response === undefined) reject(new StatusError(status.INTERNAL, "the server sent no response message"));
+          if (final.code !== status.OK) reject(statusError(final, signal));
+          else if (response === undefined) reject(new StatusError(status.UNIMPLEMENTED, "No message received", { metadata: final.metadata }));
           else resolve(response);
         },
-      );
+      });
       signal?.addEventListener("abort", onAbort, { once: true });
+      call.startRead();
+      call.sendMessageWithContext({}, bytes);
+      call.halfClose();
     });
 }
 
