@@ -18,6 +18,7 @@ import { HookdError } from "../errors.js";
 import { methodDefinition } from "./definition.js";
 import type { AnyService, HookdMethodDefinition, InputInitOf, MethodsOf, OutputOf } from "./definition.js";
 import { StatusError, toStatusError } from "./status.js";
+import { startUnaryCall } from "./unary.js";
 import { readMessages, writeMessage } from "./streams.js";
 
 export interface CallOptions {
@@ -121,11 +122,7 @@ export function closeClient(client: object): void {
 
 type AnyMessage = MessageShape<DescMessage>;
 
-/**
- * A unary call on the channel's own call (`createCall`), below grpc-js's Client: no interceptor
- * layers, no EventEmitter, no Error capturing the caller's stack on every call. The statuses are
- * the Client's: a second response or none at all is UNIMPLEMENTED, an undecodable one INTERNAL.
- */
+/** Unary calls go through the channel's own call (unary.ts), with the Client's statuses for a missing or undecodable response. */
 function unary(client: Client, definition: HookdMethodDefinition) {
   const channel = client.getChannel();
   return (request: unknown, options: CallOptions = {}): Promise<AnyMessage> =>
@@ -142,35 +139,18 @@ function unary(client: Client, definition: HookdMethodDefinition) {
         reject(toStatusError(error));
         return;
       }
-      const call = channel.createCall(definition.path, callOptions(options).deadline ?? Infinity, null, null, null);
-      const onAbort = (): void => call.cancelWithStatus(status.CANCELLED, "Cancelled on client");
-      let response: AnyMessage | undefined;
-      call.start(requestMetadata(options), {
-        onReceiveMetadata: () => {},
-        onReceiveMessage: (message: Buffer) => {
-          if (response !== undefined) {
-            call.cancelWithStatus(status.UNIMPLEMENTED, "Too many responses received");
-            return;
-          }
+      const deadline = callOptions(options).deadline ?? Infinity;
+      startUnaryCall(channel, definition.path, bytes, { deadline, metadata: requestMetadata(options), ...(signal === undefined ? {} : { cancellation: signal }) }, (final, response) => {
+        if (final.code !== status.OK) reject(statusError(final, signal));
+        else if (response === undefined) reject(new StatusError(status.UNIMPLEMENTED, "No message received", { metadata: final.metadata }));
+        else {
           try {
-            response = definition.responseDeserialize(message);
+            resolve(definition.responseDeserialize(response));
           } catch (error) {
-            call.cancelWithStatus(status.INTERNAL, `Response message parsing error: ${error instanceof Error ? error.message : String(error)}`);
-            return;
+            reject(new StatusError(status.INTERNAL, `Response message parsing error: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
           }
-          call.startRead(); // read on: a second response is refused rather than left unread
-        },
-        onReceiveStatus: (final: StatusObject) => {
-          signal?.removeEventListener("abort", onAbort);
-          if (final.code !== status.OK) reject(statusError(final, signal));
-          else if (response === undefined) reject(new StatusError(status.UNIMPLEMENTED, "No message received", { metadata: final.metadata }));
-          else resolve(response);
-        },
+        }
       });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      call.startRead();
-      call.sendMessageWithContext({}, bytes);
-      call.halfClose();
     });
 }
 
