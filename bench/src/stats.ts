@@ -1,8 +1,8 @@
 // Measurement loops and their summaries. Latency scenarios are measured interleaved: every
 // scenario is set up first, then each gets a short time slice in turn (in a new random order each
 // round) until each has its count or its time, so load from elsewhere on the machine lands on all
-// of them alike and the ratios between them stay meaningful. Throughput is measured in alternating windows for the same
-// reason. Times are in microseconds.
+// of them alike and the ratios between them stay meaningful. Throughput is measured in
+// alternating windows for the same reason. Times are in microseconds.
 
 export interface Bounds {
   /** Calls made first and thrown away (JIT, channel, caches). */

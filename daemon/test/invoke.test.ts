@@ -9,6 +9,7 @@ import { LazyAbort, NextContext } from "@hookd/sdk/internal";
 import { callListener } from "../src/engine/invoke.js";
 import type { CallResult, ContextFactory } from "../src/engine/invoke.js";
 import { deferred, listener, preToolEvent, sessionStartEvent } from "./fixtures/listeners.js";
+import { CountingAbort } from "../../sdk/test/support/counting-abort.js";
 
 const ctxFor =
   <P extends PointName>(plugin = "test"): ContextFactory<P> =>
@@ -354,13 +355,3 @@ describe("callListener with a lazily made signal", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 });
-
-/** A LazyAbort that counts how often its AbortSignal is asked for. */
-class CountingAbort extends LazyAbort {
-  reads = 0;
-
-  override get signal(): AbortSignal {
-    this.reads++;
-    return super.signal;
-  }
-}

@@ -2,6 +2,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, test } from "vitest";
 import { LazyAbort } from "../src/internal.js";
+import { CountingAbort } from "./support/counting-abort.js";
 import { writeMessage } from "../src/grpc/streams.js";
 
 /** An object stream whose buffer holds one message; `release` completes the pending write. */
@@ -31,13 +32,7 @@ describe("writeMessage", () => {
 
   test("a write waiting for drain rejects with the reason when a lazy cancellation aborts, without making its signal", async () => {
     const { stream } = slowStream();
-    const cancellation = new (class extends LazyAbort {
-      reads = 0;
-      override get signal(): AbortSignal {
-        this.reads++;
-        return super.signal;
-      }
-    })();
+    const cancellation = new CountingAbort();
     const write = writeMessage(stream, "first", cancellation);
     const reason = new Error("the client went away");
     cancellation.abort(reason);

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "vitest";
 import { getEventListeners } from "node:events";
 import { LazyAbort, signalOf, whenAborted } from "../src/internal.js";
+import { CountingAbort } from "./support/counting-abort.js";
 
 describe("LazyAbort", () => {
   test("a signal read before the abort fires with the reason", () => {
@@ -58,13 +59,7 @@ describe("LazyAbort", () => {
   });
 
   test("whenAborted follows a LazyAbort without making its signal, and an AbortSignal by a listener it removes", () => {
-    const lazy = new (class extends LazyAbort {
-      reads = 0;
-      override get signal(): AbortSignal {
-        this.reads++;
-        return super.signal;
-      }
-    })();
+    const lazy = new CountingAbort();
     let lazyCalls = 0;
     whenAborted(lazy, () => lazyCalls++);
     lazy.abort("x");
