@@ -3,10 +3,8 @@
 // answers a Result whose error names the offending proto field, so remote answers never crash the
 // daemon. Untyped JS input is checked by validate.ts, not here.
 export type { Result } from "./convert/result.js";
+export { PLUGIN_METHODS, toProtoPoint, fromProtoPoint } from "./convert/points.js";
 export {
-  PLUGIN_METHODS,
-  toProtoPoint,
-  fromProtoPoint,
   toProtoFailurePolicy,
   fromProtoFailurePolicy,
   toProtoSessionSource,

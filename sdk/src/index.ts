@@ -2,7 +2,8 @@
 // "@hookd/sdk/internal" with no compatibility promise.
 export * from "./types.js";
 export * from "./decisions.js";
-export type * from "./events.js";
+// Every point's events, decisions and constructors, and the point table (sdk/src/points).
+export * from "./points/index.js";
 export * from "./plugin.js";
 export { HookdError, ERROR_CODES, type ErrorCode } from "./errors.js";
 export { compileToolMatcher, type ToolMatcher } from "./matcher.js";

@@ -2,73 +2,14 @@
 // daemon (main thread or worker pool) and out of process through servePlugin, and its
 // subscriptions are derived from the handlers it implements. Owns the handler signatures per
 // point and the definition's validation; knows nothing of how a handler is invoked.
-import type {
-  GuardDecision,
-  Pass,
-  PostToolDecision,
-  PreStepDecision,
-  PreToolDecision,
-  SessionStartDecision,
-  TurnStoppingDecision,
-} from "./decisions.js";
 import { HookdError } from "./errors.js";
-import type {
-  ExecuteEvent,
-  GuardEvent,
-  PostToolEvent,
-  PreStepEvent,
-  PreToolEvent,
-  SessionStartEvent,
-  ToolResultEvent,
-  TurnStoppingEvent,
-} from "./events.js";
 import { compileToolMatcher } from "./matcher.js";
-import { POINTS, TOOL_POINTS, isPointName } from "./types.js";
-import type { FailurePolicy, PointName, ToolResult } from "./types.js";
+import { POINTS, TOOL_POINTS, isPointName } from "./points/index.js";
+import type { PointHandlers, PointName } from "./points/index.js";
+import type { FailurePolicy } from "./types.js";
 
-export type Awaitable<T> = T | Promise<T>;
-
-export interface HandlerContext {
-  /** Aborted when the call's deadline passes or the turn is cancelled. */
-  readonly signal: AbortSignal;
-  /** The name of the plugin being called. */
-  readonly plugin: string;
-}
-
-/**
- * Context of a waterfall handler. `next()` runs the rest of the waterfall and returns its
- * decision, so a handler can wrap what the inner plugins decide. It may be called at most once.
- * Out of process (servePlugin) there is no `next()`: return `pass()` to defer instead.
- */
-export interface WaterfallContext<D> extends HandlerContext {
-  next(): Promise<D>;
-}
-
-/** Context of an execute wrapper: `next()` dispatches (through inner wrappers) and returns the normalized result. */
-export interface ExecuteContext extends HandlerContext {
-  /** The signal may be replaced (e.g. a shorter timeout); caller cancellation still reaches the tool. */
-  next(options?: { readonly signal?: AbortSignal }): Promise<ToolResult>;
-}
-
-/** One typed map from point to handler signature; each entry's mode is the point's authority. */
-export interface PointHandlers {
-  /** Notification before turn 1: may inject context, cannot block. */
-  "session-start": (event: SessionStartEvent, ctx: HandlerContext) => Awaitable<SessionStartDecision | Pass | void>;
-  /** Waterfall before every proposed step: enter the complete batch, or reject. */
-  "pre-step": (event: PreStepEvent, ctx: WaterfallContext<PreStepDecision>) => Awaitable<PreStepDecision | Pass>;
-  /** Waterfall before a tool runs: allow, deny or ask. */
-  "pre-tool": (event: PreToolEvent, ctx: WaterfallContext<PreToolDecision>) => Awaitable<PreToolDecision | Pass>;
-  /** Guard after the whole pre-tool waterfall: deny or abstain, never allow. */
-  guard: (event: GuardEvent, ctx: HandlerContext) => Awaitable<GuardDecision>;
-  /** Around dispatch: wrap `next()`, or answer the call yourself. */
-  execute: (event: ExecuteEvent, ctx: ExecuteContext) => Awaitable<ToolResult | Pass>;
-  /** Waterfall after the tool ran: accept (optionally replacing content or value) or block. */
-  "post-tool": (event: PostToolEvent, ctx: WaterfallContext<PostToolDecision>) => Awaitable<PostToolDecision | Pass>;
-  /** Notification with the final result; cannot change anything, failures are contained. */
-  "tool-result": (event: ToolResultEvent, ctx: HandlerContext) => Awaitable<void>;
-  /** Awaited notification at the natural stop: steer to continue the turn. */
-  "turn-stopping": (event: TurnStoppingEvent, ctx: HandlerContext) => Awaitable<TurnStoppingDecision | Pass | void>;
-}
+export type { Awaitable, ExecuteContext, HandlerContext, WaterfallContext } from "./handler.js";
+export type { PointHandlers };
 
 export interface SubscriptionOptions {
   /** Whole-name tool globs (tool points only); empty or absent matches every tool. */

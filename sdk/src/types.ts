@@ -3,25 +3,8 @@
 // maps between the two exactly.
 import type { JsonObject, JsonValue } from "./json.js";
 
-/** The extension points, in firing order. A closed list: anything else is rejected. */
-export const POINTS = [
-  "session-start",
-  "pre-step",
-  "pre-tool",
-  "guard",
-  "execute",
-  "post-tool",
-  "tool-result",
-  "turn-stopping",
-] as const;
-export type PointName = (typeof POINTS)[number];
-
-/** Points whose events concern one tool call, so tool matchers apply. */
-export const TOOL_POINTS: ReadonlySet<PointName> = new Set(["pre-tool", "guard", "execute", "post-tool", "tool-result"]);
-
-export function isPointName(value: unknown): value is PointName {
-  return typeof value === "string" && (POINTS as readonly string[]).includes(value);
-}
+// The closed list of points and their names come from the point table (points/index.ts).
+export { POINTS, TOOL_POINTS, isPointName, type PointName } from "./points/index.js";
 
 export type FailurePolicy = "fail-closed" | "fail-open";
 
@@ -100,6 +83,16 @@ export interface ToolFailure {
 
 export type ToolResult = ToolSuccess | ToolFailure;
 
+/** Who decided a point, as an evaluate call or a hosted tool result reports it. */
+export interface DecisionTrace {
+  /** The plugin whose answer decided, or "default" when every plugin passed. */
+  readonly decidedBy: string;
+  /** Set when a failure policy made the decision, e.g. "deadline_exceeded". */
+  readonly failureCause?: string;
+  /** Time spent in the point's plugins, in microseconds. */
+  readonly durationUs: number;
+}
+
 // ---- small constructors --------------------------------------------------------------------
 
 export function text(value: string): ContentBlock {
@@ -108,6 +101,11 @@ export function text(value: string): ContentBlock {
 
 export function userMessage(content: string | readonly ContentBlock[]): AgentMessage {
   return { id: "", role: "user", content: typeof content === "string" ? [text(content)] : content, source: { kind: "user" } };
+}
+
+/** A failed tool-call outcome authored by hookd itself (a denial, a plugin failure). */
+export function failureResult(code: string, name: string, message: string): ToolFailure {
+  return { isError: true, code, name, message, content: [{ type: "text", text: `Error: ${message}` }], contexts: [] };
 }
 
 /** A context message sourced to a plugin. */

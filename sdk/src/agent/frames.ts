@@ -10,8 +10,9 @@ import { Problem, decode } from "../convert/result.js";
 import { fromProtoContentBlock, readMessages, readToolCall, readToolResult, toProtoContentBlock, toProtoSessionSource, toProtoToolDefinition } from "../convert/values.js";
 import { StatusError } from "../grpc/status.js";
 import * as pb from "../proto.js";
-import type { AgentMessage, ContentBlock, ToolCall, ToolResult } from "../types.js";
-import type { DecisionTrace, OpenSessionOptions, PromptContent, SessionOpenedInfo, TurnEnd, TurnEndReason } from "./types.js";
+import { readTrace } from "../points/define.js";
+import type { AgentMessage, ContentBlock, DecisionTrace, ToolCall, ToolResult } from "../types.js";
+import type { OpenSessionOptions, PromptContent, SessionOpenedInfo, TurnEnd, TurnEndReason } from "./types.js";
 
 export type RequestFrame = MessageInitShape<typeof pb.SessionRequestSchema>;
 
@@ -95,11 +96,3 @@ export function readTurnEnded(message: pb.TurnEnded): { end: TurnEnd; problem?: 
 }
 
 /** A trace is required wherever the proto carries one. */
-export function readTrace(message: pb.DecisionTrace | undefined, path: string): DecisionTrace {
-  if (message === undefined) throw new Problem(path, "missing");
-  return {
-    decidedBy: message.decidedBy,
-    ...(message.failureCause === "" ? {} : { failureCause: message.failureCause }),
-    durationUs: Number(message.durationUs),
-  };
-}

@@ -2,9 +2,8 @@
 // the session reports back (turn ends, events, problems) and what the evaluate calls answer.
 // Types only; the behaviour lives in session.ts, handlers.ts and evaluate.ts.
 import type { ChannelCredentials } from "@grpc/grpc-js";
-import type { Pass, PostToolDecision, PreStepDecision, PreToolDecision, TurnStoppingDecision } from "../decisions.js";
 import type { StatusError } from "../grpc/status.js";
-import type { AgentMessage, ContentBlock, ToolCall, ToolDefinitionInfo, ToolResult } from "../types.js";
+import type { AgentMessage, ContentBlock, DecisionTrace, ToolCall, ToolDefinitionInfo, ToolResult } from "../types.js";
 
 export interface ConnectOptions {
   /** Sent on every call as `authorization: Bearer <token>`. */
@@ -109,14 +108,6 @@ export interface SessionOpenedInfo {
   readonly contexts: readonly AgentMessage[];
 }
 
-export interface DecisionTrace {
-  /** The plugin whose answer decided, or "default" when every plugin passed. */
-  readonly decidedBy: string;
-  /** Set when a failure policy made the decision, e.g. "deadline_exceeded". */
-  readonly failureCause?: string;
-  /** Time spent in the point's plugins, in microseconds. */
-  readonly durationUs: number;
-}
 
 /**
  * A mistake the session survived. `origin: "daemon"` is a Problem frame the daemon sent;
@@ -171,41 +162,4 @@ export interface HostedSession {
   readonly problems: readonly SessionProblem[];
 }
 
-export interface EvaluateOptions {
-  /** Aborting cancels the call (CANCELLED). */
-  readonly signal?: AbortSignal;
-  /** A deadline relative to the start of the call (DEADLINE_EXCEEDED). */
-  readonly timeoutMs?: number;
-}
-
-export interface EvaluatePreToolOptions extends EvaluateOptions {
-  /** Return an `ask` (after the guards) instead of resolving it through a session's approval channel. */
-  readonly agentResolvesAsk?: boolean;
-}
-
-export interface SessionStartEvaluation {
-  /** The context messages every plugin injected, in plugin order. */
-  readonly contexts: readonly AgentMessage[];
-}
-export interface PreStepEvaluation {
-  readonly decision: PreStepDecision;
-  readonly trace: DecisionTrace;
-}
-export interface PreToolEvaluation {
-  /** allow or deny; ask only with agentResolvesAsk. */
-  readonly decision: PreToolDecision;
-  readonly trace: DecisionTrace;
-}
-export interface PostToolEvaluation {
-  readonly decision: PostToolDecision;
-  /** The result after applying the decision, as the model should see it. */
-  readonly result: ToolResult;
-  readonly trace: DecisionTrace;
-}
-export interface TurnStoppingEvaluation {
-  /** steer (every plugin's steering messages, in plugin order) or pass (close the turn). */
-  readonly decision: TurnStoppingDecision | Pass;
-  /** True when steering was refused because the turn reached its continuation cap. */
-  readonly capped: boolean;
-  readonly trace: DecisionTrace;
-}
+export type { EvaluateOptions } from "../points/define.js";

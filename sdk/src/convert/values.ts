@@ -12,7 +12,6 @@ import type {
   ContentBlock,
   FailurePolicy,
   MessageSource,
-  PointName,
   Role,
   SessionInfo,
   SessionSource,
@@ -25,16 +24,6 @@ import { Problem, decode, enumMap, readJson, reader, unknownCase, unknownVariant
 
 // ---- enums ---------------------------------------------------------------------------------
 
-const points = enumMap<PointName, pb.Point>({
-  "session-start": pb.Point.SESSION_START,
-  "pre-step": pb.Point.PRE_STEP,
-  "pre-tool": pb.Point.PRE_TOOL,
-  guard: pb.Point.GUARD,
-  execute: pb.Point.EXECUTE,
-  "post-tool": pb.Point.POST_TOOL,
-  "tool-result": pb.Point.TOOL_RESULT,
-  "turn-stopping": pb.Point.TURN_STOPPING,
-});
 const roles = enumMap<Role, pb.Role>({ user: pb.Role.USER, assistant: pb.Role.ASSISTANT });
 const sessionSources = enumMap<SessionSource, pb.SessionSource>({
   startup: pb.SessionSource.STARTUP,
@@ -46,23 +35,6 @@ const failurePolicies = enumMap<FailurePolicy, pb.FailurePolicy>({
   "fail-closed": pb.FailurePolicy.FAIL_CLOSED,
   "fail-open": pb.FailurePolicy.FAIL_OPEN,
 });
-
-export const toProtoPoint = (point: PointName): pb.Point => points.toProto(point);
-
-/** The HookPlugin RPC, by its local name, that serves each point. */
-export const PLUGIN_METHODS = {
-  "session-start": "sessionStart",
-  "pre-step": "preStep",
-  "pre-tool": "preTool",
-  guard: "guard",
-  execute: "execute",
-  "post-tool": "postTool",
-  "tool-result": "toolResult",
-  "turn-stopping": "turnStopping",
-} as const satisfies Record<PointName, keyof typeof pb.HookPlugin.method>;
-
-/** POINT_UNSPECIFIED and unknown numbers are errors. */
-export const fromProtoPoint = reader(points.read, "point");
 
 export const readSessionSource = sessionSources.read;
 export const toProtoSessionSource = (source: SessionSource): pb.SessionSource => sessionSources.toProto(source);

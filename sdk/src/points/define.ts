@@ -1,0 +1,157 @@
+// The shape every point file fills in: one `PointSpec` states a point's whole rule (mode,
+// tool scope, gate, proto codecs, RPC methods, how untyped answers are read, the default and the
+// fail-closed answer). Mechanisms (runners, validation, conversion, RPC tables) read these specs
+// through the table in index.ts and never name a point themselves.
+import type { DescMessage, Message, MessageInitShape } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
+import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
+import type { Result } from "../convert/result.js";
+import { Problem, decode } from "../convert/result.js";
+import type * as pb from "../proto.js";
+import type { DecisionTrace } from "../types.js";
+
+/**
+ * How a point calls its plugins (the seed's kinds of authority):
+ * - waterfall: outermost first, the first decision is final, `pass` hands on, all pass = default;
+ * - guards: every guard in order until the first deny; a guard can never allow;
+ * - around: wrappers around core dispatch, each may call `next()`;
+ * - notification: every listener, concurrently; answers collected in listener order, failures contained.
+ */
+export type PointMode = "waterfall" | "guards" | "around" | "notification";
+
+/** The types of one point, declared once in its file. */
+export interface PointShape {
+  readonly event: object;
+  /** The point's own decisions, pass excluded (`never` when the point answers nothing). */
+  readonly decision: unknown;
+  /** What a handler's answer is once validated: a decision or pass. */
+  readonly answer: unknown;
+  /** The handler signature plugin authors implement. */
+  readonly handler: unknown;
+  readonly protoEvent: Message;
+  /** The proto decision message; `never` when the point answers nothing. */
+  readonly protoDecision: Message;
+}
+
+/** The HookPlugin RPC that serves a point, by its local name. */
+export type PluginMethod = Exclude<keyof typeof pb.HookPlugin.method, "describe">;
+/** The HookHost evaluate RPC of a point, by its local name. */
+export type EvaluateMethod = Exclude<keyof typeof pb.HookHost.method, "session">;
+
+export interface EventCodec<T extends PointShape> {
+  readonly schema: DescMessage & { readonly typeName: string };
+  toProto(event: T["event"]): T["protoEvent"];
+  /** Total: a missing session/call/result, bad JSON or an unspecified enum is an `invalid_argument` error. */
+  fromProto(message: T["protoEvent"], path?: string): Result<T["event"]>;
+}
+
+export interface DecisionCodec<T extends PointShape> {
+  readonly schema: DescMessage;
+  /** Trusts the typed form; throws HookdError only for what the types forbid (e.g. a non-JSON value). */
+  toProto(decision: T["answer"]): T["protoDecision"];
+  /** Total: unusable input is an `invalid_decision` (or `invalid_json`) error naming the proto field. */
+  fromProto(message: T["protoDecision"], path?: string): Result<T["answer"]>;
+}
+
+/** The evaluate RPC of a point for agents that keep their own loop (client and daemon sides). */
+export interface EvaluateSpec<Event, Options, Evaluation, M extends EvaluateMethod = EvaluateMethod> {
+  readonly method: M;
+  /** The request's fields besides `event` (client side). */
+  requestFields(options: Options): Record<string, unknown>;
+  /** Reads the typed evaluation from the response (client side); throws a Problem naming the field. */
+  readResponse(response: Message, event: Event): Evaluation;
+  /** Builds the response from the typed evaluation (daemon side). */
+  toResponse(evaluation: Evaluation): Record<string, unknown>;
+}
+
+export interface PointSpec<N extends string = string, T extends PointShape = PointShape> {
+  readonly name: N;
+  readonly mode: PointMode;
+  /** The event concerns one tool call, so tool matchers apply. */
+  readonly toolScoped: boolean;
+  /** A failing plugin refuses by default (fail-closed); otherwise it is passed over (fail-open). */
+  readonly gate: boolean;
+  readonly proto: pb.Point;
+  readonly pluginMethod: PluginMethod;
+  readonly event: EventCodec<T>;
+  /** Absent for a point whose handlers answer nothing. */
+  readonly decision: DecisionCodec<T> | undefined;
+  /** The answers taken without the schema walk when given as an object holding only their `kind`. */
+  readonly singletons: readonly { readonly kind: string }[];
+  /** Reads an untyped answer (pass included); throws `Invalid` naming the field. The copy is frozen by the caller. */
+  readAnswer(input: unknown, path: string): T["answer"];
+  /** The decision when nobody decides, for waterfalls and guards; undefined elsewhere. */
+  fallback(event: T["event"]): T["decision"] | undefined;
+  /** What a failing plugin stands for under fail-closed (notifications: pass, contained). */
+  failClosed(reason: string, plugin: string): T["answer"];
+}
+
+/** The proto form of a decision trace; failure_cause "" when no failure policy decided. */
+export function toProtoTrace(trace: DecisionTrace): MessageInitShape<typeof pb.DecisionTraceSchema> {
+  return { decidedBy: trace.decidedBy, failureCause: trace.failureCause ?? "", durationUs: BigInt(trace.durationUs) };
+}
+
+export function readTrace(message: pb.DecisionTrace | undefined, path: string): DecisionTrace {
+  if (message === undefined) throw new Problem(path, "missing");
+  return {
+    decidedBy: message.decidedBy,
+    ...(message.failureCause === "" ? {} : { failureCause: message.failureCause }),
+    durationUs: Number(message.durationUs),
+  };
+}
+
+/** An event codec from a point's field mapping. */
+export function eventCodec<T extends PointShape, D extends DescMessage & { readonly typeName: string }>(
+  schema: D,
+  to: (event: T["event"]) => MessageInitShape<D>,
+  read: (message: T["protoEvent"], path: string) => T["event"],
+): EventCodec<T> {
+  return {
+    schema,
+    toProto: (event) => create(schema, to(event)) as T["protoEvent"],
+    fromProto: (message, path = "event") => decode("invalid_argument", path, () => read(message, path)),
+  };
+}
+
+/** The set case of a decision message's `decision` oneof. */
+export type SetOneof<M> = M extends { readonly decision: infer O } ? Exclude<O, { case: undefined }> : never;
+/** The init form of a decision message's `decision` oneof. */
+export type OneofInit<M extends Message> =
+  MessageInitShape<GenMessage<M>> extends { decision?: infer O } ? NonNullable<O> : never;
+
+/** A decision codec from a point's oneof mapping; an unset oneof is an error. */
+export function decisionCodec<T extends PointShape>(
+  schema: GenMessage<T["protoDecision"]>,
+  to: (decision: T["answer"]) => OneofInit<T["protoDecision"]>,
+  read: (oneof: SetOneof<T["protoDecision"]>, path: string) => T["answer"],
+): DecisionCodec<T> {
+  return {
+    schema,
+    // The generic T hides the concrete init shape from the compiler; `to` is checked per point.
+    toProto: (decision) => create(schema, { decision: to(decision) } as unknown as MessageInitShape<GenMessage<T["protoDecision"]>>),
+    fromProto: (message, path = "decision") =>
+      decode("invalid_decision", path, () => {
+        const oneof = (message as unknown as { decision: { case: string | undefined } }).decision;
+        if (oneof.case === undefined) throw new Problem(path, "no decision set");
+        return read(oneof as SetOneof<T["protoDecision"]>, path);
+      }),
+  };
+}
+
+export const PASS_ONEOF = { case: "pass", value: {} } as const;
+
+/** Options of every evaluate call (client side). */
+export interface EvaluateOptions {
+  /** Aborting cancels the call (CANCELLED). */
+  readonly signal?: AbortSignal;
+  /** A deadline relative to the start of the call (DEADLINE_EXCEEDED). */
+  readonly timeoutMs?: number;
+}
+
+/** The decision required in an evaluate response: a missing one, or one the codec refuses, is thrown. */
+export function needDecision<M, T>(message: M | undefined, read: (message: M) => Result<T>): T {
+  if (message === undefined) throw new Problem("response.decision", "missing");
+  const result = read(message);
+  if (!result.ok) throw result.error;
+  return result.value;
+}

@@ -1,0 +1,110 @@
+// The point table: every extension point's spec in firing order, and everything derived from it
+// (the closed list of names, tool points, the typed maps of events, decisions, answers and
+// handlers, the evaluate RPCs). Adding a point is its proto, one file here, and one line in each
+// map below.
+import type { EvaluateSpec, PointMode, PointSpec } from "./define.js";
+import type { ExecuteTypes } from "./execute.js";
+import { executePoint } from "./execute.js";
+import type { GuardTypes } from "./guard.js";
+import { guardPoint } from "./guard.js";
+import type { PostToolTypes } from "./post-tool.js";
+import { postToolEvaluate, postToolPoint } from "./post-tool.js";
+import type { PreStepTypes } from "./pre-step.js";
+import { preStepEvaluate, preStepPoint } from "./pre-step.js";
+import type { PreToolTypes } from "./pre-tool.js";
+import { preToolEvaluate, preToolPoint } from "./pre-tool.js";
+import type { SessionStartTypes } from "./session-start.js";
+import { sessionStartEvaluate, sessionStartPoint } from "./session-start.js";
+import type { ToolResultTypes } from "./tool-result.js";
+import { toolResultEvaluate, toolResultPoint } from "./tool-result.js";
+import type { TurnStoppingTypes } from "./turn-stopping.js";
+import { turnStoppingEvaluate, turnStoppingPoint } from "./turn-stopping.js";
+
+export * from "./session-start.js";
+export * from "./pre-step.js";
+export * from "./pre-tool.js";
+export * from "./deny.js";
+export * from "./guard.js";
+export * from "./execute.js";
+export * from "./post-tool.js";
+export * from "./tool-result.js";
+export * from "./turn-stopping.js";
+export type { ToolCallEvent, ToolOutcomeEvent } from "./tool-events.js";
+export type { EvaluateOptions, EvaluateSpec, PointMode, PointSpec, PointShape } from "./define.js";
+export { readTrace, toProtoTrace } from "./define.js";
+
+/** The types of each point. */
+export interface PointTypes {
+  "session-start": SessionStartTypes;
+  "pre-step": PreStepTypes;
+  "pre-tool": PreToolTypes;
+  guard: GuardTypes;
+  execute: ExecuteTypes;
+  "post-tool": PostToolTypes;
+  "tool-result": ToolResultTypes;
+  "turn-stopping": TurnStoppingTypes;
+}
+
+/** Every point's rule, in firing order. */
+export const POINT_TABLE = Object.freeze({
+  "session-start": sessionStartPoint,
+  "pre-step": preStepPoint,
+  "pre-tool": preToolPoint,
+  guard: guardPoint,
+  execute: executePoint,
+  "post-tool": postToolPoint,
+  "tool-result": toolResultPoint,
+  "turn-stopping": turnStoppingPoint,
+} as const satisfies { readonly [N in keyof PointTypes]: PointSpec<N, PointTypes[N]> });
+
+/** The evaluate RPC of each point an agent with its own loop can evaluate. */
+export const EVALUATE_TABLE = Object.freeze({
+  "session-start": sessionStartEvaluate,
+  "pre-step": preStepEvaluate,
+  "pre-tool": preToolEvaluate,
+  "post-tool": postToolEvaluate,
+  "tool-result": toolResultEvaluate,
+  "turn-stopping": turnStoppingEvaluate,
+} as const satisfies { readonly [N in keyof PointTypes]?: EvaluateSpec<PointTypes[N]["event"], never, unknown> });
+
+export type PointName = keyof PointTypes;
+export type PointTable = typeof POINT_TABLE;
+
+/** The extension points, in firing order. A closed list: anything else is rejected. */
+export const POINTS = Object.freeze(Object.keys(POINT_TABLE)) as unknown as readonly [PointName, ...PointName[]];
+
+/** Points whose events concern one tool call, so tool matchers apply. */
+export const TOOL_POINTS: ReadonlySet<PointName> = new Set(POINTS.filter((point) => POINT_TABLE[point].toolScoped));
+
+export function isPointName(value: unknown): value is PointName {
+  return typeof value === "string" && Object.hasOwn(POINT_TABLE, value);
+}
+
+export type EventOf<P extends PointName> = PointTypes[P]["event"];
+/** A point's own decisions, pass excluded. */
+export type DecisionOf<P extends PointName> = PointTypes[P]["decision"];
+/** What a validated handler answer is at a point: its decision or pass. */
+export type PointAnswer<P extends PointName> = PointTypes[P]["answer"];
+export type ProtoEventOf<P extends PointName> = PointTypes[P]["protoEvent"];
+export type ProtoDecisionOf<P extends PointName> = PointTypes[P]["protoDecision"];
+
+/** One typed map from point to handler signature; each entry's mode is the point's authority. */
+export type PointHandlers = { readonly [P in PointName]: PointTypes[P]["handler"] };
+
+/** The points run by a given mode. */
+export type PointsOfMode<M extends PointMode> = { [P in PointName]: PointTable[P]["mode"] extends M ? P : never }[PointName];
+export type WaterfallPoint = PointsOfMode<"waterfall">;
+export type NotificationPoint = PointsOfMode<"notification">;
+
+/** The points whose handlers answer with a decision (every point but observers). */
+export type DecisionPoint = { [P in PointName]: PointTable[P]["decision"] extends undefined ? never : P }[PointName];
+export const DECISION_POINTS: readonly DecisionPoint[] = Object.freeze(POINTS.filter((point): point is DecisionPoint => POINT_TABLE[point].decision !== undefined));
+
+export function isDecisionPoint(value: unknown): value is DecisionPoint {
+  return isPointName(value) && POINT_TABLE[value].decision !== undefined;
+}
+
+export type EvaluatedPoint = keyof typeof EVALUATE_TABLE;
+export type EvaluationOf<P extends EvaluatedPoint> = ReturnType<(typeof EVALUATE_TABLE)[P]["readResponse"]>;
+export type EvaluateOptionsOf<P extends EvaluatedPoint> = Parameters<(typeof EVALUATE_TABLE)[P]["requestFields"]>[0];
+export const EVALUATED_POINTS = Object.freeze(Object.keys(EVALUATE_TABLE)) as readonly EvaluatedPoint[];

@@ -1,0 +1,109 @@
+// session-start: a notification once before turn 1 (startup, resume, ...). A plugin may inject
+// context messages; it cannot block the session's start, and its failures are contained.
+import { z } from "zod";
+import { unknownCase, unknownVariant } from "../convert/result.js";
+import {
+  readMessages,
+  readSessionInfo,
+  readSessionSource,
+  readToolDefinition,
+  toProtoMessages,
+  toProtoSessionInfo,
+  toProtoSessionSource,
+  toProtoToolDefinition,
+} from "../convert/values.js";
+import type { Pass } from "../decisions.js";
+import { pass } from "../decisions.js";
+import type { Awaitable, HandlerContext } from "../handler.js";
+import * as pb from "../proto.js";
+import { PASS_SCHEMA, kind, messages, readKind } from "../schema.js";
+import type { AgentMessage, SessionInfo, SessionSource, ToolDefinitionInfo } from "../types.js";
+import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
+import type { OneofInit } from "./define.js";
+import { PASS_ONEOF, decisionCodec, eventCodec } from "./define.js";
+
+export interface SessionStartEvent {
+  readonly session: SessionInfo;
+  readonly source: SessionSource;
+  readonly tools: readonly ToolDefinitionInfo[];
+}
+
+export interface InjectDecision {
+  readonly kind: "inject";
+  readonly messages: readonly AgentMessage[];
+}
+export type SessionStartDecision = InjectDecision;
+
+export const inject = (batch: readonly AgentMessage[]): InjectDecision => ({ kind: "inject", messages: batch });
+
+export interface SessionStartEvaluation {
+  /** The context messages every plugin injected, in plugin order. */
+  readonly contexts: readonly AgentMessage[];
+}
+
+export interface SessionStartTypes {
+  readonly event: SessionStartEvent;
+  readonly decision: SessionStartDecision;
+  readonly answer: SessionStartDecision | Pass;
+  /** Notification before turn 1: may inject context, cannot block. */
+  readonly handler: (event: SessionStartEvent, ctx: HandlerContext) => Awaitable<SessionStartDecision | Pass | void>;
+  readonly protoEvent: pb.SessionStartEvent;
+  readonly protoDecision: pb.SessionStartDecision;
+}
+
+const KINDS = { inject: z.strictObject({ kind: kind("inject"), messages }), pass: PASS_SCHEMA };
+
+export const sessionStartPoint = {
+  name: "session-start",
+  mode: "notification",
+  toolScoped: false,
+  gate: false,
+  proto: pb.Point.SESSION_START,
+  pluginMethod: "sessionStart",
+  event: eventCodec<SessionStartTypes, typeof pb.SessionStartEventSchema>(
+    pb.SessionStartEventSchema,
+    (event) => ({
+      session: toProtoSessionInfo(event.session),
+      source: toProtoSessionSource(event.source),
+      tools: event.tools.map(toProtoToolDefinition),
+    }),
+    (message, path) => ({
+      session: readSessionInfo(message.session, `${path}.session`),
+      source: readSessionSource(message.source, `${path}.source`),
+      tools: message.tools.map((tool, index) => readToolDefinition(tool, `${path}.tools[${index}]`)),
+    }),
+  ),
+  decision: decisionCodec<SessionStartTypes>(
+    pb.SessionStartDecisionSchema,
+    (d): OneofInit<pb.SessionStartDecision> => {
+      switch (d.kind) {
+        case "pass": return PASS_ONEOF;
+        case "inject": return { case: "inject", value: { messages: toProtoMessages(d.messages) } };
+        default: return unknownVariant(d, "decision", "invalid_decision");
+      }
+    },
+    (o, path) => {
+      switch (o.case) {
+        case "pass": return pass();
+        case "inject": return inject(readMessages(o.value.messages, `${path}.inject.messages`));
+        default: return unknownCase(o, path);
+      }
+    },
+  ),
+  singletons: [pass()],
+  readAnswer(input, path) {
+    // A notification may answer nothing at all.
+    if (input === undefined) return pass();
+    const data = readKind(KINDS, input, path);
+    return data.kind === "pass" ? pass() : (data as InjectDecision);
+  },
+  fallback: () => undefined,
+  failClosed: () => pass(),
+} as const satisfies PointSpec<"session-start", SessionStartTypes>;
+
+export const sessionStartEvaluate: EvaluateSpec<SessionStartEvent, EvaluateOptions, SessionStartEvaluation, "evaluateSessionStart"> = {
+  method: "evaluateSessionStart",
+  requestFields: () => ({}),
+  readResponse: (message) => ({ contexts: readMessages((message as pb.EvaluateSessionStartResponse).contexts, "response.contexts") }),
+  toResponse: (evaluation) => ({ contexts: toProtoMessages(evaluation.contexts) }),
+};
