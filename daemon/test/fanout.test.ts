@@ -1,16 +1,16 @@
 // The concurrent fold of side-effect-free leaf listeners in the waterfall: over a table of
 // scenarios, the outcome and the invocations that count equal those of the sequential waterfall;
 // the calls really run at once; the calls after the deciding one are cancelled and recorded as
-// discarded; budgets and the caller's cancellation behave as documented in runners.ts.
+// discarded; budgets and the caller's cancellation behave as documented in runners/fan-out.ts.
 // Handlers are synchronized with deferred promises and fake timers; nothing sleeps.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { allow, ask, deny, pass } from "@hookd/sdk";
 import type { PreToolDecision } from "@hookd/sdk";
 import { PluginFault } from "../src/engine/faults.js";
 import type { Invocation } from "../src/engine/invoke.js";
-import type { ContextOf, Listener, ListenerKind } from "../src/engine/listener.js";
-import { AnswerNotNeeded, DEFAULT_DECIDER, runWaterfall } from "../src/engine/runners.js";
-import type { PointOutcome } from "../src/engine/runners.js";
+import type { ContextOf, Listener } from "../src/engine/listener.js";
+import { AnswerNotNeeded, DEFAULT_DECIDER, runWaterfall } from "../src/engine/runners/index.js";
+import type { PointOutcome } from "../src/engine/runners/index.js";
 import { deferred, listener, preToolEvent, runOptions } from "./fixtures/listeners.js";
 import type { Deferred } from "./fixtures/listeners.js";
 
@@ -32,7 +32,7 @@ type InProcess = "ip-pass" | "ip-allow" | "ip-wrap-ask" | "ip-catch-allow";
 interface Spec {
   readonly name: string;
   readonly does: LeafAnswer | InProcess;
-  readonly kind?: Exclude<ListenerKind, "in-process">;
+  readonly kind?: "remote" | "worker" | "command";
   /** Default true for leaf listeners. */
   readonly sideEffectFree?: boolean;
 }

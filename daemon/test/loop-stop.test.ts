@@ -8,7 +8,7 @@ import type { EngineEvent } from "../src/engine/events.js";
 import { ListenerError } from "../src/engine/faults.js";
 import { inProcessListeners } from "../src/engine/in-process.js";
 import { decideTurnStop, settleTurnStop } from "../src/engine/loop/index.js";
-import type { PointEnv } from "../src/engine/points.js";
+import type { PointEnv } from "../src/engine/decide.js";
 import { PluginRegistry } from "../src/engine/registry.js";
 
 function envWith(...specs: PluginSpec[]): { env: PointEnv; events: EngineEvent[] } {

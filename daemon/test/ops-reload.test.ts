@@ -7,7 +7,7 @@ import type { PluginConfig } from "../src/config/schema.js";
 import { AgentIdentities } from "../src/host/identity.js";
 import { InflightCalls, SwappableIdentities, planPlugins, restartOnlyChanges } from "../src/ops/reload.js";
 import { staticSource } from "../src/runtime/plugin-source.js";
-import { deferred, listener, preToolEvent } from "./fixtures/listeners.js";
+import { deferred, listener, preToolEvent, listenerCall } from "./fixtures/listeners.js";
 
 const inProcess = (name: string, extra: Partial<PluginConfig> = {}): PluginConfig => ({ name, kind: "in-process", module: `/p/${name}.mjs`, required: false, ...extra }) as PluginConfig;
 
@@ -39,7 +39,7 @@ describe("InflightCalls", () => {
     const inflight = new InflightCalls();
     const [tracked] = inflight.listeners(source);
     if (tracked === undefined) throw new Error("no listener");
-    const running = tracked.call(preToolEvent(), {} as never);
+    const running = tracked.call(preToolEvent(), {} as never, listenerCall());
     expect(inflight.count(source)).toBe(1);
     const drained = inflight.drained(source, 10_000);
     release.resolve("allow");
@@ -55,9 +55,9 @@ describe("InflightCalls", () => {
     ]);
     const inflight = new InflightCalls();
     const [throwing, hanging] = inflight.listeners(source);
-    expect(() => throwing?.call(preToolEvent(), {} as never)).toThrow("sync");
+    expect(() => throwing?.call(preToolEvent(), {} as never, listenerCall())).toThrow("sync");
     expect(inflight.count(source)).toBe(0);
-    void hanging?.call(preToolEvent(), {} as never);
+    void hanging?.call(preToolEvent(), {} as never, listenerCall());
     await expect(inflight.drained(source, 20)).resolves.toBe(false);
     expect(inflight.count(source)).toBe(1);
   });

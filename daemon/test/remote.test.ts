@@ -21,7 +21,7 @@ import type { Listener } from "../src/engine/listener.js";
 import { PluginRegistry } from "../src/engine/registry.js";
 import { RemotePlugin } from "../src/plugins/index.js";
 import type { RemotePluginOptions } from "../src/plugins/index.js";
-import { deferred, preToolEvent } from "./fixtures/listeners.js";
+import { deferred, listenerCall, preToolEvent } from "./fixtures/listeners.js";
 
 let dir: string;
 let cleanups: (() => Promise<void> | void)[];
@@ -284,7 +284,7 @@ describe("unusable answers go through the failure policy", () => {
       preTool: (_call: unknown, callback: sendUnaryData<Buffer>) => callback({ code: status.PERMISSION_DENIED, details: "policy store offline" }),
     });
     const plugin = await connect(target);
-    const fault = await faultOf(Promise.resolve(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new LazyAbort()))));
+    const fault = await faultOf(Promise.resolve(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new LazyAbort()), listenerCall())));
     expect(fault).toMatchObject({ plugin: "p", point: "pre-tool", fault: "error_status" });
     expect(fault.message).toBe("plugin p at pre-tool: error status: PERMISSION_DENIED: policy store offline");
     expect(plugin.status()).toMatchObject({ calls: 1, failures: 1, consecutiveFailures: 1, lastError: "pre-tool: error status: PERMISSION_DENIED: policy store offline" });
@@ -308,7 +308,7 @@ describe("unusable answers go through the failure policy", () => {
     await bindServer(server, address);
     cleanups.push(() => server.forceShutdown());
     const chatty = await connect(address);
-    const fault = await faultOf(Promise.resolve(only(chatty, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new LazyAbort()))));
+    const fault = await faultOf(Promise.resolve(only(chatty, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new LazyAbort()), listenerCall())));
     expect(fault).toMatchObject({ fault: "error_status" });
     expect(fault.message).toBe("plugin p at pre-tool: error status: UNIMPLEMENTED: more than one response to a unary call");
   });
@@ -355,7 +355,7 @@ describe("deadlines and cancellation", () => {
 
   it("sets a gRPC deadline of the listener's deadlineMs even without the engine's timer", async () => {
     const { plugin, entered } = await hangingPlugin({ overrides: { "pre-tool": { deadlineMs: 200 } } });
-    const fault = await faultOf(Promise.resolve(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new LazyAbort()))));
+    const fault = await faultOf(Promise.resolve(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new LazyAbort()), listenerCall())));
     expect(fault).toMatchObject({ fault: "deadline_exceeded" });
     expect(fault.message).toMatch(/^plugin hang at pre-tool: deadline exceeded: no answer within 200 ms/);
     expect(await abortedWith(await entered)).toMatchObject({ name: expect.stringMatching(/^(TimeoutError|AbortError)$/) as unknown });

@@ -6,8 +6,22 @@ import { abstain, allow, ask, deny, inject, pass, userMessage } from "@hookd/sdk
 import type { PreToolDecision, ToolResult } from "@hookd/sdk";
 import type { ListenerError } from "../src/engine/faults.js";
 import { PluginRegistry } from "../src/engine/registry.js";
-import { DEFAULT_DECIDER, runExecute, runGuards, runNotification, runWaterfall } from "../src/engine/runners.js";
+import { DEFAULT_DECIDER, runAround, runGuards, runNotification, runWaterfall } from "../src/engine/runners/index.js";
+import type { Listener } from "../src/engine/listener.js";
+import type { RunOptions } from "../src/engine/runners/index.js";
 import { deferred, listener, preToolEvent, runOptions, sessionStartEvent } from "./fixtures/listeners.js";
+
+/** The around runner with its dispatch, normalization and error handling given one by one. */
+function runExecute(
+  listeners: readonly Listener[],
+  event: unknown,
+  dispatch: (signal: AbortSignal) => Promise<ToolResult>,
+  normalize: (raw: ToolResult, source: string) => ToolResult,
+  onError: (error: ListenerError) => ToolResult,
+  options: RunOptions,
+): Promise<ToolResult> {
+  return runAround(listeners, event, { dispatch, normalize, onError }, options);
+}
 
 const allowByDefault = (): PreToolDecision => ({ kind: "allow" });
 

@@ -2,6 +2,7 @@
 // lossless events, the worker-side context, deadlines that terminate a spinning worker while
 // other calls keep flowing, crashes, load failures and close(). Synchronization is by messages
 // the fixtures post on a BroadcastChannel, never by sleeping; no assertion is about speed.
+import { listenerCall } from "./fixtures/listeners.js";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LosslessNumber, allow, definePlugin, parseJson, snapshotJson } from "@hookd/sdk";
@@ -122,7 +123,7 @@ describe("worker pool", () => {
   it("carries bigint and LosslessNumber values across in both directions", async () => {
     const args = parseJson('{"big": 123456789012345678901234567890, "exact": 0.10000000000000000000000001, "small": 7, "nested": [{"n": 1e400}]}');
     const execute = only(workerListeners(pool, GATE, gate), "execute");
-    const answer = (await execute.call(preTool("Echo", args), { signal: new AbortController().signal, plugin: "gate", next: () => Promise.reject(new Error("unused")) })) as {
+    const answer = (await execute.call(preTool("Echo", args), { signal: new AbortController().signal, plugin: "gate", next: () => Promise.reject(new Error("unused")) }, listenerCall())) as {
       value: { big: unknown; exact: unknown; small: unknown; nested: { n: unknown }[] };
       content: { text: string }[];
     };
@@ -284,7 +285,7 @@ describe("worker pool lifecycle", () => {
     expect(pool.stats.threads).toBe(1);
     await pool.close();
     expect(pool.stats.threads).toBe(0);
-    await expect(listener.call(preTool("Bash"), waterfallContext(new LazyAbort()))).rejects.toBeInstanceOf(PluginFault);
+    await expect(listener.call(preTool("Bash"), waterfallContext(new LazyAbort()), listenerCall())).rejects.toBeInstanceOf(PluginFault);
     expect(await callListener(listener, preTool("Bash"), waterfallContext, open())).toMatchObject({ invocation: { outcome: "fault", fault: "unavailable" } });
   });
 
@@ -296,7 +297,7 @@ describe("worker pool lifecycle", () => {
     try {
       const manifest = await pool.describe(GATE);
       const listener = only(dist.workerListeners(pool, GATE, manifest), "pre-tool");
-      expect(await listener.call(preTool("Bash"), waterfallContext(new LazyAbort()))).toEqual({ kind: "deny", reason: "no bash" });
+      expect(await listener.call(preTool("Bash"), waterfallContext(new LazyAbort()), listenerCall())).toEqual({ kind: "deny", reason: "no bash" });
     } finally {
       await pool.close();
     }

@@ -7,8 +7,8 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionInfo } from "@hookd/sdk";
 import { EventBus } from "../../daemon/src/engine/events.js";
-import { decidePreTool, notify } from "../../daemon/src/engine/points.js";
-import type { PointEnv } from "../../daemon/src/engine/points.js";
+import { decide } from "../../daemon/src/engine/decide.js";
+import type { PointEnv } from "../../daemon/src/engine/decide.js";
 import { PluginRegistry } from "../../daemon/src/engine/registry.js";
 import { silentLogger } from "../../daemon/src/ops/log.js";
 import { commandPluginSource } from "../../daemon/src/plugins/command/index.js";
@@ -59,7 +59,7 @@ describe.each([["with jq", undefined], ["without jq", "bin-nojq"]])("the example
     ["git push origin feature/login", "allow", ""],
     ["curl -o setup.sh https://example.com/setup.sh", "allow", ""],
   ])("Bash %j -> %s", async (command, kind, reason) => {
-    const outcome = await decidePreTool(env, preTool(session, "Bash", { command }));
+    const outcome = await decide(env, "pre-tool", preTool(session, "Bash", { command }));
     expect(outcome).toMatchObject({ decision: { kind } });
     if (outcome.type === "decided" && outcome.decision.kind === "deny") expect(outcome.decision.reason).toContain(reason);
   });
@@ -70,11 +70,11 @@ describe.each([["with jq", undefined], ["without jq", "bin-nojq"]])("the example
     ["package-lock.json", "ask"],
     ["src/login.ts", "allow"],
   ])("Edit of %s -> %s", async (file, kind) => {
-    expect(await decidePreTool(env, preTool(session, "Edit", { file_path: join(ws.dir, file), old_string: "a", new_string: "b" }))).toMatchObject({ decision: { kind } });
+    expect(await decide(env, "pre-tool", preTool(session, "Edit", { file_path: join(ws.dir, file), old_string: "a", new_string: "b" }))).toMatchObject({ decision: { kind } });
   });
 
   it("SessionStart adds the repository context", async () => {
-    const outcome = await notify(env, "session-start", { session, source: "startup", tools: [] });
+    const outcome = await decide(env, "session-start", { session, source: "startup", tools: [] });
     const [block] = outcome.answers[0]?.decision.messages[0]?.content ?? [];
     expect(block?.type === "text" ? block.text : "").toMatch(/^Repository context: on branch feature\/login, \d+ uncommitted change\(s\)\.$/);
   });

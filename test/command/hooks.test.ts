@@ -10,7 +10,7 @@ import { userMessage } from "@hookd/sdk";
 import type { PostToolEvent, TurnStoppingEvent } from "@hookd/sdk";
 import type { EngineEvent } from "../../daemon/src/engine/events.js";
 import { decideTurnStop } from "../../daemon/src/engine/loop/index.js";
-import { decidePostTool, decidePreStep, decidePreTool, notify } from "../../daemon/src/engine/points.js";
+import { decide } from "../../daemon/src/engine/decide.js";
 import { commandPluginSource } from "../../daemon/src/plugins/command/index.js";
 import { createLogger } from "../../daemon/src/ops/log.js";
 import { groupExists, harness, liveMembers, preStep, preTool, toolCall, workspace } from "./support.js";
@@ -33,7 +33,7 @@ describe("PreToolUse -> pre-tool", () => {
   it("runs a matching hook in the session's cwd with the Claude Code payload and CLAUDE_PROJECT_DIR", async () => {
     ws.script("deny.sh", `cat > "$CLAUDE_PROJECT_DIR/in.json"\npwd > pwd.txt\necho ${json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no rm -rf" } })}`);
     const h = await harness(ws, { PreToolUse: [{ matcher: "Bash", hooks: [hook("${CLAUDE_PROJECT_DIR}/deny.sh")] }] });
-    const outcome = await decidePreTool(h.env(), preTool(h.session, "Bash", { command: "rm -rf /", big: 123456789012345678901n }));
+    const outcome = await decide(h.env(), "pre-tool", preTool(h.session, "Bash", { command: "rm -rf /", big: 123456789012345678901n }));
     expect(outcome).toMatchObject({ type: "decided", decision: { kind: "deny", reason: "no rm -rf" }, decidedBy: "cmd" });
     const stdin = ws.read("in.json");
     expect(stdin.endsWith("}\n")).toBe(true);
@@ -58,7 +58,7 @@ describe("PreToolUse -> pre-tool", () => {
     ws.script("h.sh", body);
     // Sourced, so `$$` is the hook's own shell (the process hookd spawned).
     const h = await harness(ws, { PreToolUse: [{ matcher: "*", hooks: [hook(`. ${ws.dir}/h.sh`)] }] });
-    const outcome = await decidePreTool(h.env(), preTool(h.session, "Bash"));
+    const outcome = await decide(h.env(), "pre-tool", preTool(h.session, "Bash"));
     expect(outcome).toMatchObject({ type: "decided", decision, decidedBy });
   });
 
@@ -69,7 +69,7 @@ describe("PreToolUse -> pre-tool", () => {
   ])("fail-closed: %s becomes the point's refusal through a PluginFault", async (_name, body, fault, detail) => {
     ws.script("h.sh", body);
     const h = await harness(ws, { PreToolUse: [{ hooks: [hook(`. ${ws.dir}/h.sh`)] }] }, { failurePolicy: "fail-closed" });
-    const outcome = await decidePreTool(h.env(), preTool(h.session, "Bash"));
+    const outcome = await decide(h.env(), "pre-tool", preTool(h.session, "Bash"));
     expect(outcome).toMatchObject({ type: "decided", decision: { kind: "deny" }, decidedBy: "cmd" });
     if (outcome.type !== "decided") return;
     expect(outcome.decision.kind === "deny" && outcome.decision.reason).toContain(detail);
@@ -88,7 +88,7 @@ describe("PreToolUse -> pre-tool", () => {
         { matcher: "Bash|Edit", hooks: [hook(`${ws.dir}/ask.sh`), hook(`${ws.dir}/deny2.sh`)] },
       ],
     });
-    const outcome = await decidePreTool(h.env(), preTool(h.session, "Bash"));
+    const outcome = await decide(h.env(), "pre-tool", preTool(h.session, "Bash"));
     expect(outcome).toMatchObject({ decision: { kind: "deny", reason: "first reason\n\nsecond reason" } });
     expect(h.reports[0]?.results.map((r) => r.hook)).toEqual(["PreToolUse[0].hooks[0]", "PreToolUse[0].hooks[1]", "PreToolUse[1].hooks[0]", "PreToolUse[1].hooks[1]"]);
   });
@@ -97,7 +97,7 @@ describe("PreToolUse -> pre-tool", () => {
     ws.script("rewrite.sh", `echo ${json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "echo safe" } } })}`);
     const h = await harness(ws, { PreToolUse: [{ hooks: [hook(`${ws.dir}/rewrite.sh`)] }] });
     const event = preTool(h.session, "Bash", { command: "make deploy" });
-    expect(await decidePreTool(h.env(), event)).toMatchObject({ decision: { kind: "allow" } });
+    expect(await decide(h.env(), "pre-tool", event)).toMatchObject({ decision: { kind: "allow" } });
     expect(event.call.argumentsJson).toBe('{"command":"make deploy"}');
     expect(h.reports[0]?.results[0]?.updatedInput).toEqual({ command: "echo safe" });
     expect(h.reports[0]?.merged.notes[0]).toMatch(/updatedInput ignored: hookd seals a call's arguments/);
@@ -111,7 +111,7 @@ describe("concurrency", () => {
     ws.script("a.sh", 'touch a.started\ni=0\nwhile [ ! -e b.done ] && [ $i -lt 300 ]; do sleep 0.01; i=$((i+1)); done\nif [ -e b.started ]; then echo "a saw b"; else echo "a alone"; fi');
     ws.script("b.sh", 'touch b.started\ni=0\nwhile [ ! -e a.started ] && [ $i -lt 300 ]; do sleep 0.01; i=$((i+1)); done\nif [ -e a.started ]; then echo "b saw a"; else echo "b alone"; fi\ntouch b.done');
     const h = await harness(ws, { UserPromptSubmit: [{ hooks: [hook(`${ws.dir}/a.sh`)] }, { hooks: [hook(`${ws.dir}/b.sh`)] }] });
-    const outcome = await decidePreStep(h.env(), preStep(h.session, "hello"));
+    const outcome = await decide(h.env(), "pre-step", preStep(h.session, "hello"));
     expect(outcome).toMatchObject({
       decision: {
         kind: "enter",
@@ -131,7 +131,7 @@ describe("concurrency", () => {
   it("runs an identical command once, as the agents do", async () => {
     ws.script("count.sh", "echo x >> count.txt");
     const h = await harness(ws, { PreToolUse: [{ matcher: "Bash", hooks: [hook(`${ws.dir}/count.sh`)] }, { hooks: [hook(`${ws.dir}/count.sh`)] }] });
-    await decidePreTool(h.env(), preTool(h.session, "Bash"));
+    await decide(h.env(), "pre-tool", preTool(h.session, "Bash"));
     expect(ws.read("count.txt")).toBe("x\n");
   });
 });
@@ -142,7 +142,7 @@ describe("timeouts and cancellation kill the process group", () => {
     const h = await harness(ws, { PreToolUse: [{ hooks: [hook(`${ws.dir}/slow.sh`, { timeout: 0.5 })] }] });
     const [listener] = h.registry.listeners("pre-tool", "Bash");
     expect(listener?.deadlineMs).toBe(1_500); // covers the hook's timeout plus a grace
-    const outcome = await decidePreTool(h.env(), preTool(h.session, "Bash"));
+    const outcome = await decide(h.env(), "pre-tool", preTool(h.session, "Bash"));
     expect(outcome).toMatchObject({ decision: { kind: "allow" }, decidedBy: "default" });
     expect(h.reports[0]?.results[0]?.error).toEqual({ kind: "timeout", message: "no answer within 0.5 s (its process group was killed)" });
     const pgid = h.pgids.get("PreToolUse[0].hooks[0]") ?? 0;
@@ -155,7 +155,7 @@ describe("timeouts and cancellation kill the process group", () => {
   it("fail-closed: a timeout denies", async () => {
     ws.script("slow.sh", "sleep 30");
     const h = await harness(ws, { PreToolUse: [{ hooks: [hook(`${ws.dir}/slow.sh`, { timeout: 0.3 })] }] }, { failurePolicy: "fail-closed" });
-    const outcome = await decidePreTool(h.env(), preTool(h.session, "Bash"));
+    const outcome = await decide(h.env(), "pre-tool", preTool(h.session, "Bash"));
     expect(outcome).toMatchObject({ decision: { kind: "deny", reason: expect.stringContaining("deadline exceeded") as unknown } });
     expect(invocations(h.events)).toEqual([expect.objectContaining({ outcome: "fault", fault: "deadline_exceeded" })]);
   });
@@ -163,7 +163,7 @@ describe("timeouts and cancellation kill the process group", () => {
   it("a hook that exits while a background child holds its stdout answers without waiting for the child", async () => {
     ws.script("bg.sh", `sleep 30 &\necho ${json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "answered" } })}\nexit 0`);
     const h = await harness(ws, { PreToolUse: [{ hooks: [hook(`${ws.dir}/bg.sh`, { timeout: 20 })] }] });
-    const outcome = await decidePreTool(h.env(), preTool(h.session, "Bash"));
+    const outcome = await decide(h.env(), "pre-tool", preTool(h.session, "Bash"));
     expect(outcome).toMatchObject({ decision: { kind: "deny", reason: "answered" } });
     expect(h.reports[0]?.results[0]?.durationMs).toBeLessThan(10_000);
     // The background child is the hook's business (the agents leave it alone too); clean up here.
@@ -173,7 +173,7 @@ describe("timeouts and cancellation kill the process group", () => {
   it("a session cwd that does not exist is a hook error (fail-open: pass)", async () => {
     ws.script("h.sh", 'echo "never" >&2; exit 2');
     const h = await harness(ws, { PreToolUse: [{ hooks: [hook(`${ws.dir}/h.sh`)] }] });
-    const outcome = await decidePreTool(h.env(), preTool({ ...h.session, cwd: ws.file("missing") }, "Bash"));
+    const outcome = await decide(h.env(), "pre-tool", preTool({ ...h.session, cwd: ws.file("missing") }, "Bash"));
     expect(outcome).toMatchObject({ decidedBy: "default" });
     expect(h.reports[0]?.results[0]?.error).toMatchObject({ kind: "spawn", message: expect.stringContaining(`cannot run /bin/sh in ${ws.file("missing")}`) as unknown });
   });
@@ -182,7 +182,7 @@ describe("timeouts and cancellation kill the process group", () => {
     ws.script("hang.sh", "sleep 30 &\nsleep 30");
     const h = await harness(ws, { PreToolUse: [{ hooks: [hook(`${ws.dir}/hang.sh`)] }] });
     const turn = new AbortController();
-    const pending = decidePreTool(h.env(turn.signal), preTool(h.session, "Bash"));
+    const pending = decide(h.env(turn.signal), "pre-tool", preTool(h.session, "Bash"));
     await vi.waitFor(() => expect(h.pgids.size).toBe(1), { timeout: 5_000, interval: 10 });
     const pgid = h.pgids.get("PreToolUse[0].hooks[0]") ?? 0;
     expect(liveMembers(pgid).length).toBeGreaterThan(0);
@@ -196,7 +196,7 @@ describe("UserPromptSubmit -> pre-step", () => {
   it("plain stdout is context; the prompt is on stdin", async () => {
     ws.script("ctx.sh", 'cat > in.json\necho "ticket: ABC-123"');
     const h = await harness(ws, { UserPromptSubmit: [{ hooks: [hook(`${ws.dir}/ctx.sh`)] }] });
-    const outcome = await decidePreStep(h.env(), preStep(h.session, "fix the login bug"));
+    const outcome = await decide(h.env(), "pre-step", preStep(h.session, "fix the login bug"));
     expect(outcome).toMatchObject({ decision: { kind: "enter", messages: [{ content: [{ text: "fix the login bug" }] }, { source: { kind: "plugin", name: "cmd" }, content: [{ text: "ticket: ABC-123" }] }] } });
     expect(JSON.parse(ws.read("in.json"))).toMatchObject({ hook_event_name: "UserPromptSubmit", prompt: "fix the login bug" });
   });
@@ -208,13 +208,13 @@ describe("UserPromptSubmit -> pre-step", () => {
   ])("%s rejects with the reason", async (_name, body, reason) => {
     ws.script("h.sh", body);
     const h = await harness(ws, { UserPromptSubmit: [{ hooks: [hook(`${ws.dir}/h.sh`)] }] });
-    expect(await decidePreStep(h.env(), preStep(h.session, "x"))).toMatchObject({ decision: { kind: "reject", reason } });
+    expect(await decide(h.env(), "pre-step", preStep(h.session, "x"))).toMatchObject({ decision: { kind: "reject", reason } });
   });
 
   it("does not fire for a tool continuation (no prompt in the batch)", async () => {
     ws.script("h.sh", "echo ran >> ran.txt; exit 2");
     const h = await harness(ws, { UserPromptSubmit: [{ hooks: [hook(`${ws.dir}/h.sh`)] }] });
-    expect(await decidePreStep(h.env(), { session: h.session, turn: 1, step: 2, messages: [] })).toMatchObject({ decision: { kind: "enter" }, decidedBy: "default" });
+    expect(await decide(h.env(), "pre-step", { session: h.session, turn: 1, step: 2, messages: [] })).toMatchObject({ decision: { kind: "enter" }, decidedBy: "default" });
     expect(h.reports).toEqual([]);
   });
 });
@@ -232,16 +232,16 @@ describe("PostToolUse -> post-tool, SessionStart -> session-start", () => {
     ws.script("lint.sh", `cat > in.json\necho ${json({ decision: "block", reason: "lint: missing semicolon" })}`);
     ws.script("note.sh", `echo ${json({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "formatted" } })}`);
     const blocking = await harness(ws, { PostToolUse: [{ matcher: "Edit|Write", hooks: [hook(`${ws.dir}/lint.sh`)] }] });
-    expect(await decidePostTool(blocking.env(), post(blocking))).toMatchObject({ decision: { kind: "block", feedback: "lint: missing semicolon" } });
+    expect(await decide(blocking.env(), "post-tool", post(blocking))).toMatchObject({ decision: { kind: "block", feedback: "lint: missing semicolon" } });
     expect(JSON.parse(ws.read("in.json"))).toMatchObject({ tool_name: "Edit", tool_response: { ok: true }, tool_input: { file_path: "a.ts" } });
     const noting = await harness(ws, { PostToolUse: [{ hooks: [hook(`${ws.dir}/note.sh`)] }] });
-    expect(await decidePostTool(noting.env(), post(noting))).toMatchObject({ decision: { kind: "accept", additionalContexts: [{ source: { kind: "plugin", name: "cmd" }, content: [{ text: "formatted" }] }] } });
+    expect(await decide(noting.env(), "post-tool", post(noting))).toMatchObject({ decision: { kind: "accept", additionalContexts: [{ source: { kind: "plugin", name: "cmd" }, content: [{ text: "formatted" }] }] } });
   });
 
   it("does not run for a failed tool, as the agents do", async () => {
     ws.script("lint.sh", "echo ran >> ran.txt; exit 2");
     const h = await harness(ws, { PostToolUse: [{ hooks: [hook(`${ws.dir}/lint.sh`)] }] });
-    expect(await decidePostTool(h.env(), post(h, true))).toMatchObject({ decidedBy: "default" });
+    expect(await decide(h.env(), "post-tool", post(h, true))).toMatchObject({ decidedBy: "default" });
     expect(h.reports).toEqual([]);
   });
 
@@ -249,7 +249,7 @@ describe("PostToolUse -> post-tool, SessionStart -> session-start", () => {
     ws.script("start.sh", 'echo "on branch main"');
     ws.script("resume.sh", 'echo "resumed"');
     const h = await harness(ws, { SessionStart: [{ matcher: "startup", hooks: [hook(`${ws.dir}/start.sh`)] }, { matcher: "resume", hooks: [hook(`${ws.dir}/resume.sh`)] }] });
-    const outcome = await notify(h.env(), "session-start", { session: h.session, source: "startup", tools: [] });
+    const outcome = await decide(h.env(), "session-start", { session: h.session, source: "startup", tools: [] });
     expect(outcome.answers).toEqual([{ plugin: "cmd", decision: { kind: "inject", messages: [expect.objectContaining({ content: [{ type: "text", text: "on branch main" }] })] } }]);
   });
 });
@@ -291,7 +291,7 @@ describe("dialects and loading", () => {
     ws.script("dump.sh", 'cat > "in-$1.bin"');
     for (const dialect of ["codex", "claude-code"] as const) {
       const h = await harness(ws, { UserPromptSubmit: [{ hooks: [hook(`${ws.dir}/dump.sh ${dialect}`)] }] }, { dialect });
-      await decidePreStep(h.env(), preStep(h.session, "hi"));
+      await decide(h.env(), "pre-step", preStep(h.session, "hi"));
     }
     const codex = readFileSync(ws.file("in-codex.bin"), "utf8");
     const claude = readFileSync(ws.file("in-claude-code.bin"), "utf8");
@@ -304,7 +304,7 @@ describe("dialects and loading", () => {
   it("Codex matchers are regexes: Bash also matches BashOutput", async () => {
     ws.script("h.sh", 'echo "no" >&2; exit 2');
     const h = await harness(ws, { PreToolUse: [{ matcher: "Bash", hooks: [hook(`${ws.dir}/h.sh`)] }] }, { dialect: "codex" });
-    expect(await decidePreTool(h.env(), preTool(h.session, "BashOutput"))).toMatchObject({ decision: { kind: "deny", reason: "no" } });
+    expect(await decide(h.env(), "pre-tool", preTool(h.session, "BashOutput"))).toMatchObject({ decision: { kind: "deny", reason: "no" } });
   });
 
   it("an invalid matcher rejects the whole file at load, naming the event and index", async () => {
@@ -325,7 +325,7 @@ describe("dialects and loading", () => {
   it("a message in the batch from the user is the prompt, context from plugins is not", async () => {
     ws.script("dump.sh", "cat > in.json");
     const h = await harness(ws, { UserPromptSubmit: [{ hooks: [hook(`${ws.dir}/dump.sh`)] }] });
-    await decidePreStep(h.env(), { session: h.session, turn: 1, step: 1, messages: [userMessage("one"), { ...userMessage("ctx"), source: { kind: "plugin", name: "x" } }] });
+    await decide(h.env(), "pre-step", { session: h.session, turn: 1, step: 1, messages: [userMessage("one"), { ...userMessage("ctx"), source: { kind: "plugin", name: "x" } }] });
     expect(JSON.parse(ws.read("in.json"))).toMatchObject({ prompt: "one" });
   });
 });

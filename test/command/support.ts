@@ -9,7 +9,7 @@ import type { PreStepEvent, PreToolEvent, SessionInfo, ToolCall } from "@hookd/s
 import { EventBus } from "../../daemon/src/engine/events.js";
 import type { EngineEvent } from "../../daemon/src/engine/events.js";
 import { sealCall } from "../../daemon/src/engine/pipeline/seal.js";
-import type { PointEnv } from "../../daemon/src/engine/points.js";
+import type { PointEnv } from "../../daemon/src/engine/decide.js";
 import { PluginRegistry } from "../../daemon/src/engine/registry.js";
 import { createLogger } from "../../daemon/src/ops/log.js";
 import type { CommandPluginConfig, CommandPluginSource, CommandRunReport } from "../../daemon/src/plugins/command/index.js";

@@ -1,7 +1,7 @@
 // Listeners for in-process plugins on the main thread: the handler is called directly with the
 // live context (so waterfall handlers can call next()). The event handed over is already frozen.
 import type { PluginDefinition, PointName, Subscription } from "@hookd/sdk";
-import { DEFAULT_DEADLINE_MS, resolveSettings } from "./listener.js";
+import { DEFAULT_DEADLINE_MS, IN_PROCESS_TRAITS, resolveSettings } from "./listener.js";
 import type { ContextOf, EventOf, Listener, ListenerOverrides } from "./listener.js";
 
 export function inProcessListeners(
@@ -16,6 +16,7 @@ export function inProcessListeners(
       plugin: plugin.name,
       point,
       kind: "in-process",
+      traits: IN_PROCESS_TRAITS,
       ...resolveSettings(point, override, sub, defaultDeadlineMs),
       sideEffectFree: plugin.sideEffectFree,
       // Called directly: a synchronous answer is used at once (callListener catches a throw).

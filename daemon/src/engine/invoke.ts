@@ -16,7 +16,7 @@ import type { ContextOf, EventOf, Listener } from "./listener.js";
 export interface Invocation {
   readonly plugin: string;
   readonly point: PointName;
-  readonly kind: Listener["kind"];
+  readonly kind: string;
   readonly durationUs: number;
   /**
    * answered: a decision; passed: deferred; fault: decided by failure policy; error: listener
@@ -31,7 +31,7 @@ export interface Invocation {
   readonly detail?: string;
 }
 
-export type CallResult<P extends PointName> =
+export type CallResult<P extends PointName = PointName> =
   | { readonly type: "answer"; readonly answer: AnswerOf<P>; readonly invocation: Invocation }
   | { readonly type: "error"; readonly error: ListenerError; readonly invocation: Invocation };
 
@@ -47,10 +47,7 @@ export interface CallOptions {
  * caller's and aborted once the call is over. Its AbortSignal is made on first use, so a context
  * should read it only when the handler does (see CallContext): most in-process handlers never look.
  */
-export type ContextFactory<P extends PointName> = (abort: LazyAbort) => ContextOf<P>;
-
-const OVER_THE_WIRE = new Set<Listener["kind"]>(["remote", "command"]);
-const SETTLE_THEMSELVES = new Set<Listener["kind"]>(["remote", "worker"]);
+export type ContextFactory<P extends PointName = PointName> = (abort: LazyAbort) => ContextOf<P>;
 
 /**
  * The abort reason of a call's signal once the call is over. One shared instance: building an
@@ -62,12 +59,7 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
-export async function callListener<P extends PointName>(
-  listener: Listener<P>,
-  event: EventOf<P>,
-  makeContext: ContextFactory<P>,
-  options: CallOptions,
-): Promise<CallResult<P>> {
+export async function callListener<P extends PointName>(listener: Listener<P>, event: EventOf<P>, makeContext: ContextFactory<P>, options: CallOptions): Promise<CallResult<P>> {
   options.signal.throwIfAborted();
   const started = performance.now();
   // The call's own signal, made only if the handler reads it: an AbortController and the abort
@@ -85,17 +77,18 @@ export async function callListener<P extends PointName>(
     return extra === undefined ? invocation : { ...invocation, ...extra };
   };
   try {
-    let raw = listener.call(event, makeContext(signal));
+    const timeoutMs = effectiveTimeout(listener, options, started);
+    let raw = listener.call(event, makeContext(signal), { cancellation: signal, timeoutMs });
     // A handler that answered synchronously is done: there is nothing to time out or cut off.
-    if (isThenable(raw)) raw = await withinDeadline(raw, listener, signal, options, started);
+    if (isThenable(raw)) raw = await withinDeadline(raw, listener, signal, options, timeoutMs);
     // The SDK's validators: the daemon accepts a decision from untyped code only after this
     // check (the constructors' frozen singletons pass without a walk).
     const checked = validateDecision(listener.point, raw);
     if (checked.ok) {
-      const answer = checked.decision as AnswerOf<P>;
+      const answer = checked.decision;
       return { type: "answer", answer, invocation: finish(isPass(answer) ? "passed" : "answered", answerKind(answer)) };
     }
-    if (OVER_THE_WIRE.has(listener.kind)) throw new PluginFault(listener.plugin, listener.point, "invalid_answer", checked.error.message);
+    if (listener.traits.answersOverWire) throw new PluginFault(listener.plugin, listener.point, "invalid_answer", checked.error.message);
     throw checked.error;
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason;
@@ -106,21 +99,24 @@ export async function callListener<P extends PointName>(
     const listenerError = new ListenerError(listener.plugin, listener.point, HookdError.from(error));
     return { type: "error", error: listenerError, invocation: finish("error", "error", { detail: listenerError.message }) };
   } finally {
-    // Work a handler left running learns that the call is over. The remote and worker adapters
-    // settle their own calls and drop their listeners: for them the abort event would be ~5 us
-    // per call spent on nobody (bench/, fanout4 profile).
-    if (!SETTLE_THEMSELVES.has(listener.kind)) signal.abort(CALL_FINISHED);
+    // Work a handler left running learns that the call is over. A listener that settles its own
+    // calls has dropped its abort listeners: for it the abort event would be spent on nobody.
+    if (!listener.traits.settlesItself) signal.abort(CALL_FINISHED);
   }
 }
 
+/** The smaller of the listener's deadline and what is left of the point's budget, in milliseconds. */
+function effectiveTimeout(listener: Listener, options: CallOptions, started: number): number {
+  const remaining = options.budgetEnd === undefined ? Infinity : options.budgetEnd - started;
+  return Math.max(0, Math.min(listener.deadlineMs, remaining));
+}
+
 /**
- * Settles with the handler's answer, or rejects first when the deadline (the smaller of the
+ * The one place a plugin call's deadline is enforced. Settles with the handler's answer, or rejects first when the deadline (the smaller of the
  * listener's and what is left of the point's budget) passes or the caller cancels: a handler that
  * ignores its signal must not hold a cancelled caller until the deadline.
  */
-async function withinDeadline(pending: PromiseLike<unknown>, listener: Listener, signal: LazyAbort, options: CallOptions, started: number): Promise<unknown> {
-  const remaining = options.budgetEnd === undefined ? Infinity : options.budgetEnd - started;
-  const timeoutMs = Math.max(0, Math.min(listener.deadlineMs, remaining));
+async function withinDeadline(pending: PromiseLike<unknown>, listener: Listener, signal: LazyAbort, options: CallOptions, timeoutMs: number): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   // The caller's abort reason is passed on as it is, Error or not.
   let failNow: (reason: unknown) => void = () => {};

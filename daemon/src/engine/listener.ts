@@ -1,30 +1,45 @@
 // A Listener is one plugin's subscription to one point, whatever the plugin's kind: the engine
-// calls every kind the same way. Owns the listener shape, the point-typed maps of events and
-// answers, and the failure-policy defaults; knows nothing of how a kind reaches its handler.
-import { compileToolMatcher } from "@hookd/sdk";
-import type {
-  ExecuteContext,
-  HandlerContext,
-  PointHandlers,
-  PointName,
-  FailurePolicy,
-  SubscriptionOptions,
-  ToolMatcher,
-  WaterfallContext,
-} from "@hookd/sdk";
-
-/** How a plugin is reached. Over-the-wire kinds have every failure decided by the failure policy. */
-export type ListenerKind = "in-process" | "worker" | "remote" | "command";
+// calls every kind the same way and knows none of them; what matters to a runner is declared as
+// the listener's traits. Owns the listener shape, the point-typed maps of events and contexts,
+// and the subscription settings' defaults.
+import { POINT_TABLE, compileToolMatcher } from "@hookd/sdk";
+import type { FailurePolicy, PointHandlers, PointName, SubscriptionOptions, ToolMatcher } from "@hookd/sdk";
+import type { Cancellation } from "@hookd/sdk/internal";
 
 export type EventOf<P extends PointName> = Parameters<PointHandlers[P]>[0];
 export type ContextOf<P extends PointName> = Parameters<PointHandlers[P]>[1];
 /** What a handler may return at a point, before validation. */
 export type AnswerOf<P extends PointName> = Awaited<ReturnType<PointHandlers[P]>>;
 
+/** What the runners need to know of how a listener is reached; every kind declares its own. */
+export interface ListenerTraits {
+  /** Its handler may call next(), so it runs around the listeners after it and is never fanned out. */
+  readonly wraps: boolean;
+  /**
+   * Its answers arrive over a wire (a process, a socket): one the engine cannot use is the
+   * plugin's fault, decided by its failure policy, not a handler's own error.
+   */
+  readonly answersOverWire: boolean;
+  /** It settles its own calls and drops its abort listeners: the engine need not abort the call's signal when a call ends. */
+  readonly settlesItself: boolean;
+  /** Its request leaves only when the event loop turns: a concurrent call after it is started a turn later. */
+  readonly sendsOnNextTurn: boolean;
+}
+
+/** How a call of the listener ends: the engine's own cancellation of it (deadline, caller gone) and its deadline. */
+export interface ListenerCall {
+  /** Aborted with a PluginFault at the deadline, with the caller's reason when the caller cancels, or when the call is over. */
+  readonly cancellation: Cancellation;
+  /** The effective deadline of this call in milliseconds: the smaller of the listener's and what is left of the point's budget. */
+  readonly timeoutMs: number;
+}
+
 export interface Listener<P extends PointName = PointName> {
   readonly plugin: string;
   readonly point: P;
-  readonly kind: ListenerKind;
+  /** How the plugin is reached, as audit records and metrics name it ("in-process", "remote", ...). */
+  readonly kind: string;
+  readonly traits: ListenerTraits;
   /** Lower runs outermost; ties by plugin name. */
   readonly priority: number;
   /** Applied by the engine before calling: a non-matching listener costs nothing. */
@@ -35,21 +50,22 @@ export interface Listener<P extends PointName = PointName> {
   /** May be called concurrently with its neighbours and folded in order (see the proto). */
   readonly sideEffectFree: boolean;
   /**
-   * Calls the handler. Rejects with a PluginFault when the plugin could not answer (deadline,
-   * crash, transport, unusable wire answer); any other rejection is the handler's own error.
-   * The answer is validated by the caller. An in-process handler's answer may come back
-   * synchronously (and its own error be thrown): then there is nothing to wait for.
+   * Calls the handler with its author-facing context; `call` carries the engine's cancellation
+   * and the effective deadline, which the engine alone enforces. Rejects with a PluginFault when
+   * the plugin could not answer (crash, transport, unusable wire answer); any other rejection is
+   * the handler's own error. The answer is validated by the caller. An in-process handler's
+   * answer may come back synchronously (and its own error be thrown): then there is nothing to
+   * wait for.
    */
-  call(event: EventOf<P>, ctx: ContextOf<P>): unknown;
+  call(event: EventOf<P>, ctx: ContextOf<P>, call: ListenerCall): unknown;
 }
 
-export type AnyContext = HandlerContext | WaterfallContext<unknown> | ExecuteContext;
+/** Traits of a handler called directly on the daemon's main thread. */
+export const IN_PROCESS_TRAITS: ListenerTraits = Object.freeze({ wraps: true, answersOverWire: false, settlesItself: false, sendsOnNextTurn: false });
 
-/** Points where a failing plugin refuses by default. */
-export const GATE_POINTS: ReadonlySet<PointName> = new Set(["pre-step", "pre-tool", "guard", "post-tool"]);
-
+/** Gates refuse by default when their plugin fails; everything else is passed over. */
 export function defaultFailurePolicy(point: PointName): FailurePolicy {
-  return GATE_POINTS.has(point) ? "fail-closed" : "fail-open";
+  return POINT_TABLE[point].gate ? "fail-closed" : "fail-open";
 }
 
 /** The default deadline of one plugin call when neither the plugin nor the config sets one. */

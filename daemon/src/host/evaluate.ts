@@ -3,19 +3,34 @@
 // merge, audit) and are shared by the gRPC service and the Claude Code HTTP endpoint; the gRPC
 // wrappers only convert and authenticate. Evaluate is total: a plugin's own error becomes the
 // point's refusal (deny, reject, block) with the failure named in the trace.
+import type { Message } from "@bufbuild/protobuf";
 import { status } from "@grpc/grpc-js";
 import { block, deny, reject } from "@hookd/sdk";
-import { fromProtoEvent, toProtoDecision, toProtoMessage, toProtoToolResult } from "@hookd/sdk/internal";
-import type { AgentMessage, Pass, PointName, PostToolDecision, PreStepDecision, PreToolDecision, SessionInfo, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
+import { EVALUATED_POINTS, EVALUATE_TABLE } from "@hookd/sdk";
+import { fromProtoEvent } from "@hookd/sdk/internal";
+import type {
+  AgentMessage,
+  DecisionTrace,
+  EvaluateSpec,
+  EvaluatedPoint,
+  Pass,
+  PointName,
+  PostToolDecision,
+  PreStepDecision,
+  PreToolDecision,
+  SessionInfo,
+  ToolResult,
+  TurnStoppingDecision,
+} from "@hookd/sdk";
 import type { Cancellation, ProtoEvent } from "@hookd/sdk/internal";
 import { StatusError, invalidArgument } from "@hookd/sdk/internal";
-import type { ServerCallInfo, pb } from "@hookd/sdk/internal";
+import type { ServerCallInfo } from "@hookd/sdk/internal";
 import type { EventBus, EventScope } from "../engine/events.js";
 import type { EventOf } from "../engine/listener.js";
 import { decideTurnStop } from "../engine/loop/index.js";
 import { RETURN_ASK, applyPostTool, decideToolPolicy } from "../engine/pipeline/index.js";
-import { decidePreStep, notify } from "../engine/points.js";
-import type { PointEnv } from "../engine/points.js";
+import { decide } from "../engine/decide.js";
+import type { PointEnv } from "../engine/decide.js";
 import type { PluginRegistry } from "../engine/registry.js";
 import type { AgentIdentities } from "./identity.js";
 import type { SessionStore } from "./session-store.js";
@@ -29,11 +44,11 @@ export interface EvaluateDeps {
 }
 
 /** Who decided, whether a failure policy or a listener error made the decision, and how long it took. */
-export interface Trace {
-  readonly decidedBy: string;
-  readonly failureCause: string;
-  readonly durationUs: number;
-}
+export type Trace = DecisionTrace;
+
+/** The request fields an evaluate RPC may carry besides its event (e.g. agentResolvesAsk). */
+type EvaluateRequest = { readonly event?: unknown };
+type EvaluateCallOptions = EvaluateOptions & { readonly agentResolvesAsk?: boolean };
 
 export interface EvaluateOptions {
   /** The caller's cancellation (the agent's call). */
@@ -54,14 +69,14 @@ export class EvaluateService {
 
   evaluateSessionStart(event: EventOf<"session-start">, options: EvaluateOptions): Promise<{ contexts: readonly AgentMessage[] }> {
     return this.#admit(event.session, async () => {
-      const outcome = await notify(this.#env(event.session, { turn: 0, step: 0 }, options), "session-start", event);
+      const outcome = await decide(this.#env(event.session, { turn: 0, step: 0 }, options), "session-start", event);
       return { contexts: outcome.answers.flatMap(({ plugin, decision }) => decision.messages.map((m) => sourced(plugin, m))) };
     });
   }
 
   evaluatePreStep(event: EventOf<"pre-step">, options: EvaluateOptions): Promise<{ decision: PreStepDecision; trace: Trace }> {
     return this.#admit(event.session, async (started) => {
-      const outcome = await decidePreStep(this.#env(event.session, scopeOf(event), options), event);
+      const outcome = await decide(this.#env(event.session, scopeOf(event), options), "pre-step", event);
       if (outcome.type === "error") return { decision: reject(outcome.error.message), trace: trace(outcome.error.plugin, "listener_error", started) };
       return { decision: outcome.decision, trace: trace(outcome.decidedBy, outcome.fault?.fault ?? "", started) };
     });
@@ -102,7 +117,7 @@ export class EvaluateService {
   }
 
   async evaluateToolResult(event: EventOf<"tool-result">, options: EvaluateOptions): Promise<void> {
-    await this.#admit(event.session, () => notify(this.#env(event.session, scopeOf(event), options), "tool-result", event));
+    await this.#admit(event.session, () => decide(this.#env(event.session, scopeOf(event), options), "tool-result", event));
   }
 
   evaluateTurnStopping(event: EventOf<"turn-stopping">, options: EvaluateOptions): Promise<{ decision: TurnStoppingDecision | Pass; capped: boolean; trace: Trace }> {
@@ -124,33 +139,31 @@ export class EvaluateService {
   }
 
   // ---- gRPC wrappers -----------------------------------------------------------------------
-  // They pass the call's lazy cancellation: its AbortSignal is made only if a plugin call waits.
+  // One per point of the evaluate table, all alike: convert and authenticate the event, evaluate,
+  // convert the evaluation. They pass the call's lazy cancellation: its AbortSignal is made only
+  // if a plugin call waits.
 
-  readonly grpc = {
-    sessionStart: async (request: pb.EvaluateSessionStartRequest, call: ServerCallInfo) => {
-      const result = await this.evaluateSessionStart(this.#read("session-start", request.event, call), { signal: call.cancellation });
-      return { contexts: result.contexts.map(toProtoMessage) };
-    },
-    preStep: async (request: pb.EvaluatePreStepRequest, call: ServerCallInfo) => {
-      const result = await this.evaluatePreStep(this.#read("pre-step", request.event, call), { signal: call.cancellation });
-      return { decision: toProtoDecision("pre-step", result.decision), trace: protoTrace(result.trace) };
-    },
-    preTool: async (request: pb.EvaluatePreToolRequest, call: ServerCallInfo) => {
-      const result = await this.evaluatePreTool(this.#read("pre-tool", request.event, call), { signal: call.cancellation, agentResolvesAsk: request.agentResolvesAsk });
-      return { decision: toProtoDecision("pre-tool", result.decision), trace: protoTrace(result.trace) };
-    },
-    postTool: async (request: pb.EvaluatePostToolRequest, call: ServerCallInfo) => {
-      const result = await this.evaluatePostTool(this.#read("post-tool", request.event, call), { signal: call.cancellation });
-      return { decision: toProtoDecision("post-tool", result.decision), result: toProtoToolResult(result.result), trace: protoTrace(result.trace) };
-    },
-    toolResult: async (request: pb.EvaluateToolResultRequest, call: ServerCallInfo) => {
-      await this.evaluateToolResult(this.#read("tool-result", request.event, call), { signal: call.cancellation });
-      return {};
-    },
-    turnStopping: async (request: pb.EvaluateTurnStoppingRequest, call: ServerCallInfo) => {
-      const result = await this.evaluateTurnStopping(this.#read("turn-stopping", request.event, call), { signal: call.cancellation });
-      return { decision: toProtoDecision("turn-stopping", result.decision), capped: result.capped, trace: protoTrace(result.trace) };
-    },
+  /** The HookHost evaluate handlers, by RPC method name. */
+  grpcHandlers(): Record<string, (request: EvaluateRequest, call: ServerCallInfo) => Promise<Record<string, unknown>>> {
+    const handlers: Record<string, (request: EvaluateRequest, call: ServerCallInfo) => Promise<Record<string, unknown>>> = {};
+    for (const point of EVALUATED_POINTS) {
+      const spec = EVALUATE_TABLE[point] as EvaluateSpec<unknown, EvaluateCallOptions, unknown>;
+      const evaluate = this.#evaluators[point] as (event: unknown, options: EvaluateCallOptions) => Promise<unknown>;
+      handlers[spec.method] = async (request, call) => {
+        const options: EvaluateCallOptions = { ...spec.requestOptions(request as unknown as Message), signal: call.cancellation };
+        return spec.toResponse(await evaluate(this.#read(point, request.event as ProtoEvent<typeof point> | undefined, call), options));
+      };
+    }
+    return handlers;
+  }
+
+  readonly #evaluators: { readonly [P in EvaluatedPoint]: (event: EventOf<P>, options: EvaluateCallOptions) => Promise<unknown> } = {
+    "session-start": (event, options) => this.evaluateSessionStart(event, options),
+    "pre-step": (event, options) => this.evaluatePreStep(event, options),
+    "pre-tool": (event, options) => this.evaluatePreTool(event, options),
+    "post-tool": (event, options) => this.evaluatePostTool(event, options),
+    "tool-result": (event, options) => this.evaluateToolResult(event, options),
+    "turn-stopping": (event, options) => this.evaluateTurnStopping(event, options),
   };
 
   /** Converts a request's event and binds it to the caller's authenticated identity. */
@@ -207,9 +220,6 @@ function sourced(plugin: string, message: AgentMessage): AgentMessage {
 }
 
 function trace(decidedBy: string, failureCause: string, started: number): Trace {
-  return { decidedBy, failureCause, durationUs: Math.round((performance.now() - started) * 1000) };
+  return { decidedBy, ...(failureCause === "" ? {} : { failureCause }), durationUs: Math.round((performance.now() - started) * 1000) };
 }
 
-function protoTrace(value: Trace): { decidedBy: string; failureCause: string; durationUs: bigint } {
-  return { ...value, durationUs: BigInt(value.durationUs) };
-}

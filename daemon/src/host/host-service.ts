@@ -7,7 +7,7 @@ import type { Server } from "@grpc/grpc-js";
 import { fromProtoSessionSource, fromProtoToolDefinition, toProtoMessage } from "@hookd/sdk/internal";
 import type { SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
 import { StatusError, addService, invalidArgument, pb } from "@hookd/sdk/internal";
-import type { ServerStreamCall } from "@hookd/sdk/internal";
+import type { ServerStreamCall, ServiceImpl } from "@hookd/sdk/internal";
 import type { Logger } from "../ops/log.js";
 import type { EvaluateService } from "./evaluate.js";
 import type { AgentStream } from "./hosted-session.js";
@@ -62,16 +62,9 @@ class FrameSender implements AgentStream {
 }
 
 export function addHostService(server: Server, deps: HostServiceDeps): void {
-  const { grpc } = deps.evaluate;
-  addService(server, pb.HookHost, {
-    session: (requests, call) => serveSession(deps, requests, call),
-    evaluateSessionStart: grpc.sessionStart,
-    evaluatePreStep: grpc.preStep,
-    evaluatePreTool: grpc.preTool,
-    evaluatePostTool: grpc.postTool,
-    evaluateToolResult: grpc.toolResult,
-    evaluateTurnStopping: grpc.turnStopping,
-  }, { maxRequestBytes: deps.maxMessageBytes });
+  // The evaluate RPCs come from the point table; their handlers are alike (see EvaluateService).
+  const impl = { session: (requests, call) => serveSession(deps, requests, call), ...deps.evaluate.grpcHandlers() } as ServiceImpl<typeof pb.HookHost>;
+  addService(server, pb.HookHost, impl, { maxRequestBytes: deps.maxMessageBytes });
 }
 
 function readOpen(open: pb.OpenSession): { source: SessionSource; tools: ToolDefinitionInfo[] } {

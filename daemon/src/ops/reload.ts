@@ -68,11 +68,11 @@ export class InflightCalls {
     };
     return source.listeners().map((listener) => ({
       ...listener,
-      call: (event, ctx) => {
+      call: (event, ctx, call) => {
         entry.n++;
         let answer: unknown;
         try {
-          answer = listener.call(event, ctx);
+          answer = listener.call(event, ctx, call);
         } catch (error) {
           done();
           throw error;

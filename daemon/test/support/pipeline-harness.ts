@@ -7,7 +7,7 @@ import { EventBus } from "../../src/engine/events.js";
 import type { EngineEvent } from "../../src/engine/events.js";
 import { inProcessListeners } from "../../src/engine/in-process.js";
 import type { ListenerOverrides } from "../../src/engine/listener.js";
-import type { PointEnv } from "../../src/engine/points.js";
+import type { PointEnv } from "../../src/engine/decide.js";
 import { PluginRegistry } from "../../src/engine/registry.js";
 import type { ApprovalSeam } from "../../src/engine/pipeline/approval.js";
 import { runToolBatch, runToolCall } from "../../src/engine/pipeline/pipeline.js";

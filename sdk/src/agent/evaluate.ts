@@ -9,7 +9,7 @@ import { StatusError, toStatusError } from "../grpc/status.js";
 import { deepFreeze } from "../json.js";
 import { EVALUATED_POINTS, EVALUATE_TABLE, POINT_TABLE } from "../points/index.js";
 import type { EvaluateOptionsOf, EvaluatedPoint, EvaluationOf, EventOf } from "../points/index.js";
-import type { EvaluateOptions } from "../points/define.js";
+import type { EvaluateOptions, EvaluateSpec } from "../points/define.js";
 import type * as pb from "../proto.js";
 import { messageOf } from "./results.js";
 
@@ -27,23 +27,22 @@ type LooseCall = (request: Record<string, unknown>, call: CallOptions) => Promis
 export function evaluator(stub: HostStub, metadata: Readonly<Record<string, string>>, assertOpen: () => void): Evaluator {
   const methods: Record<string, (event: object, options?: EvaluateOptions) => Promise<unknown>> = {};
   for (const point of EVALUATED_POINTS) {
-    const spec = EVALUATE_TABLE[point];
+    // Every entry of the table, through the interface they share.
+    const spec = EVALUATE_TABLE[point] as EvaluateSpec<object, EvaluateOptions, unknown>;
     const codec = POINT_TABLE[point].event as { toProto(event: object): Message };
     const send = stub[spec.method] as unknown as LooseCall;
     const rpc = spec.method.charAt(0).toUpperCase() + spec.method.slice(1);
-    const requestFields = spec.requestFields as (options: EvaluateOptions) => Record<string, unknown>;
-    const readResponse = spec.readResponse as (response: Message, event: object) => unknown;
     methods[spec.method] = async (event, options = {}) => {
       let response: Message;
       try {
         assertOpen();
         const call: CallOptions = { metadata, signal: options.signal, timeoutMs: options.timeoutMs };
-        response = await send({ event: codec.toProto(event), ...requestFields(options) }, call);
+        response = await send({ event: codec.toProto(event), ...spec.requestFields(options) }, call);
       } catch (error) {
         throw toStatusError(error); // a typed event the codecs refuse is INVALID_ARGUMENT
       }
       try {
-        return deepFreeze(readResponse(response, event));
+        return deepFreeze(spec.readResponse(response, event));
       } catch (error) {
         throw new StatusError(status.INTERNAL, `${rpc}: the daemon's answer is unusable: ${messageOf(error)}`, { cause: error });
       }

@@ -6,7 +6,7 @@ import { status } from "@grpc/grpc-js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { HookdError } from "../errors.js";
 import type { Result } from "../convert/result.js";
-import { Problem, decode } from "../convert/result.js";
+import { decode } from "../convert/result.js";
 import { fromProtoContentBlock, readMessages, readToolCall, readToolResult, toProtoContentBlock, toProtoSessionSource, toProtoToolDefinition } from "../convert/values.js";
 import { StatusError } from "../grpc/status.js";
 import * as pb from "../proto.js";

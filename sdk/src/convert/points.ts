@@ -1,5 +1,5 @@
 // The point enum and the HookPlugin RPC of each point, derived from the point table.
-import * as pb from "../proto.js";
+import type * as pb from "../proto.js";
 import { POINTS, POINT_TABLE } from "../points/index.js";
 import type { PointName, PointTable } from "../points/index.js";
 import { enumMap, reader } from "./result.js";

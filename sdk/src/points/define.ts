@@ -58,6 +58,8 @@ export interface EvaluateSpec<Event, Options, Evaluation, M extends EvaluateMeth
   readonly method: M;
   /** The request's fields besides `event` (client side). */
   requestFields(options: Options): Record<string, unknown>;
+  /** The options those fields stand for (daemon side). */
+  requestOptions(request: Message): Omit<Options, keyof EvaluateOptions>;
   /** Reads the typed evaluation from the response (client side); throws a Problem naming the field. */
   readResponse(response: Message, event: Event): Evaluation;
   /** Builds the response from the typed evaluation (daemon side). */
@@ -108,7 +110,7 @@ export function eventCodec<T extends PointShape, D extends DescMessage & { reado
 ): EventCodec<T> {
   return {
     schema,
-    toProto: (event) => create(schema, to(event)) as T["protoEvent"],
+    toProto: (event) => create(schema, to(event)),
     fromProto: (message, path = "event") => decode("invalid_argument", path, () => read(message, path)),
   };
 }

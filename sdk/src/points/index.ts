@@ -2,7 +2,7 @@
 // (the closed list of names, tool points, the typed maps of events, decisions, answers and
 // handlers, the evaluate RPCs). Adding a point is its proto, one file here, and one line in each
 // map below.
-import type { EvaluateSpec, PointMode, PointSpec } from "./define.js";
+import type { EvaluateMethod, PointMode, PointSpec } from "./define.js";
 import type { ExecuteTypes } from "./execute.js";
 import { executePoint } from "./execute.js";
 import type { GuardTypes } from "./guard.js";
@@ -65,7 +65,7 @@ export const EVALUATE_TABLE = Object.freeze({
   "post-tool": postToolEvaluate,
   "tool-result": toolResultEvaluate,
   "turn-stopping": turnStoppingEvaluate,
-} as const satisfies { readonly [N in keyof PointTypes]?: EvaluateSpec<PointTypes[N]["event"], never, unknown> });
+} as const satisfies { readonly [N in keyof PointTypes]?: { readonly method: EvaluateMethod } });
 
 export type PointName = keyof PointTypes;
 export type PointTable = typeof POINT_TABLE;

@@ -168,6 +168,7 @@ export const postToolPoint = {
 export const postToolEvaluate: EvaluateSpec<PostToolEvent, EvaluateOptions, PostToolEvaluation, "evaluatePostTool"> = {
   method: "evaluatePostTool",
   requestFields: () => ({}),
+  requestOptions: () => ({}),
   readResponse(message) {
     const response = message as pb.EvaluatePostToolResponse;
     const decision = needDecision(response.decision, (d) => postToolPoint.decision.fromProto(d, "response.decision"));

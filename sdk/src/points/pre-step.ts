@@ -106,6 +106,7 @@ export const preStepPoint = {
 export const preStepEvaluate: EvaluateSpec<PreStepEvent, EvaluateOptions, PreStepEvaluation, "evaluatePreStep"> = {
   method: "evaluatePreStep",
   requestFields: () => ({}),
+  requestOptions: () => ({}),
   readResponse(message, event) {
     const response = message as pb.EvaluatePreStepResponse;
     const decision = needDecision(response.decision, (d) => preStepPoint.decision.fromProto(d, "response.decision"));

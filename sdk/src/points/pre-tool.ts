@@ -101,6 +101,7 @@ export const preToolPoint = {
 export const preToolEvaluate: EvaluateSpec<PreToolEvent, EvaluatePreToolOptions, PreToolEvaluation, "evaluatePreTool"> = {
   method: "evaluatePreTool",
   requestFields: (options) => ({ agentResolvesAsk: options.agentResolvesAsk === true }),
+  requestOptions: (request) => ({ agentResolvesAsk: (request as pb.EvaluatePreToolRequest).agentResolvesAsk }),
   readResponse(message) {
     const response = message as pb.EvaluatePreToolResponse;
     const decision = needDecision(response.decision, (d) => preToolPoint.decision.fromProto(d, "response.decision"));

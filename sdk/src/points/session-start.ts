@@ -104,6 +104,7 @@ export const sessionStartPoint = {
 export const sessionStartEvaluate: EvaluateSpec<SessionStartEvent, EvaluateOptions, SessionStartEvaluation, "evaluateSessionStart"> = {
   method: "evaluateSessionStart",
   requestFields: () => ({}),
+  requestOptions: () => ({}),
   readResponse: (message) => ({ contexts: readMessages((message as pb.EvaluateSessionStartResponse).contexts, "response.contexts") }),
   toResponse: (evaluation) => ({ contexts: toProtoMessages(evaluation.contexts) }),
 };

@@ -42,6 +42,7 @@ export const toolResultPoint = {
 export const toolResultEvaluate: EvaluateSpec<ToolResultEvent, EvaluateOptions, void, "evaluateToolResult"> = {
   method: "evaluateToolResult",
   requestFields: () => ({}),
+  requestOptions: () => ({}),
   readResponse: () => undefined,
   toResponse: () => ({}),
 };

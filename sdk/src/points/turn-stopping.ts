@@ -115,6 +115,7 @@ export const turnStoppingPoint = {
 export const turnStoppingEvaluate: EvaluateSpec<TurnStoppingEvent, EvaluateOptions, TurnStoppingEvaluation, "evaluateTurnStopping"> = {
   method: "evaluateTurnStopping",
   requestFields: () => ({}),
+  requestOptions: () => ({}),
   readResponse(message) {
     const response = message as pb.EvaluateTurnStoppingResponse;
     return {

@@ -6,8 +6,8 @@ import { LazyAbort } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import type { AgentMessage, MessageSource, SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
 import type { EventBus } from "../events.js";
-import { notify } from "../points.js";
-import type { PointEnv } from "../points.js";
+import { decide } from "../decide.js";
+import type { PointEnv } from "../decide.js";
 import type { PluginRegistry } from "../registry.js";
 import { History } from "./history.js";
 import { Inbox } from "./inbox.js";
@@ -216,7 +216,7 @@ export class EngineSession {
   async #sessionStart(): Promise<readonly AgentMessage[]> {
     const env = this.#env(0, 0, this.#lifetime);
     try {
-      const outcome = await notify(env, "session-start", { session: this.info, source: this.#source, tools: this.#tools });
+      const outcome = await decide(env, "session-start", { session: this.info, source: this.#source, tools: this.#tools });
       for (const error of outcome.errors) this.#log(`session ${this.info.sessionId}: session-start listener failed (contained): ${error.message}`);
       const seeded: AgentMessage[] = [];
       for (const { plugin, decision } of outcome.answers) {

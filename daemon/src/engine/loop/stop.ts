@@ -3,8 +3,8 @@
 // and apply the continuation cap. Knows nothing of queues: the caller acts on the result.
 import type { AgentMessage, TurnStoppingEvent } from "@hookd/sdk";
 import type { ListenerError } from "../faults.js";
-import { notify } from "../points.js";
-import type { NotificationOutcome, PointEnv } from "../points.js";
+import { decide } from "../decide.js";
+import type { Decided, PointEnv } from "../decide.js";
 import { copyMessage } from "./messages.js";
 
 export interface TurnStopOptions {
@@ -31,7 +31,7 @@ export type TurnStop =
  * Pure merge of the listeners' answers. Messages keep their content; their source becomes the
  * plugin that steered and their id is left for the session to assign.
  */
-export function settleTurnStop(outcome: NotificationOutcome<"turn-stopping">, event: TurnStoppingEvent, options: TurnStopOptions): TurnStop {
+export function settleTurnStop(outcome: Decided<"turn-stopping">, event: TurnStoppingEvent, options: TurnStopOptions): TurnStop {
   const [error] = outcome.errors;
   if (error !== undefined) return { kind: "error", error };
   const messages: AgentMessage[] = [];
@@ -61,7 +61,7 @@ export function settleTurnStop(outcome: NotificationOutcome<"turn-stopping">, ev
  */
 export async function decideTurnStop(env: PointEnv, event: TurnStoppingEvent, options: TurnStopOptions): Promise<TurnStop> {
   const started = performance.now();
-  const outcome = await notify(env, "turn-stopping", event);
+  const outcome = await decide(env, "turn-stopping", event);
   const stop = settleTurnStop(outcome, event, options);
   const decidedBy = stop.kind === "error" ? stop.error.plugin : stop.kind === "close" ? "default" : stop.steeredBy.join(",") || "queued-steering";
   const reason = stop.kind === "error" ? stop.error.message : stop.kind === "capped" ? stop.detail : undefined;

@@ -6,8 +6,8 @@
 import { HookdError, text, unreachable } from "@hookd/sdk";
 import type { AgentMessage, ContentBlock, SessionInfo } from "@hookd/sdk";
 import type { EventBus, EventScope, TurnEndReason } from "../events.js";
-import { decidePreStep } from "../points.js";
-import type { PointEnv } from "../points.js";
+import { decide } from "../decide.js";
+import type { PointEnv } from "../decide.js";
 import type { History } from "./history.js";
 import type { FollowUp, Inbox } from "./inbox.js";
 import { copyMessage } from "./messages.js";
@@ -89,7 +89,7 @@ class TurnRun {
       const messages = Object.freeze([...(claimed ?? inbox.drainStep())]);
       claimed = undefined;
 
-      const decided = await decidePreStep(this.#env(proposed), { session: info, turn: this.turn, step: proposed, messages });
+      const decided = await decide(this.#env(proposed), "pre-step", { session: info, turn: this.turn, step: proposed, messages });
       this.signal.throwIfAborted();
       if (decided.type === "error") return this.#end("error", decided.error.message);
       const decision = decided.decision;

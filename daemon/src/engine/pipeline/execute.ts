@@ -3,8 +3,9 @@
 // frozen result, and the first wrapper that throws makes the phase's final failure (sticky).
 import { isDeepStrictEqual } from "node:util";
 import type { SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
-import { executeChain } from "../points.js";
-import type { ListenerError, PointEnv } from "../points.js";
+import { decide } from "../decide.js";
+import type { PointEnv } from "../decide.js";
+import type { ListenerError } from "../faults.js";
 import { PIPELINE, abortFailure, cancelledFailure, listenerFailure, messageOf, normalizeBodyOutput, normalizeWrapperResult, pipelineFailure, thrownFailure } from "./normalize.js";
 import type { Dispatch, ToolSpec } from "./spec.js";
 
@@ -39,10 +40,10 @@ export async function executeCall(
     return failure;
   };
   try {
-    const result = await executeChain(env, { session, call }, core, normalize, onError);
+    const result = await decide(env, "execute", { session, call }, { dispatch: core, normalize, onError });
     return sticky === undefined ? { result, bypass: false } : { result: sticky, bypass: true };
   } catch (error) {
-    // executeChain throws only when the turn was cancelled while a wrapper ran.
+    // decide() throws only when the turn was cancelled while a wrapper ran.
     if (env.signal.aborted) return { result: cancelledFailure(env.signal), bypass: true };
     return { result: pipelineFailure("internal", `internal error in the execute phase: ${messageOf(error)}`, PIPELINE), bypass: true };
   }

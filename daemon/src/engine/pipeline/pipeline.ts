@@ -4,8 +4,8 @@
 import { unreachable } from "@hookd/sdk";
 import type { AgentMessage, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
-import { notify } from "../points.js";
-import type { PointEnv } from "../points.js";
+import { decide } from "../decide.js";
+import type { PointEnv } from "../decide.js";
 import type { ApprovalSeam } from "./approval.js";
 import { executeCall } from "./execute.js";
 import type { Candidate } from "./execute.js";
@@ -149,7 +149,7 @@ async function commitPhase(env: PointEnv, session: SessionInfo, sealed: SealedCa
   const result = finalizeResult(transformed, call, spec);
   // Observers are bounded by their own deadlines but not by the turn's signal, so a call
   // cancelled before dispatch still reaches them, exactly once. Their failures change nothing.
-  await notify({ ...env, signal: new AbortController().signal }, "tool-result", { session, call, result }).catch(() => undefined);
+  await decide({ ...env, signal: new AbortController().signal }, "tool-result", { session, call, result }).catch(() => undefined);
   return result;
 }
 

@@ -5,8 +5,8 @@ import { unreachable } from "@hookd/sdk";
 import type { SessionInfo, ToolCall } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
-import { decideGuards, decidePreTool } from "../points.js";
-import type { PointEnv } from "../points.js";
+import { decide } from "../decide.js";
+import type { PointEnv } from "../decide.js";
 import { resolveApproval } from "./approval.js";
 import type { ApprovalSeam } from "./approval.js";
 import { PIPELINE, messageOf } from "./normalize.js";
@@ -51,15 +51,15 @@ export async function decideToolPolicy(
 ): Promise<PolicyVerdict> {
   const at: { phase: "pre-tool" | "guard" } = { phase: "pre-tool" };
   try {
-    return await decide(env, session, call, approval, at);
+    return await decidePolicy(env, session, call, approval, at);
   } catch (error) {
-    // points.ts throws only when the caller's signal was aborted; anything else is a bug here.
+    // decide() throws only when the caller's signal was aborted; anything else is a bug here.
     if (env.signal.aborted) return cancelled(env.signal);
     return { kind: "error", phase: at.phase, decidedBy: PIPELINE, reason: `internal error in the ${at.phase} phase: ${messageOf(error)}` };
   }
 }
 
-async function decide(
+async function decidePolicy(
   env: PointEnv,
   session: SessionInfo,
   call: ToolCall,
@@ -67,7 +67,7 @@ async function decide(
   at: { phase: "pre-tool" | "guard" },
 ): Promise<PolicyVerdict> {
   if (env.signal.aborted) return cancelled(env.signal);
-  const pre = await decidePreTool(env, { session, call });
+  const pre = await decide(env, "pre-tool", { session, call });
   if (pre.type === "error") return { kind: "error", phase: "pre-tool", decidedBy: pre.error.plugin, reason: pre.error.message };
   let allowed: PolicyVerdict & { kind: "allow" | "ask" };
   const decision = pre.decision;
@@ -104,7 +104,7 @@ async function decide(
   }
   if (env.signal.aborted) return cancelled(env.signal);
   at.phase = "guard";
-  const guards = await decideGuards(env, { session, call });
+  const guards = await decide(env, "guard", { session, call });
   if (guards.type === "error") return { kind: "error", phase: "guard", decidedBy: guards.error.plugin, reason: guards.error.message };
   if (guards.decision.kind === "deny") return { kind: "deny", phase: "guard", decidedBy: guards.decidedBy, reason: guards.decision.reason, ...causeOf(guards) };
   return allowed;

@@ -4,8 +4,8 @@
 import { HookdError, unreachable } from "@hookd/sdk";
 import type { AgentMessage, PostToolDecision, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
 import { ListenerError } from "../faults.js";
-import { decidePostTool } from "../points.js";
-import type { PointEnv } from "../points.js";
+import { decide } from "../decide.js";
+import type { Decided, PointEnv } from "../decide.js";
 import { PIPELINE, cancelledFailure, listenerFailure, messageOf, pipelineFailure, pluginSource, snapshotResult, successFromValue, withContent } from "./normalize.js";
 import type { ToolSpec } from "./spec.js";
 
@@ -32,9 +32,9 @@ export async function applyPostTool(
   // A cancelled turn runs no more policy: the result the post-tool policy never saw is not shown.
   const cancelled = (): PostToolOutcome => ({ result: cancelledFailure(env.signal, candidate.contexts), applied: "cancelled", decidedBy: PIPELINE });
   if (env.signal.aborted) return cancelled();
-  let outcome: Awaited<ReturnType<typeof decidePostTool>>;
+  let outcome: Decided<"post-tool">;
   try {
-    outcome = await decidePostTool(env, { session, call, result: candidate });
+    outcome = await decide(env, "post-tool", { session, call, result: candidate });
   } catch (error) {
     if (env.signal.aborted) return cancelled();
     const result = pipelineFailure("internal", `internal error in the post-tool phase: ${messageOf(error)}`, PIPELINE, candidate.contexts);

@@ -2,11 +2,15 @@
 // failure-policy settings as main-thread plugins, but each call runs the handler in a worker
 // with a copy of the event. Waterfall handlers there have no next(): they answer or pass.
 import type { PointName } from "@hookd/sdk";
+import { signalOf } from "@hookd/sdk/internal";
 import { DEFAULT_DEADLINE_MS, resolveSettings } from "../listener.js";
-import type { ContextOf, EventOf, Listener, ListenerOverrides } from "../listener.js";
+import type { EventOf, Listener, ListenerCall, ListenerOverrides, ListenerTraits } from "../listener.js";
 import { resolveModulePath } from "./pool.js";
 import type { WorkerPool } from "./pool.js";
 import type { PluginManifest, SubscriptionManifest } from "./protocol.js";
+
+/** A worker handler has no next(); the pool settles each call itself (it aborts the task when the call's signal aborts). */
+const WORKER_TRAITS: ListenerTraits = Object.freeze({ wraps: false, answersOverWire: false, settlesItself: true, sendsOnNextTurn: false });
 
 /**
  * One listener of kind "worker" per subscription of `plugin`, whose handlers live in the module
@@ -28,9 +32,10 @@ export function workerListeners(
       plugin: plugin.name,
       point,
       kind: "worker",
+      traits: WORKER_TRAITS,
       ...resolveSettings(point, override, sub, defaultDeadlineMs),
       sideEffectFree: plugin.sideEffectFree,
-      call: (event: EventOf<PointName>, ctx: ContextOf<PointName>) => pool.call(target, event, ctx.signal),
+      call: (event: EventOf<PointName>, _ctx: unknown, call: ListenerCall) => pool.call(target, event, signalOf(call.cancellation)),
     } satisfies Listener;
   });
 }

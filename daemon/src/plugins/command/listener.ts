@@ -6,7 +6,11 @@
 import { compileToolMatcher } from "@hookd/sdk";
 import type { FailurePolicy, PointName } from "@hookd/sdk";
 import { PluginFault } from "../../engine/faults.js";
-import type { ContextOf, EventOf, Listener } from "../../engine/listener.js";
+import { signalOf } from "@hookd/sdk/internal";
+import type { EventOf, Listener, ListenerCall, ListenerTraits } from "../../engine/listener.js";
+
+/** A hook process has no next(); its output comes over a pipe; the engine ends its calls (which kills the processes). */
+const COMMAND_TRAITS: ListenerTraits = Object.freeze({ wraps: false, answersOverWire: true, settlesItself: false, sendsOnNextTurn: false });
 import { decide } from "./decide.js";
 import type { CommandPoint } from "./decide.js";
 import { DIALECTS, EVENT_AT_POINT, EVENT_SPECS } from "./dialect.js";
@@ -139,13 +143,14 @@ export function commandListeners(model: HooksModel, options: CommandListenerOpti
       plugin: options.plugin,
       point,
       kind: "command",
+      traits: COMMAND_TRAITS,
       priority: settings.priority ?? 0,
       // Filtering here means a tool no hook matches never costs a process.
       matches: isTool ? (tool) => narrow(tool) && groups.some((group) => group.hooks.length > 0 && group.matches(tool)) : () => true,
       deadlineMs: settings.deadlineMs ?? longestMs + DEADLINE_GRACE_MS,
       failurePolicy: policy,
       sideEffectFree: false,
-      call: (data: EventOf<CommandPoint>, ctx: ContextOf<CommandPoint>) => fire(point, event, groups, dialect, policy, options, data, ctx.signal),
+      call: (data: EventOf<CommandPoint>, _ctx: unknown, call: ListenerCall) => fire(point, event, groups, dialect, policy, options, data, signalOf(call.cancellation)),
     };
     listeners.push(listener);
   }

@@ -14,12 +14,11 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { ChannelCredentials, ChannelOptions } from "@grpc/grpc-js";
 import { credentials } from "@grpc/grpc-js";
 import type { PointName } from "@hookd/sdk";
-import { CallContext } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import { PluginFault } from "../../engine/faults.js";
 import type { FaultCause } from "../../engine/faults.js";
 import { DEFAULT_DEADLINE_MS } from "../../engine/listener.js";
-import type { ContextOf, EventOf, Listener } from "../../engine/listener.js";
+import type { EventOf, Listener, ListenerCall, ListenerTraits } from "../../engine/listener.js";
 import type { Logger } from "../../ops/log.js";
 import { silentLogger } from "../../ops/log.js";
 import { RemoteConnection, RpcFailure } from "./connection.js";
@@ -43,6 +42,9 @@ export interface HealthPolicy extends BackoffPolicy {
 }
 
 export const DEFAULT_HEALTH_POLICY: HealthPolicy = Object.freeze({ ejectAfterFailures: 5, initialBackoffMs: 100, maxBackoffMs: 10_000 });
+
+/** A remote handler has no next(); its answers come over gRPC; it settles its own calls; its request is sent when the event loop turns. */
+const REMOTE_TRAITS: ListenerTraits = Object.freeze({ wraps: false, answersOverWire: true, settlesItself: true, sendsOnNextTurn: true });
 
 /** What the admin service reports about a plugin (hookd.v1.PluginStatus, plus a few extras). */
 export interface PluginStatus extends CallCounters {
@@ -262,12 +264,13 @@ export class RemotePlugin implements PluginRuntime {
           plugin: this.name,
           point,
           kind: "remote",
+          traits: REMOTE_TRAITS,
           priority: s.priority,
           matches: s.matches,
           deadlineMs,
           failurePolicy: s.failurePolicy,
           sideEffectFree: s.sideEffectFree,
-          call: (event: EventOf<PointName>, ctx: ContextOf<PointName>) => this.#call(point, deadlineMs, event, CallContext.cancellationOf(ctx)),
+          call: (event: EventOf<PointName>, _ctx: unknown, call: ListenerCall) => this.#call(point, deadlineMs, event, call.cancellation),
         });
       }),
     );

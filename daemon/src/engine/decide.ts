@@ -1,0 +1,116 @@
+// One entry for every point: picks the point's listeners (matching the tool at tool-scoped
+// points), freezes the event, runs the runner of the point's mode within the point's budget, and
+// records every invocation and the applied decision on the event bus. The loop, the tool
+// pipeline and the evaluate API all decide through `decide`, so a point behaves the same
+// wherever it is reached. Knows the modes, never a point by name.
+import { POINT_TABLE, unreachable } from "@hookd/sdk";
+import type { DecisionOf, EventOf, PointName, PointSpec, PointTable, ToolResult } from "@hookd/sdk";
+import { freezeBuilt } from "@hookd/sdk/internal";
+import type { Cancellation } from "@hookd/sdk/internal";
+import type { EventBus, EventScope } from "./events.js";
+import type { PluginRegistry } from "./registry.js";
+import type { AroundDispatch } from "./runners/execute.js";
+import { runAround } from "./runners/execute.js";
+import { runGuards } from "./runners/guards.js";
+import type { NotificationOutcome } from "./runners/notify.js";
+import { runNotification } from "./runners/notify.js";
+import type { PointOutcome, RunOptions } from "./runners/outcome.js";
+import { DEFAULT_DECIDER } from "./runners/outcome.js";
+import { runWaterfall } from "./runners/waterfall.js";
+
+export interface PointEnv {
+  readonly registry: PluginRegistry;
+  readonly bus: EventBus;
+  readonly scope: EventScope;
+  /**
+   * Cancellation of the turn (or of the agent's evaluate call). Polled on the way; an evaluate
+   * call's is lazy, so a point whose plugins answer synchronously never makes its AbortSignal.
+   */
+  readonly signal: Cancellation;
+  /** Total time all of a point's sequential plugins may take, in milliseconds. */
+  readonly pointBudgetMs?: number;
+}
+
+type ModeOf<P extends PointName> = PointTable[P]["mode"];
+
+/** What deciding a point gives, by its mode. */
+export type Decided<P extends PointName> = ModeOf<P> extends "notification"
+  ? NotificationOutcome<DecisionOf<P>>
+  : ModeOf<P> extends "around"
+    ? ToolResult
+    : PointOutcome<DecisionOf<P>>;
+
+/** The around mode needs core dispatch; the others nothing more than the event. */
+type ModeArgs<P extends PointName> = ModeOf<P> extends "around" ? [around: AroundDispatch] : [];
+
+/**
+ * Decides `point` for `event`. Total for its listeners' failures (they become decisions, listener
+ * errors or results); rejects only when env.signal aborts.
+ */
+export function decide<P extends PointName>(env: PointEnv, point: P, event: EventOf<P>, ...args: ModeArgs<P>): Promise<Decided<P>> {
+  const spec: PointSpec = POINT_TABLE[point];
+  const toolName = spec.toolScoped ? (event as { readonly call: { readonly toolName: string } }).call.toolName : undefined;
+  const listeners = env.registry.listeners(point, toolName);
+  const mode = spec.mode;
+  switch (mode) {
+    case "waterfall":
+      return recorded(env, point, () => runWaterfall(listeners, freezeBuilt(event), () => spec.fallback(event) as DecisionOf<P>, runOptions(env))) as Promise<Decided<P>>;
+    case "guards": {
+      const abstain = spec.fallback(event) as DecisionOf<P> & { readonly kind: string };
+      // No guard for this tool: nothing to decide, nothing to record.
+      if (listeners.length === 0) return Promise.resolve({ type: "decided", decision: abstain, decidedBy: DEFAULT_DECIDER }) as Promise<Decided<P>>;
+      return recorded(env, point, () => runGuards(listeners, freezeBuilt(event), runOptions(env), abstain)) as Promise<Decided<P>>;
+    }
+    case "notification":
+      if (listeners.length === 0) return Promise.resolve(NO_ANSWERS as NotificationOutcome<DecisionOf<P>>) as Promise<Decided<P>>;
+      return runNotification(listeners, freezeBuilt(event), runOptions(env)) as Promise<Decided<P>>;
+    case "around": {
+      const [around] = args as [AroundDispatch];
+      return runAround(listeners, freezeBuilt(event), around, runOptions(env)) as Promise<Decided<P>>;
+    }
+    default:
+      return unreachable(mode, "point mode");
+  }
+}
+
+const NO_ANSWERS: NotificationOutcome<never> = Object.freeze({ answers: [], errors: [] });
+
+function runOptions(env: PointEnv): RunOptions {
+  return {
+    signal: env.signal,
+    ...(env.pointBudgetMs === undefined ? {} : { budgetEnd: performance.now() + env.pointBudgetMs }),
+    onInvocation: (invocation) => env.bus.emit({ type: "invocation", scope: env.scope, invocation }),
+  };
+}
+
+/** Runs a deciding runner and records its outcome as the point's applied decision. */
+async function recorded<D>(env: PointEnv, point: PointName, run: () => Promise<PointOutcome<D>>): Promise<PointOutcome<D>> {
+  const started = performance.now();
+  const outcome = await run();
+  const durationUs = Math.round((performance.now() - started) * 1000);
+  if (outcome.type === "error") {
+    env.bus.emit({ type: "decision", scope: env.scope, point, decision: "error", decidedBy: outcome.error.plugin, reason: outcome.error.message, durationUs });
+    return outcome;
+  }
+  const reason = reasonOf(outcome.decision);
+  env.bus.emit({
+    type: "decision",
+    scope: env.scope,
+    point,
+    decision: (outcome.decision as { readonly kind: string }).kind,
+    decidedBy: outcome.decidedBy,
+    ...(reason === undefined ? {} : { reason }),
+    ...(outcome.fault?.fault === undefined ? {} : { cause: outcome.fault.fault }),
+    durationUs,
+  });
+  return outcome;
+}
+
+/** The reason or feedback a decision carries, for the audit record. */
+function reasonOf(decision: unknown): string | undefined {
+  const d = decision as { reason?: unknown; feedback?: unknown; message?: unknown };
+  const reason = d.reason ?? d.feedback ?? d.message;
+  return typeof reason === "string" ? reason : undefined;
+}
+
+export type { PointOutcome, NotificationOutcome, AroundDispatch };

@@ -1,0 +1,11 @@
+// The runners, one per point mode: what decide.ts dispatches to.
+export { runWaterfall } from "./waterfall.js";
+export { fanOut, foldSettled, AnswerNotNeeded } from "./fan-out.js";
+export type { Settled, FoldStep } from "./fan-out.js";
+export { runGuards } from "./guards.js";
+export { runNotification } from "./notify.js";
+export type { NotificationOutcome } from "./notify.js";
+export { runAround } from "./execute.js";
+export type { AroundDispatch } from "./execute.js";
+export { DEFAULT_DECIDER, decidedBy, handled } from "./outcome.js";
+export type { PointOutcome, RunOptions } from "./outcome.js";

@@ -1,0 +1,35 @@
+// Notifications: every listener is called concurrently; answers and listener errors are
+// reported in listener order, and nothing a listener does can fail the caller.
+import type { DecisionOf, EventOf, HandlerContext, PointName } from "@hookd/sdk";
+import { CallContext } from "@hookd/sdk/internal";
+import { isPass } from "../decisions.js";
+import type { ListenerError } from "../faults.js";
+import { callListener } from "../invoke.js";
+import type { Listener } from "../listener.js";
+import type { RunOptions } from "./outcome.js";
+
+export interface NotificationOutcome<D> {
+  /** Non-pass answers in listener order, with the plugin that gave each. */
+  readonly answers: readonly { readonly plugin: string; readonly decision: D }[];
+  /** Listener errors, in listener order. */
+  readonly errors: readonly ListenerError[];
+}
+
+export async function runNotification<P extends PointName>(listeners: readonly Listener<P>[], event: EventOf<P>, options: RunOptions): Promise<NotificationOutcome<DecisionOf<P>>> {
+  type D = DecisionOf<P>;
+  const results = await Promise.all(
+    listeners.map((listener) =>
+      callListener(listener, event, (abort): HandlerContext => new CallContext(abort, listener.plugin), options).then((result) => {
+        options.onInvocation(result.invocation);
+        return { listener, result };
+      }),
+    ),
+  );
+  const answers: { plugin: string; decision: D }[] = [];
+  const errors: ListenerError[] = [];
+  for (const { listener, result } of results) {
+    if (result.type === "error") errors.push(result.error);
+    else if (!isPass(result.answer)) answers.push({ plugin: listener.plugin, decision: result.answer as D });
+  }
+  return { answers, errors };
+}
