@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { configSchema } from "../src/config/schema.js";
 import type { PluginConfig } from "../src/config/schema.js";
 import { AgentIdentities } from "../src/host/identity.js";
-import { InflightCalls, SwappableIdentities, planPlugins, restartOnlyChanges } from "../src/ops/reload.js";
-import { staticSource } from "../src/runtime/plugin-source.js";
+import { InflightCalls, SwappableIdentities, planPlugins, restartOnlyChanges } from "../src/plugins/plugin-set.js";
+import { staticSource } from "../src/plugins/source.js";
 import { deferred, listener, preToolEvent } from "./fixtures/listeners.js";
 
 const inProcess = (name: string, extra: Partial<PluginConfig> = {}): PluginConfig => ({ name, kind: "in-process", module: `/p/${name}.mjs`, required: false, ...extra }) as PluginConfig;

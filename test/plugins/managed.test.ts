@@ -13,7 +13,7 @@ import type { PreToolEvent } from "@hookd/sdk";
 import { callListener } from "../../daemon/src/engine/invoke.js";
 import type { ContextFactory } from "../../daemon/src/engine/invoke.js";
 import type { Listener } from "../../daemon/src/engine/listener.js";
-import { createLogger } from "../../daemon/src/ops/log.js";
+import { createLogger } from "../../daemon/src/log.js";
 import { ManagedPlugin } from "../../daemon/src/plugins/index.js";
 import type { ManagedPluginOptions, OutputStream, PluginStatus } from "../../daemon/src/plugins/index.js";
 

@@ -4,7 +4,7 @@
 // SIGHUP, and drains on SIGTERM/SIGINT after STOPPING=1. The daemon itself lives in runtime/.
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config/load.js";
-import { createLogger } from "../ops/log.js";
+import { createLogger } from "../log.js";
 import { takeInheritedSockets } from "../ops/socket-activation.js";
 import { SystemdNotifier } from "../ops/systemd-notify.js";
 import { Daemon } from "../runtime/daemon.js";

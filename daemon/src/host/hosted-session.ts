@@ -14,7 +14,7 @@ import type { ModelStep, ProposedCall, ToolBatchRunner } from "../engine/loop/in
 import { runToolBatch, toolLookup } from "../engine/pipeline/index.js";
 import type { ApprovalOutcome, ApprovalSeam, ToolLookup, ToolSpec } from "../engine/pipeline/index.js";
 import type { PluginRegistry } from "../engine/registry.js";
-import type { Logger } from "../ops/log.js";
+import type { Logger } from "../log.js";
 import { PendingRequests } from "./pending.js";
 
 type SessionResponseInit = Parameters<typeof create<typeof pb.SessionResponseSchema>>[1];

@@ -9,9 +9,9 @@ import type { PointName } from "@hookd/sdk";
 import { StatusError, addService, pb } from "@hookd/sdk/internal";
 import type { ServerStreamCall, ServiceImpl } from "@hookd/sdk/internal";
 import type { StreamTracker } from "../host/host-service.js";
-import type { PluginHealth, PluginStatusInfo } from "../runtime/plugin-source.js";
+import type { PluginHealth, PluginStatusInfo } from "../plugins/source.js";
 import type { AuditFilter, AuditRecord, AuditTrail } from "./audit.js";
-import type { Logger } from "./log.js";
+import type { Logger } from "../log.js";
 import type { EngineMetrics } from "./metrics.js";
 
 export interface DaemonStatus {

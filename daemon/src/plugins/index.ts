@@ -12,7 +12,7 @@
 // "unavailable", so their failure policy answers); once it comes up and is described, onChange
 // fires and the daemon swaps in a registry built from its manifest.
 import type { PluginConfig } from "../config/schema.js";
-import type { Logger } from "../ops/log.js";
+import type { Logger } from "../log.js";
 import { ManagedPlugin } from "./managed/plugin.js";
 import type { OutputSink } from "./managed/process.js";
 import { RemotePlugin } from "./remote/plugin.js";

@@ -3,12 +3,12 @@
 import { rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { runtimeDir } from "../config/load.js";
-import type { Logger } from "../ops/log.js";
+import type { Logger } from "../log.js";
 import { commandPluginSource } from "../plugins/command/index.js";
 import { createPluginRuntime } from "../plugins/index.js";
 import type { PluginRuntime } from "../plugins/index.js";
-import type { OtherKindLoader } from "./load-plugins.js";
-import type { PluginSource } from "./plugin-source.js";
+import type { OtherKindLoader } from "../plugins/load.js";
+import type { PluginSource } from "../plugins/source.js";
 
 export interface OtherPluginsOptions {
   /**

@@ -11,8 +11,8 @@ import type { Listener } from "../engine/listener.js";
 import { isThenable } from "../engine/invoke.js";
 import { HookdError } from "@hookd/sdk";
 import { AgentIdentities } from "../host/identity.js";
-import type { PluginSource } from "../runtime/plugin-source.js";
-import type { Logger } from "./log.js";
+import type { PluginSource } from "./source.js";
+import type { Logger } from "../log.js";
 
 /** How long a retired plugin's calls may run past its deadlines before it is closed anyway. */
 export const RETIRE_GRACE_MS = 1_000;

@@ -2,8 +2,8 @@
 // failure-policy settings as main-thread plugins, but each call runs the handler in a worker
 // with a copy of the event. Waterfall handlers there have no next(): they answer or pass.
 import type { PointName } from "@hookd/sdk";
-import { DEFAULT_DEADLINE_MS, resolveSettings } from "../listener.js";
-import type { ContextOf, EventOf, Listener, ListenerOverrides } from "../listener.js";
+import { DEFAULT_DEADLINE_MS, resolveSettings } from "../../engine/listener.js";
+import type { ContextOf, EventOf, Listener, ListenerOverrides } from "../../engine/listener.js";
 import { resolveModulePath } from "./pool.js";
 import type { WorkerPool } from "./pool.js";
 import type { PluginManifest, SubscriptionManifest } from "./protocol.js";

@@ -5,12 +5,12 @@ import { pathToFileURL } from "node:url";
 import { HookdError, definePlugin } from "@hookd/sdk";
 import type { PluginDefinition, PluginSpec, PointName } from "@hookd/sdk";
 import type { PluginConfig } from "../config/schema.js";
-import { inProcessListeners } from "../engine/in-process.js";
+import { inProcessListeners } from "./in-process/listeners.js";
 import type { ListenerOverrides } from "../engine/listener.js";
-import type { WorkerPool} from "../engine/worker/index.js";
-import { workerListeners } from "../engine/worker/index.js";
-import { staticSource } from "./plugin-source.js";
-import type { PluginSource } from "./plugin-source.js";
+import type { WorkerPool} from "./worker/index.js";
+import { workerListeners } from "./worker/index.js";
+import { staticSource } from "./source.js";
+import type { PluginSource } from "./source.js";
 
 export interface LoadContext {
   readonly defaultDeadlineMs: number;
