@@ -4,8 +4,10 @@ import { Metadata } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../src/config/schema.js";
 import type { PluginConfig } from "../src/config/schema.js";
-import { AgentIdentities } from "../src/host/identity.js";
-import { InflightCalls, SwappableIdentities, planPlugins, restartOnlyChanges } from "../src/plugins/plugin-set.js";
+import { restartOnlyChanges } from "../src/config/reload.js";
+import { AgentIdentities, SwappableIdentities } from "../src/host/identity.js";
+import { InflightCalls } from "../src/plugins/inflight.js";
+import { planPlugins } from "../src/plugins/plugin-set.js";
 import { staticSource } from "../src/plugins/source.js";
 import { deferred, listener, preToolEvent } from "./fixtures/listeners.js";
 

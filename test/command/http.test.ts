@@ -22,7 +22,7 @@ import type { HookHttpServer } from "../../daemon/src/http/index.js";
 import { createLogger, silentLogger } from "../../daemon/src/log.js";
 import { commandPluginSource } from "../../daemon/src/plugins/command/index.js";
 import { createManagedPlugin } from "../../daemon/src/plugins/index.js";
-import type { PluginRuntime } from "../../daemon/src/plugins/index.js";
+import type { ManagedPlugin } from "../../daemon/src/plugins/index.js";
 import { workspace } from "./support.js";
 import type { Workspace } from "./support.js";
 
@@ -50,7 +50,7 @@ let tcp: HookHttpServer;
 let unix: HookHttpServer;
 let socket: string;
 let cForwarder: string;
-const remotes: PluginRuntime[] = [];
+const remotes: ManagedPlugin[] = [];
 const events: EngineEvent[] = [];
 
 const policy = definePlugin({

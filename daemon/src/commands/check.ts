@@ -15,7 +15,6 @@ import { AgentIdentities } from "../host/identity.js";
 import { createLogger } from "../log.js";
 import { loadPlugin } from "../plugins/load.js";
 import type { LoadContext } from "../plugins/load.js";
-import { loadOtherPlugin } from "../runtime/other-plugins.js";
 import type { PluginSource } from "../plugins/source.js";
 import { table } from "./table.js";
 
@@ -63,13 +62,14 @@ export async function check(args: string[], { out, err }: Output): Promise<numbe
   const context: LoadContext = {
     defaultDeadlineMs: config.defaults.deadlineMs,
     workerPool: () => (pool ??= new WorkerPool({ size: 1 })),
+    log,
   };
   const sources: PluginSource[] = [];
   try {
     await Promise.all(
       config.plugins.map(async (plugin, i) => {
         try {
-          const loaded = await loadPlugin(plugin, context, loadOtherPlugin(log));
+          const loaded = await loadPlugin(plugin, context);
           sources.push(loaded);
           if (!(await readyWithin(loaded, probeMs))) {
             const lastError = loaded.status().lastError;

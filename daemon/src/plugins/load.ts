@@ -1,65 +1,59 @@
-// Turns the config's plugin list into PluginSources: in-process modules are imported and
-// validated with definePlugin; worker plugins are described inside the worker pool. Remote,
-// managed and command plugins come from their own runtimes (daemon/src/plugins).
-import { pathToFileURL } from "node:url";
-import { HookdError, definePlugin } from "@hookd/sdk";
-import type { PluginDefinition, PluginSpec, PointName } from "@hookd/sdk";
+// Turns one config entry, whatever its kind, into a PluginSource: in-process modules are imported
+// and validated with definePlugin, worker plugins are described inside the worker pool, remote
+// and managed plugins are connected (or spawned) and started, command hooks files are parsed.
+// Each kind builds its source in its own folder; this file only dispatches.
+import { join } from "node:path";
+import { runtimeDir } from "../config/load.js";
 import type { PluginConfig } from "../config/schema.js";
-import { inProcessListeners } from "./in-process/listeners.js";
-import type { ListenerOverrides } from "../engine/listener.js";
-import type { WorkerPool} from "./worker/index.js";
-import { workerListeners } from "./worker/index.js";
-import { staticSource } from "./source.js";
+import type { Logger } from "../log.js";
+import { commandPluginSource } from "./command/index.js";
+import { inProcessSource } from "./in-process/source.js";
+import { createManagedPlugin } from "./managed/source.js";
+import { createRemotePlugin } from "./remote/source.js";
 import type { PluginSource } from "./source.js";
+import type { WorkerPool } from "./worker/index.js";
+import { workerSource } from "./worker/source.js";
 
 export interface LoadContext {
   readonly defaultDeadlineMs: number;
   /** Created on first use: only configs with worker plugins pay for a pool. */
   readonly workerPool: () => WorkerPool;
+  readonly log: Logger;
+  /**
+   * Managed plugins listen on `<pluginSocketDir>/<name>-<n>.sock`. Default: a directory of this
+   * process under the runtime dir, so two daemons never share a plugin socket.
+   */
+  readonly pluginSocketDir?: string;
+  /** Sent to remote and managed plugins in DescribeRequest. */
+  readonly daemonVersion?: string;
 }
 
-export type OtherKindLoader = (plugin: Exclude<PluginConfig, { kind: "in-process" | "worker" }>, context: LoadContext) => Promise<PluginSource>;
-
-type Overrides = Partial<Record<PointName, ListenerOverrides>>;
-
-/** Imports a plugin module; its default export must be a definePlugin result or a PluginSpec. */
-export async function importPlugin(modulePath: string): Promise<PluginDefinition> {
-  let module: { default?: unknown };
-  try {
-    module = (await import(pathToFileURL(modulePath).href)) as { default?: unknown };
-  } catch (error) {
-    throw new HookdError("invalid_plugin", `${modulePath}: cannot be imported: ${(error as Error).message}`, { cause: error });
-  }
-  const exported = module.default;
-  if (typeof exported !== "object" || exported === null) {
-    throw new HookdError("invalid_plugin", `${modulePath}: the default export must be a plugin made with definePlugin()`);
-  }
-  return "subscriptions" in exported ? (exported as PluginDefinition) : definePlugin(exported as PluginSpec);
-}
-
-export async function loadPlugin(plugin: PluginConfig, context: LoadContext, other: OtherKindLoader): Promise<PluginSource> {
-  const overrides = (plugin.points ?? {}) as Overrides;
+export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Promise<PluginSource> {
   switch (plugin.kind) {
-    case "in-process": {
-      const definition = await importPlugin(plugin.module);
-      expectName(definition.name, plugin.name, plugin.module);
-      const listeners = inProcessListeners(definition, overrides, context.defaultDeadlineMs);
-      return staticSource({ name: plugin.name, kind: "in-process", target: plugin.module }, listeners);
+    case "in-process":
+      return inProcessSource(plugin, context.defaultDeadlineMs);
+    case "worker":
+      return workerSource(plugin, context.workerPool(), context.defaultDeadlineMs);
+    case "remote":
+    case "managed": {
+      const log = context.log.child({ plugin: plugin.name });
+      const remote = { defaultDeadlineMs: context.defaultDeadlineMs, ...(context.daemonVersion === undefined ? {} : { daemonVersion: context.daemonVersion }), log };
+      const source =
+        plugin.kind === "remote"
+          ? await createRemotePlugin(plugin, remote)
+          : createManagedPlugin(plugin, {
+              ...remote,
+              runtimeDir: context.pluginSocketDir ?? join(runtimeDir(), `plugins-${process.pid}`),
+              // The socket directory is this process's own: removed once its last plugin is gone.
+              removeRuntimeDir: true,
+              output: () => (line, stream) => log.info("plugin output", { stream, line }),
+            });
+      // start() never rejects: an unreachable plugin answers through its failure policy and is
+      // probed until it comes up.
+      await source.start();
+      return source;
     }
-    case "worker": {
-      const pool = context.workerPool();
-      const manifest = await pool.describe(plugin.module);
-      expectName(manifest.name, plugin.name, plugin.module);
-      const listeners = workerListeners(pool, plugin.module, manifest, overrides, context.defaultDeadlineMs);
-      return staticSource({ name: plugin.name, kind: "worker", target: plugin.module }, listeners);
-    }
-    default:
-      return other(plugin, context);
-  }
-}
-
-function expectName(actual: string, configured: string, module: string): void {
-  if (actual !== configured) {
-    throw new HookdError("invalid_plugin", `${module}: defines plugin "${actual}" but the config names it "${configured}"`);
+    case "command":
+      return commandPluginSource(plugin, { log: context.log.child({ plugin: plugin.name }) });
   }
 }

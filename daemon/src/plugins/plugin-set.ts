@@ -1,18 +1,19 @@
-// What a config reload changes and how retired plugins are let go: the plugin plan (unchanged
-// entries keep their running source, compared deeply; changed and removed ones are retired; new
-// ones are loaded), in-flight call counts per source so a retired plugin is closed only after its
-// calls finished, the settings that need a restart, agent identities that can be swapped under
-// running services, and the wait for required plugins. The daemon applies the plan
-// (runtime/daemon.ts).
+// The set of loaded plugin sources and the frozen registry built from them. Builds the set from
+// a config, plans a reload (unchanged entries keep their running source, compared deeply; changed
+// and removed ones are retired; new ones are loaded before the swap), applies it by swapping in a
+// new registry whole (a running point keeps the chain it started with), closes retired sources
+// once their in-flight calls finished, and waits for required plugins. Owns no other config: the
+// daemon applies the rest of a reload (runtime/daemon.ts).
 import { isDeepStrictEqual } from "node:util";
-import type { Metadata } from "@grpc/grpc-js";
-import type { Config, PluginConfig } from "../config/schema.js";
-import type { Listener } from "../engine/listener.js";
-import { isThenable } from "../engine/invoke.js";
 import { HookdError } from "@hookd/sdk";
-import { AgentIdentities } from "../host/identity.js";
-import type { PluginSource } from "./source.js";
+import type { Config, PluginConfig } from "../config/schema.js";
+import { PluginRegistry } from "../engine/registry.js";
 import type { Logger } from "../log.js";
+import { InflightCalls } from "./inflight.js";
+import { loadPlugin } from "./load.js";
+import type { LoadContext } from "./load.js";
+import type { PluginSource, PluginStatus } from "./source.js";
+import { WorkerPool } from "./worker/index.js";
 
 /** How long a retired plugin's calls may run past its deadlines before it is closed anyway. */
 export const RETIRE_GRACE_MS = 1_000;
@@ -39,96 +40,140 @@ export function planPlugins(current: readonly PluginConfig[], next: readonly Plu
   return { keep, retire, load };
 }
 
-/** Top-level settings a reload cannot apply to a running process; a change is logged, not applied. */
-export function restartOnlyChanges(current: Config, next: Config): string[] {
-  const keys = ["listeners", "admin", "metrics", "http", "workers"] as const;
-  const changed: string[] = keys.filter((key) => !isDeepStrictEqual(current[key], next[key]));
-  if (current.limits.maxMessageBytes !== next.limits.maxMessageBytes) changed.push("limits.maxMessageBytes");
-  return changed;
+export interface PluginSetOptions {
+  readonly log: Logger;
+  /** Passed to the loader (load.ts). */
+  readonly pluginSocketDir?: string;
+  readonly daemonVersion?: string;
 }
 
-/**
- * Calls in flight per plugin source. The daemon builds its registry from tracked listeners, so
- * a retired source can wait for its own calls to finish before it is closed.
- */
-export class InflightCalls {
-  readonly #counts = new WeakMap<PluginSource, { n: number; idle: (() => void)[] }>();
+/** A reload's plugins, loaded and checked but not in force yet. */
+export interface PreparedPlugins {
+  readonly plan: PluginPlan;
+  /** The sources of the next config, in its order: kept ones and the newly loaded. */
+  readonly sources: readonly PluginSource[];
+  readonly loaded: readonly PluginSource[];
+}
 
-  #entry(source: PluginSource): { n: number; idle: (() => void)[] } {
-    let entry = this.#counts.get(source);
-    if (entry === undefined) this.#counts.set(source, (entry = { n: 0, idle: [] }));
-    return entry;
+export class PluginSet {
+  readonly #options: PluginSetOptions;
+  readonly #log: Logger;
+  readonly #inflight = new InflightCalls();
+  readonly #retiring = new Set<Promise<void>>();
+  /** Aborted by close: retired plugins stop waiting for their drain and are closed with the rest. */
+  readonly #stopped = new AbortController();
+  #sources: readonly PluginSource[] = [];
+  #registry = PluginRegistry.EMPTY;
+  #pool: WorkerPool | undefined;
+
+  constructor(options: PluginSetOptions) {
+    this.#options = options;
+    this.#log = options.log;
   }
 
-  /** The source's listeners, each counting its calls while they run. */
-  listeners(source: PluginSource): Listener[] {
-    const entry = this.#entry(source);
-    const done = (): void => {
-      if (--entry.n === 0) for (const wake of entry.idle.splice(0)) wake();
+  get sources(): readonly PluginSource[] {
+    return this.#sources;
+  }
+
+  /** The registry in force; a running point keeps the one it started with. */
+  readonly registry = (): PluginRegistry => this.#registry;
+
+  statuses(): PluginStatus[] {
+    return this.#sources.map((source) => source.status());
+  }
+
+  /**
+   * Loads every plugin of `config`, in order, and builds the first registry. A plugin that fails
+   * to load rejects; those loaded before it stay in the set, so close() stops them.
+   */
+  async load(config: Config): Promise<void> {
+    const context = this.#context(config);
+    const sources: PluginSource[] = [];
+    this.#sources = sources;
+    for (const plugin of config.plugins) sources.push(await loadPlugin(plugin, context));
+    for (const source of sources) source.onChange(() => this.#rebuildOnChange(source.name));
+    this.#rebuild();
+  }
+
+  /**
+   * Plans the move from `current` to `next`, loads what it adds and checks that the next sources
+   * form a registry. Changes nothing in force. Rejects (after closing what it loaded) when a
+   * plugin fails to load or the registry cannot be built: the whole reload is refused.
+   */
+  async prepare(current: readonly PluginConfig[], next: Config): Promise<PreparedPlugins> {
+    const plan = planPlugins(current, next.plugins);
+    const context = this.#context(next);
+    const loaded = new Map<string, PluginSource>();
+    try {
+      for (const plugin of plan.load) loaded.set(plugin.name, await loadPlugin(plugin, context));
+      const kept = new Map(this.#sources.map((source) => [source.name, source]));
+      const sources = next.plugins.map((plugin) => loaded.get(plugin.name) ?? kept.get(plugin.name)).filter((s): s is PluginSource => s !== undefined);
+      new PluginRegistry(sources.flatMap((source) => source.listeners()));
+      return { plan, sources, loaded: [...loaded.values()] };
+    } catch (error) {
+      await Promise.allSettled([...loaded.values()].map((source) => source.close()));
+      throw error;
+    }
+  }
+
+  /**
+   * Swaps a prepared reload in: the next sources and a new frozen registry. Sources the plan
+   * retires are closed once nothing can still call them: a point that began before the swap may
+   * reach them until `pointBudgetMs` is spent, so that long and then their in-flight calls.
+   */
+  apply(prepared: PreparedPlugins, pointBudgetMs: number): void {
+    const retired = this.#sources.filter((source) => prepared.plan.retire.includes(source.name));
+    this.#sources = prepared.sources;
+    for (const source of prepared.loaded) source.onChange(() => this.#rebuildOnChange(source.name));
+    this.#rebuild();
+    for (const source of retired) {
+      const task = retireWhenDrained(source, { pointBudgetMs, inflight: this.#inflight, stopped: this.#stopped.signal, log: this.#log });
+      this.#retiring.add(task);
+      void task.finally(() => this.#retiring.delete(task));
+    }
+  }
+
+  /** Resolves once every plugin `required()` names can answer; rejects when `signal` aborts. */
+  whenReady(required: () => readonly string[], signal: AbortSignal): Promise<void> {
+    const waiting = (): string[] => required().filter((name) => this.#sources.find((source) => source.name === name)?.ready() !== true);
+    return requiredPluginsReady(waiting, this.#log, signal);
+  }
+
+  /** Closes retired sources at once, then every source, then the worker pool. */
+  async close(): Promise<void> {
+    this.#stopped.abort();
+    await Promise.allSettled([...this.#retiring]);
+    await Promise.allSettled(this.#sources.map((source) => source.close()));
+    await this.#pool?.close();
+  }
+
+  #context(config: Config): LoadContext {
+    const { log, pluginSocketDir, daemonVersion } = this.#options;
+    return {
+      defaultDeadlineMs: config.defaults.deadlineMs,
+      workerPool: () => (this.#pool ??= new WorkerPool({ size: config.workers.size, onError: (error) => log.error("worker pool error", { error }) })),
+      log,
+      ...(pluginSocketDir === undefined ? {} : { pluginSocketDir }),
+      ...(daemonVersion === undefined ? {} : { daemonVersion }),
     };
-    return source.listeners().map((listener) => ({
-      ...listener,
-      call: (event, ctx) => {
-        entry.n++;
-        let answer: unknown;
-        try {
-          answer = listener.call(event, ctx);
-        } catch (error) {
-          done();
-          throw error;
-        }
-        if (isThenable(answer)) return Promise.resolve(answer).finally(done);
-        done();
-        return answer;
-      },
-    }));
   }
 
-  count(source: PluginSource): number {
-    return this.#counts.get(source)?.n ?? 0;
+  /** A plugin's listeners changed (it came up, or described another manifest): swap, or keep the old registry. */
+  #rebuildOnChange(plugin: string): void {
+    try {
+      this.#rebuild();
+    } catch (error) {
+      this.#log.error("plugin registry not rebuilt; the previous one stays in force", { plugin, error });
+    }
   }
 
-  /** Resolves when the source has no call in flight, or after `timeoutMs`; true when drained. */
-  drained(source: PluginSource, timeoutMs: number): Promise<boolean> {
-    const entry = this.#entry(source);
-    if (entry.n === 0) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        entry.idle.splice(entry.idle.indexOf(wake) >>> 0, 1);
-        resolve(false);
-      }, timeoutMs);
-      timer.unref();
-      entry.idle.push(wake);
-    });
-  }
-}
-
-/**
- * Agent identities the host and evaluate services hold once and a reload can replace: every call
- * resolves against the tokens in force when it arrives.
- */
-export class SwappableIdentities extends AgentIdentities {
-  #current: AgentIdentities;
-
-  constructor(initial: AgentIdentities) {
-    super([]);
-    this.#current = initial;
-  }
-
-  replace(next: AgentIdentities): void {
-    this.#current = next;
-  }
-
-  override get requiresToken(): boolean {
-    return this.#current.requiresToken;
-  }
-
-  override resolve(metadata: Metadata, declared = ""): string {
-    return this.#current.resolve(metadata, declared);
+  #rebuild(): void {
+    const registry = new PluginRegistry(this.#sources.flatMap((source) => this.#inflight.listeners(source)));
+    this.#registry = registry;
+    // The order plugins run in, per point, so an operator can see it at start and after changes.
+    for (const { point, plugins } of registry.describe()) {
+      if (plugins.length > 0) this.#log.info("plugin order", { point, plugins });
+    }
   }
 }
 
