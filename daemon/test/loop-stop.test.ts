@@ -6,7 +6,7 @@ import { describe, expect, test } from "vitest";
 import { EventBus } from "../src/engine/events.js";
 import type { EngineEvent } from "../src/engine/events.js";
 import { ListenerError } from "../src/engine/faults.js";
-import { inProcessListeners } from "../src/engine/in-process.js";
+import { inProcessListeners } from "../src/plugins/in-process/listeners.js";
 import { decideTurnStop, settleTurnStop } from "../src/engine/loop/index.js";
 import type { PointEnv } from "../src/engine/decide.js";
 import { PluginRegistry } from "../src/engine/registry.js";

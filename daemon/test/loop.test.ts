@@ -5,7 +5,7 @@ import type { AgentMessage, PluginSpec, PreStepEvent, ToolCall, ToolResult, Turn
 import { describe, expect, test } from "vitest";
 import { EventBus } from "../src/engine/events.js";
 import type { EngineEvent } from "../src/engine/events.js";
-import { inProcessListeners } from "../src/engine/in-process.js";
+import { inProcessListeners } from "../src/plugins/in-process/listeners.js";
 import { EngineSession } from "../src/engine/loop/index.js";
 import type { LoopLimits, ProposedCall, StepInput, StepReply, ToolBatchContext, ToolBatchOutcome, ToolBatchRunner } from "../src/engine/loop/index.js";
 import { PluginRegistry } from "../src/engine/registry.js";

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EngineEvent } from "../src/engine/events.js";
 import { AuditTrail, toAuditRecord } from "../src/ops/audit.js";
 import type { AuditRecord } from "../src/ops/audit.js";
-import { silentLogger } from "../src/ops/log.js";
+import { silentLogger } from "../src/log.js";
 
 const scope = { sessionId: "s1", agentId: "a1", turn: 2, step: 3, callId: "c9" };
 

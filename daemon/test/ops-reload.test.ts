@@ -4,10 +4,12 @@ import { Metadata } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../src/config/schema.js";
 import type { PluginConfig } from "../src/config/schema.js";
-import { AgentIdentities } from "../src/host/identity.js";
-import { InflightCalls, SwappableIdentities, planPlugins, restartOnlyChanges } from "../src/ops/reload.js";
-import { staticSource } from "../src/runtime/plugin-source.js";
-import { deferred, listener, preToolEvent, listenerCall } from "./fixtures/listeners.js";
+import { restartOnlyChanges } from "../src/config/reload.js";
+import { AgentIdentities, SwappableIdentities } from "../src/host/identity.js";
+import { InflightCalls } from "../src/plugins/inflight.js";
+import { planPlugins } from "../src/plugins/plugin-set.js";
+import { staticSource } from "../src/plugins/source.js";
+import { deferred, listener, listenerCall, preToolEvent } from "./fixtures/listeners.js";
 
 const inProcess = (name: string, extra: Partial<PluginConfig> = {}): PluginConfig => ({ name, kind: "in-process", module: `/p/${name}.mjs`, required: false, ...extra }) as PluginConfig;
 

@@ -5,7 +5,7 @@ import type { ToolCall } from "@hookd/sdk";
 import { describe, expect, it } from "vitest";
 import { EventBus } from "../src/engine/events.js";
 import type { EngineEvent } from "../src/engine/events.js";
-import { inProcessListeners } from "../src/engine/in-process.js";
+import { inProcessListeners } from "../src/plugins/in-process/listeners.js";
 import { RETURN_ASK, decideToolPolicy } from "../src/engine/pipeline/index.js";
 import { PluginRegistry } from "../src/engine/registry.js";
 

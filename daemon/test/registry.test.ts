@@ -2,7 +2,7 @@
 // immutability once built.
 import { describe, expect, it } from "vitest";
 import { HookdError, allow, compileToolMatcher, definePlugin, pass } from "@hookd/sdk";
-import { inProcessListeners } from "../src/engine/in-process.js";
+import { inProcessListeners } from "../src/plugins/in-process/listeners.js";
 import type { Listener } from "../src/engine/listener.js";
 import { PluginRegistry } from "../src/engine/registry.js";
 import { listener } from "./fixtures/listeners.js";

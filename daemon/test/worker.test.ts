@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LosslessNumber, allow, definePlugin, parseJson, snapshotJson } from "@hookd/sdk";
 import type { PreToolEvent, ToolCall } from "@hookd/sdk";
 import { PluginFault } from "../src/engine/faults.js";
-import { inProcessListeners } from "../src/engine/in-process.js";
+import { inProcessListeners } from "../src/plugins/in-process/listeners.js";
 import { callListener } from "../src/engine/invoke.js";
 import type { ContextFactory } from "../src/engine/invoke.js";
 import type { Listener } from "../src/engine/listener.js";
-import { WorkerPool, workerEntryPath, workerListeners } from "../src/engine/worker/index.js";
-import type * as WorkerRuntime from "../src/engine/worker/index.js";
-import { workerExecArgv } from "../src/engine/worker/pool.js";
-import type { PluginManifest } from "../src/engine/worker/index.js";
+import { WorkerPool, workerEntryPath, workerListeners } from "../src/plugins/worker/index.js";
+import type * as WorkerRuntime from "../src/plugins/worker/index.js";
+import { workerExecArgv } from "../src/plugins/worker/pool.js";
+import type { PluginManifest } from "../src/plugins/worker/index.js";
 import { LazyAbort } from "@hookd/sdk/internal";
 
 const fixture = (name: string): URL => new URL(`./fixtures/${name}`, import.meta.url);
@@ -290,7 +290,7 @@ describe("worker pool lifecycle", () => {
   });
 
   it("runs from the built daemon/dist too, with its entry beside it", async () => {
-    const distIndex = new URL("../dist/engine/worker/index.js", import.meta.url).href;
+    const distIndex = new URL("../dist/plugins/worker/index.js", import.meta.url).href;
     const dist = (await import(distIndex)) as typeof WorkerRuntime;
     expect(dist.workerEntryPath()).toBe(workerEntryPath());
     const pool = new dist.WorkerPool({ size: 1 });

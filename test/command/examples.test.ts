@@ -10,7 +10,7 @@ import { EventBus } from "../../daemon/src/engine/events.js";
 import { decide } from "../../daemon/src/engine/decide.js";
 import type { PointEnv } from "../../daemon/src/engine/decide.js";
 import { PluginRegistry } from "../../daemon/src/engine/registry.js";
-import { silentLogger } from "../../daemon/src/ops/log.js";
+import { silentLogger } from "../../daemon/src/log.js";
 import { commandPluginSource } from "../../daemon/src/plugins/command/index.js";
 import { preTool, workspace } from "./support.js";
 import type { Workspace } from "./support.js";

@@ -12,7 +12,7 @@ import type { EngineEvent } from "../../daemon/src/engine/events.js";
 import { decideTurnStop } from "../../daemon/src/engine/loop/index.js";
 import { decide } from "../../daemon/src/engine/decide.js";
 import { commandPluginSource } from "../../daemon/src/plugins/command/index.js";
-import { createLogger } from "../../daemon/src/ops/log.js";
+import { createLogger } from "../../daemon/src/log.js";
 import { groupExists, harness, liveMembers, preStep, preTool, toolCall, workspace } from "./support.js";
 import type { Workspace } from "./support.js";
 

@@ -12,17 +12,17 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ask, definePlugin, inject, messageText, pass, pluginMessage, steer, userMessage } from "@hookd/sdk";
 import { EventBus } from "../../daemon/src/engine/events.js";
 import type { EngineEvent } from "../../daemon/src/engine/events.js";
-import { inProcessListeners } from "../../daemon/src/engine/in-process.js";
+import { inProcessListeners } from "../../daemon/src/plugins/in-process/listeners.js";
 import { PluginRegistry } from "../../daemon/src/engine/registry.js";
 import { EvaluateService } from "../../daemon/src/host/evaluate.js";
 import { AgentIdentities } from "../../daemon/src/host/identity.js";
 import { SessionStore } from "../../daemon/src/host/session-store.js";
 import { startHookHttpServer } from "../../daemon/src/http/index.js";
 import type { HookHttpServer } from "../../daemon/src/http/index.js";
-import { createLogger, silentLogger } from "../../daemon/src/ops/log.js";
+import { createLogger, silentLogger } from "../../daemon/src/log.js";
 import { commandPluginSource } from "../../daemon/src/plugins/command/index.js";
 import { createManagedPlugin } from "../../daemon/src/plugins/index.js";
-import type { PluginRuntime } from "../../daemon/src/plugins/index.js";
+import type { ManagedPlugin } from "../../daemon/src/plugins/index.js";
 import { workspace } from "./support.js";
 import type { Workspace } from "./support.js";
 
@@ -50,7 +50,7 @@ let tcp: HookHttpServer;
 let unix: HookHttpServer;
 let socket: string;
 let cForwarder: string;
-const remotes: PluginRuntime[] = [];
+const remotes: ManagedPlugin[] = [];
 const events: EngineEvent[] = [];
 
 const policy = definePlugin({

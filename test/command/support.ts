@@ -11,7 +11,7 @@ import type { EngineEvent } from "../../daemon/src/engine/events.js";
 import { sealCall } from "../../daemon/src/engine/pipeline/seal.js";
 import type { PointEnv } from "../../daemon/src/engine/decide.js";
 import { PluginRegistry } from "../../daemon/src/engine/registry.js";
-import { createLogger } from "../../daemon/src/ops/log.js";
+import { createLogger } from "../../daemon/src/log.js";
 import type { CommandPluginConfig, CommandPluginSource, CommandRunReport } from "../../daemon/src/plugins/command/index.js";
 import { commandPluginSource } from "../../daemon/src/plugins/command/index.js";
 

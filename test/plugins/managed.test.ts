@@ -13,9 +13,9 @@ import type { PreToolEvent } from "@hookd/sdk";
 import { callListener } from "../../daemon/src/engine/invoke.js";
 import type { ContextFactory } from "../../daemon/src/engine/invoke.js";
 import type { Listener } from "../../daemon/src/engine/listener.js";
-import { createLogger } from "../../daemon/src/ops/log.js";
+import { createLogger } from "../../daemon/src/log.js";
 import { ManagedPlugin } from "../../daemon/src/plugins/index.js";
-import type { ManagedPluginOptions, OutputStream, PluginStatus } from "../../daemon/src/plugins/index.js";
+import type { ManagedPluginOptions, OutputStream, RemoteStatus } from "../../daemon/src/plugins/index.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/plugins/managed-plugin.mjs", import.meta.url));
 const BUILT_SDK = fileURLToPath(new URL("../../sdk/dist/index.js", import.meta.url));
@@ -81,7 +81,7 @@ function managed(options: Partial<ManagedPluginOptions> & Pick<ManagedPluginOpti
 }
 
 /** Resolves once the plugin's status satisfies `predicate` (checked now and at every health change). */
-function statusBecomes(plugin: ManagedPlugin, predicate: (status: PluginStatus) => boolean): Promise<PluginStatus> {
+function statusBecomes(plugin: ManagedPlugin, predicate: (status: RemoteStatus) => boolean): Promise<RemoteStatus> {
   return new Promise((resolve) => {
     const check = (): boolean => {
       const current = plugin.status();

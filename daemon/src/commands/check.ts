@@ -10,13 +10,12 @@ import { POINTS } from "@hookd/sdk";
 import { ConfigError, loadConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import { PluginRegistry } from "../engine/registry.js";
-import { WorkerPool } from "../engine/worker/index.js";
+import { WorkerPool } from "../plugins/worker/index.js";
 import { AgentIdentities } from "../host/identity.js";
-import { createLogger } from "../ops/log.js";
-import { loadPlugin } from "../runtime/load-plugins.js";
-import type { LoadContext } from "../runtime/load-plugins.js";
-import { loadOtherPlugin } from "../runtime/other-plugins.js";
-import type { PluginSource } from "../runtime/plugin-source.js";
+import { createLogger } from "../log.js";
+import { loadPlugin } from "../plugins/load.js";
+import type { LoadContext } from "../plugins/load.js";
+import type { PluginSource } from "../plugins/source.js";
 import { table } from "./table.js";
 
 export const CHECK_USAGE = "check [--config FILE] [--timeout-ms N]   validate a config, load and probe its plugins, show the order they run in";
@@ -63,13 +62,14 @@ export async function check(args: string[], { out, err }: Output): Promise<numbe
   const context: LoadContext = {
     defaultDeadlineMs: config.defaults.deadlineMs,
     workerPool: () => (pool ??= new WorkerPool({ size: 1 })),
+    log,
   };
   const sources: PluginSource[] = [];
   try {
     await Promise.all(
       config.plugins.map(async (plugin, i) => {
         try {
-          const loaded = await loadPlugin(plugin, context, loadOtherPlugin(log));
+          const loaded = await loadPlugin(plugin, context);
           sources.push(loaded);
           if (!(await readyWithin(loaded, probeMs))) {
             const lastError = loaded.status().lastError;

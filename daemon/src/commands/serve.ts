@@ -4,11 +4,10 @@
 // SIGHUP, and drains on SIGTERM/SIGINT after STOPPING=1. The daemon itself lives in runtime/.
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config/load.js";
-import { createLogger } from "../ops/log.js";
+import { createLogger } from "../log.js";
 import { takeInheritedSockets } from "../ops/socket-activation.js";
 import { SystemdNotifier } from "../ops/systemd-notify.js";
 import { Daemon } from "../runtime/daemon.js";
-import { loadOtherPlugin } from "../runtime/other-plugins.js";
 
 export const SERVE_USAGE = "serve [--config FILE] [--grace-ms N]   run the daemon (config from --config, HOOKD_CONFIG, or the embedded default)";
 
@@ -34,7 +33,7 @@ export async function serve(args: string[]): Promise<number> {
   let hangupWhileStarting = false;
   const deferHangup = (): void => void (hangupWhileStarting = true);
   process.on("SIGHUP", deferHangup);
-  const daemon = await Daemon.start({ config: loaded.config, configPath: loaded.path, log, loadOther: loadOtherPlugin(log), inherited });
+  const daemon = await Daemon.start({ config: loaded.config, configPath: loaded.path, log, inherited });
   try {
     await daemon.whenReady(starting.signal);
   } catch (error) {

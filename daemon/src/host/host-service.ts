@@ -8,7 +8,7 @@ import { fromProtoSessionSource, fromProtoToolDefinition, toProtoMessage } from 
 import type { SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
 import { StatusError, addService, invalidArgument, pb } from "@hookd/sdk/internal";
 import type { ServerStreamCall, ServiceImpl } from "@hookd/sdk/internal";
-import type { Logger } from "../ops/log.js";
+import type { Logger } from "../log.js";
 import type { EvaluateService } from "./evaluate.js";
 import type { AgentStream } from "./hosted-session.js";
 import type { AgentIdentities } from "./identity.js";

@@ -1,29 +1,24 @@
 // One hosted-loop session: an EngineSession whose model steps, tool bodies and approvals are
 // requests to the agent on its stream, and whose events become frames back to it. The stream
 // can come and go (disconnect, resume); the session outlives it until closed or expired.
-// Owns the frame protocol of one session; opening, identity and limits live in session-store.ts.
-import type { create } from "@bufbuild/protobuf";
+// Owns the requests and replies of one session; events as frames are session-relay.ts's, and
+// opening, identity and limits live in session-store.ts.
 import { HookdError, assistantMessage, parseJson } from "@hookd/sdk";
-import { fromProtoContentBlock, fromProtoMessage, fromProtoToolResult, toProtoMessage, toProtoToolCall, toProtoToolResult } from "@hookd/sdk/internal";
+import { fromProtoContentBlock, fromProtoMessage, fromProtoToolResult, toProtoMessage, toProtoToolCall } from "@hookd/sdk/internal";
 import type { AgentMessage, ContentBlock, SessionInfo, SessionSource, ToolCall, ToolDefinitionInfo, ToolResult } from "@hookd/sdk";
 import { pb } from "@hookd/sdk/internal";
 import { EventBus } from "../engine/events.js";
-import type { EngineEvent, TurnEndReason } from "../engine/events.js";
 import { EngineSession } from "../engine/loop/index.js";
 import type { ModelStep, ProposedCall, ToolBatchRunner } from "../engine/loop/index.js";
 import { runToolBatch, toolLookup } from "../engine/pipeline/index.js";
 import type { ApprovalOutcome, ApprovalSeam, ToolLookup, ToolSpec } from "../engine/pipeline/index.js";
 import type { PluginRegistry } from "../engine/registry.js";
-import type { Logger } from "../ops/log.js";
+import type { Logger } from "../log.js";
 import { PendingRequests } from "./pending.js";
+import { SessionRelay } from "./session-relay.js";
+import type { AgentStream } from "./session-relay.js";
 
-type SessionResponseInit = Parameters<typeof create<typeof pb.SessionResponseSchema>>[1];
-type Frame = NonNullable<SessionResponseInit>["frame"];
-
-/** Where frames for the agent go. `send` never throws; a closed stream drops frames. */
-export interface AgentStream {
-  send(frame: Frame): void;
-}
+export type { AgentStream } from "./session-relay.js";
 
 export interface HostedSessionLimits {
   readonly maxSteeredContinuations: number;
@@ -41,25 +36,11 @@ export interface HostedSessionDeps {
   readonly log: Logger;
 }
 
-const END_REASON: Record<TurnEndReason, pb.TurnEndReason> = {
-  completed: pb.TurnEndReason.COMPLETED,
-  blocked: pb.TurnEndReason.BLOCKED,
-  error: pb.TurnEndReason.ERROR,
-  aborted: pb.TurnEndReason.ABORTED,
-  continuation_cap: pb.TurnEndReason.CONTINUATION_CAP,
-};
-
 const APPROVAL_OUTCOME: Partial<Record<pb.ApprovalOutcome, ApprovalOutcome>> = {
   [pb.ApprovalOutcome.ALLOWED_ONCE]: "allowed-once",
   [pb.ApprovalOutcome.REJECTED]: "rejected",
   [pb.ApprovalOutcome.CANCELLED]: "cancelled",
 };
-
-interface CallTrace {
-  decidedBy: string;
-  failureCause: string;
-  durationUs: number;
-}
 
 export class HostedSession {
   readonly info: SessionInfo;
@@ -67,8 +48,7 @@ export class HostedSession {
   readonly #deps: HostedSessionDeps;
   readonly #bus = new EventBus();
   readonly #pending = new PendingRequests();
-  /** Made on the first tool call: an idle session holds no map (bench/: sessions). */
-  #traces: Map<string, CallTrace> | undefined;
+  readonly #relay = new SessionRelay();
   #stream: AgentStream | undefined;
   #started: Promise<readonly AgentMessage[]> | undefined;
 
@@ -109,7 +89,7 @@ export class HostedSession {
     });
     this.#bus.subscribe((event) => {
       deps.bus.emit(event);
-      this.#relay(event);
+      this.#relay.relay(event, this.#stream);
     });
   }
 
@@ -278,47 +258,5 @@ export class HostedSession {
 
   #scope(turn: number, step: number): { sessionId: string; agentId: string; turn: number; step: number } {
     return { sessionId: this.info.sessionId, agentId: this.info.agentId, turn, step };
-  }
-
-  /** Turns engine events into frames for the agent; records who decided each call. */
-  #relay(event: EngineEvent): void {
-    switch (event.type) {
-      case "decision": {
-        const callId = event.scope.callId;
-        if (callId === undefined || (event.point !== "pre-tool" && event.point !== "guard")) return;
-        // A guard's deny overrides the pre-tool decision; an abstaining guard list does not.
-        if (event.point === "guard" && event.decision !== "deny") return;
-        (this.#traces ??= new Map()).set(callId, { decidedBy: event.decidedBy, failureCause: event.cause ?? "", durationUs: event.durationUs });
-        return;
-      }
-      case "turn-started":
-        this.#stream?.send({ case: "turnStarted", value: { turn: event.scope.turn } });
-        return;
-      case "tool-result": {
-        const trace = this.#traces?.get(event.call.callId);
-        this.#traces?.delete(event.call.callId);
-        this.#stream?.send({
-          case: "toolResult",
-          value: {
-            call: toProtoToolCall(event.call),
-            result: toProtoToolResult(event.result),
-            ...(trace ? { trace: { decidedBy: trace.decidedBy, failureCause: trace.failureCause, durationUs: BigInt(trace.durationUs) } } : {}),
-          },
-        });
-        return;
-      }
-      case "contexts-appended":
-        this.#stream?.send({ case: "context", value: { messages: event.messages.map(toProtoMessage) } });
-        return;
-      case "turn-ended":
-        this.#traces?.clear();
-        this.#stream?.send({
-          case: "turnEnded",
-          value: { turn: event.scope.turn, reason: END_REASON[event.reason], detail: event.detail, steps: event.steps },
-        });
-        return;
-      default:
-        return;
-    }
   }
 }

@@ -1,7 +1,8 @@
 // Who is calling: the agent identity of a gRPC call. With tokens configured, the bearer token is
 // the identity and is required; without, the agent names itself (metadata x-hookd-agent, or the
 // agent_id it declares). A declared id that contradicts the token is refused. Sessions are keyed
-// by this identity, so an agent can never reach another agent's session.
+// by this identity, so an agent can never reach another agent's session. SwappableIdentities lets
+// a config reload replace the tokens under running services.
 import { readFileSync } from "node:fs";
 import { timingSafeEqual } from "node:crypto";
 import { status } from "@grpc/grpc-js";
@@ -48,5 +49,30 @@ export class AgentIdentities {
       }
     }
     return entry.agent;
+  }
+}
+
+/**
+ * Agent identities the host and evaluate services hold once and a reload can replace: every call
+ * resolves against the tokens in force when it arrives.
+ */
+export class SwappableIdentities extends AgentIdentities {
+  #current: AgentIdentities;
+
+  constructor(initial: AgentIdentities) {
+    super([]);
+    this.#current = initial;
+  }
+
+  replace(next: AgentIdentities): void {
+    this.#current = next;
+  }
+
+  override get requiresToken(): boolean {
+    return this.#current.requiresToken;
+  }
+
+  override resolve(metadata: Metadata, declared = ""): string {
+    return this.#current.resolve(metadata, declared);
   }
 }

@@ -21,7 +21,7 @@ import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } fro
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import type { EvaluateService } from "../host/evaluate.js";
-import type { Logger } from "../ops/log.js";
+import type { Logger } from "../log.js";
 import { forwardedOutput, postToolAnswer, preStepAnswer, preToolAnswer, sessionStartAnswer, stopAnswer } from "./answer.js";
 import type { AnswerDialect, HookAnswer } from "./answer.js";
 import { BadRequest, StopCounter, readHookRequest } from "./request.js";

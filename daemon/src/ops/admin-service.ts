@@ -9,9 +9,9 @@ import type { PointName } from "@hookd/sdk";
 import { StatusError, addService, pb } from "@hookd/sdk/internal";
 import type { ServerStreamCall, ServiceImpl } from "@hookd/sdk/internal";
 import type { StreamTracker } from "../host/host-service.js";
-import type { PluginHealth, PluginStatusInfo } from "../runtime/plugin-source.js";
+import type { PluginHealth, PluginStatus } from "../plugins/source.js";
 import type { AuditFilter, AuditRecord, AuditTrail } from "./audit.js";
-import type { Logger } from "./log.js";
+import type { Logger } from "../log.js";
 import type { EngineMetrics } from "./metrics.js";
 
 export interface DaemonStatus {
@@ -33,7 +33,7 @@ export interface ReloadResult {
 
 export interface AdminDeps {
   status(): DaemonStatus;
-  plugins(): readonly PluginStatusInfo[];
+  plugins(): readonly PluginStatus[];
   readonly metrics: EngineMetrics;
   readonly audit: AuditTrail;
   reload(): Promise<ReloadResult>;

@@ -7,7 +7,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { PointName } from "@hookd/sdk";
 import type { EngineEvent } from "../engine/events.js";
-import type { Logger } from "./log.js";
+import type { Logger } from "../log.js";
 
 export type FsyncPolicy = "always" | "interval" | "never";
 

@@ -1,7 +1,7 @@
 // Renders the Prometheus text exposition format (version 0.0.4) from the engine's counters and a
 // snapshot of the daemon's gauges. Called only on a scrape. Owns metric names, help texts and
 // label escaping; the numbers come from metrics.ts and the daemon.
-import type { PluginStatusInfo } from "../runtime/plugin-source.js";
+import type { PluginStatus } from "../plugins/source.js";
 import { LATENCY_BUCKETS_US } from "./metrics.js";
 import type { EngineMetrics, Histogram } from "./metrics.js";
 
@@ -10,7 +10,7 @@ export interface DaemonGauges {
   readonly agentsConnected: number;
   readonly sessionsOpen: number;
   readonly streamsOpen: number;
-  readonly plugins: readonly PluginStatusInfo[];
+  readonly plugins: readonly PluginStatus[];
   readonly configGeneration: number;
   readonly reloads: { readonly applied: number; readonly refused: number };
   readonly auditRecords: number;

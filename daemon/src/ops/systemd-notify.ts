@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
-import type { Logger } from "./log.js";
+import type { Logger } from "../log.js";
 
 /** How long one notification may take before its helper is killed. */
 export const NOTIFY_TIMEOUT_MS = 5_000;

@@ -1,41 +1,29 @@
-// The composition root: from a validated config to a serving daemon. Loads the plugins, keeps the
-// frozen registry (rebuilt and swapped whole when a plugin's listeners change), serves HookHost,
-// HookAdmin (on its own socket when configured), health and reflection on every listener
-// (systemd-inherited sockets included), keeps the audit trail and metrics, reloads the config
-// without dropping agents, and stops gracefully. Each concern it wires lives elsewhere.
-import { Server } from "@grpc/grpc-js";
-import { HookdError } from "@hookd/sdk";
-import { pb } from "@hookd/sdk/internal";
+// The composition root: from a validated config to a serving daemon. Wires the engine's event bus
+// to the audit trail and metrics, the plugin set (plugins/plugin-set.ts: loaded sources and the
+// frozen registry), the session store and services, and the servers (servers.ts); reloads the
+// config without dropping agents, and stops gracefully. Each concern it wires lives elsewhere.
 import { ConfigError, loadConfig } from "../config/load.js";
+import { restartOnlyChanges } from "../config/reload.js";
 import type { Config } from "../config/schema.js";
 import { EventBus } from "../engine/events.js";
 import type { EngineObserver } from "../engine/events.js";
-import { PluginRegistry } from "../engine/registry.js";
-import { WorkerPool } from "../engine/worker/index.js";
+import type { PluginRegistry } from "../engine/registry.js";
 import { EvaluateService } from "../host/evaluate.js";
-import { HealthState } from "../host/health.js";
-import { StreamTracker, addHostService } from "../host/host-service.js";
+import type { HealthState } from "../host/health.js";
+import type { StreamTracker } from "../host/host-service.js";
 import type { HostedSessionDeps } from "../host/hosted-session.js";
-import { AgentIdentities } from "../host/identity.js";
-import { bindListener } from "../host/listeners.js";
+import { AgentIdentities, SwappableIdentities } from "../host/identity.js";
 import { SessionStore } from "../host/session-store.js";
-import { addAdminService } from "../ops/admin-service.js";
+import type { Logger } from "../log.js";
 import type { ReloadResult } from "../ops/admin-service.js";
 import { AuditTrail } from "../ops/audit.js";
-import type { Logger } from "../ops/log.js";
 import { EngineMetrics } from "../ops/metrics.js";
-import { startMetricsServer } from "../ops/metrics-server.js";
-import { agentResolver, startHookHttpServer } from "../http/index.js";
-import type { HookHttpServer } from "../http/index.js";
-import type { MetricsServer } from "../ops/metrics-server.js";
 import { renderMetrics } from "../ops/prometheus.js";
-import { addReflection } from "../ops/reflection.js";
-import { InflightCalls, SwappableIdentities, planPlugins, requiredPluginsReady, restartOnlyChanges, retireWhenDrained } from "../ops/reload.js";
-import { selectSockets, serveInherited } from "../ops/socket-activation.js";
-import type { ActivatedListener, InheritedSocket } from "../ops/socket-activation.js";
-import { loadPlugin } from "./load-plugins.js";
-import type { LoadContext, OtherKindLoader } from "./load-plugins.js";
-import type { PluginSource } from "./plugin-source.js";
+import type { InheritedSocket } from "../ops/socket-activation.js";
+import { PluginSet } from "../plugins/plugin-set.js";
+import type { PreparedPlugins } from "../plugins/plugin-set.js";
+import type { PluginSource } from "../plugins/source.js";
+import { Servers } from "./servers.js";
 
 export const DAEMON_VERSION = "0.1.0";
 
@@ -44,48 +32,27 @@ export interface DaemonOptions {
   /** The config file, or undefined for the embedded default. */
   readonly configPath: string | undefined;
   readonly log: Logger;
-  /** Remote, managed and command plugins. */
-  readonly loadOther?: OtherKindLoader;
   /** Extra observers of every engine event (tests); the audit trail and metrics are built in. */
   readonly observers?: readonly EngineObserver[];
   /** Sockets inherited from systemd (ops/socket-activation.ts takeInheritedSockets). */
   readonly inherited?: readonly InheritedSocket[];
 }
 
-const unsupported: OtherKindLoader = async (plugin) => {
-  throw new HookdError("invalid_plugin", `plugin ${plugin.name}: kind "${plugin.kind}" is not available in this build`);
-};
-
 export class Daemon {
   readonly bus: EventBus;
-  readonly health = new HealthState();
-  readonly streams = new StreamTracker();
-  /** Open `hookd tail` streams, ended like hosted-loop streams on stop. */
-  readonly tails = new StreamTracker();
   readonly startedAt = Date.now();
   readonly audit: AuditTrail;
   readonly metrics = new EngineMetrics();
   readonly #options: DaemonOptions;
   readonly #log: Logger;
-  readonly #server: Server;
+  readonly #servers: Servers;
+  readonly #plugins: PluginSet;
   readonly #store: SessionStore;
   #config: Config;
   #generation = 0;
   readonly #reloads = { applied: 0, refused: 0 };
   #reloading: Promise<unknown> = Promise.resolve();
-  readonly #retiring = new Set<Promise<void>>();
-  /** Aborted by stop: retired plugins stop waiting for their drain and are closed with the rest. */
-  readonly #stopped = new AbortController();
-  readonly #inflight = new InflightCalls();
   #identities: SwappableIdentities | undefined;
-  #adminServer: Server | undefined;
-  #activated: ActivatedListener[] = [];
-  #metricsServer: MetricsServer | undefined;
-  #hookHttp: HookHttpServer | undefined;
-  #sources: readonly PluginSource[] = [];
-  #registry = PluginRegistry.EMPTY;
-  #pool: WorkerPool | undefined;
-  #addresses: string[] = [];
   #stopping: Promise<void> | undefined;
 
   private constructor(options: DaemonOptions) {
@@ -99,17 +66,9 @@ export class Daemon {
     this.bus.subscribe(this.audit.observe);
     this.bus.subscribe(this.metrics.observe);
     for (const observer of options.observers ?? []) this.bus.subscribe(observer);
-    this.#server = this.#newServer(config);
-    this.#store = new SessionStore(this.#storeLimits(config), this.#sessionDeps(config));
-  }
-
-  #newServer(config: Config): Server {
-    return new Server({
-      // grpc-js's hard cap sits above the configured limit, which HookHost enforces itself so an
-      // oversized message is an INVALID_ARGUMENT naming its size, not a bare RESOURCE_EXHAUSTED.
-      "grpc.max_receive_message_length": 2 * config.limits.maxMessageBytes + 64 * 1024,
-      "grpc.max_send_message_length": config.limits.maxMessageBytes,
-    });
+    this.#servers = new Servers(config, this.#log);
+    this.#plugins = new PluginSet({ log: this.#log });
+    this.#store = new SessionStore(storeLimits(config), this.#sessionDeps(config));
   }
 
   /** Loads plugins, binds every listener and reports SERVING. Cleans up if any step fails. */
@@ -138,7 +97,20 @@ export class Daemon {
   }
 
   get addresses(): readonly string[] {
-    return this.#addresses;
+    return this.#servers.addresses;
+  }
+
+  get health(): HealthState {
+    return this.#servers.health;
+  }
+
+  get streams(): StreamTracker {
+    return this.#servers.streams;
+  }
+
+  /** Open `hookd tail` streams, ended like hosted-loop streams on stop. */
+  get tails(): StreamTracker {
+    return this.#servers.tails;
   }
 
   get sessions(): SessionStore {
@@ -146,30 +118,15 @@ export class Daemon {
   }
 
   get sources(): readonly PluginSource[] {
-    return this.#sources;
+    return this.#plugins.sources;
   }
 
   /** The registry in force; a running point keeps the one it started with. */
-  readonly registry = (): PluginRegistry => this.#registry;
-
-  #loadContext(config: Config): LoadContext {
-    return {
-      defaultDeadlineMs: config.defaults.deadlineMs,
-      workerPool: () => (this.#pool ??= new WorkerPool({ size: config.workers.size, onError: (error) => this.#log.error("worker pool error", { error }) })),
-    };
-  }
+  readonly registry = (): PluginRegistry => this.#plugins.registry();
 
   async #start(): Promise<void> {
     const { config } = this.#options;
-    const context = this.#loadContext(config);
-    const sources: PluginSource[] = [];
-    this.#sources = sources;
-    for (const plugin of config.plugins) {
-      sources.push(await loadPlugin(plugin, context, this.#options.loadOther ?? unsupported));
-    }
-    for (const source of sources) source.onChange(() => this.#rebuildOnChange(source.name));
-    this.#rebuildRegistry();
-
+    await this.#plugins.load(config);
     const identities = (this.#identities = new SwappableIdentities(new AgentIdentities(config.access.tokens)));
     const evaluate = new EvaluateService({
       registry: this.registry,
@@ -182,75 +139,23 @@ export class Daemon {
         maxInflightPerAgent: this.#config.limits.maxInflightPerAgent,
       }),
     });
-    addHostService(this.#server, { store: this.#store, identities, evaluate, log: this.#log, streams: this.streams, maxMessageBytes: config.limits.maxMessageBytes });
-    this.health.register(this.#server);
-    // HookAdmin on its own server when config.admin names a socket: then agents cannot reach it.
-    const admin = config.admin === undefined ? this.#server : (this.#adminServer = this.#newServer(config));
-    this.#addAdmin(admin);
-    if (admin !== this.#server) this.health.register(admin);
-    addReflection(this.#server, admin === this.#server ? [pb.HookHost, pb.HookAdmin, pb.health.Health] : [pb.HookHost, pb.health.Health]);
-    if (admin !== this.#server) addReflection(admin, [pb.HookAdmin, pb.health.Health]);
-
-    // Until everything is bound, a health check (possibly on a connection systemd queued before we
-    // started) answers NOT_SERVING rather than "unknown service".
-    for (const service of ["", "hookd.v1.HookHost", "hookd.v1.HookAdmin"]) this.health.set(service, false);
-    // Inherited sockets: the one config.admin names goes to the admin server; the agent listeners
-    // take those they name, or every other one when they name none.
-    const inherited = this.#options.inherited ?? [];
-    const adminName = config.admin !== undefined && "systemd" in config.admin ? config.admin.systemd : undefined;
-    const agentSockets = selectSockets(config.listeners, adminName === undefined ? inherited : inherited.filter((s) => s.name !== adminName));
-    const adminSockets = config.admin === undefined || adminName === undefined ? [] : selectSockets([config.admin], inherited, () => "admin");
-    for (const listener of config.listeners) if (!("systemd" in listener)) this.#addresses.push(await bindListener(this.#server, listener));
-    if (config.admin !== undefined && !("systemd" in config.admin)) this.#addresses.push(await bindListener(admin, config.admin));
-    if (config.metrics !== undefined) {
-      this.#metricsServer = await startMetricsServer(config.metrics.listen, () => renderMetrics(this.metrics, this.#gauges()));
-      this.#log.info("metrics serving", { address: this.#metricsServer.address, path: "/metrics" });
-    }
-    if (config.http !== undefined) {
-      this.#hookHttp = await startHookHttpServer({
-        listen: config.http.listen,
-        evaluate,
-        log: this.#log.child({ component: "http-hooks" }),
-        resolveAgent: agentResolver(identities),
-        maxBodyBytes: config.limits.maxMessageBytes,
-      });
-      this.#log.info("http hooks serving", { address: this.#hookHttp.address });
-    }
-    for (const service of ["", "hookd.v1.HookHost", "hookd.v1.HookAdmin"]) this.health.set(service, true);
-    // Inherited sockets are accepted on last: connections systemd queued while hookd started are
-    // served by a daemon that is complete (and reports SERVING).
-    await this.#serveInherited(this.#server, agentSockets);
-    await this.#serveInherited(admin, adminSockets);
-    this.#log.info("hookd serving", { version: DAEMON_VERSION, listeners: this.#addresses, config: this.configPath ?? "(embedded default)", audit: this.audit.path ?? "(none)" });
-  }
-
-  /** Serves sockets inherited from systemd through connection injectors. */
-  async #serveInherited(server: Server, sockets: readonly InheritedSocket[]): Promise<void> {
-    for (const socket of sockets) {
-      const activated = await serveInherited(server, socket);
-      this.#activated.push(activated);
-      this.#addresses.push(activated.address);
-    }
-  }
-
-  #addAdmin(server: Server): void {
-    addAdminService(server, {
+    const admin = {
       status: () => ({
         version: DAEMON_VERSION,
         startedAt: this.startedAt,
         agentsConnected: this.#store.agents,
         sessionsOpen: this.#store.size,
-        listeners: this.#addresses,
+        listeners: this.#servers.addresses,
         configPath: this.configPath,
         configGeneration: this.#generation,
       }),
-      plugins: () => this.#sources.map((source) => source.status()),
+      plugins: () => this.#plugins.statuses(),
       metrics: this.metrics,
       audit: this.audit,
       reload: () => this.reload(),
-      tails: this.tails,
-      log: this.#log,
-    });
+    };
+    await this.#servers.start({ store: this.#store, identities, evaluate, admin, metrics: () => renderMetrics(this.metrics, this.#gauges()) }, this.#options.inherited ?? []);
+    this.#log.info("hookd serving", { version: DAEMON_VERSION, listeners: this.addresses, config: this.configPath ?? "(embedded default)", audit: this.audit.path ?? "(none)" });
   }
 
   #gauges(): Parameters<typeof renderMetrics>[1] {
@@ -258,7 +163,7 @@ export class Daemon {
       agentsConnected: this.#store.agents,
       sessionsOpen: this.#store.size,
       streamsOpen: this.streams.size,
-      plugins: this.#sources.map((source) => source.status()),
+      plugins: this.#plugins.statuses(),
       configGeneration: this.#generation,
       reloads: this.#reloads,
       auditRecords: this.audit.records,
@@ -269,11 +174,7 @@ export class Daemon {
 
   /** Resolves once every `required` plugin can answer (readiness for systemd); rejects when `signal` aborts. */
   whenReady(signal: AbortSignal): Promise<void> {
-    return requiredPluginsReady(
-      () => this.#config.plugins.filter((p) => p.required && this.#sources.find((s) => s.name === p.name)?.ready() !== true).map((p) => p.name),
-      this.#log,
-      signal,
-    );
+    return this.#plugins.whenReady(() => this.#config.plugins.filter((p) => p.required).map((p) => p.name), signal);
   }
 
   /**
@@ -302,73 +203,26 @@ export class Daemon {
       return refuse(error instanceof ConfigError ? error.problems.map((p) => `${error.source}: ${p}`) : [String(error)]);
     }
     const current = this.#config;
-    const plan = planPlugins(current.plugins, next.plugins);
-    const context = this.#loadContext(next);
-    const loaded = new Map<string, PluginSource>();
     let identities: AgentIdentities;
+    let prepared: PreparedPlugins;
     try {
       identities = new AgentIdentities(next.access.tokens);
-      for (const plugin of plan.load) loaded.set(plugin.name, await loadPlugin(plugin, context, this.#options.loadOther ?? unsupported));
+      prepared = await this.#plugins.prepare(current.plugins, next);
     } catch (error) {
-      await Promise.allSettled([...loaded.values()].map((source) => source.close()));
       return refuse([error instanceof Error ? error.message : String(error)]);
     }
-    const kept = new Map(this.#sources.map((source) => [source.name, source]));
-    const sources = next.plugins.map((plugin) => loaded.get(plugin.name) ?? kept.get(plugin.name)).filter((s): s is PluginSource => s !== undefined);
-    try {
-      new PluginRegistry(sources.flatMap((source) => source.listeners()));
-    } catch (error) {
-      await Promise.allSettled([...loaded.values()].map((source) => source.close()));
-      return refuse([error instanceof Error ? error.message : String(error)]);
-    }
-    const retired = this.#sources.filter((source) => plan.retire.includes(source.name));
-    this.#sources = sources;
     this.#config = { ...next, listeners: current.listeners, admin: current.admin, metrics: current.metrics, http: current.http, workers: current.workers };
-    for (const source of loaded.values()) source.onChange(() => this.#rebuildOnChange(source.name));
-    this.#rebuildRegistry();
+    this.#plugins.apply(prepared, next.defaults.pointBudgetMs);
     this.#identities?.replace(identities);
-    this.#store.reconfigure(this.#storeLimits(next), this.#sessionDeps(next));
+    this.#store.reconfigure(storeLimits(next), this.#sessionDeps(next));
     this.audit.reconfigure(next.audit);
-    for (const source of retired) this.#retire(source, next.defaults.pointBudgetMs);
     this.#generation++;
     this.#reloads.applied++;
     const restart = restartOnlyChanges(current, next);
     if (restart.length > 0) this.#log.warn("config changes that need a restart were not applied", { keys: restart });
+    const { plan } = prepared;
     this.#log.info("config reloaded", { generation: this.#generation, kept: plan.keep, loaded: plan.load.map((p) => p.name), retired: plan.retire });
     return { applied: true, error: "", configGeneration: this.#generation };
-  }
-
-  /**
-   * Closes a plugin the new config dropped or changed, once nothing can still call it: a point
-   * that began before the swap may reach it until its budget is spent, so wait that long and then
-   * for its in-flight calls (bounded by its deadlines).
-   */
-  #retire(source: PluginSource, pointBudgetMs: number): void {
-    const task = retireWhenDrained(source, { pointBudgetMs, inflight: this.#inflight, stopped: this.#stopped.signal, log: this.#log });
-    this.#retiring.add(task);
-    void task.finally(() => this.#retiring.delete(task));
-  }
-
-  /** A plugin's listeners changed (it came up, or described another manifest): swap, or keep the old registry. */
-  #rebuildOnChange(plugin: string): void {
-    try {
-      this.#rebuildRegistry();
-    } catch (error) {
-      this.#log.error("plugin registry not rebuilt; the previous one stays in force", { plugin, error });
-    }
-  }
-
-  #rebuildRegistry(): void {
-    const registry = new PluginRegistry(this.#sources.flatMap((source) => this.#inflight.listeners(source)));
-    this.#registry = registry;
-    // The order plugins run in, per point, so an operator can see it at start and after changes.
-    for (const { point, plugins } of registry.describe()) {
-      if (plugins.length > 0) this.#log.info("plugin order", { point, plugins });
-    }
-  }
-
-  #storeLimits(config: Config): ConstructorParameters<typeof SessionStore>[0] {
-    return { maxSessions: config.limits.maxSessions, maxSessionsPerAgent: config.limits.maxSessionsPerAgent, resumeWindowMs: config.limits.resumeWindowMs };
   }
 
   #sessionDeps(config: Config): HostedSessionDeps {
@@ -397,36 +251,14 @@ export class Daemon {
   }
 
   async #stop(graceMs: number): Promise<void> {
-    this.health.setAll(false);
-    // Stop accepting on inherited sockets first: systemd keeps the socket and queues new agents
-    // for the next instance.
-    await Promise.allSettled(this.#activated.map((listener) => listener.close()));
-    this.streams.endAll("hookd is shutting down; reconnect and resume");
-    this.tails.endAll("hookd is shutting down");
-    await this.#hookHttp?.close();
-    const servers = this.#adminServer === undefined ? [this.#server] : [this.#server, this.#adminServer];
-    await Promise.all(servers.map((server) => shutdown(server, graceMs)));
-    await this.#metricsServer?.close();
+    await this.#servers.stop(graceMs);
     await this.#store.closeAll("hookd stopped");
-    this.#stopped.abort();
-    await Promise.allSettled([...this.#retiring]);
-    await Promise.allSettled(this.#sources.map((source) => source.close()));
-    await this.#pool?.close();
+    await this.#plugins.close();
     this.audit.close();
     this.#log.info("hookd stopped");
   }
 }
 
-/** tryShutdown lets unary calls finish; past `graceMs` the rest are cancelled. */
-function shutdown(server: Server, graceMs: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      server.forceShutdown();
-      resolve();
-    }, graceMs);
-    server.tryShutdown(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+function storeLimits(config: Config): ConstructorParameters<typeof SessionStore>[0] {
+  return { maxSessions: config.limits.maxSessions, maxSessionsPerAgent: config.limits.maxSessionsPerAgent, resumeWindowMs: config.limits.resumeWindowMs };
 }

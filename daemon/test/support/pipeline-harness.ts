@@ -5,7 +5,7 @@ import { definePlugin } from "@hookd/sdk";
 import type { PluginDefinition, PluginSpec, SessionInfo } from "@hookd/sdk";
 import { EventBus } from "../../src/engine/events.js";
 import type { EngineEvent } from "../../src/engine/events.js";
-import { inProcessListeners } from "../../src/engine/in-process.js";
+import { inProcessListeners } from "../../src/plugins/in-process/listeners.js";
 import type { ListenerOverrides } from "../../src/engine/listener.js";
 import type { PointEnv } from "../../src/engine/decide.js";
 import { PluginRegistry } from "../../src/engine/registry.js";

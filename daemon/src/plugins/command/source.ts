@@ -4,9 +4,9 @@
 // system messages). The listeners never change until a reload.
 import { dirname } from "node:path";
 import type { PluginConfig } from "../../config/schema.js";
-import type { Logger } from "../../ops/log.js";
-import type { PluginSource } from "../../runtime/plugin-source.js";
-import { staticSource } from "../../runtime/plugin-source.js";
+import type { Logger } from "../../log.js";
+import type { PluginSource } from "../source.js";
+import { staticSource } from "../source.js";
 import { commandListeners } from "./listener.js";
 import type { CommandRunReport } from "./listener.js";
 import { loadHooksFile } from "./parse.js";

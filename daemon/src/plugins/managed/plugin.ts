@@ -5,14 +5,17 @@
 // then SIGKILL after the grace period. Calls, health, ejection and status are the RemotePlugin's
 // it wraps: while the process is down its calls fail fast as "unavailable", a call cut off by the
 // process dying is "crashed", and the failure policy decides either way.
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { HookdError, PLUGIN_SOCKET_ENV } from "@hookd/sdk";
 import type { Listener } from "../../engine/listener.js";
-import type { Logger } from "../../ops/log.js";
-import { silentLogger } from "../../ops/log.js";
-import { DEFAULT_HEALTH_POLICY, RemotePlugin, sleep } from "../remote/plugin.js";
-import type { HealthChange, HealthPolicy, PluginRuntime, PluginStatus, RemotePluginOptions } from "../remote/plugin.js";
+import type { Logger } from "../../log.js";
+import { silentLogger } from "../../log.js";
+import type { PluginSource } from "../source.js";
+import { DEFAULT_HEALTH_POLICY, sleep } from "../remote/admission.js";
+import type { HealthChange, HealthPolicy } from "../remote/admission.js";
+import { RemotePlugin } from "../remote/plugin.js";
+import type { RemotePluginOptions, RemoteStatus } from "../remote/plugin.js";
 import { PluginProcess, describeExit } from "./process.js";
 import type { OutputSink, ProcessSpec } from "./process.js";
 
@@ -39,6 +42,8 @@ export interface ManagedPluginOptions extends Omit<RemotePluginOptions, "target"
    * numbered per instance so a reloaded plugin can start while the one it replaces drains.
    */
   readonly runtimeDir: string;
+  /** The runtime directory is the daemon's own: close() removes it once no socket is left in it. */
+  readonly removeRuntimeDir?: boolean;
   /** How long the process gets to exit after SIGTERM before SIGKILL, in milliseconds. */
   readonly stopGraceMs?: number;
   /** How long a start may take to report SERVING before the process is stopped and retried. */
@@ -50,7 +55,7 @@ export interface ManagedPluginOptions extends Omit<RemotePluginOptions, "target"
 /** Instances made by this process, numbering their sockets. */
 let instances = 0;
 
-export class ManagedPlugin implements PluginRuntime {
+export class ManagedPlugin implements PluginSource {
   readonly name: string;
   readonly socketPath: string;
   /** The RemotePlugin that talks to the process; its listeners are this plugin's. */
@@ -62,6 +67,7 @@ export class ManagedPlugin implements PluginRuntime {
   readonly #output: OutputSink;
   readonly #log: Logger;
   readonly #runtimeDir: string;
+  readonly #removeRuntimeDir: boolean;
   readonly #stop = new AbortController();
   #process: PluginProcess | undefined;
   #supervisor: Promise<void> | undefined;
@@ -70,6 +76,7 @@ export class ManagedPlugin implements PluginRuntime {
   constructor(options: ManagedPluginOptions) {
     this.name = options.name;
     this.#runtimeDir = options.runtimeDir;
+    this.#removeRuntimeDir = options.removeRuntimeDir === true;
     this.socketPath = join(options.runtimeDir, `${options.name}-${++instances}.sock`);
     if (Buffer.byteLength(this.socketPath) > MAX_SOCKET_PATH) {
       throw new HookdError("invalid_argument", `plugin ${options.name}: socket path ${this.socketPath} is longer than ${MAX_SOCKET_PATH} bytes; use a shorter runtime directory`);
@@ -118,8 +125,12 @@ export class ManagedPlugin implements PluginRuntime {
     return this.remote.onHealth(callback);
   }
 
-  status(): PluginStatus {
+  status(): RemoteStatus {
     return this.remote.status();
+  }
+
+  ready(): boolean {
+    return this.remote.ready();
   }
 
   /** The running process's id, if one runs. */
@@ -140,6 +151,8 @@ export class ManagedPlugin implements PluginRuntime {
       await this.#supervisor;
       await this.remote.close();
       await rm(this.socketPath, { force: true });
+      // Fails while another plugin's socket is still in it: the last one to close removes it.
+      if (this.#removeRuntimeDir) await rmdir(this.#runtimeDir).catch(() => {});
     })();
     return this.#closing;
   }

@@ -1,8 +1,8 @@
 // Listeners for in-process plugins on the main thread: the handler is called directly with the
 // live context (so waterfall handlers can call next()). The event handed over is already frozen.
 import type { PluginDefinition, PointName, Subscription } from "@hookd/sdk";
-import { DEFAULT_DEADLINE_MS, IN_PROCESS_TRAITS, resolveSettings } from "./listener.js";
-import type { ContextOf, EventOf, Listener, ListenerOverrides } from "./listener.js";
+import { DEFAULT_DEADLINE_MS, IN_PROCESS_TRAITS, resolveSettings } from "../../engine/listener.js";
+import type { ContextOf, EventOf, Listener, ListenerOverrides } from "../../engine/listener.js";
 
 export function inProcessListeners(
   plugin: PluginDefinition,

@@ -3,8 +3,8 @@
 // with a copy of the event. Waterfall handlers there have no next(): they answer or pass.
 import type { PointName } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
-import { DEFAULT_DEADLINE_MS, resolveSettings } from "../listener.js";
-import type { EventOf, Listener, ListenerCall, ListenerOverrides, ListenerTraits } from "../listener.js";
+import { DEFAULT_DEADLINE_MS, resolveSettings } from "../../engine/listener.js";
+import type { EventOf, Listener, ListenerCall, ListenerOverrides, ListenerTraits } from "../../engine/listener.js";
 import { resolveModulePath } from "./pool.js";
 import type { WorkerPool } from "./pool.js";
 import type { PluginManifest, SubscriptionManifest } from "./protocol.js";

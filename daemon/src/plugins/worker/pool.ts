@@ -12,7 +12,7 @@ import type { ResourceLimits } from "node:worker_threads";
 import { ERROR_CODES, HookdError } from "@hookd/sdk";
 import type { ErrorCode, PointName } from "@hookd/sdk";
 import { Piscina } from "piscina";
-import { PluginFault } from "../faults.js";
+import { PluginFault } from "../../engine/faults.js";
 import { CALL_STATE, decodeValue, encodeValue } from "./protocol.js";
 import type { PluginManifest, ThrownError, WorkerReply, WorkerTask } from "./protocol.js";
 
@@ -227,7 +227,7 @@ export function workerEntryPath(): string {
   const here = fileURLToPath(import.meta.url);
   if (!here.endsWith(".ts")) return join(dirname(here), "entry.js");
   const srcDir = dirname(here);
-  const distDir = srcDir.replace(/([\\/])src([\\/]engine[\\/]worker)$/, "$1dist$2");
+  const distDir = srcDir.replace(/([\\/])src([\\/]plugins[\\/]worker)$/, "$1dist$2");
   for (const name of ["entry", "protocol"]) {
     const built = join(distDir, `${name}.js`);
     if (distDir === srcDir || !existsSync(built)) {

@@ -1,0 +1,259 @@
+// The admission state machine of a remote plugin: its health (starting, serving, ejected,
+// unavailable), the channel, ejection after consecutive failures, and the background probe with
+// exponential backoff that re-admits it once grpc.health.v1 says SERVING and Describe answers.
+// Owns health, the channel and the last error; what a manifest turns into (listeners) is
+// plugin.ts's, and how a call fails is calls.ts's.
+import { setTimeout as delay } from "node:timers/promises";
+import type { ChannelCredentials, ChannelOptions } from "@grpc/grpc-js";
+import type { PointName } from "@hookd/sdk";
+import { PluginFault } from "../../engine/faults.js";
+import type { Logger } from "../../log.js";
+import type { PluginHealth } from "../source.js";
+import { RemoteConnection } from "./connection.js";
+import type { RemoteManifest } from "./manifest.js";
+import type { BackoffPolicy } from "./target.js";
+
+export interface HealthPolicy extends BackoffPolicy {
+  /** Consecutive failed calls after which the plugin is ejected until healthy again. */
+  readonly ejectAfterFailures: number;
+}
+
+export const DEFAULT_HEALTH_POLICY: HealthPolicy = Object.freeze({ ejectAfterFailures: 5, initialBackoffMs: 100, maxBackoffMs: 10_000 });
+
+export interface HealthChange {
+  readonly plugin: string;
+  readonly health: PluginHealth;
+  readonly previous: PluginHealth;
+  readonly reason: string;
+}
+
+export interface AdmissionOptions {
+  readonly name: string;
+  readonly target: string;
+  readonly credentials: ChannelCredentials;
+  readonly channelOptions: ChannelOptions;
+  readonly policy: HealthPolicy;
+  /** Deadline of one health check or Describe, in milliseconds. */
+  readonly probeTimeoutMs: number;
+  /** Sent in DescribeRequest. */
+  readonly daemonVersion: string;
+  readonly log: Logger;
+  /** A managed plugin's supervisor admits it: no background probe after a failed start. */
+  readonly managed: boolean;
+  /** A valid manifest arrived; called before the plugin reports serving. */
+  readonly described: (manifest: RemoteManifest) => void;
+}
+
+export class Admission {
+  readonly #options: AdmissionOptions;
+  readonly #healthCallbacks = new Set<(change: HealthChange) => void>();
+  #conn: RemoteConnection | undefined;
+  #health: PluginHealth = "starting";
+  #lastError: string | undefined;
+  /** Ejections since the last usable answer: each one starts the probe at a longer delay. */
+  #ejections = 0;
+  #probe: AbortController | undefined;
+  /** Bumped by suspend() and close(): an admission that started before is discarded. */
+  #epoch = 0;
+  #closed = false;
+
+  constructor(options: AdmissionOptions) {
+    this.#options = options;
+  }
+
+  get health(): PluginHealth {
+    return this.#health;
+  }
+
+  get lastError(): string | undefined {
+    return this.#lastError;
+  }
+
+  /** The channel calls go out on, while serving; undefined otherwise (calls then fail fast). */
+  serving(): RemoteConnection | undefined {
+    return this.#health === "serving" ? this.#conn : undefined;
+  }
+
+  onHealth(callback: (change: HealthChange) => void): () => void {
+    this.#healthCallbacks.add(callback);
+    return () => this.#healthCallbacks.delete(callback);
+  }
+
+  /**
+   * One attempt to connect and describe. On failure the plugin is "unavailable" and, unless it is
+   * managed, a background probe keeps trying with backoff.
+   */
+  async start(): Promise<void> {
+    if (this.#closed || this.#probe !== undefined) return;
+    const controller = new AbortController(); // close() aborts it like a probe
+    this.#probe = controller;
+    const why = await this.#attempt(controller.signal);
+    if (this.#probe === controller) this.#probe = undefined;
+    if (why === undefined || this.#closed || controller.signal.aborted) return;
+    this.failed(why);
+    this.#setHealth("unavailable", why);
+    if (!this.#options.managed) this.#startProbe(this.#options.policy.initialBackoffMs);
+  }
+
+  /**
+   * Probes with backoff until the plugin is healthy and described (true), or until `timeoutMs`
+   * passes or `signal` aborts (false). Replaces a running background probe.
+   */
+  async admit(options: { readonly signal: AbortSignal; readonly timeoutMs: number }): Promise<boolean> {
+    if (this.#closed) return false;
+    this.#probe?.abort();
+    this.#probe = undefined;
+    const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
+    // Start-up polls stay frequent: a freshly spawned process binds its socket within moments.
+    const { initialBackoffMs, maxBackoffMs } = this.#options.policy;
+    return this.#probeLoop(signal, initialBackoffMs, Math.min(maxBackoffMs, 1_000));
+  }
+
+  /** Drops the channel and stops probing; calls fail fast until the next admit(). */
+  suspend(reason: string, health: "unavailable" | "starting"): void {
+    if (this.#closed) return;
+    this.#disconnect();
+    if (health === "unavailable") this.#lastError = reason;
+    this.#setHealth(health, reason);
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#disconnect();
+    this.#lastError = "the plugin was stopped";
+    this.#setHealth("unavailable", "stopped");
+  }
+
+  // ---- what calls report ---------------------------------------------------------------------
+
+  /** A call got a usable answer: the next ejection starts its probe at the shortest delay. */
+  answered(): void {
+    this.#ejections = 0;
+  }
+
+  failed(message: string): void {
+    this.#lastError = message;
+  }
+
+  /** A call failed; `consecutive` failures in a row eject a serving plugin. */
+  callFailed(message: string, consecutive: number): void {
+    this.failed(message);
+    if (consecutive >= this.#options.policy.ejectAfterFailures && this.#health === "serving") this.#eject(consecutive);
+  }
+
+  /** Why a call is not sent at all. */
+  failFast(point: PointName): PluginFault {
+    const last = this.#lastError === undefined ? "" : ` (last error: ${this.#lastError})`;
+    if (this.#health === "ejected") {
+      return new PluginFault(this.#options.name, point, "ejected", `ejected after repeated failures until its health check passes${last}`);
+    }
+    return new PluginFault(this.#options.name, point, "unavailable", `${this.#options.target} is ${this.#health}${last}`);
+  }
+
+  #eject(consecutive: number): void {
+    const { initialBackoffMs, maxBackoffMs } = this.#options.policy;
+    this.#ejections++;
+    this.#setHealth("ejected", `${consecutive} consecutive failures`);
+    this.#startProbe(Math.min(maxBackoffMs, initialBackoffMs * 2 ** Math.min(this.#ejections - 1, 30)));
+  }
+
+  // ---- probing -------------------------------------------------------------------------------
+
+  #connection(): RemoteConnection {
+    this.#conn ??= new RemoteConnection(this.#options.target, this.#options.credentials, this.#options.channelOptions);
+    return this.#conn;
+  }
+
+  #disconnect(): void {
+    this.#epoch++;
+    this.#probe?.abort();
+    this.#probe = undefined;
+    this.#conn?.close();
+    this.#conn = undefined;
+  }
+
+  /** One health check and Describe; resolves with why it failed, or undefined once serving. */
+  async #attempt(signal: AbortSignal): Promise<string | undefined> {
+    const { probeTimeoutMs, daemonVersion, log } = this.#options;
+    const epoch = this.#epoch;
+    const conn = this.#connection();
+    const unhealthy = await conn.unhealthy(probeTimeoutMs, signal);
+    if (unhealthy !== undefined) return unhealthy;
+    let manifest: RemoteManifest;
+    try {
+      manifest = await conn.describe(probeTimeoutMs, signal, daemonVersion);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log.error("plugin manifest refused", { error: message });
+      return message;
+    }
+    if (epoch !== this.#epoch || this.#closed || signal.aborted) return "superseded";
+    this.#options.described(manifest);
+    this.#setHealth("serving", "healthy and described");
+    return undefined;
+  }
+
+  #startProbe(firstDelayMs: number): void {
+    if (this.#probe !== undefined || this.#closed) return;
+    const controller = new AbortController();
+    this.#probe = controller;
+    const { initialBackoffMs, maxBackoffMs } = this.#options.policy;
+    void (async () => {
+      if (await sleep(firstDelayMs, controller.signal)) await this.#probeLoop(controller.signal, initialBackoffMs, maxBackoffMs);
+      if (this.#probe === controller) this.#probe = undefined;
+    })();
+  }
+
+  /** Never throws; false when the signal aborted first. */
+  async #probeLoop(signal: AbortSignal, firstDelayMs: number, maxDelayMs: number): Promise<boolean> {
+    let wait = firstDelayMs;
+    const epoch = this.#epoch;
+    for (;;) {
+      if (signal.aborted || this.#closed || epoch !== this.#epoch) return false;
+      let why: string | undefined;
+      try {
+        why = await this.#attempt(signal);
+      } catch (error) {
+        why = error instanceof Error ? error.message : String(error);
+      }
+      if (why === undefined) return true;
+      if (signal.aborted || epoch !== this.#epoch) return false;
+      this.failed(why);
+      this.#options.log.debug("plugin probe failed", { error: why, retryInMs: wait });
+      if (!(await sleep(wait, signal))) return false;
+      wait = Math.min(wait * 2, maxDelayMs);
+    }
+  }
+
+  #setHealth(health: PluginHealth, reason: string): void {
+    const previous = this.#health;
+    if (previous === health) return;
+    this.#health = health;
+    const { log, name } = this.#options;
+    const fields = { health, previous, reason };
+    if (health === "serving" || health === "starting") log.info("plugin health changed", fields);
+    else log.warn("plugin health changed", { ...fields, ...(this.#lastError === undefined ? {} : { lastError: this.#lastError }) });
+    const change: HealthChange = { plugin: name, health, previous, reason };
+    for (const callback of this.#healthCallbacks) notify(log, () => callback(change));
+  }
+}
+
+/** Runs a subscriber's callback; one that throws is logged, never propagated. */
+export function notify(log: Logger, run: () => void): void {
+  try {
+    run();
+  } catch (error) {
+    log.error("plugin change callback threw", { error });
+  }
+}
+
+/** Resolves true after `ms`, false when `signal` aborts first (backoff waits that a close ends). */
+export async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await delay(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,153 @@
+// The daemon's listening side: the gRPC server for HookHost (and HookAdmin, unless config.admin
+// puts it on a server of its own, out of agents' reach), health and reflection on each, the bound
+// and systemd-inherited sockets, the Prometheus endpoint and the HTTP hook endpoint. Started once
+// everything they serve exists, stopped gracefully. Owns servers and sockets, no daemon state.
+import { Server } from "@grpc/grpc-js";
+import { pb } from "@hookd/sdk/internal";
+import type { Config } from "../config/schema.js";
+import type { EvaluateService } from "../host/evaluate.js";
+import { HealthState } from "../host/health.js";
+import { StreamTracker, addHostService } from "../host/host-service.js";
+import type { AgentIdentities } from "../host/identity.js";
+import { bindListener } from "../host/listeners.js";
+import type { SessionStore } from "../host/session-store.js";
+import { agentResolver, startHookHttpServer } from "../http/index.js";
+import type { HookHttpServer } from "../http/index.js";
+import type { Logger } from "../log.js";
+import { addAdminService } from "../ops/admin-service.js";
+import type { AdminDeps } from "../ops/admin-service.js";
+import { startMetricsServer } from "../ops/metrics-server.js";
+import type { MetricsServer } from "../ops/metrics-server.js";
+import { addReflection } from "../ops/reflection.js";
+import { selectSockets, serveInherited } from "../ops/socket-activation.js";
+import type { ActivatedListener, InheritedSocket } from "../ops/socket-activation.js";
+
+/** What the servers serve, built by the daemon before they start. */
+export interface Served {
+  readonly store: SessionStore;
+  readonly identities: AgentIdentities;
+  readonly evaluate: EvaluateService;
+  readonly admin: Omit<AdminDeps, "tails" | "log">;
+  /** The Prometheus text for /metrics. */
+  readonly metrics: () => string;
+}
+
+export class Servers {
+  readonly health = new HealthState();
+  readonly streams = new StreamTracker();
+  /** Open `hookd tail` streams, ended like hosted-loop streams on stop. */
+  readonly tails = new StreamTracker();
+  readonly #config: Config;
+  readonly #log: Logger;
+  readonly #server: Server;
+  #adminServer: Server | undefined;
+  #activated: ActivatedListener[] = [];
+  #metricsServer: MetricsServer | undefined;
+  #hookHttp: HookHttpServer | undefined;
+  readonly #addresses: string[] = [];
+
+  /** `config` is the one at start: a reload cannot change listeners or servers. */
+  constructor(config: Config, log: Logger) {
+    this.#config = config;
+    this.#log = log;
+    this.#server = newServer(config);
+  }
+
+  get addresses(): readonly string[] {
+    return this.#addresses;
+  }
+
+  /** Adds the services, binds every listener and reports SERVING; inherited sockets come last. */
+  async start(served: Served, inherited: readonly InheritedSocket[]): Promise<void> {
+    const config = this.#config;
+    const { store, identities, evaluate } = served;
+    addHostService(this.#server, { store, identities, evaluate, log: this.#log, streams: this.streams, maxMessageBytes: config.limits.maxMessageBytes });
+    this.health.register(this.#server);
+    // HookAdmin on its own server when config.admin names a socket: then agents cannot reach it.
+    const admin = config.admin === undefined ? this.#server : (this.#adminServer = newServer(config));
+    addAdminService(admin, { ...served.admin, tails: this.tails, log: this.#log });
+    if (admin !== this.#server) this.health.register(admin);
+    addReflection(this.#server, admin === this.#server ? [pb.HookHost, pb.HookAdmin, pb.health.Health] : [pb.HookHost, pb.health.Health]);
+    if (admin !== this.#server) addReflection(admin, [pb.HookAdmin, pb.health.Health]);
+
+    // Until everything is bound, a health check (possibly on a connection systemd queued before we
+    // started) answers NOT_SERVING rather than "unknown service".
+    for (const service of ["", "hookd.v1.HookHost", "hookd.v1.HookAdmin"]) this.health.set(service, false);
+    // Inherited sockets: the one config.admin names goes to the admin server; the agent listeners
+    // take those they name, or every other one when they name none.
+    const adminName = config.admin !== undefined && "systemd" in config.admin ? config.admin.systemd : undefined;
+    const agentSockets = selectSockets(config.listeners, adminName === undefined ? inherited : inherited.filter((s) => s.name !== adminName));
+    const adminSockets = config.admin === undefined || adminName === undefined ? [] : selectSockets([config.admin], inherited, () => "admin");
+    for (const listener of config.listeners) if (!("systemd" in listener)) this.#addresses.push(await bindListener(this.#server, listener));
+    if (config.admin !== undefined && !("systemd" in config.admin)) this.#addresses.push(await bindListener(admin, config.admin));
+    if (config.metrics !== undefined) {
+      this.#metricsServer = await startMetricsServer(config.metrics.listen, served.metrics);
+      this.#log.info("metrics serving", { address: this.#metricsServer.address, path: "/metrics" });
+    }
+    if (config.http !== undefined) {
+      this.#hookHttp = await startHookHttpServer({
+        listen: config.http.listen,
+        evaluate,
+        log: this.#log.child({ component: "http-hooks" }),
+        resolveAgent: agentResolver(identities),
+        maxBodyBytes: config.limits.maxMessageBytes,
+      });
+      this.#log.info("http hooks serving", { address: this.#hookHttp.address });
+    }
+    for (const service of ["", "hookd.v1.HookHost", "hookd.v1.HookAdmin"]) this.health.set(service, true);
+    // Inherited sockets are accepted on last: connections systemd queued while hookd started are
+    // served by a daemon that is complete (and reports SERVING).
+    await this.#serveInherited(this.#server, agentSockets);
+    await this.#serveInherited(admin, adminSockets);
+  }
+
+  /**
+   * Reports NOT_SERVING, stops accepting on inherited sockets, ends hosted-loop and tail streams
+   * with UNAVAILABLE (retryable), lets in-flight unary calls finish within `graceMs`, then forces
+   * the rest.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.health.setAll(false);
+    // Stop accepting on inherited sockets first: systemd keeps the socket and queues new agents
+    // for the next instance.
+    await Promise.allSettled(this.#activated.map((listener) => listener.close()));
+    this.streams.endAll("hookd is shutting down; reconnect and resume");
+    this.tails.endAll("hookd is shutting down");
+    await this.#hookHttp?.close();
+    const servers = this.#adminServer === undefined ? [this.#server] : [this.#server, this.#adminServer];
+    await Promise.all(servers.map((server) => shutdown(server, graceMs)));
+    await this.#metricsServer?.close();
+  }
+
+  /** Serves sockets inherited from systemd through connection injectors. */
+  async #serveInherited(server: Server, sockets: readonly InheritedSocket[]): Promise<void> {
+    for (const socket of sockets) {
+      const activated = await serveInherited(server, socket);
+      this.#activated.push(activated);
+      this.#addresses.push(activated.address);
+    }
+  }
+}
+
+function newServer(config: Config): Server {
+  return new Server({
+    // grpc-js's hard cap sits above the configured limit, which HookHost enforces itself so an
+    // oversized message is an INVALID_ARGUMENT naming its size, not a bare RESOURCE_EXHAUSTED.
+    "grpc.max_receive_message_length": 2 * config.limits.maxMessageBytes + 64 * 1024,
+    "grpc.max_send_message_length": config.limits.maxMessageBytes,
+  });
+}
+
+/** tryShutdown lets unary calls finish; past `graceMs` the rest are cancelled. */
+function shutdown(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
