@@ -73,7 +73,7 @@ describe("dispatch concurrency", () => {
       ["r1", "one"],
       ["r2", "two"],
     ]);
-    const engineResults = h.events.flatMap((e) => (e.type === "tool-result" ? [e.call.callId] : []));
+    const engineResults = h.events.flatMap((e) => (e.type === "call-settled" ? [e.call.callId] : []));
     expect(engineResults).toEqual(["r1", "r2"]);
   });
 

@@ -169,7 +169,7 @@ describe("contexts", () => {
     expect(contexts).toEqual([deferredContext("1"), decisionContext("1"), deferredContext("2"), decisionContext("2")]);
     // The batch hands results and contexts over separately: the loop appends the contexts only
     // after every result was recorded, so tool results stay adjacent.
-    const toolResults = h.events.filter((e) => e.type === "tool-result").map((e) => (e.type === "tool-result" ? e.call.callId : ""));
+    const toolResults = h.events.filter((e) => e.type === "call-settled").map((e) => (e.type === "call-settled" ? e.call.callId : ""));
     expect(toolResults).toEqual(["c1", "c2"]);
   });
 });

@@ -374,7 +374,7 @@ describe("tool-result", () => {
         ],
       });
       h.bus.subscribe((event) => {
-        if (event.type === "tool-result") log.push(`event ${event.call.callId}`);
+        if (event.type === "call-settled") log.push(`event ${event.call.callId}`);
       });
       return (await h.batch([{ callId: "c1", toolName: "echo", arguments: { x: 1 } }])).calls[0]?.result;
     };
@@ -385,13 +385,20 @@ describe("tool-result", () => {
     expect(log).toEqual(["observer c1", "event c1"]);
   });
 
-  test("the tool-result engine event carries the sealed call and the final result", async () => {
+  test("the call-settled engine event carries the sealed call, the final result and who decided", async () => {
     const h = pipelineHarness();
     const { calls } = await h.batch([{ callId: "c1", toolName: "echo", arguments: "hi" }]);
-    const events = h.events.filter((e) => e.type === "tool-result");
+    const events = h.events.filter((e) => e.type === "call-settled");
     expect(events).toEqual([
-      { type: "tool-result", scope: { sessionId: "s1", agentId: "agent-1", turn: 1, step: 1, callId: "c1" }, call: calls[0]?.call, result: calls[0]?.result },
+      {
+        type: "call-settled",
+        scope: { sessionId: "s1", agentId: "agent-1", turn: 1, step: 1, callId: "c1" },
+        call: calls[0]?.call,
+        result: calls[0]?.result,
+        trace: { decidedBy: "default", durationUs: expect.any(Number) as unknown },
+      },
     ]);
+    expect(calls[0]?.trace).toEqual({ decidedBy: "default", durationUs: expect.any(Number) as unknown });
     expect(calls[0]?.result.content).toEqual([text("hi")]); // a string value is presented as one text block
   });
 });

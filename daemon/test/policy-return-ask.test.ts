@@ -34,7 +34,7 @@ async function decide(command: string) {
 describe("decideToolPolicy with RETURN_ASK", () => {
   it("returns the ask when no guard denies, recording no approval", async () => {
     const { verdict, events } = await decide("sudo ls");
-    expect(verdict).toEqual({ kind: "ask", decidedBy: "p", reason: "sudo needs a human" });
+    expect(verdict).toEqual({ kind: "ask", decidedBy: "p", reason: "sudo needs a human", trace: { decidedBy: "p", durationUs: expect.any(Number) as unknown } });
     expect(events.some((e) => e.type === "decision" && e.decidedBy === "approval")).toBe(false);
   });
 

@@ -28,7 +28,7 @@ import type { ServerCallInfo } from "@hookd/sdk/internal";
 import type { EventBus, EventScope } from "../engine/events.js";
 import type { EventOf } from "../engine/listener.js";
 import { decideTurnStop } from "../engine/loop/index.js";
-import { RETURN_ASK, applyPostTool, decideToolPolicy } from "../engine/pipeline/index.js";
+import { RETURN_ASK, reviewResult, decideToolPolicy } from "../engine/pipeline/index.js";
 import { decide } from "../engine/decide.js";
 import type { PointEnv } from "../engine/decide.js";
 import type { PluginRegistry } from "../engine/registry.js";
@@ -107,7 +107,7 @@ export class EvaluateService {
 
   evaluatePostTool(event: EventOf<"post-tool">, options: EvaluateOptions): Promise<{ decision: PostToolDecision; result: ToolResult; trace: Trace }> {
     return this.#admit(event.session, async (started) => {
-      const outcome = await applyPostTool(this.#env(event.session, scopeOf(event), options), event.session, event.call, undefined, event.result);
+      const outcome = await reviewResult(this.#env(event.session, scopeOf(event), options), event.session, event.call, undefined, event.result);
       if (outcome.applied === "cancelled") throw new StatusError(status.CANCELLED, "the call was cancelled");
       const failed = outcome.result.isError ? outcome.result.message : "post-tool failed";
       const decision = outcome.applied === "error" || outcome.decision === undefined ? block(failed) : outcome.decision;

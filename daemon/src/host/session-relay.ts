@@ -3,6 +3,7 @@
 // each call attached to its result. Owns the frame shapes of events; requests and replies are
 // hosted-session.ts's.
 import type { create } from "@bufbuild/protobuf";
+import { toProtoTrace } from "@hookd/sdk";
 import { toProtoMessage, toProtoToolCall, toProtoToolResult } from "@hookd/sdk/internal";
 import { pb } from "@hookd/sdk/internal";
 import type { EngineEvent, TurnEndReason } from "../engine/events.js";
@@ -23,40 +24,18 @@ const END_REASON: Record<TurnEndReason, pb.TurnEndReason> = {
   continuation_cap: pb.TurnEndReason.CONTINUATION_CAP,
 };
 
-interface CallTrace {
-  decidedBy: string;
-  failureCause: string;
-  durationUs: number;
-}
-
 export class SessionRelay {
-  /** Made on the first tool call: an idle session holds no map (bench/: sessions). */
-  #traces: Map<string, CallTrace> | undefined;
-
-  /** Turns engine events into frames for the agent; records who decided each call. */
+  /** Turns engine events into frames for the agent. */
   relay(event: EngineEvent, stream: AgentStream | undefined): void {
     switch (event.type) {
-      case "decision": {
-        const callId = event.scope.callId;
-        if (callId === undefined || (event.point !== "pre-tool" && event.point !== "guard")) return;
-        // A guard's deny overrides the pre-tool decision; an abstaining guard list does not.
-        if (event.point === "guard" && event.decision !== "deny") return;
-        (this.#traces ??= new Map()).set(callId, { decidedBy: event.decidedBy, failureCause: event.cause ?? "", durationUs: event.durationUs });
-        return;
-      }
       case "turn-started":
         stream?.send({ case: "turnStarted", value: { turn: event.scope.turn } });
         return;
-      case "tool-result": {
-        const trace = this.#traces?.get(event.call.callId);
-        this.#traces?.delete(event.call.callId);
+      case "call-settled": {
+        const { trace } = event;
         stream?.send({
           case: "toolResult",
-          value: {
-            call: toProtoToolCall(event.call),
-            result: toProtoToolResult(event.result),
-            ...(trace ? { trace: { decidedBy: trace.decidedBy, failureCause: trace.failureCause, durationUs: BigInt(trace.durationUs) } } : {}),
-          },
+          value: { call: toProtoToolCall(event.call), result: toProtoToolResult(event.result), ...(trace ? { trace: toProtoTrace(trace) } : {}) },
         });
         return;
       }
@@ -64,7 +43,6 @@ export class SessionRelay {
         stream?.send({ case: "context", value: { messages: event.messages.map(toProtoMessage) } });
         return;
       case "turn-ended":
-        this.#traces?.clear();
         stream?.send({
           case: "turnEnded",
           value: { turn: event.scope.turn, reason: END_REASON[event.reason], detail: event.detail, steps: event.steps },

@@ -82,7 +82,7 @@ export function toAuditRecord(event: EngineEvent, now: Date = new Date()): Audit
       };
     case "turn-started":
     case "step-started":
-    case "tool-result":
+    case "call-settled":
     case "contexts-appended":
     case "turn-ended":
       return undefined;

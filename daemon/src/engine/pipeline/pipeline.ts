@@ -2,7 +2,7 @@
 // execute/dispatch → post-tool → finalizeContent → tool-result. Policy runs in model order,
 // dispatch overlaps only for concurrency-safe tools, and every later phase commits in model order.
 import { unreachable } from "@hookd/sdk";
-import type { AgentMessage, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
+import type { AgentMessage, DecisionTrace, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
 import { decide } from "../decide.js";
 import type { PointEnv } from "../decide.js";
@@ -14,7 +14,7 @@ import { DispatchGate } from "./gate.js";
 import { PIPELINE, cancelledFailure, messageOf, pipelineFailure } from "./normalize.js";
 import { decideToolPolicy } from "./policy.js";
 import type { PolicyVerdict } from "./policy.js";
-import { applyPostTool } from "./post-tool.js";
+import { reviewResult } from "./review.js";
 import { sealCall } from "./seal.js";
 import type { ProposedCall, SealedCall } from "./seal.js";
 import type { Dispatch, ToolLookup } from "./spec.js";
@@ -39,6 +39,8 @@ export interface ToolCallOutcome {
   readonly call: ToolCall;
   /** The authoritative final result, frozen. */
   readonly result: ToolResult;
+  /** Who decided whether the call could run (see PolicyVerdict); absent when nothing decided (a seal failure, a cancellation). */
+  readonly trace?: DecisionTrace;
 }
 
 export interface ToolBatchOutcome {
@@ -61,6 +63,7 @@ export async function runToolBatch(options: ToolPipelineOptions, proposed: reado
   const sealed = proposed.map((p) => sealCall(p, scope, options.tools));
   const envs = sealed.map((s): PointEnv => ({ ...env, scope: { ...env.scope, callId: s.call.callId } }));
   const candidates = sealed.map(() => deferred<Candidate>());
+  const traces: (DecisionTrace | undefined)[] = [];
 
   // Policy phases, one call after another in model order; an allowed call enters the gate at
   // once (in the same order) and the loop goes on to the next call's policy.
@@ -69,7 +72,8 @@ export async function runToolBatch(options: ToolPipelineOptions, proposed: reado
       const slot = candidates[index];
       const callEnv = envs[index];
       if (slot === undefined || callEnv === undefined) continue;
-      const decided = await policyPhase(options, callEnv, session, s, gate).catch((error: unknown) => ({ later: internalCandidate(error) }));
+      const decided: PolicyPhaseOutcome = await policyPhase(options, callEnv, session, s, gate).catch((error: unknown) => ({ later: internalCandidate(error) }));
+      traces[index] = decided.trace;
       slot.resolve(Promise.resolve(decided.later).catch(internalCandidate));
     }
   })();
@@ -83,8 +87,9 @@ export async function runToolBatch(options: ToolPipelineOptions, proposed: reado
     const result = await commitPhase(callEnv, session, s, candidate).catch((error: unknown) =>
       pipelineFailure("internal", `internal error committing ${s.call.callId}: ${messageOf(error)}`, PIPELINE, candidate.result.contexts),
     );
-    callEnv.bus.emit({ type: "tool-result", scope: callEnv.scope, call: s.call, result });
-    calls.push(Object.freeze({ call: s.call, result }));
+    const trace = traces[index];
+    callEnv.bus.emit({ type: "call-settled", scope: callEnv.scope, call: s.call, result, ...(trace === undefined ? {} : { trace }) });
+    calls.push(Object.freeze({ call: s.call, result, ...(trace === undefined ? {} : { trace }) }));
   }
   await policy;
   gate.close();
@@ -110,11 +115,12 @@ async function policyPhase(
   session: SessionInfo,
   sealed: SealedCall,
   gate: DispatchGate,
-): Promise<{ readonly later: Promise<Candidate> | Candidate }> {
+): Promise<PolicyPhaseOutcome> {
   if (!sealed.ok) return { later: { result: sealed.failure, bypass: true } };
   if (env.signal.aborted) return { later: { result: cancelledFailure(env.signal), bypass: true } };
   const verdict = await decideToolPolicy(env, session, sealed.call, options.approval);
-  if (verdict.kind !== "allow") return { later: refused(verdict) };
+  const trace = verdict.trace === undefined ? {} : { trace: verdict.trace };
+  if (verdict.kind !== "allow") return { later: refused(verdict), ...trace };
   const { call, spec } = sealed;
   const entered = gate.enter(spec?.concurrencySafe !== true);
   const later = entered.then(async (release): Promise<Candidate> => {
@@ -125,7 +131,13 @@ async function policyPhase(
       release();
     }
   });
-  return { later };
+  return { later, ...trace };
+}
+
+/** What the policy phases of a call leave: its candidate (now or once dispatched) and who decided. */
+interface PolicyPhaseOutcome {
+  readonly later: Promise<Candidate> | Candidate;
+  readonly trace?: DecisionTrace;
 }
 
 /** A call that may not run: a denial reaches post-tool; a listener failure or cancellation does not. */
@@ -145,7 +157,7 @@ function refused(verdict: Exclude<PolicyVerdict, { kind: "allow" | "ask" }>): Ca
 /** post-tool (unless bypassed), finalizeContent exactly once, then the tool-result observers. */
 async function commitPhase(env: PointEnv, session: SessionInfo, sealed: SealedCall, candidate: Candidate): Promise<ToolResult> {
   const { call, spec } = sealed;
-  const transformed = candidate.bypass ? candidate.result : (await applyPostTool(env, session, call, spec, candidate.result)).result;
+  const transformed = candidate.bypass ? candidate.result : (await reviewResult(env, session, call, spec, candidate.result)).result;
   const result = finalizeResult(transformed, call, spec);
   // Observers are bounded by their own deadlines but not by the turn's signal, so a call
   // cancelled before dispatch still reaches them, exactly once. Their failures change nothing.

@@ -2,7 +2,7 @@
 // seam for an ask, then the guards (which may only deny, so no listener order can resurrect a
 // call a guard forbids). Reused as is by the evaluate API. Owns no result shaping.
 import { unreachable } from "@hookd/sdk";
-import type { SessionInfo, ToolCall } from "@hookd/sdk";
+import type { DecisionTrace, SessionInfo, ToolCall } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import { decide } from "../decide.js";
@@ -16,8 +16,12 @@ export const APPROVAL = "approval";
 
 export type PolicyPhase = "pre-tool" | "approval" | "guard";
 
-/** The final word of the policy phases, and who said it. */
-export type PolicyVerdict =
+/**
+ * The final word of the policy phases, and who said it. `trace` is the decision that stands:
+ * the waterfall's, the approval's after an ask, or a denying guard's; the hosted loop and the
+ * evaluate API both report it. Absent when the turn was cancelled before anything decided.
+ */
+export type PolicyVerdict = (
   /** decidedBy: the allowing pre-tool plugin ("default" when all passed), or "approval" after an ask. */
   | { readonly kind: "allow"; readonly decidedBy: string; readonly askedBy?: string }
   /** `cause` is set when a plugin's failure policy made the denial (e.g. "deadline_exceeded"). */
@@ -27,7 +31,8 @@ export type PolicyVerdict =
   /** The turn was cancelled before the policy could finish. */
   | { readonly kind: "cancelled"; readonly reason: string }
   /** Only with RETURN_ASK: a plugin asked and no guard denied; the caller resolves the ask. */
-  | { readonly kind: "ask"; readonly decidedBy: string; readonly reason: string };
+  | { readonly kind: "ask"; readonly decidedBy: string; readonly reason: string }
+) & { readonly trace?: DecisionTrace };
 
 /**
  * Pass as the approval to have an ask returned to the caller (an agent that resolves asks
@@ -67,19 +72,23 @@ async function decidePolicy(
   at: { phase: "pre-tool" | "guard" },
 ): Promise<PolicyVerdict> {
   if (env.signal.aborted) return cancelled(env.signal);
+  const preStarted = performance.now();
   const pre = await decide(env, "pre-tool", { session, call });
-  if (pre.type === "error") return { kind: "error", phase: "pre-tool", decidedBy: pre.error.plugin, reason: pre.error.message };
+  if (pre.type === "error") {
+    return { kind: "error", phase: "pre-tool", decidedBy: pre.error.plugin, reason: pre.error.message, trace: traceOf(pre.error.plugin, undefined, preStarted) };
+  }
   let allowed: PolicyVerdict & { kind: "allow" | "ask" };
   const decision = pre.decision;
+  const preTrace = traceOf(pre.decidedBy, pre.fault?.fault, preStarted);
   switch (decision.kind) {
     case "allow":
-      allowed = { kind: "allow", decidedBy: pre.decidedBy };
+      allowed = { kind: "allow", decidedBy: pre.decidedBy, trace: preTrace };
       break;
     case "deny":
-      return { kind: "deny", phase: "pre-tool", decidedBy: pre.decidedBy, reason: decision.reason, ...causeOf(pre) };
+      return { kind: "deny", phase: "pre-tool", decidedBy: pre.decidedBy, reason: decision.reason, ...causeOf(pre), trace: preTrace };
     case "ask": {
       if (approval === RETURN_ASK) {
-        allowed = { kind: "ask", decidedBy: pre.decidedBy, reason: decision.reason };
+        allowed = { kind: "ask", decidedBy: pre.decidedBy, reason: decision.reason, trace: preTrace };
         break;
       }
       const started = performance.now();
@@ -95,8 +104,9 @@ async function decidePolicy(
         durationUs: Math.round((performance.now() - started) * 1000),
       });
       if (env.signal.aborted) return cancelled(env.signal);
-      if (reason !== undefined) return { kind: "deny", phase: "approval", decidedBy: APPROVAL, reason };
-      allowed = { kind: "allow", decidedBy: APPROVAL, askedBy: pre.decidedBy };
+      const approvalTrace = traceOf(APPROVAL, undefined, started);
+      if (reason !== undefined) return { kind: "deny", phase: "approval", decidedBy: APPROVAL, reason, trace: approvalTrace };
+      allowed = { kind: "allow", decidedBy: APPROVAL, askedBy: pre.decidedBy, trace: approvalTrace };
       break;
     }
     default:
@@ -104,10 +114,21 @@ async function decidePolicy(
   }
   if (env.signal.aborted) return cancelled(env.signal);
   at.phase = "guard";
+  const guardsStarted = performance.now();
   const guards = await decide(env, "guard", { session, call });
-  if (guards.type === "error") return { kind: "error", phase: "guard", decidedBy: guards.error.plugin, reason: guards.error.message };
-  if (guards.decision.kind === "deny") return { kind: "deny", phase: "guard", decidedBy: guards.decidedBy, reason: guards.decision.reason, ...causeOf(guards) };
+  if (guards.type === "error") {
+    return { kind: "error", phase: "guard", decidedBy: guards.error.plugin, reason: guards.error.message, trace: traceOf(guards.error.plugin, undefined, guardsStarted) };
+  }
+  // A guard's deny overrides what the waterfall (or the approval) decided; abstaining guards do not.
+  if (guards.decision.kind === "deny") {
+    const trace = traceOf(guards.decidedBy, guards.fault?.fault, guardsStarted);
+    return { kind: "deny", phase: "guard", decidedBy: guards.decidedBy, reason: guards.decision.reason, ...causeOf(guards), trace };
+  }
   return allowed;
+}
+
+function traceOf(decidedBy: string, failureCause: string | undefined, started: number): DecisionTrace {
+  return { decidedBy, ...(failureCause === undefined ? {} : { failureCause }), durationUs: Math.round((performance.now() - started) * 1000) };
 }
 
 function causeOf(outcome: { readonly fault?: { readonly fault?: string } }): { cause?: string } {

@@ -9,7 +9,7 @@ import type { Decided, PointEnv } from "../decide.js";
 import { PIPELINE, cancelledFailure, listenerFailure, messageOf, pipelineFailure, pluginSource, snapshotResult, successFromValue, withContent } from "./normalize.js";
 import type { ToolSpec } from "./spec.js";
 
-export interface PostToolOutcome {
+export interface ReviewOutcome {
   /** The frozen result after post-tool. */
   readonly result: ToolResult;
   /** What happened: the decision's kind, "error" for a listener failure, "cancelled". */
@@ -22,15 +22,15 @@ export interface PostToolOutcome {
 }
 
 /** Runs post-tool over a frozen candidate and applies its decision. Never throws. */
-export async function applyPostTool(
+export async function reviewResult(
   env: PointEnv,
   session: SessionInfo,
   call: ToolCall,
   spec: ToolSpec | undefined,
   candidate: ToolResult,
-): Promise<PostToolOutcome> {
+): Promise<ReviewOutcome> {
   // A cancelled turn runs no more policy: the result the post-tool policy never saw is not shown.
-  const cancelled = (): PostToolOutcome => ({ result: cancelledFailure(env.signal, candidate.contexts), applied: "cancelled", decidedBy: PIPELINE });
+  const cancelled = (): ReviewOutcome => ({ result: cancelledFailure(env.signal, candidate.contexts), applied: "cancelled", decidedBy: PIPELINE });
   if (env.signal.aborted) return cancelled();
   let outcome: Decided<"post-tool">;
   try {
@@ -45,12 +45,12 @@ export async function applyPostTool(
   return { ...applyDecision(outcome.decision, outcome.decidedBy, candidate, spec), decision: outcome.decision, ...(cause === undefined ? {} : { cause }) };
 }
 
-function applyDecision(decision: PostToolDecision, plugin: string, candidate: ToolResult, spec: ToolSpec | undefined): PostToolOutcome {
+function applyDecision(decision: PostToolDecision, plugin: string, candidate: ToolResult, spec: ToolSpec | undefined): ReviewOutcome {
   switch (decision.kind) {
     case "block":
       return { result: blocked(decision.feedback, plugin, decision.additionalContexts ?? []), applied: "block", decidedBy: plugin };
     case "accept": {
-      const unusable = (detail: string): PostToolOutcome => {
+      const unusable = (detail: string): ReviewOutcome => {
         const error = new ListenerError(plugin, "post-tool", new HookdError("invalid_decision", detail));
         return { result: listenerFailure(error, candidate.contexts), applied: "error", decidedBy: plugin };
       };
