@@ -57,9 +57,10 @@ const callTools = (...ids: string[]): Responder => () => ({
 });
 
 function sealed(call: ProposedCall, ctx: ToolBatchContext): ToolCall {
+  const callId = call.callId ?? "";
   return {
-    callId: call.callId,
-    rootCallId: call.callId,
+    callId,
+    rootCallId: callId,
     toolName: call.toolName,
     arguments: {},
     argumentsJson: "{}",
@@ -80,7 +81,7 @@ function fakeRunner(options: { gate?: Promise<void>; contexts?: readonly AgentMe
     batches.push({ calls, ctx });
     options.onRun?.(ctx);
     if (options.gate !== undefined) await options.gate;
-    return { results: calls.map((call) => ({ call: sealed(call, ctx), result: ok(`result ${call.callId}`) })), contexts: options.contexts ?? [] };
+    return { calls: calls.map((call) => ({ call: sealed(call, ctx), result: ok(`result ${call.callId ?? ""}`) })), contexts: options.contexts ?? [] };
   };
   return Object.assign(runner, { batches });
 }
@@ -691,9 +692,9 @@ describe("cancellation", () => {
       running.resolve(ctx.signal);
       await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve()));
       return {
-        results: calls.map((call) => ({
+        calls: calls.map((call) => ({
           call: sealed(call, ctx),
-          result: { isError: true, code: "cancelled", name: "cancelled", message: "cancelled", content: [{ type: "text", text: `cancelled ${call.callId}` }], contexts: [] },
+          result: { isError: true, code: "cancelled", name: "cancelled", message: "cancelled", content: [{ type: "text", text: `cancelled ${call.callId ?? ""}` }], contexts: [] },
         })),
         contexts: [pluginMessage("audit", "partial output saved")],
       };

@@ -70,7 +70,7 @@ export class HostedSession {
         },
         calls,
       );
-      return { results: outcome.calls, contexts: outcome.contexts };
+      return outcome;
     };
     this.engine = new EngineSession({
       info,

@@ -174,20 +174,20 @@ class TurnRun {
     let failure: unknown;
     try {
       outcome = await new Promise<ToolBatchOutcome>((resolve) => resolve(this.deps.runTools(Object.freeze([...calls]), ctx)));
-      if (!Array.isArray(outcome.results) || !Array.isArray(outcome.contexts)) {
-        throw new HookdError("internal", "the tool runner returned no results or contexts list");
+      if (!Array.isArray(outcome.calls) || !Array.isArray(outcome.contexts)) {
+        throw new HookdError("internal", "the tool runner returned no calls or contexts list");
       }
     } catch (error) {
       outcome = undefined;
       failure = error;
     }
     const contexts = inbox.settleBatch(outcome?.contexts ?? []);
-    const results = outcome?.results ?? [];
+    const results = outcome?.calls ?? [];
     const resultMessages = results.map(({ call, result }) => toolMessage(call.callId, result.content));
     if (results.length < calls.length) {
       const why = this.signal.aborted ? `the turn was aborted: ${reasonText(this.signal.reason)}` : `the tool runner failed: ${describe(failure)}`;
       for (const call of calls.slice(results.length)) {
-        resultMessages.push(toolMessage(call.callId, [text(`Error: the tool call did not complete (${why})`)]));
+        resultMessages.push(toolMessage(call.callId ?? "", [text(`Error: the tool call did not complete (${why})`)]));
       }
     }
     history.record(resultMessages);

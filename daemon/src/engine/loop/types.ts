@@ -2,18 +2,12 @@
 // tool execution (the pipeline in engine/pipeline implements it; the integrator wires it in), the
 // limits, and what a finished turn reports. Types and defaults only; no behaviour.
 import { HookdError } from "@hookd/sdk";
-import type { AgentMessage, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
+import type { AgentMessage, SessionInfo } from "@hookd/sdk";
 import type { TurnEndReason } from "../events.js";
+import type { ProposedCall, ToolBatchOutcome } from "../calls.js";
 
-/** A tool call as the model proposed it, before the pipeline seals it. */
-export type ProposedCall = {
-  /** The agent's own id for the call (e.g. the model's tool_use id). */
-  readonly callId: string;
-  readonly toolName: string;
-} & (
-  | { /** The arguments as a value; sealed losslessly by the pipeline. */ readonly arguments: unknown; readonly argumentsJson?: never }
-  | { /** The arguments as JSON text. */ readonly argumentsJson: string; readonly arguments?: never }
-);
+export type { ProposedCall, ToolBatchOutcome };
+
 
 export interface StepInput {
   readonly turn: number;
@@ -44,15 +38,6 @@ export interface ToolBatchContext {
   readonly signal: AbortSignal;
 }
 
-export interface ToolBatchOutcome {
-  /** Per call, in model order: the sealed call and its final result. */
-  readonly results: readonly { readonly call: ToolCall; readonly result: ToolResult }[];
-  /**
-   * The step's contexts (post-tool additionalContexts, deferred nested contexts) in FIFO order.
-   * This list is authoritative: the loop does not read `ToolResult.contexts` again.
-   */
-  readonly contexts: readonly AgentMessage[];
-}
 
 /**
  * What the loop needs from tool execution: run a whole batch, settle it, report every result.

@@ -16,7 +16,8 @@ import { decideToolPolicy } from "./policy.js";
 import type { PolicyVerdict } from "./policy.js";
 import { reviewResult } from "./review.js";
 import { sealCall } from "./seal.js";
-import type { ProposedCall, SealedCall } from "./seal.js";
+import type { SealedCall } from "./seal.js";
+import type { ProposedCall, ToolBatchOutcome, ToolCallOutcome } from "../calls.js";
 import type { Dispatch, ToolLookup } from "./spec.js";
 
 export interface ToolPipelineOptions {
@@ -34,21 +35,7 @@ export interface ToolPipelineOptions {
   readonly parent?: ToolCall;
 }
 
-export interface ToolCallOutcome {
-  /** The sealed call, as plugins, the log and the tool body saw it. */
-  readonly call: ToolCall;
-  /** The authoritative final result, frozen. */
-  readonly result: ToolResult;
-  /** Who decided whether the call could run (see PolicyVerdict); absent when nothing decided (a seal failure, a cancellation). */
-  readonly trace?: DecisionTrace;
-}
-
-export interface ToolBatchOutcome {
-  /** One per proposed call, in model order. */
-  readonly calls: readonly ToolCallOutcome[];
-  /** Every call's contexts in call order: the loop appends them after all the results. */
-  readonly contexts: readonly AgentMessage[];
-}
+export type { ToolBatchOutcome, ToolCallOutcome };
 
 /**
  * Runs one step's calls. Every failure is a result; it rejects only for invalid options (a

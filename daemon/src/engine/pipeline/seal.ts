@@ -6,15 +6,10 @@ import { snapshotJson, snapshotJsonText } from "@hookd/sdk";
 import type { JsonSnapshot, ToolCall, ToolFailure } from "@hookd/sdk";
 import { pipelineFailure } from "./normalize.js";
 import type { ToolLookup, ToolSpec } from "./spec.js";
+import type { ProposedCall } from "../calls.js";
 
-/** A call as the model proposed it. Give the arguments as a value or as JSON text, not both. */
-export interface ProposedCall {
-  /** The agent's id for the call (e.g. the model's tool_use id); generated when absent or empty. */
-  readonly callId?: string;
-  readonly toolName: string;
-  readonly arguments?: unknown;
-  readonly argumentsJson?: string;
-}
+export type { ProposedCall };
+
 
 /** Where the call runs. A nested call names only its parent; the root is taken from it. */
 export interface CallScope {
