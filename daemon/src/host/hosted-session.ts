@@ -317,8 +317,9 @@ export class HostedSession {
           value: { turn: event.scope.turn, reason: END_REASON[event.reason], detail: event.detail, steps: event.steps },
         });
         return;
-      default:
-        return;
+      case "invocation":
+      case "step-started":
+        return; // not the agent's concern
     }
   }
 }

@@ -53,7 +53,9 @@ export async function loadPlugin(plugin: PluginConfig, context: LoadContext, oth
       const listeners = workerListeners(pool, plugin.module, manifest, overrides, context.defaultDeadlineMs);
       return staticSource({ name: plugin.name, kind: "worker", target: plugin.module }, listeners);
     }
-    default:
+    case "remote":
+    case "managed":
+    case "command":
       return other(plugin, context);
   }
 }
