@@ -1,4 +1,4 @@
-// Type-aware lint that catches real bugs: floating promises, misused promises, `any` leaks.
+// Type-aware lint that catches real bugs: floating promises, misused promises, `any` leaks, switches that miss a case.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
@@ -17,6 +17,13 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/require-await": "off",
+      // A switch over a union names every member or has a default. The defaults that remain handle
+      // open sets on purpose (proto enums from the wire, grpc status codes, zod's issue codes,
+      // typeof); closed unions of our own end in a `never` check or list every case.
+      "@typescript-eslint/switch-exhaustiveness-check": [
+        "error",
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: true, allowDefaultCaseForExhaustiveSwitch: true },
+      ],
     },
   },
 );

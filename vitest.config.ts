@@ -1,7 +1,10 @@
 import { defineConfig } from "vitest/config";
 
 // Tests import the workspace packages' TypeScript sources through the "source" export condition,
-// so no build is needed to run them; processes the tests start run the built dist/.
+// so no build is needed to run them; processes and worker threads the tests start run the built
+// dist/. Hence two lanes: "unit" (sdk/test, daemon/test) runs no built code in a child process
+// or worker thread, so it passes on a fresh clone; "e2e" (test/) does, after `npm run test:e2e`
+// has built and prepared it.
 const conditions = ["source", "node", "import", "default"];
 
 export default defineConfig({

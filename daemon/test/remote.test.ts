@@ -340,14 +340,16 @@ describe("deadlines and cancellation", () => {
     });
   }
 
-  it("costs a plugin that never answers its deadline and no more, and the server sees the cancellation", async () => {
+  it("ends a call to a plugin that never answers at its deadline, and the server sees the cancellation", async () => {
     const { plugin, entered } = await hangingPlugin({ overrides: { "pre-tool": { deadlineMs: 300 } } });
-    const started = performance.now();
     const result: CallResult<"pre-tool"> = await callListener(only(plugin, "pre-tool"), preToolEvent(), ctxFor(), open());
-    const elapsed = performance.now() - started;
-    expect(result).toMatchObject({ type: "answer", answer: { kind: "deny" }, invocation: { outcome: "fault", fault: "deadline_exceeded" } });
-    expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(10_000); // sanity only
+    // The listener's own deadline ended it (not the caller, not a transport error); how long that
+    // took is the benchmark's business, not this test's.
+    expect(result).toMatchObject({
+      type: "answer",
+      answer: { kind: "deny" },
+      invocation: { outcome: "fault", fault: "deadline_exceeded", detail: expect.stringMatching(/no answer within 300 ms/) as unknown },
+    });
     const serverSignal = await entered;
     expect(await abortedWith(serverSignal)).toBeInstanceOf(DOMException);
     expect(plugin.status()).toMatchObject({ failures: 1, consecutiveFailures: 1 });

@@ -1,6 +1,6 @@
-// The one error type of hookd, with a closed set of codes listed here and documented in
-// ERROR_CODES. `HookdError.from(unknown)` turns anything thrown into one, so callers classify
-// failures in one place.
+// The one error type of hookd, with a closed set of codes listed here in ERROR_CODES and
+// documented in docs/errors.md (a test keeps the two in step). `HookdError.from(unknown)` turns
+// anything thrown into one, so callers classify failures in one place.
 
 export const ERROR_CODES = {
   invalid_plugin: "A plugin definition is malformed (no name, no handlers, an unknown point, a bad matcher).",

@@ -6,9 +6,9 @@ import { once } from "node:events";
 import { lstat, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Channel, Client, Server, credentials, status } from "@grpc/grpc-js";
+import { Channel, Client, Server, connectivityState, credentials, status } from "@grpc/grpc-js";
 import type { ServiceError } from "@grpc/grpc-js";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { HookdError } from "../src/index.js";
 import {
   StatusError,
@@ -40,6 +40,9 @@ async function rejectionOf(promise: Promise<unknown>): Promise<StatusError> {
   throw new Error("expected the promise to reject");
 }
 
+/** The wall-clock time tests that fake Date hold it at. */
+const NOW = Date.UTC(2026, 0, 1);
+
 let dir: string;
 let servers: Server[];
 let cleanups: (() => void)[];
@@ -51,6 +54,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.useRealTimers();
   for (const cleanup of cleanups) cleanup();
   for (const server of servers) server.forceShutdown();
   await rm(dir, { recursive: true, force: true });
@@ -69,6 +73,15 @@ function adminClient(target: string) {
   const client = createClient(HookAdmin, target);
   cleanups.push(() => closeClient(client));
   return client;
+}
+
+/** Resolves once the channel reaches `wanted`, following its state changes (no timer of ours). */
+async function untilState(channel: Channel, wanted: connectivityState): Promise<void> {
+  for (let state = channel.getConnectivityState(false); state !== wanted; state = channel.getConnectivityState(false)) {
+    await new Promise<void>((resolve, reject) =>
+      channel.watchConnectivityState(state, Infinity, (error) => (error === undefined ? resolve() : reject(error))),
+    );
+  }
 }
 
 function rawClient(target: string): Client {
@@ -110,19 +123,22 @@ describe("unary", () => {
         },
       }),
     );
-    const deadline = new Date(Date.now() + 60_000);
+    // The wire carries a timeout, not a time; with the clock held still, the server's deadline is
+    // exactly ours (the real one is ours less the call's transit).
+    vi.useFakeTimers({ toFake: ["Date"], now: NOW });
+    const deadline = new Date(NOW + 60_000);
     await adminClient(address).getStatus({}, { deadline });
-    expect(deadlines[0]).toBeInstanceOf(Date);
-    // The wire carries a timeout, not a time: the server's deadline is close to, not exactly, ours.
-    expect(Math.abs((deadlines[0]?.getTime() ?? 0) - deadline.getTime())).toBeLessThan(1_000);
+    expect(deadlines).toEqual([deadline]);
   });
 
   test("an expired deadline gives the caller DEADLINE_EXCEEDED and aborts the handler's signal", async () => {
+    const entered = deferred<Date | undefined>();
     const aborted = deferred<{ reason: unknown; deadline: Date | undefined }>();
     const address = await serve((server) =>
       addService(server, HookAdmin, {
         async getStatus(_request, call) {
           if (call.metadata.get("x-warm-up").length > 0) return {};
+          entered.resolve(call.deadline);
           // Answers only when the signal aborts, like a handler waiting on a slow plugin.
           return new Promise((_resolve, reject) => {
             call.signal.addEventListener("abort", () => {
@@ -136,14 +152,16 @@ describe("unary", () => {
     const client = adminClient(address);
     // Connect first, so the deadline measures the call and not the channel's first connect.
     await client.getStatus({}, { metadata: { "x-warm-up": "1" } });
-    const started = Date.now();
-    const error = await rejectionOf(client.getStatus({}, { timeoutMs: 150 }));
+    // The clock (Date only: grpc-js's timers stay real) is held still, then moved to the deadline
+    // once the handler runs, so the cancellation grpc-js's timers deliver is seen as the deadline.
+    vi.useFakeTimers({ toFake: ["Date"], now: NOW });
+    const call = rejectionOf(client.getStatus({}, { timeoutMs: 500 }));
+    expect(await entered.promise).toEqual(new Date(NOW + 500));
+    vi.setSystemTime(NOW + 500);
+    const error = await call;
     expect(error.code).toBe(status.DEADLINE_EXCEEDED);
     expect(error.codeName).toBe("DEADLINE_EXCEEDED");
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    const seen = await aborted.promise;
-    expect(seen.reason).toMatchObject({ name: "TimeoutError" });
-    expect(seen.deadline?.getTime()).toBeGreaterThanOrEqual(started + 100);
+    expect(await aborted.promise).toMatchObject({ reason: { name: "TimeoutError" }, deadline: new Date(NOW + 500) });
   });
 
   test("aborting the caller's signal cancels the call and the handler sees an AbortError", async () => {
@@ -287,8 +305,12 @@ describe("unary", () => {
     const address = `unix://${join(dir, "later.sock")}`;
     const failedFast = await rejectionOf(adminClient(address).getStatus({}, { timeoutMs: 5_000 }));
     expect(failedFast.code).toBe(status.UNAVAILABLE);
-    const waiting = adminClient(address).getStatus({}, { timeoutMs: 10_000, waitForReady: true });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const channel = new Channel(address, credentials.createInsecure(), {});
+    cleanups.push(() => channel.close());
+    const waiting = createClient(HookAdmin, channel).getStatus({}, { timeoutMs: 10_000, waitForReady: true });
+    // Start the server only once the channel has tried to connect and failed, so the call is
+    // one that waited, not one that raced the bind.
+    await untilState(channel, connectivityState.TRANSIENT_FAILURE);
     await serve(
       (server) =>
         addService(server, HookAdmin, {

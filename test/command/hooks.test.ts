@@ -108,8 +108,8 @@ describe("concurrency", () => {
   it("runs matched hooks at the same time and merges in config order, not completion order", async () => {
     // a starts, waits for b to finish; b starts, waits for a to have started, then finishes.
     // Run one after the other, a would wait out its bounded loop alone and say so.
-    ws.script("a.sh", 'touch a.started\ni=0\nwhile [ ! -e b.done ] && [ $i -lt 300 ]; do sleep 0.01; i=$((i+1)); done\nif [ -e b.started ]; then echo "a saw b"; else echo "a alone"; fi');
-    ws.script("b.sh", 'touch b.started\ni=0\nwhile [ ! -e a.started ] && [ $i -lt 300 ]; do sleep 0.01; i=$((i+1)); done\nif [ -e a.started ]; then echo "b saw a"; else echo "b alone"; fi\ntouch b.done');
+    ws.script("a.sh", 'touch a.started\ni=0\nwhile [ ! -e b.done ] && [ $i -lt 300 ]; do sleep 0.01; i=$((i+1)); done\nif [ -e b.started ]; then echo "a saw b"; else echo "a alone"; fi\necho a >> finished.txt');
+    ws.script("b.sh", 'touch b.started\ni=0\nwhile [ ! -e a.started ] && [ $i -lt 300 ]; do sleep 0.01; i=$((i+1)); done\nif [ -e a.started ]; then echo "b saw a"; else echo "b alone"; fi\necho b >> finished.txt\ntouch b.done');
     const h = await harness(ws, { UserPromptSubmit: [{ hooks: [hook(`${ws.dir}/a.sh`)] }, { hooks: [hook(`${ws.dir}/b.sh`)] }] });
     const outcome = await decide(h.env(), "pre-step", preStep(h.session, "hello"));
     expect(outcome).toMatchObject({
@@ -125,7 +125,7 @@ describe("concurrency", () => {
     const [a, b] = h.reports[0]?.results ?? [];
     expect([a?.hook, b?.hook]).toEqual(["UserPromptSubmit[0].hooks[0]", "UserPromptSubmit[1].hooks[0]"]);
     // b finished first (a waited for b.done), yet a comes first.
-    expect(b?.durationMs).toBeLessThanOrEqual(a?.durationMs ?? 0);
+    expect(ws.read("finished.txt")).toBe("b\na\n");
   });
 
   it("runs an identical command once, as the agents do", async () => {
@@ -165,9 +165,11 @@ describe("timeouts and cancellation kill the process group", () => {
     const h = await harness(ws, { PreToolUse: [{ hooks: [hook(`${ws.dir}/bg.sh`, { timeout: 20 })] }] });
     const outcome = await decide(h.env(), "pre-tool", preTool(h.session, "Bash"));
     expect(outcome).toMatchObject({ decision: { kind: "deny", reason: "answered" } });
-    expect(h.reports[0]?.results[0]?.durationMs).toBeLessThan(10_000);
+    // The answer came while the child (sleep 30) still runs: hookd did not wait for it.
+    const pgid = h.pgids.get("PreToolUse[0].hooks[0]") ?? 0;
+    expect(liveMembers(pgid)).not.toEqual([]);
     // The background child is the hook's business (the agents leave it alone too); clean up here.
-    process.kill(-(h.pgids.get("PreToolUse[0].hooks[0]") ?? 0), "SIGKILL");
+    process.kill(-pgid, "SIGKILL");
   });
 
   it("a session cwd that does not exist is a hook error (fail-open: pass)", async () => {

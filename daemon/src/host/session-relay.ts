@@ -48,8 +48,10 @@ export class SessionRelay {
           value: { turn: event.scope.turn, reason: END_REASON[event.reason], detail: event.detail, steps: event.steps },
         });
         return;
-      default:
-        return;
+      case "invocation":
+      case "decision":
+      case "step-started":
+        return; // not the agent's concern
     }
   }
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -83,6 +84,18 @@ func (p *slowPlugin) PreTool(context.Context, *hookdv1.PreToolRequest) (*hookdv1
 	return &hookdv1.PreToolResponse{}, nil
 }
 
+// closeSignal is a listener that closes closed when it is closed: the server has begun to stop.
+type closeSignal struct {
+	net.Listener
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (l *closeSignal) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return l.Listener.Close()
+}
+
 func TestServeReportsHealthAndDrainsOnShutdown(t *testing.T) {
 	addr := "unix:" + filepath.Join(shortDir(t), "p.sock")
 	lis, err := Listen(addr)
@@ -90,9 +103,10 @@ func TestServeReportsHealthAndDrainsOnShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	plugin := &slowPlugin{started: make(chan struct{}), release: make(chan struct{})}
+	stopping := &closeSignal{Listener: lis, closed: make(chan struct{})}
 	ctx, shutdown := context.WithCancel(t.Context())
 	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, lis, plugin, 10*time.Second) }()
+	go func() { served <- Serve(ctx, stopping, plugin, 10*time.Second) }()
 
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -114,6 +128,9 @@ func TestServeReportsHealthAndDrainsOnShutdown(t *testing.T) {
 	}()
 	<-plugin.started
 	shutdown()
+	<-stopping.closed // the server stopped accepting: shutdown has begun while the call is held
+	// Not a synchronization: a Serve that did not wait for the call would return now, and this
+	// window is how long it is given to show it.
 	select {
 	case err := <-served:
 		t.Fatalf("Serve returned %v with a call in flight", err)

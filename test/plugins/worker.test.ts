@@ -1,24 +1,24 @@
-// The worker-pool runtime with real piscina workers and the fixture plugins in fixtures/: answers,
+// The worker-pool runtime with real piscina workers and the fixture plugins in worker-fixtures/: answers,
 // lossless events, the worker-side context, deadlines that terminate a spinning worker while
 // other calls keep flowing, crashes, load failures and close(). Synchronization is by messages
-// the fixtures post on a BroadcastChannel, never by sleeping; no assertion is about speed.
-import { listenerCall } from "./fixtures/listeners.js";
+// the fixtures post on a BroadcastChannel, never by sleeping; no assertion is about speed. In the
+// e2e lane because the workers run the built daemon/dist and sdk/dist (`npm run test:e2e` builds).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LosslessNumber, allow, definePlugin, parseJson, snapshotJson } from "@hookd/sdk";
 import type { PreToolEvent, ToolCall } from "@hookd/sdk";
-import { PluginFault } from "../src/engine/faults.js";
-import { inProcessListeners } from "../src/plugins/in-process/listeners.js";
-import { callListener } from "../src/engine/invoke.js";
-import type { ContextFactory } from "../src/engine/invoke.js";
-import type { Listener } from "../src/engine/listener.js";
-import { WorkerPool, workerEntryPath, workerListeners } from "../src/plugins/worker/index.js";
-import type * as WorkerRuntime from "../src/plugins/worker/index.js";
-import { workerExecArgv } from "../src/plugins/worker/pool.js";
-import type { PluginManifest } from "../src/plugins/worker/index.js";
+import { PluginFault } from "../../daemon/src/engine/faults.js";
+import { inProcessListeners } from "../../daemon/src/plugins/in-process/listeners.js";
+import { callListener } from "../../daemon/src/engine/invoke.js";
+import type { ContextFactory } from "../../daemon/src/engine/invoke.js";
+import type { Listener } from "../../daemon/src/engine/listener.js";
+import { WorkerPool, workerEntryPath, workerListeners } from "../../daemon/src/plugins/worker/index.js";
+import type * as WorkerRuntime from "../../daemon/src/plugins/worker/index.js";
+import type { PluginManifest } from "../../daemon/src/plugins/worker/index.js";
+import { listenerCall } from "../../daemon/test/fixtures/listeners.js";
 import { LazyAbort } from "@hookd/sdk/internal";
 
-const fixture = (name: string): URL => new URL(`./fixtures/${name}`, import.meta.url);
+const fixture = (name: string): URL => new URL(`./worker-fixtures/${name}`, import.meta.url);
 const GATE = fixture("gate.mjs");
 
 function toolCall(toolName: string, args: unknown, sessionId = "s1"): ToolCall {
@@ -265,18 +265,6 @@ describe("worker pool", () => {
 });
 
 describe("worker pool lifecycle", () => {
-  it("inherits the parent's Node flags unless resolution conditions must be dropped", () => {
-    expect(workerExecArgv(["--max-old-space-size=512", "--enable-source-maps"])).toEqual({});
-    expect(workerExecArgv(["--require", "x.cjs", "--conditions", "source", "-C", "dev", "--conditions=node", "--enable-source-maps"])).toEqual({
-      execArgv: ["--require", "x.cjs", "--enable-source-maps"],
-    });
-  });
-
-  it("validates its size", () => {
-    expect(() => new WorkerPool({ size: 0 })).toThrow(/at least 1/);
-    expect(() => new WorkerPool({ size: 1.5 })).toThrow(/at least 1/);
-  });
-
   it("close() waits for the workers to exit; later calls are unavailable", async () => {
     const pool = new WorkerPool({ size: 1 });
     const manifest = await pool.describe(GATE);
@@ -290,7 +278,7 @@ describe("worker pool lifecycle", () => {
   });
 
   it("runs from the built daemon/dist too, with its entry beside it", async () => {
-    const distIndex = new URL("../dist/plugins/worker/index.js", import.meta.url).href;
+    const distIndex = new URL("../../daemon/dist/plugins/worker/index.js", import.meta.url).href;
     const dist = (await import(distIndex)) as typeof WorkerRuntime;
     expect(dist.workerEntryPath()).toBe(workerEntryPath());
     const pool = new dist.WorkerPool({ size: 1 });
