@@ -44,7 +44,7 @@ const message = z.strictObject({
 });
 export const messages = z.array(message);
 
-const toolResult = z.discriminatedUnion(
+const RESULT_SCHEMA = z.discriminatedUnion(
   "isError",
   [
     // `value` and `metadata` are checked as JSON after the shape (see readToolResult).
@@ -98,7 +98,7 @@ export function readKind(kinds: Readonly<Record<string, z.ZodType>>, input: unkn
 
 export function readToolResult(input: unknown, path: string): ToolResult {
   if (typeof input !== "object" || input === null) throw new Invalid(path, `expected an object, got ${describe(input)}`);
-  const data = parse(toolResult, input, path);
+  const data = parse(RESULT_SCHEMA, input, path);
   if (data.isError) return data;
   if (!("value" in input)) throw new Invalid(`${path}.value`, "required");
   const { content, contexts: ctx } = data;

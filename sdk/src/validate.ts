@@ -29,8 +29,8 @@ const SINGLETONS_BY_KIND: ReadonlyMap<string, ReadonlyMap<string, unknown>> = ne
 );
 
 /**
- * Validates what a handler at `point` answered. Never throws. Notifications (session-start,
- * turn-stopping) take `undefined` as pass; a tool-result observer's answer is ignored (pass).
+ * Validates what a handler at `point` answered. Never throws. A notification that answers
+ * nothing (`undefined`) passes; an observer's answer is ignored (pass).
  */
 export function validateDecision<P extends PointName>(point: P, input: unknown): DecisionCheck<P> {
   if (!isPointName(point)) return { ok: false, error: new HookdError("invalid_decision", `point: unknown point ${JSON.stringify(point)}`) };

@@ -97,7 +97,7 @@ export class HostedSession {
     return this.#stream !== undefined;
   }
 
-  /** Runs session-start once; later calls return the same contexts. */
+  /** Runs the session's start notification once; later calls return the same contexts. */
   start(): Promise<readonly AgentMessage[]> {
     this.#started ??= this.engine.start();
     return this.#started;

@@ -15,7 +15,7 @@ import { messageOf } from "./results.js";
 
 type MethodOf<P extends EvaluatedPoint> = (typeof EVALUATE_TABLE)[P]["method"];
 
-/** One evaluate method per point of the evaluate table, named after its RPC (evaluatePreTool, ...). */
+/** One evaluate method per point of the evaluate table, named after its RPC ("evaluate" and the point's name). */
 export type Evaluator = {
   readonly [P in EvaluatedPoint as MethodOf<P>]: (event: EventOf<P>, options?: EvaluateOptionsOf<P>) => Promise<EvaluationOf<P>>;
 };

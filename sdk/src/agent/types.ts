@@ -43,7 +43,7 @@ export type ProposedToolCall = {
 export interface StepInput {
   readonly turn: number;
   readonly step: number;
-  /** The entered batch of this step (after pre-step plugins), deep-frozen. */
+  /** The entered batch of this step (after the plugins that see each step), deep-frozen. */
   readonly messages: readonly AgentMessage[];
   /** Aborted when the turn ends (cancelled, or ended by the daemon) or the session stream ends. */
   readonly signal: AbortSignal;
@@ -104,7 +104,7 @@ export interface SessionOpenedInfo {
   readonly sessionId: string;
   /** True when an existing session was continued. */
   readonly resumed: boolean;
-  /** Context messages that session-start plugins injected. */
+  /** Context messages that plugins injected when the session started. */
   readonly contexts: readonly AgentMessage[];
 }
 

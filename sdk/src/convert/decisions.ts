@@ -10,7 +10,7 @@ import type { DecisionPoint, PointAnswer, PointTypes, ProtoDecisionOf } from "..
 
 export { DECISION_POINTS, isDecisionPoint };
 export type { DecisionCodec, DecisionPoint };
-/** The typed and the proto decision of each point that has one (tool-result answers nothing). */
+/** The typed and the proto decision of each point that has one (observers answer nothing). */
 export type DecisionForms = { readonly [P in DecisionPoint]: { typed: PointAnswer<P>; proto: ProtoDecisionOf<P> } };
 export type TypedDecision<P extends DecisionPoint> = PointAnswer<P>;
 export type ProtoDecision<P extends DecisionPoint> = ProtoDecisionOf<P>;

@@ -1,4 +1,4 @@
-// guard: the synchronous list after the whole pre-tool waterfall. Every guard runs in order until
+// guard: the synchronous list after the whole gate waterfall before a call. Every guard runs in order until
 // the first deny; a guard may deny or abstain, never allow, so ordering cannot resurrect a call a
 // final invariant forbids. Default: abstain.
 import { z } from "zod";
@@ -28,7 +28,7 @@ export interface GuardTypes {
   readonly decision: GuardDecision;
   /** A guard has no pass: it abstains. */
   readonly answer: GuardDecision;
-  /** Guard after the whole pre-tool waterfall: deny or abstain, never allow. */
+  /** Guard after the whole gate waterfall: deny or abstain, never allow. */
   readonly handler: (event: GuardEvent, ctx: HandlerContext) => Awaitable<GuardDecision>;
   readonly protoEvent: pb.GuardEvent;
   readonly protoDecision: pb.GuardDecision;

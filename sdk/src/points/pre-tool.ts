@@ -1,6 +1,6 @@
 // pre-tool: the waterfall gate before a tool runs. The call is sealed before any policy, so a
 // plugin sees frozen arguments and answers allow, deny or ask; a deny skips execute and dispatch
-// but still reaches post-tool; an ask continues only when approved once. Default: allow.
+// but its denial is still reviewed like any result; an ask continues only when approved once. Default: allow.
 import { z } from "zod";
 import type { Pass } from "../decisions.js";
 import { pass } from "../decisions.js";

@@ -1,5 +1,5 @@
-// The event shapes the tool points share: a sealed call (pre-tool, guard, execute), and a call
-// with its result (post-tool, tool-result), with their proto field mappings.
+// The event shapes the tool-scoped points share: a sealed call (before it runs), and a call with
+// its result (once it ran), with their proto field mappings.
 import type * as pb from "../proto.js";
 import type { SessionInfo, ToolCall, ToolResult } from "../types.js";
 import { readSessionInfo, readToolCall, readToolResult, toProtoSessionInfo, toProtoToolCall, toProtoToolResult } from "../convert/values.js";
@@ -12,12 +12,17 @@ export interface ToolCallEvent {
 export interface ToolOutcomeEvent {
   readonly session: SessionInfo;
   readonly call: ToolCall;
-  /** The normalized result so far (post-tool, a denial included), or the final one (tool-result). */
+  /** The normalized result so far (a denial included) when it is reviewed, or the final one when it is observed. */
   readonly result: ToolResult;
 }
 
-type CallMessage = Pick<pb.PreToolEvent, "session" | "call">;
-type OutcomeMessage = Pick<pb.PostToolEvent, "session" | "call" | "result">;
+interface CallMessage {
+  readonly session?: pb.SessionInfo;
+  readonly call?: pb.ToolCall;
+}
+interface OutcomeMessage extends CallMessage {
+  readonly result?: pb.ToolResult;
+}
 
 export const toCallEvent = (event: ToolCallEvent) => ({
   session: toProtoSessionInfo(event.session),

@@ -86,7 +86,7 @@ function pointHandler(plugin: string, point: PointName, sub: Subscription<PointN
     if (!checked.ok) {
       return fail(new StatusError(status.UNKNOWN, `plugin ${plugin} at ${point} answered an invalid decision: ${checked.error.message}`, { cause: checked.error }));
     }
-    if (!isDecisionPoint(point)) return {}; // tool-result answers nothing
+    if (!isDecisionPoint(point)) return {}; // an observer answers nothing
     const encoded = encodedSingleton(checked.decision);
     if (encoded !== undefined) return encoded;
     try {

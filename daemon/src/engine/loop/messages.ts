@@ -24,7 +24,7 @@ export class MessageIds {
   }
 
   /**
-   * The id a message is recorded under: its own when set and not yet recorded (so a pre-step
+   * The id a message is recorded under: its own when set and not yet recorded (so a step plugin
    * listener that rewrites a message keeps its identity), otherwise a fresh one.
    */
   forRecord(id: string): string {

@@ -2,7 +2,7 @@
 // proposed step (also an empty tool continuation) after the turn is open and the batch claimed;
 // a settled tool batch appends its results, then its context FIFO; the turn continues after a
 // natural stop only through steering. Owns step order, end reasons and the step cap; the queues,
-// history and the turn-stopping merge live in their own modules.
+// history and the merge at the natural stop live in their own modules.
 import { HookdError, text, unreachable } from "@hookd/sdk";
 import type { AgentMessage, ContentBlock, SessionInfo } from "@hookd/sdk";
 import type { EventBus, EventScope, TurnEndReason } from "../events.js";
@@ -141,7 +141,7 @@ class TurnRun {
           this.#steered++;
           break;
         default:
-          return unreachable(stop, "turn-stopping outcome");
+          return unreachable(stop, "stop outcome");
       }
     }
   }

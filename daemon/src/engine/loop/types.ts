@@ -12,7 +12,7 @@ export type { ProposedCall, ToolBatchOutcome };
 export interface StepInput {
   readonly turn: number;
   readonly step: number;
-  /** The entered batch of this step (after pre-step), already recorded in `history`. */
+  /** The entered batch of this step (after the step's plugins), already recorded in `history`. */
   readonly messages: readonly AgentMessage[];
   /** The whole session history so far, frozen, ending with `messages`. */
   readonly history: readonly AgentMessage[];
@@ -85,7 +85,7 @@ export interface TurnOutcome {
   readonly reason: TurnEndReason;
   /**
    * The reject reason, the error text, the cancel reason or the cap. "" when completed normally
-   * (a note when pre-step entered an empty first batch and no step ran).
+   * (a note when the step's plugins entered an empty first batch and no step ran).
    */
   readonly detail: string;
   /** Steps the turn opened. */

@@ -1,4 +1,4 @@
-// The approval seam: how a pre-tool `ask` is resolved. Only allowed-once lets the call continue
+// The approval seam: how a gate's `ask` is resolved. Only allowed-once lets the call continue
 // (guards still apply); a missing seam, a rejection, a cancellation and an unavailable channel
 // each become a denial with its own reason. Owns that mapping; knows nothing of the agent's UI.
 import { unreachable } from "@hookd/sdk";

@@ -9,7 +9,7 @@ import type { ListenerError } from "../faults.js";
 import { PIPELINE, abortFailure, cancelledFailure, listenerFailure, messageOf, normalizeBodyOutput, normalizeWrapperResult, pipelineFailure, thrownFailure } from "./normalize.js";
 import type { Dispatch, ToolSpec } from "./spec.js";
 
-/** A result before post-tool; `bypass` skips post-tool (a listener failure or a cancellation). */
+/** A result before its review; `bypass` skips the review (a listener failure or a cancellation). */
 export interface Candidate {
   readonly result: ToolResult;
   readonly bypass: boolean;

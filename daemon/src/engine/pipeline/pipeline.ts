@@ -1,6 +1,7 @@
-// The five-phase tool pipeline for one step's calls: seal → pre-tool → (approval) → guards →
-// execute/dispatch → post-tool → finalizeContent → tool-result. Policy runs in model order,
-// dispatch overlaps only for concurrency-safe tools, and every later phase commits in model order.
+// The five-phase tool pipeline for one step's calls: seal → policy (the gate waterfall, the
+// approval of an ask, the guards) → around-dispatch and dispatch → review of the result →
+// finalizeContent → the result's observers. Policy runs in model order, dispatch overlaps only
+// for concurrency-safe tools, and every later phase commits in model order.
 import { unreachable } from "@hookd/sdk";
 import type { AgentMessage, DecisionTrace, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
@@ -27,7 +28,7 @@ export interface ToolPipelineOptions {
   /** The tools visible to the calls, read once per call when it is sealed. */
   readonly tools: ToolLookup;
   readonly dispatch: Dispatch;
-  /** Resolves pre-tool asks; without it every ask is denied. */
+  /** Resolves the gate's asks; without it every ask is denied. */
   readonly approval?: ApprovalSeam;
   /** How many concurrency-safe dispatches may overlap. Default 4. */
   readonly maxConcurrency?: number;
@@ -92,7 +93,7 @@ export async function runToolCall(options: ToolPipelineOptions, proposed: Propos
 }
 
 /**
- * seal's failure, or pre-tool/approval/guards; an allowed call enters the gate before this
+ * seal's failure, or the policy phases; an allowed call enters the gate before this
  * returns, and `later` settles when its execute phase has. Wrapped so awaiting the policy does
  * not await the dispatch.
  */
@@ -127,7 +128,7 @@ interface PolicyPhaseOutcome {
   readonly trace?: DecisionTrace;
 }
 
-/** A call that may not run: a denial reaches post-tool; a listener failure or cancellation does not. */
+/** A call that may not run: a denial is still reviewed; a listener failure or cancellation is not. */
 function refused(verdict: Exclude<PolicyVerdict, { kind: "allow" | "ask" }>): Candidate {
   switch (verdict.kind) {
     case "deny":
@@ -141,7 +142,7 @@ function refused(verdict: Exclude<PolicyVerdict, { kind: "allow" | "ask" }>): Ca
   }
 }
 
-/** post-tool (unless bypassed), finalizeContent exactly once, then the tool-result observers. */
+/** The review (unless bypassed), finalizeContent exactly once, then the observers of the final result. */
 async function commitPhase(env: PointEnv, session: SessionInfo, sealed: SealedCall, candidate: Candidate): Promise<ToolResult> {
   const { call, spec } = sealed;
   const transformed = candidate.bypass ? candidate.result : (await reviewResult(env, session, call, spec, candidate.result)).result;

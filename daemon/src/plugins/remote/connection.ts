@@ -199,7 +199,7 @@ function decodeAnswer(point: PointName, rpc: PointRpc, bytes: Buffer): unknown {
   } catch (error) {
     throw new RpcFailure("invalid_answer", `${rpc.output.typeName}: cannot decode ${bytes.length} bytes: ${(error as Error).message}`);
   }
-  if (!isDecisionPoint(point)) return pass(); // tool-result answers nothing
+  if (!isDecisionPoint(point)) return pass(); // an observer answers nothing
   const decision = (message as { decision?: ProtoDecision<DecisionPoint> }).decision;
   if (decision === undefined) {
     const foreign = message.$unknown?.find((field) => field.wireType === WireType.LengthDelimited && field.no !== rpc.field && fromProtoPoint(field.no).ok);

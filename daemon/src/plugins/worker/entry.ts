@@ -4,7 +4,7 @@
 // throwing handler, a missing module or an aborted call each come back as their own reply.
 // Runs as JavaScript from daemon/dist (see pool.ts); imports nothing but node and @hookd/sdk.
 import { pathToFileURL } from "node:url";
-import { HookdError, deepFreeze, definePlugin } from "@hookd/sdk";
+import { HookdError, POINTS, POINT_TABLE, deepFreeze, definePlugin } from "@hookd/sdk";
 import type { PluginDefinition, PluginSpec, PointName } from "@hookd/sdk";
 import { CALL_STATE, decodeValue, encodeValue } from "./protocol.js";
 import type { PluginManifest, SubscriptionManifest, ThrownError, WorkerReply, WorkerTask } from "./protocol.js";
@@ -15,7 +15,8 @@ type Handler = (event: unknown, ctx: unknown) => unknown;
 type WaitAsync = (array: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
 const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
-const WATERFALL_POINTS: ReadonlySet<PointName> = new Set(["pre-step", "pre-tool", "post-tool", "execute"]);
+/** Points whose handlers get a `next()` (waterfalls and around-dispatch wrappers); in a worker it refuses. */
+const NEXT_POINTS: ReadonlySet<PointName> = new Set(POINTS.filter((point) => POINT_TABLE[point].mode === "waterfall" || POINT_TABLE[point].mode === "around"));
 
 const modules = new Map<string, Promise<PluginDefinition>>();
 
@@ -99,7 +100,7 @@ async function call(task: Extract<WorkerTask, { op: "call" }>): Promise<WorkerRe
     if (controller.signal.aborted) return { type: "aborted" };
     const event = deepFreeze(decodeValue(task.event));
     const plugin = definition.name;
-    const ctx = WATERFALL_POINTS.has(task.point)
+    const ctx = NEXT_POINTS.has(task.point)
       ? { signal: controller.signal, plugin, next: () => nextUnavailable(plugin, task.point) }
       : { signal: controller.signal, plugin };
     let answer: unknown;
