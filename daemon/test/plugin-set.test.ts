@@ -8,7 +8,7 @@ import type { Config } from "../src/config/schema.js";
 import { silentLogger } from "../src/log.js";
 import { PluginSet } from "../src/plugins/plugin-set.js";
 
-const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const fixture = (name: string): string => fileURLToPath(new URL(`../../test/fixtures/plugins/${name}`, import.meta.url));
 
 function config(plugins: readonly Record<string, unknown>[]): Config {
   return configSchema.parse({ listeners: [{ unix: "/tmp/unused.sock" }], plugins });

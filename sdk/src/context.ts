@@ -6,7 +6,7 @@ import type { Cancellation, LazyAbort } from "./lazy-abort.js";
  * A handler context whose `signal` is made when first read. It stays an own enumerable property
  * (spreading a context still copies it), read through one getter shared by every context: a
  * getter written in an object literal is a new function per object, which gives every context
- * its own hidden class and made the GC promote about three times as much (bench/, --trace-gc-nvp).
+ * its own hidden class and made the GC promote several times as much (bench/README.md).
  */
 export class CallContext {
   static readonly #signalProperty: PropertyDescriptor = {

@@ -113,8 +113,8 @@ function freezeAll(value: unknown, seen: Set<object>): void {
  * be frozen only shallowly, go through deepFreeze instead.
  *
  * No set of frozen objects is kept: a WeakSet here held an entry per event part until the GC
- * cleared it, and cost the daemon ~15 us of CPU and a third of a millisecond of p99 per
- * in-process evaluation (bench/, A/B).
+ * cleared it, which cost the daemon CPU and p99 latency on every in-process evaluation
+ * (bench/README.md).
  */
 export function freezeBuilt<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {

@@ -49,7 +49,7 @@ export function validateToolResult(input: unknown, path = "result"): ToolResultC
 }
 
 /**
- * The commonest answers without the schema walk (~7 us of CPU per call inside the daemon): a
+ * The commonest answers without the schema walk (measurable CPU per call, bench/README.md): a
  * point's singletons (pass, allow, abstain), given as the constructor's singleton or as a plain
  * object holding only their `kind`, which is what a plugin with its own copy of the SDK, a
  * literal, or a worker's structured clone gives. Returns the singleton, as the schema path does;

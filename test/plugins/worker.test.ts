@@ -1,4 +1,4 @@
-// The worker-pool runtime with real piscina workers and the fixture plugins in worker-fixtures/: answers,
+// The worker-pool runtime with real piscina workers and the fixture plugins in test/fixtures/plugins/: answers,
 // lossless events, the worker-side context, deadlines that terminate a spinning worker while
 // other calls keep flowing, crashes, load failures and close(). Synchronization is by messages
 // the fixtures post on a BroadcastChannel, never by sleeping; no assertion is about speed. In the
@@ -18,7 +18,7 @@ import type { PluginManifest } from "../../daemon/src/plugins/worker/index.js";
 import { listenerCall } from "../../daemon/test/fixtures/listeners.js";
 import { LazyAbort } from "@hookd/sdk/internal";
 
-const fixture = (name: string): URL => new URL(`./worker-fixtures/${name}`, import.meta.url);
+const fixture = (name: string): URL => new URL(`../fixtures/plugins/${name}`, import.meta.url);
 const GATE = fixture("gate.mjs");
 
 function toolCall(toolName: string, args: unknown, sessionId = "s1"): ToolCall {

@@ -51,7 +51,7 @@ export type ContextFactory<P extends PointName = PointName> = (abort: LazyAbort)
 
 /**
  * The abort reason of a call's signal once the call is over. One shared instance: building an
- * Error (its stack trace) on every call cost about 20 µs per plugin call (bench/, --profile).
+ * Error (its stack trace) on every call showed in profiles of every plugin call (bench/README.md).
  */
 const CALL_FINISHED = new HookdError("cancelled", "plugin call finished");
 
@@ -63,7 +63,7 @@ export async function callListener<P extends PointName>(listener: Listener<P>, e
   options.signal.throwIfAborted();
   const started = performance.now();
   // The call's own signal, made only if the handler reads it: an AbortController and the abort
-  // event at the end of every call were a tenth of an in-process call's cost (bench/, --profile).
+  // event at the end of every call were a visible share of an in-process call's cost (bench/README.md).
   const signal = new LazyAbort();
   const finish = (outcome: Invocation["outcome"], decision: string, extra?: Partial<Invocation>): Invocation => {
     const invocation: Invocation = {

@@ -55,7 +55,7 @@ export class HostedSession {
   constructor(info: SessionInfo, source: SessionSource, tools: readonly ToolDefinitionInfo[], deps: HostedSessionDeps) {
     this.info = info;
     this.#deps = deps;
-    // Built at the first tool batch: an idle session holds no lookup map (bench/: sessions).
+    // Built at the first tool batch: an idle session holds no lookup map (memory per session, bench/README.md).
     let lookup: ToolLookup | undefined;
     const runTools: ToolBatchRunner = async (calls, ctx) => {
       lookup ??= toolLookup(tools.map((tool): ToolSpec => ({ name: tool.name, concurrencySafe: tool.concurrencySafe })));

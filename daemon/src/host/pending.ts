@@ -11,7 +11,7 @@ interface Waiter<T> {
 
 export class PendingRequests {
   #next = 0;
-  // Made on the first request: most sessions are idle most of the time (bench/: sessions).
+  // Made on the first request: most sessions are idle most of the time (memory per session, bench/README.md).
   #waiting: Map<string, Waiter<unknown>> | undefined;
 
   /** Registers a request; the promise settles on its reply, on abort, or when rejectAll() runs. */

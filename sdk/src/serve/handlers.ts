@@ -99,8 +99,8 @@ function pointHandler(plugin: string, point: PointName, sub: Subscription<PointN
 
 /**
  * The response of `point` for each singleton decision, encoded on first use and sent as is
- * afterwards: building and encoding the same message on every call cost about 10 us of a served
- * plugin's CPU per call (bench/, plugin CPU per call).
+ * afterwards: building and encoding the same message on every call was a visible share of a
+ * served plugin's CPU per call (bench/README.md).
  */
 function singletonResponses(point: DecisionPoint): (decision: unknown) => EncodedResponse | undefined {
   const output: DescMessage = pb.HookPlugin.method[PLUGIN_METHODS[point]].output;

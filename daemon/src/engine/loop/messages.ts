@@ -10,7 +10,7 @@ export type MessageContent = string | readonly ContentBlock[];
 /** Hands out ids unique within one session ("m1", "m2", ...). */
 export class MessageIds {
   #next = 1;
-  // Made on the first message: an idle session holds no sets (bench/: sessions).
+  // Made on the first message: an idle session holds no sets (memory per session, bench/README.md).
   #used: Set<string> | undefined;
   #recorded: Set<string> | undefined;
 

@@ -42,7 +42,7 @@ const USER: InboxSource = Object.freeze({ kind: "user" });
 export class EngineSession {
   readonly info: SessionInfo;
   readonly limits: LoopLimits;
-  // Only what is used after construction: the options object itself is not kept (bench/: sessions).
+  // Only what is used after construction: the options object itself is not kept (memory per session, bench/README.md).
   readonly #source: SessionSource;
   readonly #registry: () => PluginRegistry;
   readonly #onLog: ((message: string) => void) | undefined;
@@ -53,7 +53,7 @@ export class EngineSession {
   readonly #deps: TurnDeps;
   /**
    * The session's own lifetime: session-start runs under it; close() aborts it. Its signal is
-   * made only if a session-start plugin waits on it (an idle session holds none: bench/, sessions).
+   * made only if a session-start plugin waits on it (an idle session holds none: memory per session, bench/README.md).
    */
   readonly #lifetime = new LazyAbort();
   #started: Promise<readonly AgentMessage[]> | undefined;
