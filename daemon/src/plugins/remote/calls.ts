@@ -3,7 +3,6 @@
 // classified here once (a dropped channel of a managed plugin whose process died is "crashed"),
 // so the listener's failure policy decides; failures feed the counters and the ejection.
 import type { PointName } from "@hookd/sdk";
-import type { Cancellation } from "@hookd/sdk/internal";
 import { PluginFault } from "../../engine/faults.js";
 import type { FaultCause } from "../../engine/faults.js";
 import type { EventOf, Listener, ListenerCall, ListenerTraits } from "../../engine/listener.js";
@@ -41,14 +40,14 @@ export function remoteListeners(site: CallSite, settings: readonly ListenerSetti
         deadlineMs,
         failurePolicy: s.failurePolicy,
         sideEffectFree: s.sideEffectFree,
-        call: (event: EventOf<PointName>, _ctx: unknown, engine: ListenerCall) => call(site, point, deadlineMs, event, engine.cancellation),
+        call: (event: EventOf<PointName>, _ctx: unknown, engine: ListenerCall) => call(site, point, deadlineMs, event, engine),
       });
     }),
   );
 }
 
 /** Every failure is a PluginFault, so the listener's failure policy decides. */
-async function call(site: CallSite, point: PointName, deadlineMs: number, event: EventOf<PointName>, signal: Cancellation): Promise<unknown> {
+async function call(site: CallSite, point: PointName, deadlineMs: number, event: EventOf<PointName>, engine: ListenerCall): Promise<unknown> {
   const { admission, stats } = site;
   stats.called();
   const conn = admission.serving();
@@ -58,7 +57,9 @@ async function call(site: CallSite, point: PointName, deadlineMs: number, event:
   }
   const started = performance.now();
   try {
-    const answer = await conn.call(point, event, deadlineMs, signal);
+    // The wire carries the plugin's own deadline; a shorter effective one (the point's budget) is
+    // the engine's to enforce, and is then the caller giving up, not the plugin failing.
+    const answer = await conn.call(point, event, deadlineMs, engine.cancellation);
     stats.sample(performance.now() - started);
     stats.succeeded();
     admission.answered();
