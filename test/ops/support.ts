@@ -219,23 +219,32 @@ export function readAudit(path: string): Record<string, unknown>[] {
 
 /**
  * A Unix datagram socket standing in for systemd's NOTIFY_SOCKET (python3: Node cannot bind
- * one). Each received datagram becomes one line of `messages` (newlines shown as "|").
+ * one). Each received datagram becomes one line of `messages` (newlines shown as "|"); the pid
+ * the kernel vouches for as its sender (SCM_CREDENTIALS, as systemd checks NotifyAccess=main)
+ * is in `senders`, one per message.
  */
-export async function notifyReceiver(path: string): Promise<{ messages: LineFollower; close: () => void }> {
+export async function notifyReceiver(path: string): Promise<{ messages: LineFollower; senders: number[]; close: () => void }> {
   const script = [
-    "import socket, sys",
+    "import socket, struct, sys",
     "s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)",
+    "s.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)",
     "s.bind(sys.argv[1])",
     "print('bound', flush=True)",
     "while True:",
-    "    data = s.recv(65536)",
-    "    print(data.decode().replace('\\n', '|'), flush=True)",
+    "    data, ancillary, _, _ = s.recvmsg(65536, socket.CMSG_SPACE(12))",
+    "    pid = next((struct.unpack('iII', d)[0] for (level, kind, d) in ancillary if kind == socket.SCM_CREDENTIALS), 0)",
+    "    print(str(pid) + '\\t' + data.decode().replace('\\n', '|'), flush=True)",
   ].join("\n");
   const child = spawn("python3", ["-c", script, path], { stdio: ["ignore", "pipe", "inherit"] });
   const messages = new LineFollower();
-  createInterface({ input: child.stdout }).on("line", (line) => messages.push(line));
+  const senders: number[] = [];
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    const tab = line.indexOf("\t");
+    if (tab >= 0) senders.push(Number(line.slice(0, tab)));
+    messages.push(tab >= 0 ? line.slice(tab + 1) : line);
+  });
   await messages.wait((line) => line === "bound", 10_000, "the notify receiver to bind");
-  return { messages, close: () => void child.kill("SIGKILL") };
+  return { messages, senders, close: () => void child.kill("SIGKILL") };
 }
 
 export function which(command: string): string | undefined {

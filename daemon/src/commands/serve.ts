@@ -38,7 +38,7 @@ export async function serve(args: string[]): Promise<number> {
     await daemon.whenReady(starting.signal);
   } catch (error) {
     log.error("not ready; stopping", { error });
-    await notifier.stopping();
+    notifier.stopping();
     await daemon.stop(graceMs);
     return 1;
   } finally {
@@ -46,11 +46,11 @@ export async function serve(args: string[]): Promise<number> {
     process.off("SIGINT", abortStart);
   }
   if (starting.signal.aborted) {
-    await notifier.stopping();
+    notifier.stopping();
     await daemon.stop(graceMs);
     return 0;
   }
-  await notifier.ready(`serving on ${daemon.addresses.join(", ")}`);
+  notifier.ready(`serving on ${daemon.addresses.join(", ")}`);
   notifier.startWatchdog();
   log.info("hookd ready", { pid: process.pid, listeners: daemon.addresses, notify: notifier.enabled });
   if (process.stderr.isTTY) process.stderr.write(`hookd listening on ${daemon.addresses.join(", ")}\n`);
@@ -63,9 +63,9 @@ export async function serve(args: string[]): Promise<number> {
       log.error("audit log reopen failed", { error });
     }
     void (async () => {
-      await notifier.reloading();
+      notifier.reloading();
       const result = await daemon.reload();
-      await notifier.ready(result.applied ? `serving; config generation ${result.configGeneration}` : "serving; the last reload was refused");
+      notifier.ready(result.applied ? `serving; config generation ${result.configGeneration}` : "serving; the last reload was refused");
     })();
   };
   process.on("SIGHUP", onHangup);
@@ -78,7 +78,7 @@ export async function serve(args: string[]): Promise<number> {
       process.off("SIGHUP", onHangup);
       process.on("SIGHUP", () => log.info("SIGHUP ignored while stopping"));
       void (async () => {
-        await notifier.stopping();
+        notifier.stopping();
         try {
           await daemon.stop(graceMs);
           resolve(0);
@@ -86,7 +86,7 @@ export async function serve(args: string[]): Promise<number> {
           log.error("stop failed", { error });
           resolve(1);
         } finally {
-          notifier.stopWatchdog();
+          notifier.close();
         }
       })();
     };
