@@ -4,7 +4,7 @@
 // SIGHUP, and drains on SIGTERM/SIGINT after STOPPING=1. The daemon itself lives in runtime/.
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config/load.js";
-import { createLogger } from "../log.js";
+import { captureConsole, createLogger } from "../log.js";
 import { takeInheritedSockets } from "../ops/socket-activation.js";
 import { SystemdNotifier } from "../ops/systemd-notify.js";
 import { Daemon } from "../runtime/daemon.js";
@@ -20,6 +20,8 @@ export async function serve(args: string[]): Promise<number> {
   if (!Number.isInteger(graceMs) || graceMs < 0) throw new Error(`--grace-ms: expected a non-negative integer, got "${values["grace-ms"]}"`);
   const loaded = loadConfig(values.config);
   const log = createLogger({ level: loaded.config.log.level });
+  // hookd logs through `log`; anything printed with console comes from in-process plugin code.
+  captureConsole(log);
   const notifier = new SystemdNotifier({ log });
   const inherited = takeInheritedSockets();
   if (inherited.length > 0) log.info("sockets inherited from systemd", { sockets: inherited.map((s) => `${s.name}=fd${s.fd}`) });

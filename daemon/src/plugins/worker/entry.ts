@@ -6,6 +6,7 @@
 import { pathToFileURL } from "node:url";
 import { HookdError, POINTS, POINT_TABLE, deepFreeze, definePlugin } from "@hookd/sdk";
 import type { PluginDefinition, PluginSpec, PointName } from "@hookd/sdk";
+import { captureConsole, createLogger } from "../../log.js";
 import { CALL_STATE, decodeValue, encodeValue } from "./protocol.js";
 import type { PluginManifest, SubscriptionManifest, ThrownError, WorkerReply, WorkerTask } from "./protocol.js";
 
@@ -19,6 +20,11 @@ const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 const NEXT_POINTS: ReadonlySet<PointName> = new Set(POINTS.filter((point) => POINT_TABLE[point].mode === "waterfall" || POINT_TABLE[point].mode === "around"));
 
 const modules = new Map<string, Promise<PluginDefinition>>();
+
+// What a plugin prints in this worker becomes a labelled log line naming the plugin whose call is
+// running (a worker runs one call at a time), never raw text among the daemon's log lines.
+const consoleFields = { plugin: "" };
+captureConsole(createLogger(), consoleFields);
 
 function loadPlugin(modulePath: string): Promise<PluginDefinition> {
   let loading = modules.get(modulePath);
@@ -104,6 +110,7 @@ async function call(task: Extract<WorkerTask, { op: "call" }>): Promise<WorkerRe
       ? { signal: controller.signal, plugin, next: () => nextUnavailable(plugin, task.point) }
       : { signal: controller.signal, plugin };
     let answer: unknown;
+    consoleFields.plugin = plugin;
     try {
       answer = await handler(event, Object.freeze(ctx));
     } catch (error) {
