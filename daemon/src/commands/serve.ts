@@ -59,11 +59,7 @@ export async function serve(args: string[]): Promise<number> {
 
   const onHangup = (): void => {
     log.info("SIGHUP: reopening the audit log and reloading the config");
-    try {
-      daemon.audit.reopen();
-    } catch (error) {
-      log.error("audit log reopen failed", { error });
-    }
+    daemon.reopenAudit();
     void (async () => {
       notifier.reloading();
       const result = await daemon.reload();

@@ -152,7 +152,12 @@ export class Daemon {
       plugins: () => this.#plugins.statuses(),
       metrics: this.metrics,
       audit: this.audit,
-      reload: () => this.reload(),
+      // `hookd reload` (the unit's ExecReload) does what SIGHUP does: logrotate's
+      // `systemctl reload` must still get the audit log reopened.
+      reload: () => {
+        this.reopenAudit();
+        return this.reload();
+      },
     };
     await this.#servers.start({ store: this.#store, identities, evaluate, admin, metrics: () => renderMetrics(this.metrics, this.#gauges()) }, this.#options.inherited ?? []);
     this.#log.info("hookd serving", { version: DAEMON_VERSION, listeners: this.addresses, config: this.configPath ?? "(embedded default)", audit: this.audit.path ?? "(none)" });
@@ -183,6 +188,15 @@ export class Daemon {
    * finished; new ones are loaded first (a plugin that fails to load refuses the whole reload).
    * An invalid config is refused, logged with every problem, and the running one kept.
    */
+  /** Reopens the audit log (after logrotate moved it); a failure is logged, the old file kept. */
+  reopenAudit(): void {
+    try {
+      this.audit.reopen();
+    } catch (error) {
+      this.#log.error("audit log reopen failed", { error });
+    }
+  }
+
   reload(): Promise<ReloadResult> {
     const next = this.#reloading.then(() => this.#reload());
     this.#reloading = next.catch(() => {});
