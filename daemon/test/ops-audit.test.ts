@@ -1,6 +1,6 @@
 // The audit trail: records built from engine events, synchronous appends, the fsync policies,
-// reopen after rotation, live subscribers with filters.
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// reopen after rotation, a torn tail fenced on open, live subscribers with filters.
+import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -41,6 +41,15 @@ const lines = (path: string): AuditRecord[] =>
     .split("\n")
     .filter((l) => l !== "")
     .map((l) => JSON.parse(l) as AuditRecord);
+
+const parses = (line: string): boolean => {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 describe("toAuditRecord", () => {
   it("maps a faulted invocation with its cause, detail and scope", () => {
@@ -94,6 +103,48 @@ describe("AuditTrail", () => {
     trail.close();
     expect(lines(`${path}.1`).map((r) => r.plugin)).toEqual(["before", "rotated-away"]);
     expect(lines(path).map((r) => r.plugin)).toEqual(["after"]);
+  });
+
+  it("fences a torn last line on open, so the next record is not glued to it", () => {
+    const path = join(dir, "audit.jsonl");
+    const before = new AuditTrail({ path, fsync: "always" }, silentLogger);
+    before.observe(invocation("one"));
+    before.observe(invocation("two"));
+    before.close();
+    // A crash mid-write: the file ends inside the second record, with no newline.
+    truncateSync(path, statSync(path).size - 20);
+    const after = new AuditTrail({ path, fsync: "always" }, silentLogger);
+    after.observe(invocation("three"));
+    after.close();
+    const text = readFileSync(path, "utf8").split("\n").filter((l) => l !== "");
+    const unparsed = text.filter((l) => !parses(l));
+    expect(unparsed).toHaveLength(1); // the torn one, alone on its line
+    expect(unparsed[0]).toMatch(/^\{.*"plugin":"two"/);
+    expect(text.filter(parses).map((l) => (JSON.parse(l) as AuditRecord).plugin)).toEqual(["one", "three"]);
+  });
+
+  it("fences a torn line found when reopening for rotation", () => {
+    const path = join(dir, "audit.jsonl");
+    const trail = new AuditTrail({ path, fsync: "never" }, silentLogger);
+    trail.observe(invocation("kept"));
+    // Another writer (or a copytruncate gone wrong) left a partial record at the path.
+    renameSync(path, `${path}.1`);
+    writeFileSync(path, '{"kind":"invoc');
+    trail.reopen();
+    trail.observe(invocation("after"));
+    trail.close();
+    expect(readFileSync(path, "utf8")).toMatch(/^\{"kind":"invoc\n\{.*"plugin":"after".*\}\n$/);
+  });
+
+  it("leaves a file that ends with a complete line as it is", () => {
+    const path = join(dir, "audit.jsonl");
+    for (const plugin of ["one", "two"]) {
+      const trail = new AuditTrail({ path, fsync: "never" }, silentLogger);
+      trail.observe(invocation(plugin));
+      trail.close();
+    }
+    expect(readFileSync(path, "utf8").split("\n")).toHaveLength(3); // two records, one final newline
+    expect(lines(path).map((r) => r.plugin)).toEqual(["one", "two"]);
   });
 
   it("switches files when a reload changes the path", () => {

@@ -2,18 +2,17 @@
 // that cannot be used ends with INVALID_ARGUMENT or FAILED_PRECONDITION naming the problem; a
 // mistake the session survives (a reply to nothing, malformed arguments, an oversized message) is
 // a Problem frame and the session goes on; the daemon keeps serving throughout.
-import { assistantMessage } from "@hookd/sdk";
-import { toProtoMessage, toProtoToolResult } from "@hookd/sdk/internal";
 import { StatusError, closeClient, createClient, pb } from "@hookd/sdk/internal";
-import type { BidiCall, InputInitOf, TypedClient } from "@hookd/sdk/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDaemon } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
+import { RawSession, opened as openedOn } from "../support/raw-session.js";
+import type { HostClient, RequestFrame } from "../support/raw-session.js";
 
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
 let daemon: DaemonProcess;
-let host: TypedClient<typeof pb.HookHost>;
+let host: HostClient;
 
 beforeAll(async () => {
   daemon = await startDaemon({ config: { limits: { maxMessageBytes: MAX_MESSAGE_BYTES } } });
@@ -25,98 +24,7 @@ afterAll(async () => {
   await daemon?.stop();
 });
 
-type SessionMethod = typeof pb.HookHost.method.session;
-type RequestFrame = NonNullable<InputInitOf<SessionMethod>["frame"]>;
-type ResponseFrame = pb.SessionResponse["frame"];
-type FrameCase = NonNullable<ResponseFrame["case"]>;
-type FrameOf<C extends FrameCase> = Extract<ResponseFrame, { case: C }>["value"];
-
-/** One hosted-loop stream driven frame by frame. Every frame received is kept in `seen`. */
-class RawSession {
-  readonly call: BidiCall<SessionMethod>;
-  readonly seen: ResponseFrame[] = [];
-  readonly #responses: AsyncIterator<pb.SessionResponse>;
-
-  constructor(agent: string) {
-    this.call = host.session({ metadata: { "x-hookd-agent": agent } });
-    this.#responses = this.call.responses[Symbol.asyncIterator]();
-  }
-
-  send(frame: RequestFrame): Promise<void> {
-    return this.call.send({ frame });
-  }
-
-  open(sessionId: string, options: { source?: pb.SessionSource; tools?: string[] } = {}): Promise<void> {
-    const tools = (options.tools ?? ["Bash"]).map((name) => ({ name, concurrencySafe: true }));
-    return this.send({ case: "open", value: { sessionId, source: options.source ?? pb.SessionSource.STARTUP, cwd: "/", tools } });
-  }
-
-  /** The next frame, whatever it is. */
-  async frame(): Promise<ResponseFrame> {
-    const next = await this.#responses.next();
-    if (next.done === true) throw new Error(`the stream ended; frames so far: ${this.#describe()}`);
-    this.seen.push(next.value.frame);
-    return next.value.frame;
-  }
-
-  /** The next frame, which must be of `kind`. */
-  async expect<C extends FrameCase>(kind: C): Promise<FrameOf<C>> {
-    const frame = await this.frame();
-    if (frame.case !== kind) throw new Error(`expected ${kind}, got ${frame.case ?? "none"}; frames so far: ${this.#describe()}`);
-    return frame.value as FrameOf<C>;
-  }
-
-  /** Reads to the end of the stream: the status it ended with, or "OK". */
-  async ended(): Promise<StatusError | "OK"> {
-    try {
-      for (;;) {
-        const next = await this.#responses.next();
-        if (next.done === true) return "OK";
-        this.seen.push(next.value.frame);
-      }
-    } catch (error) {
-      if (error instanceof StatusError) return error;
-      throw error;
-    }
-  }
-
-  /** Sends a follow-up and plays a model that stops at once and tools that succeed; the turn's end. */
-  async completeTurn(text: string): Promise<FrameOf<"turnEnded">> {
-    await this.send({ case: "prompt", value: { kind: pb.PromptKind.FOLLOW_UP, content: [{ block: { case: "text", value: text } }] } });
-    for (;;) {
-      const frame = await this.frame();
-      if (frame.case === "stepRequest") await this.replyStep(frame.value.requestId);
-      else if (frame.case === "dispatchRequest") await this.replyDispatch(frame.value.requestId);
-      else if (frame.case === "turnEnded") return frame.value;
-    }
-  }
-
-  replyStep(requestId: string, toolCalls: { callId: string; toolName: string; argumentsJson: string }[] = []): Promise<void> {
-    return this.send({ case: "stepReply", value: { requestId, assistantMessage: toProtoMessage(assistantMessage("done")), toolCalls } });
-  }
-
-  replyDispatch(requestId: string): Promise<void> {
-    return this.send({ case: "dispatchReply", value: { requestId, result: toProtoToolResult({ isError: false, value: "ok", content: [], contexts: [] }) } });
-  }
-
-  /** Closes the session for good and waits for the stream to end. */
-  async close(): Promise<void> {
-    await this.send({ case: "close", value: {} });
-    expect(await this.ended()).toBe("OK");
-  }
-
-  #describe(): string {
-    return JSON.stringify(this.seen.map((frame) => frame.case));
-  }
-}
-
-/** Opens a fresh session and waits for SessionOpened. */
-async function opened(agent: string, sessionId: string): Promise<RawSession> {
-  const session = new RawSession(agent);
-  await session.open(sessionId);
-  await expect(session.expect("opened")).resolves.toMatchObject({ sessionId, resumed: false });
-  return session;
-}
+const opened = (agent: string, sessionId: string): Promise<RawSession> => openedOn(host, agent, sessionId);
 
 async function expectEnded(session: RawSession, codeName: string, details: RegExp): Promise<StatusError> {
   const end = await session.ended();
@@ -135,7 +43,7 @@ async function daemonServes(agent: string): Promise<void> {
 
 describe("a stream that cannot be used ends with a status naming the problem", () => {
   it("refuses a first frame that is not open with INVALID_ARGUMENT naming frame, and keeps serving", async () => {
-    const session = new RawSession("first-frame");
+    const session = new RawSession(host, "first-frame");
     await session.send({ case: "prompt", value: { kind: pb.PromptKind.FOLLOW_UP, content: [{ block: { case: "text", value: "hi" } }] } });
     await expectEnded(session, "INVALID_ARGUMENT", /^frame: the first frame must be open, got prompt$/);
     expect(session.seen).toEqual([]);
@@ -143,11 +51,11 @@ describe("a stream that cannot be used ends with a status naming the problem", (
   });
 
   it("refuses an open without session_id, and one with duplicate tool names", async () => {
-    const anonymous = new RawSession("opener");
+    const anonymous = new RawSession(host, "opener");
     await anonymous.open("");
     await expectEnded(anonymous, "INVALID_ARGUMENT", /^open\.session_id: required$/);
 
-    const duplicated = new RawSession("opener");
+    const duplicated = new RawSession(host, "opener");
     await duplicated.open("dup-tools", { tools: ["Bash", "Read", "Bash"] });
     await expectEnded(duplicated, "INVALID_ARGUMENT", /^open\.tools\[2\]\.name: duplicate tool "Bash"$/);
 
@@ -159,11 +67,11 @@ describe("a stream that cannot be used ends with a status naming the problem", (
   it("refuses a startup of an existing session id, and a resume of a session attached to another stream", async () => {
     const owner = await opened("twice", "s-twice");
 
-    const startup = new RawSession("twice");
+    const startup = new RawSession(host, "twice");
     await startup.open("s-twice");
     await expectEnded(startup, "FAILED_PRECONDITION", /^open\.session_id: session "s-twice" exists; open it with source RESUME$/);
 
-    const resume = new RawSession("twice");
+    const resume = new RawSession(host, "twice");
     await resume.open("s-twice", { source: pb.SessionSource.RESUME });
     await expectEnded(resume, "FAILED_PRECONDITION", /^open\.session_id: session "s-twice" is attached to another stream$/);
 

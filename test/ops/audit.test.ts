@@ -1,7 +1,8 @@
 // The audit trail of a real daemon: every invocation and applied decision on disk before the
 // agent has its answer (so a kill -9 loses none that a client received), `hookd tail` streaming
 // the same records with filters, and SIGHUP reopening a rotated file.
-import { renameSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Workdir, adminClient, closeClient, hostClient, pb, pluginEntry, preTool, readAudit, runCli, spawnDaemon } from "./support.js";
 import type { DaemonProcess } from "./support.js";
@@ -15,10 +16,14 @@ afterEach(async () => {
   work.cleanup();
 });
 
-function start(fsync: "always" | "interval" | "never" = "always"): { socket: string; audit: string } {
+function start(fsync: "always" | "interval" | "never" = "always", existing?: string): { socket: string; audit: string } {
   work = new Workdir();
   const socket = work.file("hookd.sock");
   const audit = work.file("log/audit.jsonl");
+  if (existing !== undefined) {
+    mkdirSync(dirname(audit), { recursive: true });
+    writeFileSync(audit, existing);
+  }
   daemon = spawnDaemon(work.writeConfig({ listeners: [{ unix: socket }], plugins: [pluginEntry("policy")], audit: { path: audit, fsync } }));
   return { socket, audit };
 }
@@ -138,6 +143,24 @@ describe("audit log", () => {
     expect(code).toBe(1);
     const lines = stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toContainEqual(expect.objectContaining({ kind: "decision", sessionId: "cli", callId: "t-1", point: "pre-tool", decision: "deny", reason: "no bash" }));
+  });
+
+  it("starts on a log whose last record was torn by a crash without gluing the next record to it", async () => {
+    const complete = JSON.stringify({ kind: "decision", callId: "old" });
+    const { socket, audit } = start("always", `${complete}\n${complete.slice(0, 17)}`);
+    await daemon?.waitLog("hookd ready");
+    const client = hostClient(socket);
+    try {
+      await preTool(client, { sessionId: "torn", callId: "new", toolName: "Bash" });
+    } finally {
+      closeClient(client);
+    }
+    const [first, torn, ...appended] = readFileSync(audit, "utf8").split("\n");
+    expect(JSON.parse(first ?? "")).toMatchObject({ callId: "old" });
+    expect(torn).toBe(complete.slice(0, 17));
+    expect(appended.at(-1)).toBe(""); // every record ends its line
+    const records = appended.filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records).toContainEqual(expect.objectContaining({ kind: "decision", callId: "new", decision: "deny" }));
   });
 
   it("reopens the file on SIGHUP, so a rotated log is continued in a fresh file", async () => {

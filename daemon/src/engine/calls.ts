@@ -15,6 +15,11 @@ export interface ProposedCall {
   readonly arguments?: unknown;
   /** The arguments as JSON text, sealed as is. */
   readonly argumentsJson?: string;
+  /**
+   * Set by the boundary that received the call when it refuses the arguments (the hosted loop
+   * takes only a JSON object): sealing fails the call as invalid_arguments with this reason.
+   */
+  readonly refusedArguments?: string;
 }
 
 export interface ToolCallOutcome {

@@ -19,6 +19,7 @@ import type {
   PreStepDecision,
   PreToolDecision,
   SessionInfo,
+  ToolCall,
   ToolResult,
   TurnStoppingDecision,
 } from "@hookd/sdk";
@@ -34,6 +35,7 @@ import type { PointEnv } from "../engine/decide.js";
 import type { PluginRegistry } from "../engine/registry.js";
 import type { AgentIdentities } from "./identity.js";
 import type { SessionStore } from "./session-store.js";
+import { identityProblem, isArgumentsObject } from "./tool-calls.js";
 
 export interface EvaluateDeps {
   readonly registry: () => PluginRegistry;
@@ -174,6 +176,8 @@ export class EvaluateService {
     const event = converted.value;
     const declared = event.session;
     if (declared.sessionId === "") throw invalidArgument("event.session.session_id", "required");
+    const { call: toolCall } = event as { readonly call?: ToolCall };
+    if (toolCall !== undefined) checkCall(toolCall);
     const agentId = this.#deps.identities.resolve(call.metadata, declared.agentId);
     // Without tokens the identity is the declared one: the converted event is used as it is.
     return agentId === declared.agentId ? event : { ...event, session: { ...declared, agentId } };
@@ -213,6 +217,12 @@ function scopeOf(event: { turn?: number; step?: number; call?: { turn: number; s
     step: event.step ?? event.call?.step ?? 0,
     ...(event.call ? { callId: event.call.callId } : {}),
   };
+}
+
+/** A tool point's call names its call and tool and has object arguments (see tool-calls.ts). */
+function checkCall(call: ToolCall): void {
+  const problem = identityProblem(call, "event.call") ?? (isArgumentsObject(call.arguments) ? undefined : "event.call.arguments_json: expected a JSON object");
+  if (problem !== undefined) throw new StatusError(status.INVALID_ARGUMENT, problem);
 }
 
 function sourced(plugin: string, message: AgentMessage): AgentMessage {

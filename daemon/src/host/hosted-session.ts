@@ -3,7 +3,7 @@
 // can come and go (disconnect, resume); the session outlives it until closed or expired.
 // Owns the requests and replies of one session; events as frames are session-relay.ts's, and
 // opening, identity and limits live in session-store.ts.
-import { HookdError, assistantMessage, parseJson } from "@hookd/sdk";
+import { HookdError, assistantMessage } from "@hookd/sdk";
 import { fromProtoContentBlock, fromProtoMessage, fromProtoToolResult, toProtoMessage, toProtoToolCall } from "@hookd/sdk/internal";
 import type { AgentMessage, ContentBlock, SessionInfo, SessionSource, ToolCall, ToolDefinitionInfo, ToolResult } from "@hookd/sdk";
 import { pb } from "@hookd/sdk/internal";
@@ -17,6 +17,7 @@ import type { Logger } from "../log.js";
 import { PendingRequests } from "./pending.js";
 import { SessionRelay } from "./session-relay.js";
 import type { AgentStream } from "./session-relay.js";
+import { argumentsProblem, identityProblem } from "./tool-calls.js";
 
 export type { AgentStream } from "./session-relay.js";
 
@@ -220,19 +221,37 @@ export class HostedSession {
       }
       assistant = converted.value;
     }
-    const toolCalls = answer.toolCalls.map((call, index): ProposedCall => {
-      const path = `step_reply.tool_calls[${index}]`;
-      if (call.callId === "") this.problem("INVALID_ARGUMENT", `${path}.call_id: required`, id);
-      try {
-        parseJson(call.argumentsJson);
-      } catch (error) {
-        // The pipeline seals it as a failed call; the agent also learns which field was wrong.
-        this.problem("INVALID_ARGUMENT", `${path}.arguments_json: not valid JSON (${(error as Error).message})`, id);
-      }
-      return { callId: call.callId, toolName: call.toolName, argumentsJson: call.argumentsJson };
-    });
-    return { assistant, toolCalls };
+    return { assistant, toolCalls: this.#readToolCalls(answer.toolCalls, id) };
   };
+
+  /**
+   * A step's calls as the contract states them. A call without a call_id or tool_name, or with a
+   * call_id repeated in the reply, refuses the whole reply (a Problem, then the step fails as for
+   * a malformed assistant message): results could not be told apart. Ids are not remembered
+   * across steps: that would hold every id for the session's life. Arguments
+   * that are not a JSON object fail that call alone (the pipeline seals it as failed), so the
+   * model sees its mistake and the turn goes on.
+   */
+  #readToolCalls(calls: readonly pb.ProposedToolCall[], requestId: string): ProposedCall[] {
+    const ids = new Set<string>();
+    for (const [index, call] of calls.entries()) {
+      const path = `step_reply.tool_calls[${index}]`;
+      const problem =
+        identityProblem(call, path) ??
+        (ids.has(call.callId) ? `${path}.call_id: "${call.callId}" is repeated in this step reply` : undefined);
+      if (problem !== undefined) {
+        this.problem("INVALID_ARGUMENT", problem, requestId);
+        throw new HookdError("invalid_argument", problem);
+      }
+      ids.add(call.callId);
+    }
+    return calls.map((call, index): ProposedCall => {
+      const refused = argumentsProblem(call.argumentsJson);
+      if (refused === undefined) return { callId: call.callId, toolName: call.toolName, argumentsJson: call.argumentsJson };
+      this.problem("INVALID_ARGUMENT", `step_reply.tool_calls[${index}].arguments_json: ${refused}`, requestId);
+      return { callId: call.callId, toolName: call.toolName, argumentsJson: call.argumentsJson, refusedArguments: `arguments: ${refused}` };
+    });
+  }
 
   async #dispatch(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
     const stream = this.#requireStream();

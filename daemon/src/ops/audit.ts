@@ -3,7 +3,7 @@
 // fsync: always) before the agent is answered: the engine emits on the bus before the host
 // replies. Also fans the same records out to live `hookd tail` subscribers. Owns the record
 // shape, the file (reopened on SIGHUP for logrotate) and the fsync policy; not the bus.
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { PointName } from "@hookd/sdk";
 import type { EngineEvent } from "../engine/events.js";
@@ -120,7 +120,29 @@ class AuditFile {
 
   static #open(path: string): number {
     mkdirSync(dirname(path), { recursive: true, mode: 0o750 });
-    return openSync(path, "a", 0o640);
+    // "a+": appends only, and the last byte can be read to fence a torn tail.
+    const fd = openSync(path, "a+", 0o640);
+    try {
+      AuditFile.#fenceTornTail(fd);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    return fd;
+  }
+
+  /**
+   * A crash can leave the file ending mid-record. A newline isolates that torn line, so the next
+   * record is not glued to it: every complete record and every new one stays parseable. The
+   * torn bytes are kept rather than truncated: an audit trail is append-only (it may be chattr
+   * +a, or shared with a shipper reading it), and they are evidence of what was being written.
+   */
+  static #fenceTornTail(fd: number): void {
+    const { size } = fstatSync(fd);
+    if (size === 0) return;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    if (last[0] !== 0x0a) writeSync(fd, "\n");
   }
 
   append(line: string): void {

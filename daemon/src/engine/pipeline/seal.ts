@@ -55,6 +55,7 @@ export function sealCall(proposed: ProposedCall, scope: CallScope, lookup: ToolL
 }
 
 function snapshotArguments(proposed: ProposedCall): JsonSnapshot {
+  if (proposed.refusedArguments !== undefined) throw new Error(proposed.refusedArguments);
   const hasValue = Object.hasOwn(proposed, "arguments");
   if (proposed.argumentsJson !== undefined) {
     if (hasValue) throw new Error("give arguments or argumentsJson, not both");

@@ -561,7 +561,10 @@ type StepReply struct {
 	// The model's message.
 	AssistantMessage *Message `protobuf:"bytes,2,opt,name=assistant_message,json=assistantMessage,proto3" json:"assistant_message,omitempty"`
 	// The tool calls the model proposed, in model order. None means the turn reached its natural
-	// stop.
+	// stop. Each needs a call_id (unique within the session) and a tool_name: a reply with a call
+	// lacking either, or repeating a call_id of the same reply, is refused with a Problem
+	// (INVALID_ARGUMENT, e.g. `step_reply.tool_calls[1].call_id: required`) and the step fails,
+	// ending the turn with an error; the session goes on. Ids are not checked across steps.
 	ToolCalls []*ProposedToolCall `protobuf:"bytes,3,rep,name=tool_calls,json=toolCalls,proto3" json:"tool_calls,omitempty"`
 	// Set when the model step failed: the turn ends with this error.
 	Error         string `protobuf:"bytes,4,opt,name=error,proto3" json:"error,omitempty"`

@@ -862,10 +862,14 @@ func (x *ToolDefinition) GetConcurrencySafe() bool {
 // A tool call the model proposed, as the agent reports it (not yet sealed).
 type ProposedToolCall struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Unique within the session; the agent's own id for the call (e.g. the model's tool_use id).
-	CallId   string `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	// Required, and unique within the session; the agent's own id for the call (e.g. the model's
+	// tool_use id). An empty id, or one repeated within the same step reply, refuses the reply
+	// (see StepReply.tool_calls).
+	CallId string `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	// Required.
 	ToolName string `protobuf:"bytes,2,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
-	// The arguments as JSON text.
+	// The arguments as JSON text: a JSON object. Text that is not JSON, or JSON that is not an
+	// object, fails this call alone with invalid_arguments (and a Problem naming the field).
 	ArgumentsJson string `protobuf:"bytes,3,opt,name=arguments_json,json=argumentsJson,proto3" json:"arguments_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -924,6 +928,10 @@ func (x *ProposedToolCall) GetArgumentsJson() string {
 
 // A sealed tool call: its identity and arguments are fixed before any policy runs and never
 // change afterwards. What plugins see is exactly what runs and what is audited.
+//
+// In an Evaluate* request, call_id and tool_name are required and arguments_json must hold a
+// JSON object; otherwise the call is refused with INVALID_ARGUMENT naming the field (e.g.
+// `event.call.call_id: required`, `event.call.arguments_json: expected a JSON object`).
 type ToolCall struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Unique within the session.

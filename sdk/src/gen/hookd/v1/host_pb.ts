@@ -205,7 +205,10 @@ export type StepReply = Message<"hookd.v1.StepReply"> & {
 
   /**
    * The tool calls the model proposed, in model order. None means the turn reached its natural
-   * stop.
+   * stop. Each needs a call_id (unique within the session) and a tool_name: a reply with a call
+   * lacking either, or repeating a call_id of the same reply, is refused with a Problem
+   * (INVALID_ARGUMENT, e.g. `step_reply.tool_calls[1].call_id: required`) and the step fails,
+   * ending the turn with an error; the session goes on. Ids are not checked across steps.
    *
    * @generated from field: repeated hookd.v1.ProposedToolCall tool_calls = 3;
    */

@@ -302,19 +302,24 @@ export const ToolDefinitionSchema: GenMessage<ToolDefinition> = /*@__PURE__*/
  */
 export type ProposedToolCall = Message$1<"hookd.v1.ProposedToolCall"> & {
   /**
-   * Unique within the session; the agent's own id for the call (e.g. the model's tool_use id).
+   * Required, and unique within the session; the agent's own id for the call (e.g. the model's
+   * tool_use id). An empty id, or one repeated within the same step reply, refuses the reply
+   * (see StepReply.tool_calls).
    *
    * @generated from field: string call_id = 1;
    */
   callId: string;
 
   /**
+   * Required.
+   *
    * @generated from field: string tool_name = 2;
    */
   toolName: string;
 
   /**
-   * The arguments as JSON text.
+   * The arguments as JSON text: a JSON object. Text that is not JSON, or JSON that is not an
+   * object, fails this call alone with invalid_arguments (and a Problem naming the field).
    *
    * @generated from field: string arguments_json = 3;
    */
@@ -331,6 +336,10 @@ export const ProposedToolCallSchema: GenMessage<ProposedToolCall> = /*@__PURE__*
 /**
  * A sealed tool call: its identity and arguments are fixed before any policy runs and never
  * change afterwards. What plugins see is exactly what runs and what is audited.
+ *
+ * In an Evaluate* request, call_id and tool_name are required and arguments_json must hold a
+ * JSON object; otherwise the call is refused with INVALID_ARGUMENT naming the field (e.g.
+ * `event.call.call_id: required`, `event.call.arguments_json: expected a JSON object`).
  *
  * @generated from message hookd.v1.ToolCall
  */
