@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
+import { childEnv } from "../child-env.js";
 import type { Logger } from "../log.js";
 
 /** How long one notification may take before its helper is killed. */
@@ -120,7 +121,9 @@ export class SystemdNotifier {
 
   #send(command: string, args: string[], message: string): Promise<void> {
     return new Promise((resolve) => {
-      const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"], env: this.#env, timeout: NOTIFY_TIMEOUT_MS });
+      // The helper is the one child that gets NOTIFY_SOCKET: sending to it is its whole job.
+      const env = { ...childEnv(this.#env), ...(this.#socket === undefined ? {} : { NOTIFY_SOCKET: this.#socket }) };
+      const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"], env, timeout: NOTIFY_TIMEOUT_MS });
       let stderr = "";
       child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
       child.once("error", (error) => {

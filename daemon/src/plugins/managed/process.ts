@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
+import { childEnv } from "../../child-env.js";
 
 export type OutputStream = "stdout" | "stderr";
 /** Receives each line the plugin writes (without the newline). */
@@ -13,7 +14,7 @@ export type OutputSink = (line: string, stream: OutputStream) => void;
 export interface ProcessSpec {
   readonly command: string;
   readonly args: readonly string[];
-  /** Added to the daemon's environment. */
+  /** Added to the daemon's environment (without its service-manager variables: child-env.ts). */
   readonly env: Readonly<Record<string, string>>;
   readonly cwd?: string;
 }
@@ -53,7 +54,7 @@ export class PluginProcess {
   static spawn(spec: ProcessSpec, env: Readonly<Record<string, string>>, sink: OutputSink): PluginProcess {
     const child = spawn(spec.command, [...spec.args], {
       cwd: spec.cwd,
-      env: { ...process.env, ...spec.env, ...env },
+      env: childEnv(process.env, { ...spec.env, ...env }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     const plugin = new PluginProcess(child);
