@@ -6,6 +6,7 @@ import { HookdError, definePlugin } from "@hookd/sdk";
 import type { PluginDefinition, PluginSpec, PointName } from "@hookd/sdk";
 import type { PluginConfig } from "../../config/schema.js";
 import type { ListenerOverrides } from "../../engine/listener.js";
+import { resolveSdkForPlugins } from "../sdk-resolution.js";
 import { expectName, staticSource } from "../source.js";
 import type { PluginSource } from "../source.js";
 import { inProcessListeners } from "./listeners.js";
@@ -15,6 +16,7 @@ export type InProcessPluginConfig = Extract<PluginConfig, { kind: "in-process" }
 /** Imports a plugin module; its default export must be a definePlugin result or a PluginSpec. */
 export async function importPlugin(modulePath: string): Promise<PluginDefinition> {
   let module: { default?: unknown };
+  resolveSdkForPlugins();
   try {
     module = (await import(pathToFileURL(modulePath).href)) as { default?: unknown };
   } catch (error) {

@@ -2,10 +2,12 @@
 // worker), calls one handler with a frozen copy of the event and a context whose signal follows
 // the call's shared abort state, and answers plain data. Never throws for a plugin's fault: a
 // throwing handler, a missing module or an aborted call each come back as their own reply.
-// Runs as JavaScript from daemon/dist (see pool.ts); imports nothing but node and @hookd/sdk.
+// Runs as JavaScript from daemon/dist (see pool.ts); imports nothing but node, @hookd/sdk and
+// the resolve hook that gives plugin modules the daemon's @hookd/sdk (../sdk-resolution.ts).
 import { pathToFileURL } from "node:url";
 import { HookdError, POINTS, POINT_TABLE, deepFreeze, definePlugin } from "@hookd/sdk";
 import type { PluginDefinition, PluginSpec, PointName } from "@hookd/sdk";
+import { resolveSdkForPlugins } from "../sdk-resolution.js";
 import { CALL_STATE, decodeValue, encodeValue } from "./protocol.js";
 import type { PluginManifest, SubscriptionManifest, ThrownError, WorkerReply, WorkerTask } from "./protocol.js";
 
@@ -23,6 +25,8 @@ const modules = new Map<string, Promise<PluginDefinition>>();
 function loadPlugin(modulePath: string): Promise<PluginDefinition> {
   let loading = modules.get(modulePath);
   if (loading === undefined) {
+    // Each worker has its own module hooks on Node 20 (the main thread's do not reach it).
+    resolveSdkForPlugins();
     loading = import(pathToFileURL(modulePath).href).then((mod: { default?: unknown }) => asDefinition(mod.default, modulePath));
     // A failed load is not cached, so a module fixed on disk loads on a later call.
     loading.catch(() => modules.delete(modulePath));

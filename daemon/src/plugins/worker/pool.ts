@@ -228,7 +228,7 @@ export function workerEntryPath(): string {
   if (!here.endsWith(".ts")) return join(dirname(here), "entry.js");
   const srcDir = dirname(here);
   const distDir = srcDir.replace(/([\\/])src([\\/]plugins[\\/]worker)$/, "$1dist$2");
-  for (const name of ["entry", "protocol"]) {
+  for (const name of ["entry", "protocol", "../sdk-resolution"]) {
     const built = join(distDir, `${name}.js`);
     if (distDir === srcDir || !existsSync(built)) {
       throw new HookdError("internal", `the plugin worker entry ${built} is missing: run \`npm run build\``);
