@@ -1,7 +1,8 @@
 // Plugin modules outside the project, as deploy/hookd.yaml ships them (/etc/hookd/plugins/): in a
 // fresh temporary directory with no node_modules anywhere above it, they import "@hookd/sdk" and
 // one of its subpaths, and a real daemon loads them in-process and in its worker pool (the
-// daemon's resolve hook, daemon/src/plugins/sdk-resolution.ts).
+// daemon's resolve hook, daemon/src/plugins/sdk-resolution.ts), and a reload (SIGHUP) after
+// their files changed runs their new code (module-version.ts) while an unchanged one is kept.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -71,5 +72,19 @@ describe("plugin modules outside the project", () => {
     expect(await reasonFor("Main")).toBe("main thread v1");
     expect(await reasonFor("Isolated")).toBe("worker v1");
     expect(await reasonFor("Other")).toBeUndefined();
+  });
+
+  it("run their changed code after a reload, and keep an unchanged one", async () => {
+    const { daemon, dir, reasonFor } = await daemonWithOutsidePlugins();
+    expect(await reasonFor("Main")).toBe("main thread v1");
+    expect(await reasonFor("Isolated")).toBe("worker v1");
+    await writeFile(join(dir, "main.mjs"), pluginSource("main", "Main", "main thread v2"));
+    await writeFile(join(dir, "isolated.mjs"), pluginSource("isolated", "Isolated", "worker v2"));
+    daemon.child.kill("SIGHUP");
+    const reloaded = await daemon.waitForLog((line) => line.msg === "config reloaded");
+    expect(reloaded).toMatchObject({ kept: ["steady"], loaded: ["main", "isolated"], retired: ["main", "isolated"] });
+    expect(await reasonFor("Main")).toBe("main thread v2");
+    expect(await reasonFor("Isolated")).toBe("worker v2");
+    expect(await reasonFor("Steady")).toBe("steady v1");
   });
 });

@@ -1,6 +1,7 @@
 // The set of loaded plugin sources and the frozen registry built from them. Builds the set from
-// a config, plans a reload (unchanged entries keep their running source, compared deeply; changed
-// and removed ones are retired; new ones are loaded before the swap), applies it by swapping in a
+// a config, plans a reload (unchanged entries keep their running source, compared deeply, unless
+// their module file changed; changed and removed ones are retired; new ones are loaded before
+// the swap), applies it by swapping in a
 // new registry whole (a running point keeps the chain it started with), closes retired sources
 // once their in-flight calls finished, and waits for required plugins. Owns no other config: the
 // daemon applies the rest of a reload (runtime/daemon.ts).
@@ -19,7 +20,7 @@ import { WorkerPool } from "./worker/index.js";
 export const RETIRE_GRACE_MS = 1_000;
 
 export interface PluginPlan {
-  /** Names whose config entry is deeply equal: their sources keep running. */
+  /** Names whose config entry is deeply equal and whose code did not change: their sources keep running. */
   readonly keep: readonly string[];
   /** Names removed or changed: their old sources are closed once drained. */
   readonly retire: readonly string[];
@@ -27,13 +28,14 @@ export interface PluginPlan {
   readonly load: readonly PluginConfig[];
 }
 
-export function planPlugins(current: readonly PluginConfig[], next: readonly PluginConfig[]): PluginPlan {
+/** `codeChanged(name)`: the running plugin's module file changed on disk (PluginSource.codeChanged). */
+export function planPlugins(current: readonly PluginConfig[], next: readonly PluginConfig[], codeChanged: (name: string) => boolean = () => false): PluginPlan {
   const before = new Map(current.map((plugin) => [plugin.name, plugin]));
   const keep: string[] = [];
   const load: PluginConfig[] = [];
   for (const plugin of next) {
     const old = before.get(plugin.name);
-    if (old !== undefined && isDeepStrictEqual(old, plugin)) keep.push(plugin.name);
+    if (old !== undefined && isDeepStrictEqual(old, plugin) && !codeChanged(plugin.name)) keep.push(plugin.name);
     else load.push(plugin);
   }
   const retire = current.filter((plugin) => !keep.includes(plugin.name)).map((plugin) => plugin.name);
@@ -101,7 +103,7 @@ export class PluginSet {
    * plugin fails to load or the registry cannot be built: the whole reload is refused.
    */
   async prepare(current: readonly PluginConfig[], next: Config): Promise<PreparedPlugins> {
-    const plan = planPlugins(current, next.plugins);
+    const plan = planPlugins(current, next.plugins, (name) => this.#sources.find((source) => source.name === name)?.codeChanged?.() === true);
     const context = this.#context(next);
     const loaded = new Map<string, PluginSource>();
     try {

@@ -4,9 +4,9 @@
 // throwing handler, a missing module or an aborted call each come back as their own reply.
 // Runs as JavaScript from daemon/dist (see pool.ts); imports nothing but node, @hookd/sdk and
 // the resolve hook that gives plugin modules the daemon's @hookd/sdk (../sdk-resolution.ts).
-import { pathToFileURL } from "node:url";
 import { HookdError, POINTS, POINT_TABLE, deepFreeze, definePlugin } from "@hookd/sdk";
 import type { PluginDefinition, PluginSpec, PointName } from "@hookd/sdk";
+import { moduleURL } from "../module-version.js";
 import { resolveSdkForPlugins } from "../sdk-resolution.js";
 import { CALL_STATE, decodeValue, encodeValue } from "./protocol.js";
 import type { PluginManifest, SubscriptionManifest, ThrownError, WorkerReply, WorkerTask } from "./protocol.js";
@@ -20,17 +20,19 @@ const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 /** Points whose handlers get a `next()` (waterfalls and around-dispatch wrappers); in a worker it refuses. */
 const NEXT_POINTS: ReadonlySet<PointName> = new Set(POINTS.filter((point) => POINT_TABLE[point].mode === "waterfall" || POINT_TABLE[point].mode === "around"));
 
+/** Loaded definitions by module URL: one per version of a module (a reload's changed file is a new URL). */
 const modules = new Map<string, Promise<PluginDefinition>>();
 
-function loadPlugin(modulePath: string): Promise<PluginDefinition> {
-  let loading = modules.get(modulePath);
+function loadPlugin(modulePath: string, version: string | undefined): Promise<PluginDefinition> {
+  const url = moduleURL(modulePath, version);
+  let loading = modules.get(url);
   if (loading === undefined) {
     // Each worker has its own module hooks on Node 20 (the main thread's do not reach it).
     resolveSdkForPlugins();
-    loading = import(pathToFileURL(modulePath).href).then((mod: { default?: unknown }) => asDefinition(mod.default, modulePath));
+    loading = import(url).then((mod: { default?: unknown }) => asDefinition(mod.default, modulePath));
     // A failed load is not cached, so a module fixed on disk loads on a later call.
-    loading.catch(() => modules.delete(modulePath));
-    modules.set(modulePath, loading);
+    loading.catch(() => modules.delete(url));
+    modules.set(url, loading);
   }
   return loading;
 }
@@ -89,7 +91,7 @@ function settle(state: Int32Array): void {
 async function call(task: Extract<WorkerTask, { op: "call" }>): Promise<WorkerReply> {
   let definition: PluginDefinition;
   try {
-    definition = await loadPlugin(task.module);
+    definition = await loadPlugin(task.module, task.version);
   } catch (error) {
     return { type: "unavailable", message: `cannot load ${task.module}: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -140,7 +142,7 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
   switch (task.op) {
     case "describe":
       try {
-        return { type: "manifest", manifest: manifestOf(await loadPlugin(task.module)) };
+        return { type: "manifest", manifest: manifestOf(await loadPlugin(task.module, task.version)) };
       } catch (error) {
         return { type: "unavailable", message: `cannot load ${task.module}: ${error instanceof Error ? error.message : String(error)}` };
       }
