@@ -3,16 +3,19 @@
 // their module file changed; changed and removed ones are retired; new ones are loaded before
 // the swap), applies it by swapping in a
 // new registry whole (a running point keeps the chain it started with), closes retired sources
-// once their in-flight calls finished, and waits for required plugins. Owns no other config: the
+// once their in-flight calls finished, waits for required plugins, and records managed plugin
+// processes so a later daemon can sweep what a killed one left. Owns no other config: the
 // daemon applies the rest of a reload (runtime/daemon.ts).
 import { isDeepStrictEqual } from "node:util";
 import { HookdError } from "@hookd/sdk";
+import { runtimeDir } from "../config/load.js";
 import type { Config, PluginConfig } from "../config/schema.js";
 import { PluginRegistry } from "../engine/registry.js";
 import type { Logger } from "../log.js";
 import { InflightCalls } from "./inflight.js";
 import { loadPlugin } from "./load.js";
 import type { LoadContext } from "./load.js";
+import { ProcessLedger, sweepLeftovers } from "./managed/ledger.js";
 import type { PluginSource, PluginStatus } from "./source.js";
 import { WorkerPool } from "./worker/index.js";
 
@@ -47,6 +50,8 @@ export interface PluginSetOptions {
   /** Passed to the loader (load.ts). */
   readonly pluginSocketDir?: string;
   readonly daemonVersion?: string;
+  /** Where managed plugin processes are recorded (managed/ledger.ts); default: the runtime dir. */
+  readonly stateDir?: string;
 }
 
 /** A reload's plugins, loaded and checked but not in force yet. */
@@ -67,10 +72,22 @@ export class PluginSet {
   #sources: readonly PluginSource[] = [];
   #registry = PluginRegistry.EMPTY;
   #pool: WorkerPool | undefined;
+  readonly #stateDir: string;
+  readonly #ledger: ProcessLedger;
 
   constructor(options: PluginSetOptions) {
     this.#options = options;
     this.#log = options.log;
+    this.#stateDir = options.stateDir ?? runtimeDir();
+    this.#ledger = new ProcessLedger(this.#stateDir, (error) => this.#log.warn("cannot record managed plugin processes", { path: this.#ledger.path, error }));
+  }
+
+  /**
+   * Kills managed plugin processes that a daemon no longer running left behind (it was killed
+   * before it could stop them) and forgets them. Call once, before load(). Returns their pids.
+   */
+  sweepLeftovers(): number[] {
+    return sweepLeftovers(this.#stateDir, this.#log);
   }
 
   get sources(): readonly PluginSource[] {
@@ -155,6 +172,7 @@ export class PluginSet {
       defaultDeadlineMs: config.defaults.deadlineMs,
       workerPool: () => (this.#pool ??= new WorkerPool({ size: config.workers.size, onError: (error) => log.error("worker pool error", { error }) })),
       log,
+      ledger: this.#ledger,
       ...(pluginSocketDir === undefined ? {} : { pluginSocketDir }),
       ...(daemonVersion === undefined ? {} : { daemonVersion }),
     };
