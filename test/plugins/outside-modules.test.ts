@@ -83,6 +83,8 @@ describe("plugin modules outside the project", () => {
     daemon.child.kill("SIGHUP");
     const reloaded = await daemon.waitForLog((line) => line.msg === "config reloaded");
     expect(reloaded).toMatchObject({ kept: ["steady"], loaded: ["main", "isolated"], retired: ["main", "isolated"] });
+    const changed = daemon.logs.filter((line) => line.msg.startsWith("plugin module changed on disk")).map((line) => line.plugin);
+    expect(changed).toEqual(["main", "isolated"]);
     expect(await reasonFor("Main")).toBe("main thread v2");
     expect(await reasonFor("Isolated")).toBe("worker v2");
     expect(await reasonFor("Steady")).toBe("steady v1");

@@ -120,7 +120,11 @@ export class PluginSet {
    * plugin fails to load or the registry cannot be built: the whole reload is refused.
    */
   async prepare(current: readonly PluginConfig[], next: Config): Promise<PreparedPlugins> {
-    const plan = planPlugins(current, next.plugins, (name) => this.#sources.find((source) => source.name === name)?.codeChanged?.() === true);
+    const codeChanged = (name: string): boolean => this.#sources.find((source) => source.name === name)?.codeChanged?.() === true;
+    const plan = planPlugins(current, next.plugins, codeChanged);
+    for (const { name } of plan.load.filter((plugin) => codeChanged(plugin.name))) {
+      this.#log.info("plugin module changed on disk: loading its new code (modules it imports are not reloaded)", { plugin: name });
+    }
     const context = this.#context(next);
     const loaded = new Map<string, PluginSource>();
     try {
