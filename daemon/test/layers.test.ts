@@ -27,6 +27,8 @@ const LAYERS: readonly { readonly name: string; readonly alone?: boolean }[] = [
   { name: "config" },
   // The logger every layer above writes to.
   { name: "log.ts" },
+  // The environment child processes start with (no service-manager variables): nothing else.
+  { name: "child-env.ts", alone: true },
   // Every plugin kind, the one PluginSource contract, the loader and the plugin set.
   { name: "plugins" },
   // The agent-facing services: HookHost, evaluate, hosted sessions, identities, listeners.

@@ -1,10 +1,18 @@
 // The plugin set through its public entry points: load from a config, a reload that keeps
 // unchanged sources and swaps the registry whole (a registry taken before keeps its chain), and a
-// refused reload that leaves what is in force untouched.
+// refused reload that leaves what is in force untouched, and a reload after a module's file
+// changed that loads its new code although its config entry is the same.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { configSchema } from "../src/config/schema.js";
 import type { Config } from "../src/config/schema.js";
+import type { PreToolEvent } from "@hookd/sdk";
+import { callListener } from "../src/engine/invoke.js";
+import type { ContextFactory } from "../src/engine/invoke.js";
+import type { Listener } from "../src/engine/listener.js";
 import { silentLogger } from "../src/log.js";
 import { PluginSet } from "../src/plugins/plugin-set.js";
 
@@ -70,5 +78,41 @@ describe("PluginSet", () => {
   it("resolves readiness once every required plugin can answer", async () => {
     const set = await loaded(config([gate]));
     await expect(set.whenReady(() => ["gate"], AbortSignal.timeout(1_000))).resolves.toBeUndefined();
+  });
+
+  it("loads a module again when its file changed, and keeps the instance of one that did not", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hookd-ps-"));
+    try {
+      // A plain spec: no imports, so the file alone decides what it answers.
+      const write = (name: string, reason: string) =>
+        writeFile(join(dir, `${name}.mjs`), `export default { name: "${name}", points: { "pre-tool": () => ({ kind: "deny", reason: "${reason}" }) } };\n`);
+      await write("edited", "v1");
+      await write("steady", "steady");
+      const first = config([
+        { name: "edited", kind: "in-process", module: join(dir, "edited.mjs"), points: { "pre-tool": { priority: 1 } } },
+        { name: "steady", kind: "in-process", module: join(dir, "steady.mjs"), points: { "pre-tool": { priority: 2 } } },
+      ]);
+      const set = await loaded(first);
+      const answer = async (): Promise<unknown> => {
+        const [listener] = set.registry().listeners("pre-tool", "Bash") as Listener<"pre-tool">[];
+        if (listener === undefined) throw new Error("no listener");
+        const event: PreToolEvent = { session: { sessionId: "s", agentId: "a", cwd: "/" }, call: { callId: "c", rootCallId: "c", toolName: "Bash", arguments: {}, argumentsJson: "{}", sessionId: "s", turn: 1, step: 1 } };
+        const ctx: ContextFactory<"pre-tool"> = (abort) => ({ signal: abort.signal, plugin: "t", next: () => Promise.reject(new Error("none")) });
+        const result = await callListener(listener, event, ctx, { signal: new AbortController().signal });
+        return result.type === "answer" ? result.answer : result;
+      };
+      expect(await answer()).toEqual({ kind: "deny", reason: "v1" });
+      const [, steady] = set.sources;
+
+      await write("edited", "v2");
+      const prepared = await set.prepare(first.plugins, first);
+      expect(prepared.plan).toMatchObject({ keep: ["steady"], retire: ["edited"] });
+      expect(prepared.plan.load.map((p) => p.name)).toEqual(["edited"]);
+      set.apply(prepared, 0);
+      expect(await answer()).toEqual({ kind: "deny", reason: "v2" });
+      expect(set.sources[1]).toBe(steady);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { ServerCredentials } from "@grpc/grpc-js";
 import type { Server } from "@grpc/grpc-js";
 import { bindServer } from "@hookd/sdk/internal";
+import { childEnv } from "../child-env.js";
 import type { ListenerConfig } from "../config/schema.js";
 
 export async function bindListener(server: Server, listener: ListenerConfig): Promise<string> {
@@ -56,7 +57,7 @@ async function socketDirectory(dir: string, gid: number | undefined): Promise<vo
 function groupId(group: string | number): number {
   if (typeof group === "number") return group;
   if (/^\d+$/.test(group)) return Number(group);
-  const line = execFileSync("getent", ["group", group], { encoding: "utf8" });
+  const line = execFileSync("getent", ["group", group], { encoding: "utf8", env: childEnv() });
   const gid = Number(line.split(":")[2]);
   if (!Number.isInteger(gid)) throw new Error(`group "${group}" not found`);
   return gid;

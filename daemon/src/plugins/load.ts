@@ -10,6 +10,7 @@ import { commandPluginSource } from "./command/index.js";
 import { inProcessSource } from "./in-process/source.js";
 import { createManagedPlugin } from "./managed/source.js";
 import { createRemotePlugin } from "./remote/source.js";
+import type { ProcessLedger } from "./managed/ledger.js";
 import type { PluginSource } from "./source.js";
 import type { WorkerPool } from "./worker/index.js";
 import { workerSource } from "./worker/source.js";
@@ -26,6 +27,8 @@ export interface LoadContext {
   readonly pluginSocketDir?: string;
   /** Sent to remote and managed plugins in DescribeRequest. */
   readonly daemonVersion?: string;
+  /** Where managed plugins' processes are recorded (managed/ledger.ts). */
+  readonly ledger?: ProcessLedger;
 }
 
 export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Promise<PluginSource> {
@@ -47,6 +50,7 @@ export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Pr
               // The socket directory is this process's own: removed once its last plugin is gone.
               removeRuntimeDir: true,
               output: () => (line, stream) => log.info("plugin output", { stream, line }),
+              ...(context.ledger === undefined ? {} : { ledger: context.ledger }),
             });
       // start() never rejects: an unreachable plugin answers through its failure policy and is
       // probed until it comes up.

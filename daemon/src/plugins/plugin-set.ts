@@ -1,17 +1,21 @@
 // The set of loaded plugin sources and the frozen registry built from them. Builds the set from
-// a config, plans a reload (unchanged entries keep their running source, compared deeply; changed
-// and removed ones are retired; new ones are loaded before the swap), applies it by swapping in a
+// a config, plans a reload (unchanged entries keep their running source, compared deeply, unless
+// their module file changed; changed and removed ones are retired; new ones are loaded before
+// the swap), applies it by swapping in a
 // new registry whole (a running point keeps the chain it started with), closes retired sources
-// once their in-flight calls finished, and waits for required plugins. Owns no other config: the
+// once their in-flight calls finished, waits for required plugins, and records managed plugin
+// processes so a later daemon can sweep what a killed one left. Owns no other config: the
 // daemon applies the rest of a reload (runtime/daemon.ts).
 import { isDeepStrictEqual } from "node:util";
 import { HookdError } from "@hookd/sdk";
+import { runtimeDir } from "../config/load.js";
 import type { Config, PluginConfig } from "../config/schema.js";
 import { PluginRegistry } from "../engine/registry.js";
 import type { Logger } from "../log.js";
 import { InflightCalls } from "./inflight.js";
 import { loadPlugin } from "./load.js";
 import type { LoadContext } from "./load.js";
+import { ProcessLedger, sweepLeftovers } from "./managed/ledger.js";
 import type { PluginSource, PluginStatus } from "./source.js";
 import { WorkerPool } from "./worker/index.js";
 
@@ -19,7 +23,7 @@ import { WorkerPool } from "./worker/index.js";
 export const RETIRE_GRACE_MS = 1_000;
 
 export interface PluginPlan {
-  /** Names whose config entry is deeply equal: their sources keep running. */
+  /** Names whose config entry is deeply equal and whose code did not change: their sources keep running. */
   readonly keep: readonly string[];
   /** Names removed or changed: their old sources are closed once drained. */
   readonly retire: readonly string[];
@@ -27,13 +31,14 @@ export interface PluginPlan {
   readonly load: readonly PluginConfig[];
 }
 
-export function planPlugins(current: readonly PluginConfig[], next: readonly PluginConfig[]): PluginPlan {
+/** `codeChanged(name)`: the running plugin's module file changed on disk (PluginSource.codeChanged). */
+export function planPlugins(current: readonly PluginConfig[], next: readonly PluginConfig[], codeChanged: (name: string) => boolean = () => false): PluginPlan {
   const before = new Map(current.map((plugin) => [plugin.name, plugin]));
   const keep: string[] = [];
   const load: PluginConfig[] = [];
   for (const plugin of next) {
     const old = before.get(plugin.name);
-    if (old !== undefined && isDeepStrictEqual(old, plugin)) keep.push(plugin.name);
+    if (old !== undefined && isDeepStrictEqual(old, plugin) && !codeChanged(plugin.name)) keep.push(plugin.name);
     else load.push(plugin);
   }
   const retire = current.filter((plugin) => !keep.includes(plugin.name)).map((plugin) => plugin.name);
@@ -45,6 +50,8 @@ export interface PluginSetOptions {
   /** Passed to the loader (load.ts). */
   readonly pluginSocketDir?: string;
   readonly daemonVersion?: string;
+  /** Where managed plugin processes are recorded (managed/ledger.ts); default: the runtime dir. */
+  readonly stateDir?: string;
 }
 
 /** A reload's plugins, loaded and checked but not in force yet. */
@@ -65,10 +72,22 @@ export class PluginSet {
   #sources: readonly PluginSource[] = [];
   #registry = PluginRegistry.EMPTY;
   #pool: WorkerPool | undefined;
+  readonly #stateDir: string;
+  readonly #ledger: ProcessLedger;
 
   constructor(options: PluginSetOptions) {
     this.#options = options;
     this.#log = options.log;
+    this.#stateDir = options.stateDir ?? runtimeDir();
+    this.#ledger = new ProcessLedger(this.#stateDir, (error) => this.#log.warn("cannot record managed plugin processes", { path: this.#ledger.path, error }));
+  }
+
+  /**
+   * Kills managed plugin processes that a daemon no longer running left behind (it was killed
+   * before it could stop them) and forgets them. Call once, before load(). Returns their pids.
+   */
+  sweepLeftovers(): number[] {
+    return sweepLeftovers(this.#stateDir, this.#log);
   }
 
   get sources(): readonly PluginSource[] {
@@ -101,7 +120,11 @@ export class PluginSet {
    * plugin fails to load or the registry cannot be built: the whole reload is refused.
    */
   async prepare(current: readonly PluginConfig[], next: Config): Promise<PreparedPlugins> {
-    const plan = planPlugins(current, next.plugins);
+    const codeChanged = (name: string): boolean => this.#sources.find((source) => source.name === name)?.codeChanged?.() === true;
+    const plan = planPlugins(current, next.plugins, codeChanged);
+    for (const { name } of plan.load.filter((plugin) => codeChanged(plugin.name))) {
+      this.#log.info("plugin module changed on disk: loading its new code (modules it imports are not reloaded)", { plugin: name });
+    }
     const context = this.#context(next);
     const loaded = new Map<string, PluginSource>();
     try {
@@ -153,6 +176,7 @@ export class PluginSet {
       defaultDeadlineMs: config.defaults.deadlineMs,
       workerPool: () => (this.#pool ??= new WorkerPool({ size: config.workers.size, onError: (error) => log.error("worker pool error", { error }) })),
       log,
+      ledger: this.#ledger,
       ...(pluginSocketDir === undefined ? {} : { pluginSocketDir }),
       ...(daemonVersion === undefined ? {} : { daemonVersion }),
     };

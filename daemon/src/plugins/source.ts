@@ -38,6 +38,11 @@ export interface PluginSource {
   status(): PluginStatus;
   /** True once the plugin can answer (for readiness of required plugins). */
   ready(): boolean;
+  /**
+   * True when the code it runs is no longer what its module file holds (in-process and worker
+   * plugins): a reload then loads it again even though its config entry is unchanged.
+   */
+  codeChanged?(): boolean;
   close(): Promise<void>;
 }
 

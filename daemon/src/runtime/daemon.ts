@@ -126,6 +126,7 @@ export class Daemon {
 
   async #start(): Promise<void> {
     const { config } = this.#options;
+    this.#plugins.sweepLeftovers();
     await this.#plugins.load(config);
     const identities = (this.#identities = new SwappableIdentities(new AgentIdentities(config.access.tokens)));
     const evaluate = new EvaluateService({

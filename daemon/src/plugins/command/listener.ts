@@ -23,6 +23,7 @@ import type { HookGroup, HookSpec, HooksModel } from "./parse.js";
 import { buildPayload, promptOf } from "./payload.js";
 import type { PayloadInput } from "./payload.js";
 import { runHook } from "./runner.js";
+import { childEnv } from "../../child-env.js";
 
 /** Extra time the listener's deadline gives beyond the longest hook timeout, in milliseconds. */
 export const DEADLINE_GRACE_MS = 1_000;
@@ -173,7 +174,7 @@ async function fire(
   if (hooks.length === 0) return PASS;
   const stdin = buildPayload(dialect, input);
   const cwd = input.data.session.cwd === "" ? options.fallbackCwd : input.data.session.cwd;
-  const env = { ...(options.env ?? process.env), CLAUDE_PROJECT_DIR: cwd };
+  const env = childEnv(options.env ?? process.env, { CLAUDE_PROJECT_DIR: cwd });
   // Concurrently; results stay in config order whatever order the processes finish in.
   const results = await Promise.all(
     hooks.map(async (hook) => {

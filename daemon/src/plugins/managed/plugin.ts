@@ -1,5 +1,6 @@
 // ManagedPlugin: a remote plugin whose process the daemon owns. It spawns `command` + `args`
 // with HOOKD_PLUGIN_SOCKET set to a socket path under the runtime directory (one per plugin),
+// killed by the kernel if the daemon dies (parent-death.ts) and recorded in the ledger,
 // waits for health SERVING within the start timeout, hands the process's output lines to a sink,
 // restarts it with exponential backoff whenever it exits, and on close() stops it with SIGTERM,
 // then SIGKILL after the grace period. Calls, health, ejection and status are the RemotePlugin's
@@ -16,6 +17,8 @@ import { DEFAULT_HEALTH_POLICY, sleep } from "../remote/admission.js";
 import type { HealthChange, HealthPolicy } from "../remote/admission.js";
 import { RemotePlugin } from "../remote/plugin.js";
 import type { RemotePluginOptions, RemoteStatus } from "../remote/plugin.js";
+import type { ProcessLedger } from "./ledger.js";
+import { setprivPath } from "./parent-death.js";
 import { PluginProcess, describeExit } from "./process.js";
 import type { OutputSink, ProcessSpec } from "./process.js";
 
@@ -50,6 +53,8 @@ export interface ManagedPluginOptions extends Omit<RemotePluginOptions, "target"
   readonly startTimeoutMs?: number;
   /** Each line of the process's stdout and stderr; default: logged at info with its stream. */
   readonly output?: OutputSink;
+  /** Where each running process is recorded, so a daemon started after this one was killed can end it. */
+  readonly ledger?: ProcessLedger;
 }
 
 /** Instances made by this process, numbering their sockets. */
@@ -68,6 +73,7 @@ export class ManagedPlugin implements PluginSource {
   readonly #log: Logger;
   readonly #runtimeDir: string;
   readonly #removeRuntimeDir: boolean;
+  readonly #ledger: ProcessLedger | undefined;
   readonly #stop = new AbortController();
   #process: PluginProcess | undefined;
   #supervisor: Promise<void> | undefined;
@@ -88,6 +94,8 @@ export class ManagedPlugin implements PluginSource {
     this.#log = (options.log ?? silentLogger).child({ plugin: options.name });
     const output = this.#log.child({ source: "plugin-output" });
     this.#output = options.output ?? ((line, stream) => output.info(line, { stream }));
+    this.#ledger = options.ledger;
+    if (setprivPath() === undefined) this.#log.warn("setpriv (util-linux) is not on PATH: this plugin will outlive the daemon if it is killed; the next start sweeps it");
     this.remote = new RemotePlugin({
       ...options,
       target: `unix://${this.socketPath}`,
@@ -181,6 +189,11 @@ export class ManagedPlugin implements PluginSource {
       this.remote.suspend(restart ? "restarting" : "starting", "starting");
       const running = PluginProcess.spawn(this.#spec, { [PLUGIN_SOCKET_ENV]: this.socketPath }, this.#output);
       this.#process = running;
+      const pid = running.pid;
+      if (pid !== undefined) {
+        this.#ledger?.add(this.name, pid);
+        void running.exited.then(() => this.#ledger?.remove(pid));
+      }
       this.remote.noteProcess({ ...(running.pid === undefined ? {} : { pid: running.pid }), restarted: restart });
       this.#log.info(restart ? "plugin process restarted" : "plugin process started", { pid: running.pid, command: this.#spec.command });
       const startedAt = Date.now();

@@ -1,10 +1,13 @@
-// One run of a managed plugin's process: spawned with the socket path in its environment, its
-// stdout and stderr handed on line by line, and stopped with SIGTERM, then SIGKILL after a grace
-// period. Owns the child process and nothing else: restarts and health are the ManagedPlugin's.
+// One run of a managed plugin's process: spawned with the socket path in its environment and a
+// parent-death signal (parent-death.ts), its stdout and stderr handed on line by line, and
+// stopped with SIGTERM, then SIGKILL after a grace period. Owns the child process and nothing
+// else: restarts and health are the ManagedPlugin's.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
+import { childEnv } from "../../child-env.js";
+import { withParentDeathSignal } from "./parent-death.js";
 
 export type OutputStream = "stdout" | "stderr";
 /** Receives each line the plugin writes (without the newline). */
@@ -13,7 +16,7 @@ export type OutputSink = (line: string, stream: OutputStream) => void;
 export interface ProcessSpec {
   readonly command: string;
   readonly args: readonly string[];
-  /** Added to the daemon's environment. */
+  /** Added to the daemon's environment (without its service-manager variables: child-env.ts). */
   readonly env: Readonly<Record<string, string>>;
   readonly cwd?: string;
 }
@@ -49,13 +52,11 @@ export class PluginProcess {
     });
   }
 
-  /** Spawns `spec` with `env` added; each output line goes to `sink`. */
+  /** Spawns `spec` with `env` added, to be killed when the daemon dies; each output line goes to `sink`. */
   static spawn(spec: ProcessSpec, env: Readonly<Record<string, string>>, sink: OutputSink): PluginProcess {
-    const child = spawn(spec.command, [...spec.args], {
-      cwd: spec.cwd,
-      env: { ...process.env, ...spec.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const environment = childEnv(process.env, { ...spec.env, ...env });
+    const launch = withParentDeathSignal(spec.command, spec.args, environment, spec.cwd);
+    const child = spawn(launch.command, launch.args, { cwd: spec.cwd, env: environment, stdio: ["ignore", "pipe", "pipe"] });
     const plugin = new PluginProcess(child);
     if (child.stdout) lines(child.stdout, (line) => sink(line, "stdout"));
     if (child.stderr) lines(child.stderr, (line) => sink(line, "stderr"));

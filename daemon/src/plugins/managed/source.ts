@@ -2,6 +2,7 @@
 // command, environment and socket directory.
 import { commonOptions } from "../remote/source.js";
 import type { ManagedPluginConfig, RemoteContext } from "../remote/source.js";
+import type { ProcessLedger } from "./ledger.js";
 import { ManagedPlugin } from "./plugin.js";
 import type { OutputSink } from "./process.js";
 
@@ -12,6 +13,8 @@ export interface ManagedContext extends RemoteContext {
   readonly removeRuntimeDir?: boolean;
   /** Where a managed plugin's output lines go; default: the log, at info. */
   readonly output?: (plugin: string) => OutputSink;
+  /** Records each running process (ledger.ts). */
+  readonly ledger?: ProcessLedger;
 }
 
 export function createManagedPlugin(config: ManagedPluginConfig, context: ManagedContext): ManagedPlugin {
@@ -27,6 +30,7 @@ export function createManagedPlugin(config: ManagedPluginConfig, context: Manage
     stopGraceMs: config.stopGraceMs,
     startTimeoutMs: config.startTimeoutMs,
     ...(output === undefined ? {} : { output }),
+    ...(context.ledger === undefined ? {} : { ledger: context.ledger }),
     ...commonOptions(config, context),
   });
 }

@@ -2,11 +2,13 @@
 // worker), calls one handler with a frozen copy of the event and a context whose signal follows
 // the call's shared abort state, and answers plain data. Never throws for a plugin's fault: a
 // throwing handler, a missing module or an aborted call each come back as their own reply.
-// Runs as JavaScript from daemon/dist (see pool.ts); imports nothing but node and @hookd/sdk.
-import { pathToFileURL } from "node:url";
+// Runs as JavaScript from daemon/dist (see pool.ts); imports nothing but node, @hookd/sdk and
+// the resolve hook that gives plugin modules the daemon's @hookd/sdk (../sdk-resolution.ts).
 import { HookdError, POINTS, POINT_TABLE, deepFreeze, definePlugin } from "@hookd/sdk";
 import type { PluginDefinition, PluginSpec, PointName } from "@hookd/sdk";
 import { captureConsole, createLogger } from "../../log.js";
+import { moduleURL } from "../module-version.js";
+import { resolveSdkForPlugins } from "../sdk-resolution.js";
 import { CALL_STATE, decodeValue, encodeValue } from "./protocol.js";
 import type { PluginManifest, SubscriptionManifest, ThrownError, WorkerReply, WorkerTask } from "./protocol.js";
 
@@ -19,6 +21,7 @@ const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 /** Points whose handlers get a `next()` (waterfalls and around-dispatch wrappers); in a worker it refuses. */
 const NEXT_POINTS: ReadonlySet<PointName> = new Set(POINTS.filter((point) => POINT_TABLE[point].mode === "waterfall" || POINT_TABLE[point].mode === "around"));
 
+/** Loaded definitions by module URL: one per version of a module (a reload's changed file is a new URL). */
 const modules = new Map<string, Promise<PluginDefinition>>();
 
 // What a plugin prints in this worker becomes a labelled log line naming the plugin whose call is
@@ -26,13 +29,16 @@ const modules = new Map<string, Promise<PluginDefinition>>();
 const consoleFields = { plugin: "" };
 captureConsole(createLogger(), consoleFields);
 
-function loadPlugin(modulePath: string): Promise<PluginDefinition> {
-  let loading = modules.get(modulePath);
+function loadPlugin(modulePath: string, version: string | undefined): Promise<PluginDefinition> {
+  const url = moduleURL(modulePath, version);
+  let loading = modules.get(url);
   if (loading === undefined) {
-    loading = import(pathToFileURL(modulePath).href).then((mod: { default?: unknown }) => asDefinition(mod.default, modulePath));
+    // Each worker has its own module hooks on Node 20 (the main thread's do not reach it).
+    resolveSdkForPlugins();
+    loading = import(url).then((mod: { default?: unknown }) => asDefinition(mod.default, modulePath));
     // A failed load is not cached, so a module fixed on disk loads on a later call.
-    loading.catch(() => modules.delete(modulePath));
-    modules.set(modulePath, loading);
+    loading.catch(() => modules.delete(url));
+    modules.set(url, loading);
   }
   return loading;
 }
@@ -91,7 +97,7 @@ function settle(state: Int32Array): void {
 async function call(task: Extract<WorkerTask, { op: "call" }>): Promise<WorkerReply> {
   let definition: PluginDefinition;
   try {
-    definition = await loadPlugin(task.module);
+    definition = await loadPlugin(task.module, task.version);
   } catch (error) {
     return { type: "unavailable", message: `cannot load ${task.module}: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -143,7 +149,7 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
   switch (task.op) {
     case "describe":
       try {
-        return { type: "manifest", manifest: manifestOf(await loadPlugin(task.module)) };
+        return { type: "manifest", manifest: manifestOf(await loadPlugin(task.module, task.version)) };
       } catch (error) {
         return { type: "unavailable", message: `cannot load ${task.module}: ${error instanceof Error ? error.message : String(error)}` };
       }

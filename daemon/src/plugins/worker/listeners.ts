@@ -15,7 +15,8 @@ const WORKER_TRAITS: ListenerTraits = Object.freeze({ wraps: false, answersOverW
 /**
  * One listener of kind "worker" per subscription of `plugin`, whose handlers live in the module
  * at `modulePath` (its default export: a definePlugin() definition or a plugin spec). `plugin`
- * is that definition, or the manifest from `pool.describe(modulePath)`.
+ * is that definition, or the manifest from `pool.describe(modulePath)`; `version` is the one it
+ * was described at (calls load that version's URL).
  */
 export function workerListeners(
   pool: WorkerPool,
@@ -23,11 +24,12 @@ export function workerListeners(
   plugin: PluginManifest,
   overrides: Partial<Record<PointName, ListenerOverrides>> = {},
   defaultDeadlineMs = DEFAULT_DEADLINE_MS,
+  version?: string,
 ): Listener[] {
   const module = resolveModulePath(modulePath);
   return (Object.entries(plugin.subscriptions) as [PointName, SubscriptionManifest][]).map(([point, sub]) => {
     const override = overrides[point] ?? {};
-    const target = { module, plugin: plugin.name, point };
+    const target = { module, plugin: plugin.name, point, ...(version === undefined ? {} : { version }) };
     return {
       plugin: plugin.name,
       point,

@@ -44,6 +44,8 @@ export interface WorkerTarget {
   readonly module: string;
   readonly plugin: string;
   readonly point: PointName;
+  /** The module's content version it was described at (module-version.ts); none: its plain file URL. */
+  readonly version?: string;
 }
 
 export interface WorkerPoolStats {
@@ -95,13 +97,17 @@ export class WorkerPool {
     return { threads: this.#piscina.threads.length, queued: this.#piscina.queueSize, completed: this.#piscina.completed };
   }
 
-  /** Loads a plugin module in a worker and returns its manifest. Throws HookdError("invalid_plugin") naming the module. */
-  async describe(modulePath: string | URL, signal?: AbortSignal): Promise<PluginManifest> {
+  /**
+   * Loads a plugin module in a worker (at `version`'s URL, see module-version.ts) and returns its
+   * manifest. Throws HookdError("invalid_plugin") naming the module.
+   */
+  async describe(modulePath: string | URL, options: { readonly signal?: AbortSignal; readonly version?: string } = {}): Promise<PluginManifest> {
+    const { signal, version } = options;
     const module = resolveModulePath(modulePath);
     if (this.#closing !== undefined) throw new HookdError("unavailable", "the worker pool is closed");
     let reply: WorkerReply;
     try {
-      reply = await this.#piscina.run({ op: "describe", module }, signal === undefined ? {} : { signal });
+      reply = await this.#piscina.run({ op: "describe", module, ...(version === undefined ? {} : { version }) }, signal === undefined ? {} : { signal });
     } catch (error) {
       if (signal?.aborted === true) throw signal.reason;
       throw new HookdError("unavailable", `cannot describe ${module}: ${messageOf(error)}`, { cause: error });
@@ -228,7 +234,7 @@ export function workerEntryPath(): string {
   if (!here.endsWith(".ts")) return join(dirname(here), "entry.js");
   const srcDir = dirname(here);
   const distDir = srcDir.replace(/([\\/])src([\\/]plugins[\\/]worker)$/, "$1dist$2");
-  for (const name of ["entry", "protocol"]) {
+  for (const name of ["entry", "protocol", "../module-version", "../sdk-resolution"]) {
     const built = join(distDir, `${name}.js`);
     if (distDir === srcDir || !existsSync(built)) {
       throw new HookdError("internal", `the plugin worker entry ${built} is missing: run \`npm run build\``);

@@ -38,13 +38,20 @@ export interface PluginManifest {
 export const CALL_STATE = { RUNNING: 0, CANCELLED: 1, DEADLINE: 2, SETTLED: 3 } as const;
 
 export type WorkerTask =
-  | { readonly op: "describe"; readonly module: string }
+  | {
+      readonly op: "describe";
+      readonly module: string;
+      /** The module's content version (module-version.ts): imported at that URL, a new module when it changed. */
+      readonly version?: string;
+    }
   | {
       readonly op: "call";
       /** Absolute path of the plugin module. */
       readonly module: string;
       /** The plugin name the main thread expects the module to define. */
       readonly plugin: string;
+      /** As in describe: the version the main thread described and expects. */
+      readonly version?: string;
       readonly point: PointName;
       readonly event: Encoded;
       readonly state: Int32Array;
