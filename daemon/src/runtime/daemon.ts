@@ -169,6 +169,7 @@ export class Daemon {
       auditRecords: this.audit.records,
       auditWriteErrors: this.audit.writeErrors,
       startedAt: this.startedAt,
+      connectionsRefused: this.#servers.connectionsRefused,
     };
   }
 
