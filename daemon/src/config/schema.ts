@@ -128,6 +128,8 @@ export const configSchema = z.strictObject({
       maxSessionsPerAgent: z.number().int().positive().default(1_000),
       /** Concurrent evaluate calls per agent beyond which RESOURCE_EXHAUSTED answers. */
       maxInflightPerAgent: z.number().int().positive().default(256),
+      /** Concurrent evaluate calls of all agents together beyond which RESOURCE_EXHAUSTED answers (no queue). */
+      maxInflight: z.number().int().positive().default(256),
       /** How long a new connection may take to send the HTTP/2 preface before it is closed. */
       handshakeTimeoutMs: durationMs.default(10_000),
       /** Open connections per listener; one more is closed at once. */
