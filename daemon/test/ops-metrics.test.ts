@@ -24,6 +24,8 @@ const gauges: DaemonGauges = {
   auditRecords: 9,
   auditWriteErrors: 0,
   startedAt: 1_700_000_000_000,
+  evaluateRefused: new Map([["limits.maxInflight", 7]]),
+  connectionsRefused: new Map([["handshake_timeout", 2]]),
 };
 
 describe("EngineMetrics", () => {
@@ -69,6 +71,8 @@ describe("renderMetrics", () => {
     expect(text).toContain('hookd_plugin_health{plugin="we\\"ird",kind="remote",health="ejected"} 1\n');
     expect(text).toContain("hookd_sessions_open 3\n");
     expect(text).toContain('hookd_config_reloads_total{result="refused"} 1\n');
+    expect(text).toContain('hookd_evaluate_refused_total{limit="limits.maxInflight"} 7\n');
+    expect(text).toContain('hookd_connections_closed_total{reason="handshake_timeout"} 2\n');
     for (const line of text.trimEnd().split("\n")) {
       expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? -?[\d.e+-]+)$/);
     }

@@ -1,11 +1,14 @@
 // systemd integration of a real daemon, without systemd: a datagram socket stands in for
 // NOTIFY_SOCKET (READY=1 after the listeners, watchdog pings at half of WATCHDOG_USEC,
 // STOPPING=1 on SIGTERM, every message from the daemon's own pid, as NotifyAccess=main needs),
-// and systemd-socket-activate (or, where it is missing, a python3 stand-in) hands the daemon its
-// listening socket as fd 3.
-import { spawn } from "node:child_process";
+// and systemd-socket-activate (installed when missing; a python3 stand-in covers the daemon side
+// alone) hands the daemon its listening socket as fd 3. A SIGTERM with a session open on the
+// inherited socket drains within the grace period.
+import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { connectHost } from "@hookd/sdk";
+import { StatusError } from "@hookd/sdk/internal";
 import { FIXTURES, Workdir, adminClient, closeClient, hostClient, pluginEntry, preTool, spawnDaemon, notifyReceiver, which } from "./support.js";
 import type { DaemonProcess } from "./support.js";
 
@@ -94,7 +97,16 @@ describe("systemd notify", () => {
   });
 });
 
-const ACTIVATOR = which("systemd-socket-activate");
+/** systemd-socket-activate, installed with Debian's systemd package when it is missing. */
+function activator(): string | undefined {
+  const found = which("systemd-socket-activate");
+  if (found !== undefined || process.getuid?.() !== 0) return found;
+  execFileSync("apt-get", ["update"], { stdio: "ignore", timeout: 300_000 });
+  execFileSync("apt-get", ["install", "-y", "--no-install-recommends", "systemd"], { stdio: "ignore", timeout: 600_000, env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  return which("systemd-socket-activate");
+}
+
+const ACTIVATOR = activator();
 
 /** Runs the command with a listening Unix socket at `path` passed as fd 3 named `name`. */
 function activationPrefix(via: "systemd-socket-activate" | "python3", path: string, name: string): string[] {
@@ -139,6 +151,36 @@ describe("socket activation", () => {
     }
     expect(daemon.stdout.lines.some((line) => line.includes('"sockets inherited from systemd"') && line.includes("agents=fd3"))).toBe(true);
     expect((await daemon.stop("SIGTERM")).code).toBe(0);
+  });
+
+  it("stops on SIGTERM within the grace period while a hosted session stays open on the inherited socket", { timeout: 60_000 }, async () => {
+    if (ACTIVATOR === undefined) throw new Error("systemd-socket-activate is not installed and could not be: apt-get install systemd");
+    work = new Workdir();
+    const socket = work.file("activated.sock");
+    daemon = spawnDaemon(work.writeConfig({ listeners: [{ systemd: "agents" }], plugins: [pluginEntry("policy")] }), {
+      prefix: activationPrefix("systemd-socket-activate", socket, "agents"),
+      extraArgs: ["--grace-ms", "2000"],
+    });
+    await daemon.stderr.wait((line) => line.includes("Listening on"), 10_000, "the activator to listen");
+    const host = connectHost(`unix://${socket}`, { agentId: "stopping-agent" });
+    try {
+      // The agent opens a session and keeps it open: its model never answers a step.
+      const session = host.openSession({ sessionId: "held-open", tools: [] }, { runStep: () => new Promise(() => {}), dispatch: () => Promise.resolve(null) });
+      await session.opened;
+      daemon.child.kill("SIGTERM");
+      await daemon.waitLog("stopping");
+      // Bounded far above the 2 s grace: without the fix the daemon waits for the session forever.
+      let timer: NodeJS.Timeout | undefined;
+      const hung = new Promise<"still running">((resolve) => (timer = setTimeout(() => resolve("still running"), 30_000)));
+      const exit = await Promise.race([daemon.exited, hung]).finally(() => clearTimeout(timer));
+      expect(exit).toEqual({ code: 0, signal: null });
+      const ended = await session.ended;
+      expect(ended).toBeInstanceOf(StatusError);
+      expect((ended as StatusError).codeName).toBe("UNAVAILABLE");
+      expect(daemon.stdout.lines.some((line) => line.includes('"hookd stopped"'))).toBe(true);
+    } finally {
+      host.close();
+    }
   });
 
   it("refuses to start when a {systemd: NAME} listener names a socket that was not passed", async () => {

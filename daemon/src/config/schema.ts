@@ -128,6 +128,12 @@ export const configSchema = z.strictObject({
       maxSessionsPerAgent: z.number().int().positive().default(1_000),
       /** Concurrent evaluate calls per agent beyond which RESOURCE_EXHAUSTED answers. */
       maxInflightPerAgent: z.number().int().positive().default(256),
+      /** Concurrent evaluate calls of all agents together beyond which RESOURCE_EXHAUSTED answers (no queue). */
+      maxInflight: z.number().int().positive().default(256),
+      /** How long a new connection may take to send the HTTP/2 preface before it is closed. */
+      handshakeTimeoutMs: durationMs.default(10_000),
+      /** Open connections per listener; one more is closed at once. */
+      maxConnectionsPerListener: z.number().int().positive().default(1_024),
       maxMessageBytes: z.number().int().positive().default(4 * 1024 * 1024),
       maxSteeredContinuations: z.number().int().nonnegative().default(8),
       maxStepsPerTurn: z.number().int().positive().default(64),

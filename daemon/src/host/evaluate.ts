@@ -33,6 +33,7 @@ import { RETURN_ASK, reviewResult, decideToolPolicy } from "../engine/pipeline/i
 import { decide } from "../engine/decide.js";
 import type { PointEnv } from "../engine/decide.js";
 import type { PluginRegistry } from "../engine/registry.js";
+import type { Admission } from "./admission.js";
 import type { AgentIdentities } from "./identity.js";
 import type { SessionStore } from "./session-store.js";
 import { identityProblem, isArgumentsObject } from "./tool-calls.js";
@@ -42,7 +43,9 @@ export interface EvaluateDeps {
   readonly bus: EventBus;
   readonly identities: AgentIdentities;
   readonly store: SessionStore;
-  readonly limits: () => { readonly pointBudgetMs: number; readonly maxSteeredContinuations: number; readonly maxInflightPerAgent: number };
+  readonly limits: () => { readonly pointBudgetMs: number; readonly maxSteeredContinuations: number };
+  /** The per-agent and daemon-wide in-flight caps every evaluate call passes. */
+  readonly admission: Admission;
 }
 
 /** Who decided, whether a failure policy or a listener error made the decision, and how long it took. */
@@ -59,7 +62,6 @@ export interface EvaluateOptions {
 
 export class EvaluateService {
   readonly #deps: EvaluateDeps;
-  readonly #inflight = new Map<string, number>();
 
   constructor(deps: EvaluateDeps) {
     this.#deps = deps;
@@ -183,19 +185,13 @@ export class EvaluateService {
     return agentId === declared.agentId ? event : { ...event, session: { ...declared, agentId } };
   }
 
-  /** Enforces the per-agent in-flight limit around one evaluation. */
+  /** Enforces the in-flight limits (per agent, then daemon-wide) around one evaluation. */
   async #admit<R>(session: SessionInfo, body: (started: number) => Promise<R>): Promise<R> {
-    const { agentId } = session;
-    const limit = this.#deps.limits().maxInflightPerAgent;
-    const inflight = this.#inflight.get(agentId) ?? 0;
-    if (inflight >= limit) throw new StatusError(status.RESOURCE_EXHAUSTED, `agent "${agentId}" has ${inflight} evaluate calls in flight (limits.maxInflightPerAgent = ${limit})`);
-    this.#inflight.set(agentId, inflight + 1);
+    const release = this.#deps.admission.enter(session.agentId);
     try {
       return await body(performance.now());
     } finally {
-      const left = (this.#inflight.get(agentId) ?? 1) - 1;
-      if (left > 0) this.#inflight.set(agentId, left);
-      else this.#inflight.delete(agentId);
+      release();
     }
   }
 

@@ -1,25 +1,38 @@
-// Binds the gRPC server to the configured listeners: Unix sockets (created with the configured
+// Binds the configured listeners for the gRPC server: Unix sockets (created with the configured
 // mode and group, in a directory hookd creates when it is missing; a stale socket file is
-// replaced), TCP (optionally TLS or mTLS). Returns the addresses actually bound, for logs and
-// `hookd status`.
+// replaced), TCP (optionally TLS or mTLS). Each is a net.Server of hookd's own (connections.ts:
+// the connection cap and the handshake timeout) handing its connections to grpc-js. Returns them
+// with the addresses actually bound.
 import { chmod, chown, mkdir, readFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { dirname, resolve } from "node:path";
 import { execFileSync } from "node:child_process";
 import { ServerCredentials } from "@grpc/grpc-js";
 import type { Server } from "@grpc/grpc-js";
-import { bindServer } from "@hookd/sdk/internal";
+import { HookdError } from "@hookd/sdk";
+import { parseAddress, removeStaleSocket } from "@hookd/sdk/internal";
 import { childEnv } from "../child-env.js";
 import type { ListenerConfig } from "../config/schema.js";
+import { acceptConnections, listen } from "./connections.js";
+import type { AcceptingListener, ClosedReason, ConnectionLimits } from "./connections.js";
 
-export async function bindListener(server: Server, listener: ListenerConfig): Promise<string> {
+export async function bindListener(
+  server: Server,
+  listener: ListenerConfig,
+  limits: ConnectionLimits,
+  onClosed: (reason: ClosedReason) => void,
+): Promise<AcceptingListener> {
+  const net = createServer();
   if ("unix" in listener) {
     const gid = listener.group === undefined ? undefined : groupId(listener.group);
     await socketDirectory(dirname(listener.unix), gid);
-    const address = `unix://${listener.unix}`;
-    await bindServer(server, address, ServerCredentials.createInsecure());
+    await removeStaleSocket(listener.unix);
+    await listen(net, { path: listener.unix }).catch((error: unknown) => {
+      throw new HookdError("unavailable", `cannot listen on unix://${listener.unix}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    });
     await chmod(listener.unix, parseInt(listener.mode, 8));
     if (gid !== undefined) await chown(listener.unix, process.getuid?.() ?? -1, gid);
-    return address;
+    return acceptConnections(server, ServerCredentials.createInsecure(), net, `unix://${listener.unix}`, limits, onClosed);
   }
   if ("tcp" in listener) {
     const credentials =
@@ -30,8 +43,15 @@ export async function bindListener(server: Server, listener: ListenerConfig): Pr
             [{ cert_chain: await readFile(listener.tls.cert), private_key: await readFile(listener.tls.key) }],
             listener.tls.clientCa !== undefined,
           );
-    const port = await bindServer(server, listener.tcp, credentials);
-    return listener.tcp.replace(/:\d+$/, `:${port}`);
+    const address = parseAddress(listener.tcp);
+    if (address.kind !== "tcp") throw new HookdError("invalid_argument", `listener tcp: ${listener.tcp} is not host:port`);
+    const host = address.host.replace(/^\[(.*)\]$/, "$1");
+    await listen(net, { host, port: address.port }).catch((error: unknown) => {
+      throw new HookdError("unavailable", `cannot listen on ${listener.tcp}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    });
+    const bound = net.address();
+    const port = typeof bound === "object" && bound !== null ? bound.port : address.port;
+    return acceptConnections(server, credentials, net, listener.tcp.replace(/:\d+$/, `:${port}`), limits, onClosed);
   }
   throw new Error(`listener systemd:${listener.systemd} must be bound from LISTEN_FDS`);
 }

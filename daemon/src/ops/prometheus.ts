@@ -17,6 +17,10 @@ export interface DaemonGauges {
   readonly auditWriteErrors: number;
   /** Epoch milliseconds. */
   readonly startedAt: number;
+  /** Evaluate calls refused RESOURCE_EXHAUSTED, by the limit's config key. */
+  readonly evaluateRefused: ReadonlyMap<string, number>;
+  /** Connections closed by the daemon, by reason (handshake_timeout, max_connections). */
+  readonly connectionsRefused: ReadonlyMap<string, number>;
 }
 
 type Labels = Readonly<Record<string, string>>;
@@ -104,6 +108,10 @@ export function renderMetrics(metrics: EngineMetrics, gauges: DaemonGauges): str
     .sample("hookd_config_reloads_total", { result: "refused" }, gauges.reloads.refused);
   out.family("hookd_audit_records_total", "counter", "Audit records written.").sample("hookd_audit_records_total", {}, gauges.auditRecords);
   out.family("hookd_audit_write_errors_total", "counter", "Audit records that could not be written or synced.").sample("hookd_audit_write_errors_total", {}, gauges.auditWriteErrors);
+  out.family("hookd_evaluate_refused_total", "counter", "Evaluate calls refused with RESOURCE_EXHAUSTED, by the limit that refused them.");
+  for (const [limit, n] of gauges.evaluateRefused) out.sample("hookd_evaluate_refused_total", { limit }, n);
+  out.family("hookd_connections_closed_total", "counter", "Connections the daemon closed itself: no HTTP/2 preface in time, or over the listener's cap.");
+  for (const [reason, n] of gauges.connectionsRefused) out.sample("hookd_connections_closed_total", { reason }, n);
 
   const memory = process.memoryUsage();
   out.family("process_start_time_seconds", "gauge", "Start time of the process since the epoch, in seconds.").sample("process_start_time_seconds", {}, Math.round(gauges.startedAt / 1000));

@@ -1,14 +1,15 @@
 // Socket activation: the listening sockets systemd hands over (LISTEN_FDS, LISTEN_FDNAMES,
 // LISTEN_PID; descriptors from 3 on), served by grpc-js through Server#createConnectionInjector,
-// with a net.Server listening on `{ fd }` handing it each accepted connection. Owns reading and
+// with a net.Server listening on `{ fd }` handing it each accepted connection (host/connections.ts). Owns reading and
 // clearing the environment and the per-socket servers; binding named sockets from config is
 // the caller's choice (activatedListeners).
 import { createServer } from "node:net";
-import type { Server as NetServer } from "node:net";
 import { ServerCredentials } from "@grpc/grpc-js";
 import type { Server } from "@grpc/grpc-js";
 import { HookdError } from "@hookd/sdk";
 import type { ListenerConfig } from "../config/schema.js";
+import { acceptConnections, listen } from "../host/connections.js";
+import type { AcceptingListener, ClosedReason, ConnectionLimits } from "../host/connections.js";
 
 export const SD_LISTEN_FDS_START = 3;
 
@@ -56,27 +57,17 @@ export function selectSockets(
   });
 }
 
-export interface ActivatedListener {
-  /** "systemd:<name>" for logs and `hookd status`. */
-  readonly address: string;
-  /** Stops accepting; connections already handed to grpc-js stay with it (its shutdown ends them). */
-  close(): Promise<void>;
-}
-
-/** Serves `socket` on the gRPC server. */
-export async function serveInherited(server: Server, socket: InheritedSocket): Promise<ActivatedListener> {
-  const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
-  const listener: NetServer = createServer({ pauseOnConnect: false }, (connection) => injector.injectConnection(connection));
-  await new Promise<void>((resolve, reject) => {
-    listener.once("error", reject);
-    listener.listen({ fd: socket.fd }, () => {
-      listener.off("error", reject);
-      resolve();
-    });
-  });
-  listener.on("error", () => {}); // accept errors (EMFILE) are transient; grpc-js owns the connections
-  return {
-    address: `systemd:${socket.name}`,
-    close: () => new Promise<void>((resolve) => listener.close(() => resolve())),
-  };
+/**
+ * Serves `socket` on the gRPC server through hookd's own accept loop (host/connections.ts: the
+ * connection cap and handshake timeout apply as on bound listeners).
+ */
+export async function serveInherited(
+  server: Server,
+  socket: InheritedSocket,
+  limits: ConnectionLimits,
+  onClosed: (reason: ClosedReason) => void,
+): Promise<AcceptingListener> {
+  const listener = createServer();
+  await listen(listener, { fd: socket.fd });
+  return acceptConnections(server, ServerCredentials.createInsecure(), listener, `systemd:${socket.name}`, limits, onClosed);
 }

@@ -8,6 +8,7 @@ import type { Config } from "../config/schema.js";
 import { EventBus } from "../engine/events.js";
 import type { EngineObserver } from "../engine/events.js";
 import type { PluginRegistry } from "../engine/registry.js";
+import { Admission } from "../host/admission.js";
 import { EvaluateService } from "../host/evaluate.js";
 import type { HealthState } from "../host/health.js";
 import type { StreamTracker } from "../host/host-service.js";
@@ -43,6 +44,8 @@ export class Daemon {
   readonly startedAt = Date.now();
   readonly audit: AuditTrail;
   readonly metrics = new EngineMetrics();
+  /** The in-flight caps of evaluate calls (per agent and daemon-wide); read per call, so a reload applies. */
+  readonly admission = new Admission(() => ({ maxInflightPerAgent: this.#config.limits.maxInflightPerAgent, maxInflight: this.#config.limits.maxInflight }));
   readonly #options: DaemonOptions;
   readonly #log: Logger;
   readonly #servers: Servers;
@@ -134,11 +137,8 @@ export class Daemon {
       bus: this.bus,
       identities,
       store: this.#store,
-      limits: () => ({
-        pointBudgetMs: this.#config.defaults.pointBudgetMs,
-        maxSteeredContinuations: this.#config.limits.maxSteeredContinuations,
-        maxInflightPerAgent: this.#config.limits.maxInflightPerAgent,
-      }),
+      limits: () => ({ pointBudgetMs: this.#config.defaults.pointBudgetMs, maxSteeredContinuations: this.#config.limits.maxSteeredContinuations }),
+      admission: this.admission,
     });
     const admin = {
       status: () => ({
@@ -175,6 +175,8 @@ export class Daemon {
       auditRecords: this.audit.records,
       auditWriteErrors: this.audit.writeErrors,
       startedAt: this.startedAt,
+      evaluateRefused: this.admission.refused,
+      connectionsRefused: this.#servers.connectionsRefused,
     };
   }
 

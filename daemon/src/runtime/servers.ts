@@ -7,6 +7,7 @@ import { pb } from "@hookd/sdk/internal";
 import type { Config } from "../config/schema.js";
 import type { EvaluateService } from "../host/evaluate.js";
 import { HealthState } from "../host/health.js";
+import type { AcceptingListener, ClosedReason, ConnectionLimits } from "../host/connections.js";
 import { StreamTracker, addHostService } from "../host/host-service.js";
 import type { AgentIdentities } from "../host/identity.js";
 import { bindListener } from "../host/listeners.js";
@@ -20,7 +21,7 @@ import { startMetricsServer } from "../ops/metrics-server.js";
 import type { MetricsServer } from "../ops/metrics-server.js";
 import { addReflection } from "../ops/reflection.js";
 import { selectSockets, serveInherited } from "../ops/socket-activation.js";
-import type { ActivatedListener, InheritedSocket } from "../ops/socket-activation.js";
+import type { InheritedSocket } from "../ops/socket-activation.js";
 
 /** What the servers serve, built by the daemon before they start. */
 export interface Served {
@@ -41,7 +42,10 @@ export class Servers {
   readonly #log: Logger;
   readonly #server: Server;
   #adminServer: Server | undefined;
-  #activated: ActivatedListener[] = [];
+  /** Every gRPC listener, bound or inherited: hookd's own accept loops (host/connections.ts). */
+  readonly #listeners: AcceptingListener[] = [];
+  /** Connections hookd closed itself, by reason. */
+  readonly connectionsRefused = new Map<ClosedReason, number>();
   #metricsServer: MetricsServer | undefined;
   #hookHttp: HookHttpServer | undefined;
   readonly #addresses: string[] = [];
@@ -78,8 +82,8 @@ export class Servers {
     const adminName = config.admin !== undefined && "systemd" in config.admin ? config.admin.systemd : undefined;
     const agentSockets = selectSockets(config.listeners, adminName === undefined ? inherited : inherited.filter((s) => s.name !== adminName));
     const adminSockets = config.admin === undefined || adminName === undefined ? [] : selectSockets([config.admin], inherited, () => "admin");
-    for (const listener of config.listeners) if (!("systemd" in listener)) this.#addresses.push(await bindListener(this.#server, listener));
-    if (config.admin !== undefined && !("systemd" in config.admin)) this.#addresses.push(await bindListener(admin, config.admin));
+    for (const listener of config.listeners) if (!("systemd" in listener)) this.#accept(await bindListener(this.#server, listener, this.#limits(), this.#onClosed));
+    if (config.admin !== undefined && !("systemd" in config.admin)) this.#accept(await bindListener(admin, config.admin, this.#limits(), this.#onClosed));
     if (config.metrics !== undefined) {
       this.#metricsServer = await startMetricsServer(config.metrics.listen, served.metrics);
       this.#log.info("metrics serving", { address: this.#metricsServer.address, path: "/metrics" });
@@ -102,31 +106,40 @@ export class Servers {
   }
 
   /**
-   * Reports NOT_SERVING, stops accepting on inherited sockets, ends hosted-loop and tail streams
-   * with UNAVAILABLE (retryable), lets in-flight unary calls finish within `graceMs`, then forces
-   * the rest.
+   * Reports NOT_SERVING and stops accepting (systemd keeps an inherited socket and queues new
+   * agents for the next instance), ends hosted-loop and tail streams with UNAVAILABLE
+   * (retryable), lets in-flight unary calls finish within `graceMs`, forces the rest, and
+   * destroys the connections still open. Never waits for a listener to close before its
+   * connections are ended: net.Server#close waits for every accepted connection.
    */
   async stop(graceMs: number): Promise<void> {
     this.health.setAll(false);
-    // Stop accepting on inherited sockets first: systemd keeps the socket and queues new agents
-    // for the next instance.
-    await Promise.allSettled(this.#activated.map((listener) => listener.close()));
+    for (const listener of this.#listeners) listener.stopAccepting();
     this.streams.endAll("hookd is shutting down; reconnect and resume");
     this.tails.endAll("hookd is shutting down");
-    await this.#hookHttp?.close();
     const servers = this.#adminServer === undefined ? [this.#server] : [this.#server, this.#adminServer];
-    await Promise.all(servers.map((server) => shutdown(server, graceMs)));
+    await Promise.all([this.#hookHttp?.close(), ...servers.map((server) => shutdown(server, graceMs))]);
+    await Promise.all(this.#listeners.map((listener) => listener.destroy()));
     await this.#metricsServer?.close();
   }
 
   /** Serves sockets inherited from systemd through connection injectors. */
   async #serveInherited(server: Server, sockets: readonly InheritedSocket[]): Promise<void> {
-    for (const socket of sockets) {
-      const activated = await serveInherited(server, socket);
-      this.#activated.push(activated);
-      this.#addresses.push(activated.address);
-    }
+    for (const socket of sockets) this.#accept(await serveInherited(server, socket, this.#limits(), this.#onClosed));
   }
+
+  #accept(listener: AcceptingListener): void {
+    this.#listeners.push(listener);
+    this.#addresses.push(listener.address);
+  }
+
+  #limits(): ConnectionLimits {
+    return { handshakeTimeoutMs: this.#config.limits.handshakeTimeoutMs, maxConnections: this.#config.limits.maxConnectionsPerListener };
+  }
+
+  readonly #onClosed = (reason: ClosedReason): void => {
+    this.connectionsRefused.set(reason, (this.connectionsRefused.get(reason) ?? 0) + 1);
+  };
 }
 
 function newServer(config: Config): Server {

@@ -52,7 +52,11 @@ export async function bindServer(
   });
 }
 
-async function removeStaleSocket(path: string): Promise<void> {
+/**
+ * Makes `path` free to bind: removes a socket file nobody listens on; throws HookdError("unavailable")
+ * when another process listens there or the file is not a socket.
+ */
+export async function removeStaleSocket(path: string): Promise<void> {
   let isSocket: boolean;
   try {
     isSocket = (await lstat(path)).isSocket();

@@ -46,4 +46,4 @@ export {
   toStatusError,
   type StatusCode,
 } from "./status.js";
-export { bindServer, parseAddress, type ListenAddress } from "./address.js";
+export { bindServer, parseAddress, removeStaleSocket, type ListenAddress } from "./address.js";
