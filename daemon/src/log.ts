@@ -77,12 +77,13 @@ const CONSOLE_LEVELS = { debug: "debug", log: "info", info: "info", warn: "warn"
 
 /**
  * Routes `console` output (what plugin code prints, since hookd itself logs through a Logger) into
- * `log` as labelled lines: `{"msg":"plugin output","stream":"console", "text":...}` plus `fields`
- * (e.g. the plugin of a worker), never as raw text between the daemon's JSON lines.
+ * `log` as labelled lines, `{"msg":"plugin output","stream":"console","line":...}` plus `fields`
+ * (e.g. the plugin of a worker), as a managed plugin's output is: never raw text among the
+ * daemon's JSON lines.
  */
 export function captureConsole(log: Logger, fields: LogFields = {}): void {
   for (const [method, level] of Object.entries(CONSOLE_LEVELS) as [keyof typeof CONSOLE_LEVELS, LogLevel][]) {
-    console[method] = (...args: unknown[]): void => log[level]("plugin output", { ...fields, stream: "console", text: format(...args) });
+    console[method] = (...args: unknown[]): void => log[level]("plugin output", { ...fields, stream: "console", line: format(...args) });
   }
 }
 

@@ -55,7 +55,7 @@ describe("the log on a journal stream", () => {
       closeClient(client);
     }
     await waitForFile(logPath, '"plugin":"chatty-worker"', 20_000);
-    await waitForFile(logPath, '"text":"chatty complains about c1"', 20_000);
+    await waitForFile(logPath, '"line":"chatty complains about c1"', 20_000);
     const lines = linesOf(work.read("journal.log"));
     // Every line is `<N>` then one JSON object; nothing a plugin printed is raw.
     for (const line of lines) expect(line, line).toMatch(/^<[3467]>\{.*\}$/);
@@ -65,7 +65,7 @@ describe("the log on a journal stream", () => {
     const refused = records.find((r) => r.record.msg === "systemd notification refused");
     expect(refused?.priority).toBe(4);
     const printed = records.filter((r) => r.record.msg === "plugin output");
-    expect(printed.map((r) => [r.priority, r.record.text, r.record.plugin ?? "main thread"])).toEqual(
+    expect(printed.map((r) => [r.priority, r.record.line, r.record.plugin ?? "main thread"])).toEqual(
       expect.arrayContaining([
         [6, "chatty saw Read", "main thread"],
         [3, "chatty complains about c1", "main thread"],

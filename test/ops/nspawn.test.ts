@@ -62,7 +62,8 @@ describe("hookd under real systemd (systemd-nspawn)", () => {
       expect(at("member-connects"), context).toBe('{"status":"SERVING"}');
       expect(at("outsider-refused"), context).not.toBe("0");
       // A plugin child gets no NOTIFY_SOCKET, and what it sends to systemd's socket is ignored.
-      expect(at("meddler-env"), context).toBe("env NOTIFY_SOCKET='' WATCHDOG_USEC=''");
+      expect(at("meddler-env"), context).toBe("meddler env NOTIFY_SOCKET='' WATCHDOG_USEC=''");
+      expect(at("meddler-sent"), context).toMatch(/^meddler \/run\/systemd\/notify: (sent|refused)/);
       expect(at("status-after-meddler"), context).toBe("serving on unix:///run/hookd/admin/admin.sock, systemd:agents");
       // Reload with a hosted session connected: it waits, applies, and turn 2 completes.
       expect(at("reload-exit"), context).toBe("0");

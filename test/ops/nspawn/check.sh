@@ -5,16 +5,17 @@
 # "STEP <name> <value>" lines, then powers the container off.
 exec >/out/report.txt 2>&1
 SRC=/opt/hookd
-BUF=$SRC/node_modules/.bin/buf
+BUF="timeout 30 $SRC/node_modules/.bin/buf"
 SOCK=/run/hookd/hookd.sock
 ADMIN=/run/hookd/admin/admin.sock
 step() { echo "STEP $1 $2"; }
 state() { echo "$(systemctl show hookd.service -P ActiveState)/$(systemctl show hookd.service -P SubState)"; }
 health() { $BUF curl --protocol grpc --http2-prior-knowledge --unix-socket "$SOCK" -d '{"service":""}' http://localhost/grpc.health.v1.Health/Check 2>&1 | tr -d ' \n'; }
+compact() { node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>{try{console.log(JSON.stringify(JSON.parse(s)))}catch{console.log(s.replace(/\s+/g," "))}})'; }
 evaluate() { # $1: the Bash command
   $BUF curl --protocol grpc --http2-prior-knowledge --unix-socket "$SOCK" \
     -d "{\"event\":{\"session\":{\"sessionId\":\"n\",\"agentId\":\"nspawn\"},\"call\":{\"callId\":\"c1\",\"rootCallId\":\"c1\",\"toolName\":\"Bash\",\"argumentsJson\":\"{\\\"command\\\":\\\"$1\\\"}\",\"sessionId\":\"n\",\"turn\":1,\"step\":1}}}" \
-    http://localhost/hookd.v1.HookHost/EvaluatePreTool 2>&1 | tr -d ' \n'
+    http://localhost/hookd.v1.HookHost/EvaluatePreTool 2>&1 | compact
 }
 wait_for() { # $1: seconds, then a command that must succeed
   local until=$((SECONDS + $1)); shift
@@ -47,6 +48,11 @@ step health "$(health)"
 step evaluate-denied "$(evaluate 'rm -rf /')"
 step evaluate-passed "$(evaluate 'ls')"
 step service-after-connect "$(state)"
+if [ "$(state)" != active/running ]; then
+  # Nothing after this can pass: report why now instead of waiting out every later step.
+  echo "--- journal"; journalctl -u hookd.service -u hookd.socket -o cat --no-pager | tail -80
+  echo ABORTED; systemctl --no-block poweroff; exit 0
+fi
 step status-text "$(systemctl show hookd.service -P StatusText)"
 step notify-access "$(systemctl show hookd.service -P NotifyAccess)"
 step user "$(ps -o user= -p "$(systemctl show hookd.service -P MainPID)")"
@@ -57,9 +63,10 @@ step member-connects "$(setpriv --reuid=agent1 --regid=agent1 --init-groups $BUF
 step outsider-refused "$(setpriv --reuid=outsider --regid=outsider --init-groups $BUF curl --protocol grpc --http2-prior-knowledge --unix-socket $SOCK -d '{"service":""}' http://localhost/grpc.health.v1.Health/Check >/dev/null 2>&1; echo $?)"
 
 # --- a plugin child cannot speak for the unit (NotifyAccess=main; it gets no NOTIFY_SOCKET)
-wait_for 20 test -s /out/meddler.log
-sleep 1
-step meddler-env "$(head -1 /out/meddler.log)"
+meddled() { journalctl -u hookd.service -o cat --no-pager | grep '"plugin":"meddler"' | grep -o 'meddler [^"]*' ; }
+wait_for 30 sh -c "journalctl -u hookd.service -o cat --no-pager | grep -q 'meddler /run/systemd/notify'"
+step meddler-env "$(meddled | grep -m1 'meddler env')"
+step meddler-sent "$(meddled | grep -m1 'meddler /run/systemd/notify')"
 step status-after-meddler "$(systemctl show hookd.service -P StatusText)"
 
 # --- reload with a hosted session connected: turn 2 completes after it

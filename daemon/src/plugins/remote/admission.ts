@@ -103,10 +103,19 @@ export class Admission {
     if (this.#closed) return false;
     this.#probe?.abort();
     this.#probe = undefined;
-    const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
+    // Not AbortSignal.timeout(): AbortSignal.any holds its sources weakly, so a timeout signal
+    // nothing else references can be collected before it fires, and a plugin that starts but never
+    // listens then held the daemon's start forever. The timer holds this controller strongly.
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new DOMException(`no answer within ${options.timeoutMs} ms`, "TimeoutError")), options.timeoutMs);
+    const signal = AbortSignal.any([options.signal, timeout.signal]);
     // Start-up polls stay frequent: a freshly spawned process binds its socket within moments.
     const { initialBackoffMs, maxBackoffMs } = this.#options.policy;
-    return this.#probeLoop(signal, initialBackoffMs, Math.min(maxBackoffMs, 1_000));
+    try {
+      return await this.#probeLoop(signal, initialBackoffMs, Math.min(maxBackoffMs, 1_000));
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Drops the channel and stops probing; calls fail fast until the next admit(). */
