@@ -10,8 +10,6 @@ export interface NotifierOptions {
   readonly log: Logger;
 }
 
-
-
 export class SystemdNotifier {
   readonly #env: NodeJS.ProcessEnv;
   readonly #log: Logger;

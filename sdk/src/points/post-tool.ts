@@ -2,24 +2,20 @@
 // replace the presentation content OR the canonical value (never both); `block` replaces the
 // result with feedback; either may carry additionalContexts, appended when the batch settles.
 // Default: accept unchanged.
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import { z } from "zod";
-import { unknownCase, unknownVariant } from "../convert/result.js";
-import { jsonText, readContent, readMessages, toProtoContent, toProtoMessages } from "../convert/values.js";
-import { readJson } from "../convert/result.js";
-import { Problem } from "../convert/result.js";
-import { HookdError } from "../errors.js";
+import { Problem, readJson, unknownCase, unknownVariant } from "../convert/result.js";
+import { jsonText, readContent, readMessages, readToolResult, toProtoContent, toProtoMessages, toProtoToolResult } from "../convert/values.js";
 import type { Pass } from "../decisions.js";
 import { pass } from "../decisions.js";
+import { HookdError } from "../errors.js";
 import type { Awaitable, WaterfallContext } from "../handler.js";
 import type { JsonValue } from "../json.js";
 import { snapshotJson } from "../json.js";
-import type { MessageInitShape } from "@bufbuild/protobuf";
 import * as pb from "../proto.js";
 import { Invalid, PASS_SCHEMA, contentBlock, contexts, kind, messages, parse, readKind } from "../schema.js";
 import type { AgentMessage, ContentBlock, DecisionTrace, ToolResult } from "../types.js";
-import { readToolResult, toProtoToolResult } from "../convert/values.js";
-import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import type { OneofInit } from "./define.js";
+import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
 import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, readTrace, toProtoTrace } from "./define.js";
 import type { ToolOutcomeEvent } from "./tool-events.js";
 import { readOutcomeEvent, toOutcomeEvent } from "./tool-events.js";

@@ -11,8 +11,7 @@ import type { Awaitable, WaterfallContext } from "../handler.js";
 import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, messages, needsReason, readKind } from "../schema.js";
 import type { AgentMessage, DecisionTrace, SessionInfo } from "../types.js";
-import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import type { OneofInit } from "./define.js";
+import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
 import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, readTrace, toProtoTrace } from "./define.js";
 
 export interface PreStepEvent {

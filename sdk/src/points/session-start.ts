@@ -18,8 +18,7 @@ import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, messages, readKind } from "../schema.js";
 import type { AgentMessage, SessionInfo, SessionSource, ToolDefinitionInfo } from "../types.js";
-import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import type { OneofInit } from "./define.js";
+import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
 import { PASS_ONEOF, decisionCodec, eventCodec } from "./define.js";
 
 export interface SessionStartEvent {
