@@ -2,7 +2,7 @@
 // service manager meant for the daemon alone. A child that inherited NOTIFY_SOCKET could report
 // the daemon ready (or stopping), WATCHDOG_* would make it ping on the daemon's behalf, and
 // LISTEN_* would make it believe systemd passed it the daemon's sockets. Every spawn goes
-// through childEnv(); the systemd notifier adds NOTIFY_SOCKET back for its own helper only.
+// through childEnv(); the daemon notifies systemd itself, from its own process.
 
 /** Variables that belong to the daemon's service manager contract, never to its children. */
 export const DAEMON_ONLY_ENV: readonly string[] = Object.freeze(["NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"]);
