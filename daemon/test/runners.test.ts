@@ -253,13 +253,14 @@ describe("guards", () => {
       [guard("one", () => abstain()), guard("two", () => deny("two says no")), guard("three", () => deny("three"))],
       preToolEvent(),
       runOptions(),
+      abstain(),
     );
     expect(outcome).toEqual({ type: "decided", decision: { kind: "deny", reason: "two says no" }, decidedBy: "two" });
     expect(calls).toEqual(["one", "two"]);
   });
 
   it("abstains when every guard abstains", async () => {
-    const outcome = await runGuards([listener("guard", "one", () => abstain())], preToolEvent(), runOptions());
+    const outcome = await runGuards([listener("guard", "one", () => abstain())], preToolEvent(), runOptions(), abstain());
     expect(outcome).toEqual({ type: "decided", decision: { kind: "abstain" }, decidedBy: DEFAULT_DECIDER });
   });
 
@@ -274,9 +275,10 @@ describe("guards", () => {
       ],
       preToolEvent(),
       runOptions(),
+      abstain(),
     );
     expect(thrower).toMatchObject({ type: "error", error: { plugin: "thrower", message: expect.stringMatching(/guard bug/) as unknown } });
-    const allower = await runGuards([listener("guard", "allower", () => allow()), listener("guard", "later", later)], preToolEvent(), runOptions());
+    const allower = await runGuards([listener("guard", "allower", () => allow()), listener("guard", "later", later)], preToolEvent(), runOptions(), abstain());
     expect(allower).toMatchObject({ type: "error", error: { plugin: "allower", message: expect.stringMatching(/a guard can only deny or abstain/) as unknown } });
     expect(later).not.toHaveBeenCalled();
   });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { StatusError, closeClient, createClient, pb } from "@hookd/sdk/internal";
 import type { BidiCall, TypedClient } from "@hookd/sdk/internal";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { startDaemon, writePluginModule } from "../support/daemon-process.js";
+import { startDaemon, HOLDING_PLUGIN, writePluginModule } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
 
 const running: { daemon: DaemonProcess; host: TypedClient<typeof pb.HookHost> }[] = [];
@@ -105,25 +105,6 @@ describe("session limits", () => {
   });
 });
 
-const HOLDING = `
-import { appendFileSync, existsSync } from "node:fs";
-import { definePlugin, pass } from "@hookd/sdk";
-export default definePlugin({
-  name: "holding",
-  points: {
-    "pre-tool": {
-      deadlineMs: 60000,
-      handler: async (e, ctx) => {
-        if (String(e.call.arguments.command ?? "") !== "hold") return pass();
-        appendFileSync(process.env.HOOKD_TEST_LOG, "started " + e.session.agentId + " " + e.call.callId + "\\n");
-        // Held until the test creates the release file (bounded by the call's own signal).
-        while (!existsSync(process.env.HOOKD_TEST_RELEASE) && !ctx.signal.aborted) await new Promise((r) => setTimeout(r, 10));
-        return pass();
-      },
-    },
-  },
-});
-`;
 
 describe("evaluate calls in flight", () => {
   let release: string | undefined;
@@ -134,7 +115,7 @@ describe("evaluate calls in flight", () => {
   });
 
   it("refuses an agent's call beyond limits.maxInflightPerAgent at once, serves other agents, and serves it again after", async () => {
-    const module = await writePluginModule("holding", HOLDING);
+    const module = await writePluginModule("holding", HOLDING_PLUGIN);
     const log = join(module, "..", "plugin.log");
     release = join(module, "..", "release");
     await writeFile(log, "");

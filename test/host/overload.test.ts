@@ -7,29 +7,9 @@ import { join } from "node:path";
 import { StatusError, closeClient, createClient, pb } from "@hookd/sdk/internal";
 import type { TypedClient } from "@hookd/sdk/internal";
 import { afterEach, describe, expect, it } from "vitest";
-import { startDaemon, writePluginModule } from "../support/daemon-process.js";
+import { startDaemon, HOLDING_PLUGIN, writePluginModule } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
 
-// Holds every "hold" call until the test creates the release file (the plugin's own wait,
-// bounded by the call's signal); logs each call it starts holding.
-const HOLDING = `
-import { appendFileSync, existsSync } from "node:fs";
-import { definePlugin, pass } from "@hookd/sdk";
-export default definePlugin({
-  name: "holding",
-  points: {
-    "pre-tool": {
-      deadlineMs: 60000,
-      handler: async (e, ctx) => {
-        if (String(e.call.arguments.command ?? "") !== "hold") return pass();
-        appendFileSync(process.env.HOOKD_TEST_LOG, "started " + e.session.agentId + " " + e.call.callId + "\\n");
-        while (!existsSync(process.env.HOOKD_TEST_RELEASE) && !ctx.signal.aborted) await new Promise((r) => setTimeout(r, 10));
-        return pass();
-      },
-    },
-  },
-});
-`;
 
 const AGENTS = 4;
 const PER_AGENT = 3; // under limits.maxInflightPerAgent (4)
@@ -60,7 +40,7 @@ function preTool(host: TypedClient<typeof pb.HookHost>, agent: string, callId: s
 
 describe("daemon-wide overload", () => {
   it("refuses calls beyond limits.maxInflight across agents under their own cap, answers the admitted ones, and keeps serving", async () => {
-    const module = await writePluginModule("holding", HOLDING);
+    const module = await writePluginModule("holding", HOLDING_PLUGIN);
     const log = join(module, "..", "plugin.log");
     release = join(module, "..", "release");
     await writeFile(log, "");

@@ -111,6 +111,30 @@ export async function startDaemon(options: StartOptions = {}): Promise<DaemonPro
  * Writes an in-process plugin module (plain ESM importing the built @hookd/sdk). It lives under
  * the repo's ignored test/.tmp so that "@hookd/sdk" resolves from the workspace's node_modules.
  */
+/**
+ * An in-process plugin (for writePluginModule) that holds every pre-tool call whose command is
+ * "hold" until the file HOOKD_TEST_RELEASE exists (bounded by the call's own signal), logging
+ * "started <agent> <callId>" to HOOKD_TEST_LOG as it starts holding each; it passes on the rest.
+ */
+export const HOLDING_PLUGIN = `
+import { appendFileSync, existsSync } from "node:fs";
+import { definePlugin, pass } from "@hookd/sdk";
+export default definePlugin({
+  name: "holding",
+  points: {
+    "pre-tool": {
+      deadlineMs: 60000,
+      handler: async (e, ctx) => {
+        if (String(e.call.arguments.command ?? "") !== "hold") return pass();
+        appendFileSync(process.env.HOOKD_TEST_LOG, "started " + e.session.agentId + " " + e.call.callId + "\\n");
+        while (!existsSync(process.env.HOOKD_TEST_RELEASE) && !ctx.signal.aborted) await new Promise((r) => setTimeout(r, 10));
+        return pass();
+      },
+    },
+  },
+});
+`;
+
 export async function writePluginModule(name: string, source: string): Promise<string> {
   const root = join(REPO, "test/.tmp");
   await mkdir(root, { recursive: true });

@@ -3,15 +3,13 @@
 import { POINT_TABLE } from "@hookd/sdk";
 import type { FailurePolicy, Pass, PointAnswer, PointName } from "@hookd/sdk";
 
-export type AnswerOf<P extends PointName> = PointAnswer<P>;
-
 const PASS: Pass = Object.freeze({ kind: "pass" });
 
 /**
  * What a plugin that could not answer stands for. Fail-open passes; fail-closed gives the
  * point's fail-closed answer (gates refuse, execute fails the call, notifications pass).
  */
-export function failurePolicyAnswer<P extends PointName>(point: P, policy: FailurePolicy, plugin: string, detail: string): AnswerOf<P> {
+export function failurePolicyAnswer<P extends PointName>(point: P, policy: FailurePolicy, plugin: string, detail: string): PointAnswer<P> {
   if (policy === "fail-open") return PASS;
   return POINT_TABLE[point].failClosed(`${detail} (failure policy of ${plugin}: fail-closed)`, plugin);
 }

@@ -5,9 +5,8 @@
 import { HookdError, validateDecision } from "@hookd/sdk";
 import { LazyAbort, whenAborted } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
-import type { PointName } from "@hookd/sdk";
+import type { PointAnswer, PointName } from "@hookd/sdk";
 import { answerKind, failurePolicyAnswer, isPass } from "./decisions.js";
-import type { AnswerOf } from "./decisions.js";
 import { ListenerError, PluginFault } from "./faults.js";
 import type { FaultCause } from "./faults.js";
 import type { ContextOf, EventOf, Listener } from "./listener.js";
@@ -32,7 +31,7 @@ export interface Invocation {
 }
 
 export type CallResult<P extends PointName = PointName> =
-  | { readonly type: "answer"; readonly answer: AnswerOf<P>; readonly invocation: Invocation }
+  | { readonly type: "answer"; readonly answer: PointAnswer<P>; readonly invocation: Invocation }
   | { readonly type: "error"; readonly error: ListenerError; readonly invocation: Invocation };
 
 export interface CallOptions {

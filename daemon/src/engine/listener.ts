@@ -3,13 +3,12 @@
 // the listener's traits. Owns the listener shape, the point-typed maps of events and contexts,
 // and the subscription settings' defaults.
 import { POINT_TABLE, compileToolMatcher } from "@hookd/sdk";
-import type { FailurePolicy, PointHandlers, PointName, SubscriptionOptions, ToolMatcher } from "@hookd/sdk";
+import type { EventOf, FailurePolicy, PointHandlers, PointName, SubscriptionOptions, ToolMatcher } from "@hookd/sdk";
 import type { Cancellation } from "@hookd/sdk/internal";
 
-export type EventOf<P extends PointName> = Parameters<PointHandlers[P]>[0];
+/** A point's event, as the point table declares it. */
+export type { EventOf } from "@hookd/sdk";
 export type ContextOf<P extends PointName> = Parameters<PointHandlers[P]>[1];
-/** What a handler may return at a point, before validation. */
-export type AnswerOf<P extends PointName> = Awaited<ReturnType<PointHandlers[P]>>;
 
 /** What the runners need to know of how a listener is reached; every kind declares its own. */
 export interface ListenerTraits {

@@ -96,13 +96,12 @@ export class EvaluateService {
       const verdict = await decideToolPolicy(this.#env(event.session, scopeOf(event), options), event.session, event.call, approval);
       switch (verdict.kind) {
         case "allow":
-          return { decision: { kind: "allow" }, trace: trace(verdict.decidedBy, "", started) };
+          return { decision: { kind: "allow" }, trace: stood(verdict, started) };
         case "ask":
-          return { decision: { kind: "ask", reason: verdict.reason }, trace: trace(verdict.decidedBy, "", started) };
+          return { decision: { kind: "ask", reason: verdict.reason }, trace: stood(verdict, started) };
         case "deny":
-          return { decision: deny(verdict.reason), trace: trace(verdict.decidedBy, verdict.cause ?? "", started) };
         case "error":
-          return { decision: deny(verdict.reason), trace: trace(verdict.decidedBy, "listener_error", started) };
+          return { decision: deny(verdict.reason), trace: stood(verdict, started) };
         case "cancelled":
           throw new StatusError(status.CANCELLED, verdict.reason);
       }
@@ -223,6 +222,11 @@ function checkCall(call: ToolCall): void {
 
 function sourced(plugin: string, message: AgentMessage): AgentMessage {
   return { ...message, id: "", role: "user", source: { kind: "plugin", name: plugin } };
+}
+
+/** Who decided a call, as the policy verdict says (the hosted loop reports the same). */
+function stood(verdict: { readonly decidedBy: string; readonly trace?: Trace }, started: number): Trace {
+  return verdict.trace ?? trace(verdict.decidedBy, "", started);
 }
 
 function trace(decidedBy: string, failureCause: string, started: number): Trace {

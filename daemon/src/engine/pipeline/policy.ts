@@ -19,7 +19,7 @@ export type PolicyPhase = "pre-tool" | "approval" | "guard";
 /**
  * The final word of the policy phases, and who said it. `trace` is the decision that stands:
  * the waterfall's, the approval's after an ask, or a denying guard's; the hosted loop and the
- * evaluate API both report it. Absent when the turn was cancelled before anything decided.
+ * evaluate API both report it. Every verdict but a cancellation has one.
  */
 export type PolicyVerdict = (
   /** decidedBy: the allowing pre-tool plugin ("default" when all passed), or "approval" after an ask. */
@@ -55,12 +55,14 @@ export async function decideToolPolicy(
   approval: ApprovalSeam | typeof RETURN_ASK | undefined,
 ): Promise<PolicyVerdict> {
   const at: { phase: "pre-tool" | "guard" } = { phase: "pre-tool" };
+  const started = performance.now();
   try {
     return await decidePolicy(env, session, call, approval, at);
   } catch (error) {
     // decide() throws only when the caller's signal was aborted; anything else is a bug here.
     if (env.signal.aborted) return cancelled(env.signal);
-    return { kind: "error", phase: at.phase, decidedBy: PIPELINE, reason: `internal error in the ${at.phase} phase: ${messageOf(error)}` };
+    const reason = `internal error in the ${at.phase} phase: ${messageOf(error)}`;
+    return { kind: "error", phase: at.phase, decidedBy: PIPELINE, reason, trace: traceOf(PIPELINE, "internal", started) };
   }
 }
 
@@ -75,7 +77,7 @@ async function decidePolicy(
   const preStarted = performance.now();
   const pre = await decide(env, "pre-tool", { session, call });
   if (pre.type === "error") {
-    return { kind: "error", phase: "pre-tool", decidedBy: pre.error.plugin, reason: pre.error.message, trace: traceOf(pre.error.plugin, undefined, preStarted) };
+    return { kind: "error", phase: "pre-tool", decidedBy: pre.error.plugin, reason: pre.error.message, trace: traceOf(pre.error.plugin, LISTENER_ERROR, preStarted) };
   }
   let allowed: PolicyVerdict & { kind: "allow" | "ask" };
   const decision = pre.decision;
@@ -117,7 +119,7 @@ async function decidePolicy(
   const guardsStarted = performance.now();
   const guards = await decide(env, "guard", { session, call });
   if (guards.type === "error") {
-    return { kind: "error", phase: "guard", decidedBy: guards.error.plugin, reason: guards.error.message, trace: traceOf(guards.error.plugin, undefined, guardsStarted) };
+    return { kind: "error", phase: "guard", decidedBy: guards.error.plugin, reason: guards.error.message, trace: traceOf(guards.error.plugin, LISTENER_ERROR, guardsStarted) };
   }
   // A guard's deny overrides what the waterfall (or the approval) decided; abstaining guards do not.
   if (guards.decision.kind === "deny") {
@@ -126,6 +128,9 @@ async function decidePolicy(
   }
   return allowed;
 }
+
+/** The failure cause a trace names when a handler threw or answered something unusable (as the audit log does). */
+const LISTENER_ERROR = "listener_error";
 
 function traceOf(decidedBy: string, failureCause: string | undefined, started: number): DecisionTrace {
   return { decidedBy, ...(failureCause === undefined ? {} : { failureCause }), durationUs: Math.round((performance.now() - started) * 1000) };

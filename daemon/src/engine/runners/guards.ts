@@ -7,16 +7,15 @@ import type { Listener } from "../listener.js";
 import type { PointOutcome, RunOptions } from "./outcome.js";
 import { DEFAULT_DECIDER, decidedBy } from "./outcome.js";
 
-/** The kind that ends the list, and the answer of a list where no guard denied. */
+/** The kind that ends the list. */
 const DENY = "deny";
-const ABSTAIN = Object.freeze({ kind: "abstain" });
 
-/** Guards in order; the first deny wins and later guards are not called; `abstain` when none denies. */
+/** Guards in order; the first deny wins and later guards are not called; `abstain` (the point's default) when none denies. */
 export async function runGuards<P extends PointName>(
   listeners: readonly Listener<P>[],
   event: EventOf<P>,
   options: RunOptions,
-  abstain: DecisionOf<P> = ABSTAIN,
+  abstain: DecisionOf<P>,
 ): Promise<PointOutcome<DecisionOf<P>>> {
   type D = DecisionOf<P> & { readonly kind: string };
   for (const listener of listeners) {

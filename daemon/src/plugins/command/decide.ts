@@ -8,8 +8,7 @@
 //   session-start: contexts -> inject
 // Anything else is pass. Context messages are user-role messages sourced to the plugin.
 import { accept, allow, ask, block, deny, enter, inject, pluginMessage, reject, steer } from "@hookd/sdk";
-import type { FailurePolicy, Pass } from "@hookd/sdk";
-import type { AnswerOf } from "../../engine/decisions.js";
+import type { FailurePolicy, Pass, PointAnswer } from "@hookd/sdk";
 import type { FaultCause } from "../../engine/faults.js";
 import type { EventOf } from "../../engine/listener.js";
 import type { Merged } from "./merge.js";
@@ -18,7 +17,7 @@ import type { HookErrorKind } from "./output.js";
 export type CommandPoint = "session-start" | "pre-step" | "pre-tool" | "post-tool" | "turn-stopping";
 
 export type Decided<P extends CommandPoint> =
-  | { readonly type: "answer"; readonly answer: AnswerOf<P> }
+  | { readonly type: "answer"; readonly answer: PointAnswer<P> }
   | { readonly type: "fault"; readonly cause: FaultCause; readonly detail: string };
 
 const PASS: Pass = { kind: "pass" };
@@ -41,10 +40,10 @@ function who(plugin: string, by: readonly string[]): string {
 }
 
 /** The decision for the point, before the failure policy. */
-export function mapMerged<P extends CommandPoint>(point: P, plugin: string, event: EventOf<P>, merged: Merged): AnswerOf<P> {
+export function mapMerged<P extends CommandPoint>(point: P, plugin: string, event: EventOf<P>, merged: Merged): PointAnswer<P> {
   const stopReason = merged.stop === undefined ? undefined : (merged.stop.reason ?? `stopped by ${who(plugin, merged.stop.by)}`);
   const contexts = contextMessages(plugin, merged);
-  const table: { [K in CommandPoint]: (event: EventOf<K>) => AnswerOf<K> } = {
+  const table: { [K in CommandPoint]: (event: EventOf<K>) => PointAnswer<K> } = {
     "pre-tool": () => {
       if (stopReason !== undefined) return deny(stopReason);
       const permission = merged.permission;
@@ -75,7 +74,7 @@ export function mapMerged<P extends CommandPoint>(point: P, plugin: string, even
     },
     "session-start": () => (contexts.length === 0 ? PASS : inject(contexts)),
   };
-  return (table[point] as (event: EventOf<P>) => AnswerOf<P>)(event);
+  return (table[point] as (event: EventOf<P>) => PointAnswer<P>)(event);
 }
 
 function refuses(answer: { readonly kind?: string }): boolean {
