@@ -136,6 +136,8 @@ export class HostedSession {
         return this.#reply("dispatch", frame.value.requestId, frame.value, "dispatch_reply");
       case "approvalReply":
         return this.#reply("approval", frame.value.requestId, frame.value, "approval_reply");
+      case "finalizeReply":
+        return this.#reply("finalize", frame.value.requestId, frame.value, "finalize_reply");
       case "open":
         return this.problem("FAILED_PRECONDITION", "open: the session is already open on this stream");
       case "close":

@@ -47,7 +47,7 @@ TURN_END_REASON_ABORTED: TurnEndReason
 TURN_END_REASON_CONTINUATION_CAP: TurnEndReason
 
 class SessionRequest(_message.Message):
-    __slots__ = ("open", "prompt", "cancel", "step_reply", "dispatch_reply", "approval_reply", "close")
+    __slots__ = ("open", "prompt", "cancel", "step_reply", "dispatch_reply", "approval_reply", "close", "finalize_reply")
     OPEN_FIELD_NUMBER: _ClassVar[int]
     PROMPT_FIELD_NUMBER: _ClassVar[int]
     CANCEL_FIELD_NUMBER: _ClassVar[int]
@@ -55,6 +55,7 @@ class SessionRequest(_message.Message):
     DISPATCH_REPLY_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_REPLY_FIELD_NUMBER: _ClassVar[int]
     CLOSE_FIELD_NUMBER: _ClassVar[int]
+    FINALIZE_REPLY_FIELD_NUMBER: _ClassVar[int]
     open: OpenSession
     prompt: Prompt
     cancel: CancelTurn
@@ -62,21 +63,26 @@ class SessionRequest(_message.Message):
     dispatch_reply: DispatchReply
     approval_reply: ApprovalReply
     close: CloseSession
-    def __init__(self, open: _Optional[_Union[OpenSession, _Mapping]] = ..., prompt: _Optional[_Union[Prompt, _Mapping]] = ..., cancel: _Optional[_Union[CancelTurn, _Mapping]] = ..., step_reply: _Optional[_Union[StepReply, _Mapping]] = ..., dispatch_reply: _Optional[_Union[DispatchReply, _Mapping]] = ..., approval_reply: _Optional[_Union[ApprovalReply, _Mapping]] = ..., close: _Optional[_Union[CloseSession, _Mapping]] = ...) -> None: ...
+    finalize_reply: FinalizeReply
+    def __init__(self, open: _Optional[_Union[OpenSession, _Mapping]] = ..., prompt: _Optional[_Union[Prompt, _Mapping]] = ..., cancel: _Optional[_Union[CancelTurn, _Mapping]] = ..., step_reply: _Optional[_Union[StepReply, _Mapping]] = ..., dispatch_reply: _Optional[_Union[DispatchReply, _Mapping]] = ..., approval_reply: _Optional[_Union[ApprovalReply, _Mapping]] = ..., close: _Optional[_Union[CloseSession, _Mapping]] = ..., finalize_reply: _Optional[_Union[FinalizeReply, _Mapping]] = ...) -> None: ...
 
 class OpenSession(_message.Message):
-    __slots__ = ("session_id", "source", "cwd", "tools", "agent_id")
+    __slots__ = ("session_id", "source", "cwd", "tools", "agent_id", "parent_session_id", "agent_type")
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     CWD_FIELD_NUMBER: _ClassVar[int]
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PARENT_SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    AGENT_TYPE_FIELD_NUMBER: _ClassVar[int]
     session_id: str
     source: _types_pb2.SessionSource
     cwd: str
     tools: _containers.RepeatedCompositeFieldContainer[_types_pb2.ToolDefinition]
     agent_id: str
-    def __init__(self, session_id: _Optional[str] = ..., source: _Optional[_Union[_types_pb2.SessionSource, str]] = ..., cwd: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[_types_pb2.ToolDefinition, _Mapping]]] = ..., agent_id: _Optional[str] = ...) -> None: ...
+    parent_session_id: str
+    agent_type: str
+    def __init__(self, session_id: _Optional[str] = ..., source: _Optional[_Union[_types_pb2.SessionSource, str]] = ..., cwd: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[_types_pb2.ToolDefinition, _Mapping]]] = ..., agent_id: _Optional[str] = ..., parent_session_id: _Optional[str] = ..., agent_type: _Optional[str] = ...) -> None: ...
 
 class Prompt(_message.Message):
     __slots__ = ("kind", "content")
@@ -123,11 +129,21 @@ class ApprovalReply(_message.Message):
     def __init__(self, request_id: _Optional[str] = ..., outcome: _Optional[_Union[ApprovalOutcome, str]] = ..., note: _Optional[str] = ...) -> None: ...
 
 class CloseSession(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("reason",)
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    reason: _types_pb2.SessionEndReason
+    def __init__(self, reason: _Optional[_Union[_types_pb2.SessionEndReason, str]] = ...) -> None: ...
+
+class FinalizeReply(_message.Message):
+    __slots__ = ("request_id", "content")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    content: _points_pb2.ContentReplacement
+    def __init__(self, request_id: _Optional[str] = ..., content: _Optional[_Union[_points_pb2.ContentReplacement, _Mapping]] = ...) -> None: ...
 
 class SessionResponse(_message.Message):
-    __slots__ = ("opened", "turn_started", "step_request", "dispatch_request", "approval_request", "tool_result", "context", "turn_ended", "problem")
+    __slots__ = ("opened", "turn_started", "step_request", "dispatch_request", "approval_request", "tool_result", "context", "turn_ended", "problem", "finalize_request")
     OPENED_FIELD_NUMBER: _ClassVar[int]
     TURN_STARTED_FIELD_NUMBER: _ClassVar[int]
     STEP_REQUEST_FIELD_NUMBER: _ClassVar[int]
@@ -137,6 +153,7 @@ class SessionResponse(_message.Message):
     CONTEXT_FIELD_NUMBER: _ClassVar[int]
     TURN_ENDED_FIELD_NUMBER: _ClassVar[int]
     PROBLEM_FIELD_NUMBER: _ClassVar[int]
+    FINALIZE_REQUEST_FIELD_NUMBER: _ClassVar[int]
     opened: SessionOpened
     turn_started: TurnStarted
     step_request: StepRequest
@@ -146,7 +163,8 @@ class SessionResponse(_message.Message):
     context: ContextNotice
     turn_ended: TurnEnded
     problem: Problem
-    def __init__(self, opened: _Optional[_Union[SessionOpened, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., step_request: _Optional[_Union[StepRequest, _Mapping]] = ..., dispatch_request: _Optional[_Union[DispatchRequest, _Mapping]] = ..., approval_request: _Optional[_Union[ApprovalRequest, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResultNotice, _Mapping]] = ..., context: _Optional[_Union[ContextNotice, _Mapping]] = ..., turn_ended: _Optional[_Union[TurnEnded, _Mapping]] = ..., problem: _Optional[_Union[Problem, _Mapping]] = ...) -> None: ...
+    finalize_request: FinalizeRequest
+    def __init__(self, opened: _Optional[_Union[SessionOpened, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., step_request: _Optional[_Union[StepRequest, _Mapping]] = ..., dispatch_request: _Optional[_Union[DispatchRequest, _Mapping]] = ..., approval_request: _Optional[_Union[ApprovalRequest, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResultNotice, _Mapping]] = ..., context: _Optional[_Union[ContextNotice, _Mapping]] = ..., turn_ended: _Optional[_Union[TurnEnded, _Mapping]] = ..., problem: _Optional[_Union[Problem, _Mapping]] = ..., finalize_request: _Optional[_Union[FinalizeRequest, _Mapping]] = ...) -> None: ...
 
 class SessionOpened(_message.Message):
     __slots__ = ("session_id", "resumed", "contexts")
@@ -197,6 +215,18 @@ class ApprovalRequest(_message.Message):
     asked_by: str
     deadline_ms: int
     def __init__(self, request_id: _Optional[str] = ..., call: _Optional[_Union[_types_pb2.ToolCall, _Mapping]] = ..., reason: _Optional[str] = ..., asked_by: _Optional[str] = ..., deadline_ms: _Optional[int] = ...) -> None: ...
+
+class FinalizeRequest(_message.Message):
+    __slots__ = ("request_id", "call", "candidate", "deadline_ms")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    CALL_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATE_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    call: _types_pb2.ToolCall
+    candidate: _types_pb2.ToolResult
+    deadline_ms: int
+    def __init__(self, request_id: _Optional[str] = ..., call: _Optional[_Union[_types_pb2.ToolCall, _Mapping]] = ..., candidate: _Optional[_Union[_types_pb2.ToolResult, _Mapping]] = ..., deadline_ms: _Optional[int] = ...) -> None: ...
 
 class ToolResultNotice(_message.Message):
     __slots__ = ("call", "result", "trace")
@@ -329,3 +359,53 @@ class EvaluateTurnStoppingResponse(_message.Message):
     capped: bool
     trace: DecisionTrace
     def __init__(self, decision: _Optional[_Union[_points_pb2.TurnStoppingDecision, _Mapping]] = ..., capped: _Optional[bool] = ..., trace: _Optional[_Union[DecisionTrace, _Mapping]] = ...) -> None: ...
+
+class EvaluateRewriteRequest(_message.Message):
+    __slots__ = ("event",)
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    event: _points_pb2.RewriteEvent
+    def __init__(self, event: _Optional[_Union[_points_pb2.RewriteEvent, _Mapping]] = ...) -> None: ...
+
+class EvaluateRewriteResponse(_message.Message):
+    __slots__ = ("call", "deny", "trace")
+    CALL_FIELD_NUMBER: _ClassVar[int]
+    DENY_FIELD_NUMBER: _ClassVar[int]
+    TRACE_FIELD_NUMBER: _ClassVar[int]
+    call: _types_pb2.ToolCall
+    deny: _points_pb2.Deny
+    trace: DecisionTrace
+    def __init__(self, call: _Optional[_Union[_types_pb2.ToolCall, _Mapping]] = ..., deny: _Optional[_Union[_points_pb2.Deny, _Mapping]] = ..., trace: _Optional[_Union[DecisionTrace, _Mapping]] = ...) -> None: ...
+
+class EvaluateApprovalRequest(_message.Message):
+    __slots__ = ("event",)
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    event: _points_pb2.ApprovalEvent
+    def __init__(self, event: _Optional[_Union[_points_pb2.ApprovalEvent, _Mapping]] = ...) -> None: ...
+
+class EvaluateApprovalResponse(_message.Message):
+    __slots__ = ("decision", "trace")
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    TRACE_FIELD_NUMBER: _ClassVar[int]
+    decision: _points_pb2.ApprovalDecision
+    trace: DecisionTrace
+    def __init__(self, decision: _Optional[_Union[_points_pb2.ApprovalDecision, _Mapping]] = ..., trace: _Optional[_Union[DecisionTrace, _Mapping]] = ...) -> None: ...
+
+class EvaluateSessionEndRequest(_message.Message):
+    __slots__ = ("event",)
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    event: _points_pb2.SessionEndEvent
+    def __init__(self, event: _Optional[_Union[_points_pb2.SessionEndEvent, _Mapping]] = ...) -> None: ...
+
+class EvaluateSessionEndResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class EvaluateTurnEndRequest(_message.Message):
+    __slots__ = ("event",)
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    event: _points_pb2.TurnEndEvent
+    def __init__(self, event: _Optional[_Union[_points_pb2.TurnEndEvent, _Mapping]] = ...) -> None: ...
+
+class EvaluateTurnEndResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...

@@ -69,6 +69,26 @@ class HookHostStub:
                 request_serializer=hookd_dot_v1_dot_host__pb2.EvaluateTurnStoppingRequest.SerializeToString,
                 response_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateTurnStoppingResponse.FromString,
                 _registered_method=True)
+        self.EvaluateRewrite = channel.unary_unary(
+                '/hookd.v1.HookHost/EvaluateRewrite',
+                request_serializer=hookd_dot_v1_dot_host__pb2.EvaluateRewriteRequest.SerializeToString,
+                response_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateRewriteResponse.FromString,
+                _registered_method=True)
+        self.EvaluateApproval = channel.unary_unary(
+                '/hookd.v1.HookHost/EvaluateApproval',
+                request_serializer=hookd_dot_v1_dot_host__pb2.EvaluateApprovalRequest.SerializeToString,
+                response_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateApprovalResponse.FromString,
+                _registered_method=True)
+        self.EvaluateSessionEnd = channel.unary_unary(
+                '/hookd.v1.HookHost/EvaluateSessionEnd',
+                request_serializer=hookd_dot_v1_dot_host__pb2.EvaluateSessionEndRequest.SerializeToString,
+                response_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateSessionEndResponse.FromString,
+                _registered_method=True)
+        self.EvaluateTurnEnd = channel.unary_unary(
+                '/hookd.v1.HookHost/EvaluateTurnEnd',
+                request_serializer=hookd_dot_v1_dot_host__pb2.EvaluateTurnEndRequest.SerializeToString,
+                response_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateTurnEndResponse.FromString,
+                _registered_method=True)
 
 
 class HookHostServicer:
@@ -122,6 +142,33 @@ class HookHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def EvaluateRewrite(self, request, context):
+        """Runs the rewrite waterfall over a proposed call; answers the effective call (or a denial when
+        a fail-closed rewrite plugin failed). Evaluate pre-tool with the returned call.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def EvaluateApproval(self, request, context):
+        """Runs the approval waterfall for an ask the agent resolves itself (e.g. a permission request).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def EvaluateSessionEnd(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def EvaluateTurnEnd(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HookHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -159,6 +206,26 @@ def add_HookHostServicer_to_server(servicer, server):
                     servicer.EvaluateTurnStopping,
                     request_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateTurnStoppingRequest.FromString,
                     response_serializer=hookd_dot_v1_dot_host__pb2.EvaluateTurnStoppingResponse.SerializeToString,
+            ),
+            'EvaluateRewrite': grpc.unary_unary_rpc_method_handler(
+                    servicer.EvaluateRewrite,
+                    request_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateRewriteRequest.FromString,
+                    response_serializer=hookd_dot_v1_dot_host__pb2.EvaluateRewriteResponse.SerializeToString,
+            ),
+            'EvaluateApproval': grpc.unary_unary_rpc_method_handler(
+                    servicer.EvaluateApproval,
+                    request_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateApprovalRequest.FromString,
+                    response_serializer=hookd_dot_v1_dot_host__pb2.EvaluateApprovalResponse.SerializeToString,
+            ),
+            'EvaluateSessionEnd': grpc.unary_unary_rpc_method_handler(
+                    servicer.EvaluateSessionEnd,
+                    request_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateSessionEndRequest.FromString,
+                    response_serializer=hookd_dot_v1_dot_host__pb2.EvaluateSessionEndResponse.SerializeToString,
+            ),
+            'EvaluateTurnEnd': grpc.unary_unary_rpc_method_handler(
+                    servicer.EvaluateTurnEnd,
+                    request_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateTurnEndRequest.FromString,
+                    response_serializer=hookd_dot_v1_dot_host__pb2.EvaluateTurnEndResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -350,6 +417,114 @@ class HookHost:
             '/hookd.v1.HookHost/EvaluateTurnStopping',
             hookd_dot_v1_dot_host__pb2.EvaluateTurnStoppingRequest.SerializeToString,
             hookd_dot_v1_dot_host__pb2.EvaluateTurnStoppingResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EvaluateRewrite(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hookd.v1.HookHost/EvaluateRewrite',
+            hookd_dot_v1_dot_host__pb2.EvaluateRewriteRequest.SerializeToString,
+            hookd_dot_v1_dot_host__pb2.EvaluateRewriteResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EvaluateApproval(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hookd.v1.HookHost/EvaluateApproval',
+            hookd_dot_v1_dot_host__pb2.EvaluateApprovalRequest.SerializeToString,
+            hookd_dot_v1_dot_host__pb2.EvaluateApprovalResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EvaluateSessionEnd(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hookd.v1.HookHost/EvaluateSessionEnd',
+            hookd_dot_v1_dot_host__pb2.EvaluateSessionEndRequest.SerializeToString,
+            hookd_dot_v1_dot_host__pb2.EvaluateSessionEndResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EvaluateTurnEnd(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hookd.v1.HookHost/EvaluateTurnEnd',
+            hookd_dot_v1_dot_host__pb2.EvaluateTurnEndRequest.SerializeToString,
+            hookd_dot_v1_dot_host__pb2.EvaluateTurnEndResponse.FromString,
             options,
             channel_credentials,
             insecure,

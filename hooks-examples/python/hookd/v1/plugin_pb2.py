@@ -26,7 +26,7 @@ from hookd.v1 import points_pb2 as hookd_dot_v1_dot_points__pb2
 from hookd.v1 import types_pb2 as hookd_dot_v1_dot_types__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15hookd/v1/plugin.proto\x12\x08hookd.v1\x1a\x15hookd/v1/points.proto\x1a\x14hookd/v1/types.proto\")\n\x0f\x44\x65scribeRequest\x12\x16\n\x0e\x64\x61\x65mon_version\x18\x01 \x01(\t\">\n\x10\x44\x65scribeResponse\x12*\n\x08manifest\x18\x01 \x01(\x0b\x32\x18.hookd.v1.PluginManifest\"x\n\x0ePluginManifest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12-\n\rsubscriptions\x18\x03 \x03(\x0b\x32\x16.hookd.v1.Subscription\x12\x18\n\x10side_effect_free\x18\x04 \x01(\x08\"\x95\x01\n\x0cSubscription\x12\x1e\n\x05point\x18\x01 \x01(\x0e\x32\x0f.hookd.v1.Point\x12\r\n\x05tools\x18\x02 \x03(\t\x12\x10\n\x08priority\x18\x03 \x01(\x05\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x04 \x01(\r\x12/\n\x0e\x66\x61ilure_policy\x18\x05 \x01(\x0e\x32\x17.hookd.v1.FailurePolicy\"A\n\x13SessionStartRequest\x12*\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x1b.hookd.v1.SessionStartEvent\"H\n\x14SessionStartResponse\x12\x30\n\x08\x64\x65\x63ision\x18\x01 \x01(\x0b\x32\x1e.hookd.v1.SessionStartDecision\"7\n\x0ePreStepRequest\x12%\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x16.hookd.v1.PreStepEvent\">\n\x0fPreStepResponse\x12+\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x19.hookd.v1.PreStepDecision\"7\n\x0ePreToolRequest\x12%\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x16.hookd.v1.PreToolEvent\">\n\x0fPreToolResponse\x12+\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x19.hookd.v1.PreToolDecision\"3\n\x0cGuardRequest\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x14.hookd.v1.GuardEvent\":\n\rGuardResponse\x12)\n\x08\x64\x65\x63ision\x18\x04 \x01(\x0b\x32\x17.hookd.v1.GuardDecision\"7\n\x0e\x45xecuteRequest\x12%\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x16.hookd.v1.ExecuteEvent\">\n\x0f\x45xecuteResponse\x12+\n\x08\x64\x65\x63ision\x18\x05 \x01(\x0b\x32\x19.hookd.v1.ExecuteDecision\"9\n\x0fPostToolRequest\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x17.hookd.v1.PostToolEvent\"@\n\x10PostToolResponse\x12,\n\x08\x64\x65\x63ision\x18\x06 \x01(\x0b\x32\x1a.hookd.v1.PostToolDecision\"=\n\x11ToolResultRequest\x12(\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x19.hookd.v1.ToolResultEvent\"\x14\n\x12ToolResultResponse\"A\n\x13TurnStoppingRequest\x12*\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x1b.hookd.v1.TurnStoppingEvent\"H\n\x14TurnStoppingResponse\x12\x30\n\x08\x64\x65\x63ision\x18\x08 \x01(\x0b\x32\x1e.hookd.v1.TurnStoppingDecision2\xf3\x04\n\nHookPlugin\x12\x41\n\x08\x44\x65scribe\x12\x19.hookd.v1.DescribeRequest\x1a\x1a.hookd.v1.DescribeResponse\x12M\n\x0cSessionStart\x12\x1d.hookd.v1.SessionStartRequest\x1a\x1e.hookd.v1.SessionStartResponse\x12>\n\x07PreStep\x12\x18.hookd.v1.PreStepRequest\x1a\x19.hookd.v1.PreStepResponse\x12>\n\x07PreTool\x12\x18.hookd.v1.PreToolRequest\x1a\x19.hookd.v1.PreToolResponse\x12\x38\n\x05Guard\x12\x16.hookd.v1.GuardRequest\x1a\x17.hookd.v1.GuardResponse\x12>\n\x07\x45xecute\x12\x18.hookd.v1.ExecuteRequest\x1a\x19.hookd.v1.ExecuteResponse\x12\x41\n\x08PostTool\x12\x19.hookd.v1.PostToolRequest\x1a\x1a.hookd.v1.PostToolResponse\x12G\n\nToolResult\x12\x1b.hookd.v1.ToolResultRequest\x1a\x1c.hookd.v1.ToolResultResponse\x12M\n\x0cTurnStopping\x12\x1d.hookd.v1.TurnStoppingRequest\x1a\x1e.hookd.v1.TurnStoppingResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15hookd/v1/plugin.proto\x12\x08hookd.v1\x1a\x15hookd/v1/points.proto\x1a\x14hookd/v1/types.proto\">\n\x0f\x44\x65scribeRequest\x12\x16\n\x0e\x64\x61\x65mon_version\x18\x01 \x01(\t\x12\x13\n\x0bplugin_name\x18\x02 \x01(\t\">\n\x10\x44\x65scribeResponse\x12*\n\x08manifest\x18\x01 \x01(\x0b\x32\x18.hookd.v1.PluginManifest\"x\n\x0ePluginManifest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12-\n\rsubscriptions\x18\x03 \x03(\x0b\x32\x16.hookd.v1.Subscription\x12\x18\n\x10side_effect_free\x18\x04 \x01(\x08\"\x95\x01\n\x0cSubscription\x12\x1e\n\x05point\x18\x01 \x01(\x0e\x32\x0f.hookd.v1.Point\x12\r\n\x05tools\x18\x02 \x03(\t\x12\x10\n\x08priority\x18\x03 \x01(\x05\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x04 \x01(\r\x12/\n\x0e\x66\x61ilure_policy\x18\x05 \x01(\x0e\x32\x17.hookd.v1.FailurePolicy\"A\n\x13SessionStartRequest\x12*\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x1b.hookd.v1.SessionStartEvent\"H\n\x14SessionStartResponse\x12\x30\n\x08\x64\x65\x63ision\x18\x01 \x01(\x0b\x32\x1e.hookd.v1.SessionStartDecision\"7\n\x0ePreStepRequest\x12%\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x16.hookd.v1.PreStepEvent\">\n\x0fPreStepResponse\x12+\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x19.hookd.v1.PreStepDecision\"7\n\x0ePreToolRequest\x12%\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x16.hookd.v1.PreToolEvent\">\n\x0fPreToolResponse\x12+\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x19.hookd.v1.PreToolDecision\"3\n\x0cGuardRequest\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x14.hookd.v1.GuardEvent\":\n\rGuardResponse\x12)\n\x08\x64\x65\x63ision\x18\x04 \x01(\x0b\x32\x17.hookd.v1.GuardDecision\"7\n\x0e\x45xecuteRequest\x12%\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x16.hookd.v1.ExecuteEvent\">\n\x0f\x45xecuteResponse\x12+\n\x08\x64\x65\x63ision\x18\x05 \x01(\x0b\x32\x19.hookd.v1.ExecuteDecision\"9\n\x0fPostToolRequest\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x17.hookd.v1.PostToolEvent\"@\n\x10PostToolResponse\x12,\n\x08\x64\x65\x63ision\x18\x06 \x01(\x0b\x32\x1a.hookd.v1.PostToolDecision\"=\n\x11ToolResultRequest\x12(\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x19.hookd.v1.ToolResultEvent\"\x14\n\x12ToolResultResponse\"A\n\x13TurnStoppingRequest\x12*\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x1b.hookd.v1.TurnStoppingEvent\"H\n\x14TurnStoppingResponse\x12\x30\n\x08\x64\x65\x63ision\x18\x08 \x01(\x0b\x32\x1e.hookd.v1.TurnStoppingDecision\"7\n\x0eRewriteRequest\x12%\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x16.hookd.v1.RewriteEvent\">\n\x0fRewriteResponse\x12+\n\x08\x64\x65\x63ision\x18\t \x01(\x0b\x32\x19.hookd.v1.RewriteDecision\"8\n\x0e\x41pproveRequest\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x17.hookd.v1.ApprovalEvent\"?\n\x0f\x41pproveResponse\x12,\n\x08\x64\x65\x63ision\x18\n \x01(\x0b\x32\x1a.hookd.v1.ApprovalDecision\"=\n\x11SessionEndRequest\x12(\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x19.hookd.v1.SessionEndEvent\"\x14\n\x12SessionEndResponse\"7\n\x0eTurnEndRequest\x12%\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x16.hookd.v1.TurnEndEvent\"\x11\n\x0fTurnEndResponse2\xfc\x06\n\nHookPlugin\x12\x41\n\x08\x44\x65scribe\x12\x19.hookd.v1.DescribeRequest\x1a\x1a.hookd.v1.DescribeResponse\x12M\n\x0cSessionStart\x12\x1d.hookd.v1.SessionStartRequest\x1a\x1e.hookd.v1.SessionStartResponse\x12>\n\x07PreStep\x12\x18.hookd.v1.PreStepRequest\x1a\x19.hookd.v1.PreStepResponse\x12>\n\x07PreTool\x12\x18.hookd.v1.PreToolRequest\x1a\x19.hookd.v1.PreToolResponse\x12\x38\n\x05Guard\x12\x16.hookd.v1.GuardRequest\x1a\x17.hookd.v1.GuardResponse\x12>\n\x07\x45xecute\x12\x18.hookd.v1.ExecuteRequest\x1a\x19.hookd.v1.ExecuteResponse\x12\x41\n\x08PostTool\x12\x19.hookd.v1.PostToolRequest\x1a\x1a.hookd.v1.PostToolResponse\x12G\n\nToolResult\x12\x1b.hookd.v1.ToolResultRequest\x1a\x1c.hookd.v1.ToolResultResponse\x12M\n\x0cTurnStopping\x12\x1d.hookd.v1.TurnStoppingRequest\x1a\x1e.hookd.v1.TurnStoppingResponse\x12>\n\x07Rewrite\x12\x18.hookd.v1.RewriteRequest\x1a\x19.hookd.v1.RewriteResponse\x12>\n\x07\x41pprove\x12\x18.hookd.v1.ApproveRequest\x1a\x19.hookd.v1.ApproveResponse\x12G\n\nSessionEnd\x12\x1b.hookd.v1.SessionEndRequest\x1a\x1c.hookd.v1.SessionEndResponse\x12>\n\x07TurnEnd\x12\x18.hookd.v1.TurnEndRequest\x1a\x19.hookd.v1.TurnEndResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,45 +34,61 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'hookd.v1.plugin_pb2', _glob
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_DESCRIBEREQUEST']._serialized_start=80
-  _globals['_DESCRIBEREQUEST']._serialized_end=121
-  _globals['_DESCRIBERESPONSE']._serialized_start=123
-  _globals['_DESCRIBERESPONSE']._serialized_end=185
-  _globals['_PLUGINMANIFEST']._serialized_start=187
-  _globals['_PLUGINMANIFEST']._serialized_end=307
-  _globals['_SUBSCRIPTION']._serialized_start=310
-  _globals['_SUBSCRIPTION']._serialized_end=459
-  _globals['_SESSIONSTARTREQUEST']._serialized_start=461
-  _globals['_SESSIONSTARTREQUEST']._serialized_end=526
-  _globals['_SESSIONSTARTRESPONSE']._serialized_start=528
-  _globals['_SESSIONSTARTRESPONSE']._serialized_end=600
-  _globals['_PRESTEPREQUEST']._serialized_start=602
-  _globals['_PRESTEPREQUEST']._serialized_end=657
-  _globals['_PRESTEPRESPONSE']._serialized_start=659
-  _globals['_PRESTEPRESPONSE']._serialized_end=721
-  _globals['_PRETOOLREQUEST']._serialized_start=723
-  _globals['_PRETOOLREQUEST']._serialized_end=778
-  _globals['_PRETOOLRESPONSE']._serialized_start=780
-  _globals['_PRETOOLRESPONSE']._serialized_end=842
-  _globals['_GUARDREQUEST']._serialized_start=844
-  _globals['_GUARDREQUEST']._serialized_end=895
-  _globals['_GUARDRESPONSE']._serialized_start=897
-  _globals['_GUARDRESPONSE']._serialized_end=955
-  _globals['_EXECUTEREQUEST']._serialized_start=957
-  _globals['_EXECUTEREQUEST']._serialized_end=1012
-  _globals['_EXECUTERESPONSE']._serialized_start=1014
-  _globals['_EXECUTERESPONSE']._serialized_end=1076
-  _globals['_POSTTOOLREQUEST']._serialized_start=1078
-  _globals['_POSTTOOLREQUEST']._serialized_end=1135
-  _globals['_POSTTOOLRESPONSE']._serialized_start=1137
-  _globals['_POSTTOOLRESPONSE']._serialized_end=1201
-  _globals['_TOOLRESULTREQUEST']._serialized_start=1203
-  _globals['_TOOLRESULTREQUEST']._serialized_end=1264
-  _globals['_TOOLRESULTRESPONSE']._serialized_start=1266
-  _globals['_TOOLRESULTRESPONSE']._serialized_end=1286
-  _globals['_TURNSTOPPINGREQUEST']._serialized_start=1288
-  _globals['_TURNSTOPPINGREQUEST']._serialized_end=1353
-  _globals['_TURNSTOPPINGRESPONSE']._serialized_start=1355
-  _globals['_TURNSTOPPINGRESPONSE']._serialized_end=1427
-  _globals['_HOOKPLUGIN']._serialized_start=1430
-  _globals['_HOOKPLUGIN']._serialized_end=2057
+  _globals['_DESCRIBEREQUEST']._serialized_end=142
+  _globals['_DESCRIBERESPONSE']._serialized_start=144
+  _globals['_DESCRIBERESPONSE']._serialized_end=206
+  _globals['_PLUGINMANIFEST']._serialized_start=208
+  _globals['_PLUGINMANIFEST']._serialized_end=328
+  _globals['_SUBSCRIPTION']._serialized_start=331
+  _globals['_SUBSCRIPTION']._serialized_end=480
+  _globals['_SESSIONSTARTREQUEST']._serialized_start=482
+  _globals['_SESSIONSTARTREQUEST']._serialized_end=547
+  _globals['_SESSIONSTARTRESPONSE']._serialized_start=549
+  _globals['_SESSIONSTARTRESPONSE']._serialized_end=621
+  _globals['_PRESTEPREQUEST']._serialized_start=623
+  _globals['_PRESTEPREQUEST']._serialized_end=678
+  _globals['_PRESTEPRESPONSE']._serialized_start=680
+  _globals['_PRESTEPRESPONSE']._serialized_end=742
+  _globals['_PRETOOLREQUEST']._serialized_start=744
+  _globals['_PRETOOLREQUEST']._serialized_end=799
+  _globals['_PRETOOLRESPONSE']._serialized_start=801
+  _globals['_PRETOOLRESPONSE']._serialized_end=863
+  _globals['_GUARDREQUEST']._serialized_start=865
+  _globals['_GUARDREQUEST']._serialized_end=916
+  _globals['_GUARDRESPONSE']._serialized_start=918
+  _globals['_GUARDRESPONSE']._serialized_end=976
+  _globals['_EXECUTEREQUEST']._serialized_start=978
+  _globals['_EXECUTEREQUEST']._serialized_end=1033
+  _globals['_EXECUTERESPONSE']._serialized_start=1035
+  _globals['_EXECUTERESPONSE']._serialized_end=1097
+  _globals['_POSTTOOLREQUEST']._serialized_start=1099
+  _globals['_POSTTOOLREQUEST']._serialized_end=1156
+  _globals['_POSTTOOLRESPONSE']._serialized_start=1158
+  _globals['_POSTTOOLRESPONSE']._serialized_end=1222
+  _globals['_TOOLRESULTREQUEST']._serialized_start=1224
+  _globals['_TOOLRESULTREQUEST']._serialized_end=1285
+  _globals['_TOOLRESULTRESPONSE']._serialized_start=1287
+  _globals['_TOOLRESULTRESPONSE']._serialized_end=1307
+  _globals['_TURNSTOPPINGREQUEST']._serialized_start=1309
+  _globals['_TURNSTOPPINGREQUEST']._serialized_end=1374
+  _globals['_TURNSTOPPINGRESPONSE']._serialized_start=1376
+  _globals['_TURNSTOPPINGRESPONSE']._serialized_end=1448
+  _globals['_REWRITEREQUEST']._serialized_start=1450
+  _globals['_REWRITEREQUEST']._serialized_end=1505
+  _globals['_REWRITERESPONSE']._serialized_start=1507
+  _globals['_REWRITERESPONSE']._serialized_end=1569
+  _globals['_APPROVEREQUEST']._serialized_start=1571
+  _globals['_APPROVEREQUEST']._serialized_end=1627
+  _globals['_APPROVERESPONSE']._serialized_start=1629
+  _globals['_APPROVERESPONSE']._serialized_end=1692
+  _globals['_SESSIONENDREQUEST']._serialized_start=1694
+  _globals['_SESSIONENDREQUEST']._serialized_end=1755
+  _globals['_SESSIONENDRESPONSE']._serialized_start=1757
+  _globals['_SESSIONENDRESPONSE']._serialized_end=1777
+  _globals['_TURNENDREQUEST']._serialized_start=1779
+  _globals['_TURNENDREQUEST']._serialized_end=1834
+  _globals['_TURNENDRESPONSE']._serialized_start=1836
+  _globals['_TURNENDRESPONSE']._serialized_end=1853
+  _globals['_HOOKPLUGIN']._serialized_start=1856
+  _globals['_HOOKPLUGIN']._serialized_end=2748
 # @@protoc_insertion_point(module_scope)

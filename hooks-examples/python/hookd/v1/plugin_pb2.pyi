@@ -9,10 +9,12 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class DescribeRequest(_message.Message):
-    __slots__ = ("daemon_version",)
+    __slots__ = ("daemon_version", "plugin_name")
     DAEMON_VERSION_FIELD_NUMBER: _ClassVar[int]
+    PLUGIN_NAME_FIELD_NUMBER: _ClassVar[int]
     daemon_version: str
-    def __init__(self, daemon_version: _Optional[str] = ...) -> None: ...
+    plugin_name: str
+    def __init__(self, daemon_version: _Optional[str] = ..., plugin_name: _Optional[str] = ...) -> None: ...
 
 class DescribeResponse(_message.Message):
     __slots__ = ("manifest",)
@@ -139,3 +141,47 @@ class TurnStoppingResponse(_message.Message):
     DECISION_FIELD_NUMBER: _ClassVar[int]
     decision: _points_pb2.TurnStoppingDecision
     def __init__(self, decision: _Optional[_Union[_points_pb2.TurnStoppingDecision, _Mapping]] = ...) -> None: ...
+
+class RewriteRequest(_message.Message):
+    __slots__ = ("event",)
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    event: _points_pb2.RewriteEvent
+    def __init__(self, event: _Optional[_Union[_points_pb2.RewriteEvent, _Mapping]] = ...) -> None: ...
+
+class RewriteResponse(_message.Message):
+    __slots__ = ("decision",)
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    decision: _points_pb2.RewriteDecision
+    def __init__(self, decision: _Optional[_Union[_points_pb2.RewriteDecision, _Mapping]] = ...) -> None: ...
+
+class ApproveRequest(_message.Message):
+    __slots__ = ("event",)
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    event: _points_pb2.ApprovalEvent
+    def __init__(self, event: _Optional[_Union[_points_pb2.ApprovalEvent, _Mapping]] = ...) -> None: ...
+
+class ApproveResponse(_message.Message):
+    __slots__ = ("decision",)
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    decision: _points_pb2.ApprovalDecision
+    def __init__(self, decision: _Optional[_Union[_points_pb2.ApprovalDecision, _Mapping]] = ...) -> None: ...
+
+class SessionEndRequest(_message.Message):
+    __slots__ = ("event",)
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    event: _points_pb2.SessionEndEvent
+    def __init__(self, event: _Optional[_Union[_points_pb2.SessionEndEvent, _Mapping]] = ...) -> None: ...
+
+class SessionEndResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class TurnEndRequest(_message.Message):
+    __slots__ = ("event",)
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    event: _points_pb2.TurnEndEvent
+    def __init__(self, event: _Optional[_Union[_points_pb2.TurnEndEvent, _Mapping]] = ...) -> None: ...
+
+class TurnEndResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...

@@ -79,6 +79,26 @@ class HookPluginStub:
                 request_serializer=hookd_dot_v1_dot_plugin__pb2.TurnStoppingRequest.SerializeToString,
                 response_deserializer=hookd_dot_v1_dot_plugin__pb2.TurnStoppingResponse.FromString,
                 _registered_method=True)
+        self.Rewrite = channel.unary_unary(
+                '/hookd.v1.HookPlugin/Rewrite',
+                request_serializer=hookd_dot_v1_dot_plugin__pb2.RewriteRequest.SerializeToString,
+                response_deserializer=hookd_dot_v1_dot_plugin__pb2.RewriteResponse.FromString,
+                _registered_method=True)
+        self.Approve = channel.unary_unary(
+                '/hookd.v1.HookPlugin/Approve',
+                request_serializer=hookd_dot_v1_dot_plugin__pb2.ApproveRequest.SerializeToString,
+                response_deserializer=hookd_dot_v1_dot_plugin__pb2.ApproveResponse.FromString,
+                _registered_method=True)
+        self.SessionEnd = channel.unary_unary(
+                '/hookd.v1.HookPlugin/SessionEnd',
+                request_serializer=hookd_dot_v1_dot_plugin__pb2.SessionEndRequest.SerializeToString,
+                response_deserializer=hookd_dot_v1_dot_plugin__pb2.SessionEndResponse.FromString,
+                _registered_method=True)
+        self.TurnEnd = channel.unary_unary(
+                '/hookd.v1.HookPlugin/TurnEnd',
+                request_serializer=hookd_dot_v1_dot_plugin__pb2.TurnEndRequest.SerializeToString,
+                response_deserializer=hookd_dot_v1_dot_plugin__pb2.TurnEndResponse.FromString,
+                _registered_method=True)
 
 
 class HookPluginServicer:
@@ -139,6 +159,31 @@ class HookPluginServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Rewrite(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Approve(self, request, context):
+        """The approval point.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SessionEnd(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def TurnEnd(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HookPluginServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -186,6 +231,26 @@ def add_HookPluginServicer_to_server(servicer, server):
                     servicer.TurnStopping,
                     request_deserializer=hookd_dot_v1_dot_plugin__pb2.TurnStoppingRequest.FromString,
                     response_serializer=hookd_dot_v1_dot_plugin__pb2.TurnStoppingResponse.SerializeToString,
+            ),
+            'Rewrite': grpc.unary_unary_rpc_method_handler(
+                    servicer.Rewrite,
+                    request_deserializer=hookd_dot_v1_dot_plugin__pb2.RewriteRequest.FromString,
+                    response_serializer=hookd_dot_v1_dot_plugin__pb2.RewriteResponse.SerializeToString,
+            ),
+            'Approve': grpc.unary_unary_rpc_method_handler(
+                    servicer.Approve,
+                    request_deserializer=hookd_dot_v1_dot_plugin__pb2.ApproveRequest.FromString,
+                    response_serializer=hookd_dot_v1_dot_plugin__pb2.ApproveResponse.SerializeToString,
+            ),
+            'SessionEnd': grpc.unary_unary_rpc_method_handler(
+                    servicer.SessionEnd,
+                    request_deserializer=hookd_dot_v1_dot_plugin__pb2.SessionEndRequest.FromString,
+                    response_serializer=hookd_dot_v1_dot_plugin__pb2.SessionEndResponse.SerializeToString,
+            ),
+            'TurnEnd': grpc.unary_unary_rpc_method_handler(
+                    servicer.TurnEnd,
+                    request_deserializer=hookd_dot_v1_dot_plugin__pb2.TurnEndRequest.FromString,
+                    response_serializer=hookd_dot_v1_dot_plugin__pb2.TurnEndResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -431,6 +496,114 @@ class HookPlugin:
             '/hookd.v1.HookPlugin/TurnStopping',
             hookd_dot_v1_dot_plugin__pb2.TurnStoppingRequest.SerializeToString,
             hookd_dot_v1_dot_plugin__pb2.TurnStoppingResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Rewrite(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hookd.v1.HookPlugin/Rewrite',
+            hookd_dot_v1_dot_plugin__pb2.RewriteRequest.SerializeToString,
+            hookd_dot_v1_dot_plugin__pb2.RewriteResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Approve(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hookd.v1.HookPlugin/Approve',
+            hookd_dot_v1_dot_plugin__pb2.ApproveRequest.SerializeToString,
+            hookd_dot_v1_dot_plugin__pb2.ApproveResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SessionEnd(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hookd.v1.HookPlugin/SessionEnd',
+            hookd_dot_v1_dot_plugin__pb2.SessionEndRequest.SerializeToString,
+            hookd_dot_v1_dot_plugin__pb2.SessionEndResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def TurnEnd(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hookd.v1.HookPlugin/TurnEnd',
+            hookd_dot_v1_dot_plugin__pb2.TurnEndRequest.SerializeToString,
+            hookd_dot_v1_dot_plugin__pb2.TurnEndResponse.FromString,
             options,
             channel_credentials,
             insecure,

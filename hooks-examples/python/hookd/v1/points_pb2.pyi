@@ -1,11 +1,27 @@
 from hookd.v1 import types_pb2 as _types_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class TurnEndOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TURN_END_OUTCOME_UNSPECIFIED: _ClassVar[TurnEndOutcome]
+    TURN_END_OUTCOME_COMPLETED: _ClassVar[TurnEndOutcome]
+    TURN_END_OUTCOME_BLOCKED: _ClassVar[TurnEndOutcome]
+    TURN_END_OUTCOME_CONTINUATION_CAP: _ClassVar[TurnEndOutcome]
+    TURN_END_OUTCOME_CANCELLED: _ClassVar[TurnEndOutcome]
+    TURN_END_OUTCOME_ERROR: _ClassVar[TurnEndOutcome]
+TURN_END_OUTCOME_UNSPECIFIED: TurnEndOutcome
+TURN_END_OUTCOME_COMPLETED: TurnEndOutcome
+TURN_END_OUTCOME_BLOCKED: TurnEndOutcome
+TURN_END_OUTCOME_CONTINUATION_CAP: TurnEndOutcome
+TURN_END_OUTCOME_CANCELLED: TurnEndOutcome
+TURN_END_OUTCOME_ERROR: TurnEndOutcome
 
 class Pass(_message.Message):
     __slots__ = ()
@@ -218,3 +234,83 @@ class Steer(_message.Message):
     MESSAGES_FIELD_NUMBER: _ClassVar[int]
     messages: _containers.RepeatedCompositeFieldContainer[_types_pb2.Message]
     def __init__(self, messages: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ...) -> None: ...
+
+class RewriteEvent(_message.Message):
+    __slots__ = ("session", "call")
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    CALL_FIELD_NUMBER: _ClassVar[int]
+    session: _types_pb2.SessionInfo
+    call: _types_pb2.ToolCall
+    def __init__(self, session: _Optional[_Union[_types_pb2.SessionInfo, _Mapping]] = ..., call: _Optional[_Union[_types_pb2.ToolCall, _Mapping]] = ...) -> None: ...
+
+class RewriteDecision(_message.Message):
+    __slots__ = ("replace", "patch")
+    PASS_FIELD_NUMBER: _ClassVar[int]
+    REPLACE_FIELD_NUMBER: _ClassVar[int]
+    PATCH_FIELD_NUMBER: _ClassVar[int]
+    replace: Replace
+    patch: Patch
+    def __init__(self, replace: _Optional[_Union[Replace, _Mapping]] = ..., patch: _Optional[_Union[Patch, _Mapping]] = ..., **kwargs) -> None: ...
+
+class Replace(_message.Message):
+    __slots__ = ("arguments_json",)
+    ARGUMENTS_JSON_FIELD_NUMBER: _ClassVar[int]
+    arguments_json: str
+    def __init__(self, arguments_json: _Optional[str] = ...) -> None: ...
+
+class Patch(_message.Message):
+    __slots__ = ("merge_patch_json",)
+    MERGE_PATCH_JSON_FIELD_NUMBER: _ClassVar[int]
+    merge_patch_json: str
+    def __init__(self, merge_patch_json: _Optional[str] = ...) -> None: ...
+
+class ApprovalEvent(_message.Message):
+    __slots__ = ("session", "call", "reason", "asked_by")
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    CALL_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    ASKED_BY_FIELD_NUMBER: _ClassVar[int]
+    session: _types_pb2.SessionInfo
+    call: _types_pb2.ToolCall
+    reason: str
+    asked_by: str
+    def __init__(self, session: _Optional[_Union[_types_pb2.SessionInfo, _Mapping]] = ..., call: _Optional[_Union[_types_pb2.ToolCall, _Mapping]] = ..., reason: _Optional[str] = ..., asked_by: _Optional[str] = ...) -> None: ...
+
+class ApprovalDecision(_message.Message):
+    __slots__ = ("approve", "reject")
+    PASS_FIELD_NUMBER: _ClassVar[int]
+    APPROVE_FIELD_NUMBER: _ClassVar[int]
+    REJECT_FIELD_NUMBER: _ClassVar[int]
+    approve: Approve
+    reject: Reject
+    def __init__(self, approve: _Optional[_Union[Approve, _Mapping]] = ..., reject: _Optional[_Union[Reject, _Mapping]] = ..., **kwargs) -> None: ...
+
+class Approve(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class SessionEndEvent(_message.Message):
+    __slots__ = ("session", "reason", "detail", "turns")
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    session: _types_pb2.SessionInfo
+    reason: _types_pb2.SessionEndReason
+    detail: str
+    turns: int
+    def __init__(self, session: _Optional[_Union[_types_pb2.SessionInfo, _Mapping]] = ..., reason: _Optional[_Union[_types_pb2.SessionEndReason, str]] = ..., detail: _Optional[str] = ..., turns: _Optional[int] = ...) -> None: ...
+
+class TurnEndEvent(_message.Message):
+    __slots__ = ("session", "turn", "outcome", "detail", "steps")
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    session: _types_pb2.SessionInfo
+    turn: int
+    outcome: TurnEndOutcome
+    detail: str
+    steps: int
+    def __init__(self, session: _Optional[_Union[_types_pb2.SessionInfo, _Mapping]] = ..., turn: _Optional[int] = ..., outcome: _Optional[_Union[TurnEndOutcome, str]] = ..., detail: _Optional[str] = ..., steps: _Optional[int] = ...) -> None: ...

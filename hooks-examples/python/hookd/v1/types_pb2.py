@@ -24,21 +24,23 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14hookd/v1/types.proto\x12\x08hookd.v1\"\\\n\x0c\x43ontentBlock\x12\x0e\n\x04text\x18\x01 \x01(\tH\x00\x12\x0e\n\x04json\x18\x02 \x01(\tH\x00\x12#\n\x05image\x18\x03 \x01(\x0b\x32\x12.hookd.v1.ImageRefH\x00\x42\x07\n\x05\x62lock\"+\n\x08ImageRef\x12\x0b\n\x03uri\x18\x01 \x01(\t\x12\x12\n\nmedia_type\x18\x02 \x01(\t\"\xb5\x01\n\rMessageSource\x12$\n\x04user\x18\x01 \x01(\x0b\x32\x14.hookd.v1.UserSourceH\x00\x12(\n\x06plugin\x18\x02 \x01(\x0b\x32\x16.hookd.v1.PluginSourceH\x00\x12$\n\x04tool\x18\x03 \x01(\x0b\x32\x14.hookd.v1.ToolSourceH\x00\x12&\n\x05model\x18\x04 \x01(\x0b\x32\x15.hookd.v1.ModelSourceH\x00\x42\x06\n\x04kind\"\x0c\n\nUserSource\"\x1c\n\x0cPluginSource\x12\x0c\n\x04name\x18\x01 \x01(\t\"\x1d\n\nToolSource\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\"\r\n\x0bModelSource\"\x85\x01\n\x07Message\x12\n\n\x02id\x18\x01 \x01(\t\x12\x1c\n\x04role\x18\x02 \x01(\x0e\x32\x0e.hookd.v1.Role\x12\'\n\x07\x63ontent\x18\x03 \x03(\x0b\x32\x16.hookd.v1.ContentBlock\x12\'\n\x06source\x18\x04 \x01(\x0b\x32\x17.hookd.v1.MessageSource\"h\n\x0eToolDefinition\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x19\n\x11input_schema_json\x18\x03 \x01(\t\x12\x18\n\x10\x63oncurrency_safe\x18\x04 \x01(\x08\"N\n\x10ProposedToolCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x11\n\ttool_name\x18\x02 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x03 \x01(\t\"\xbc\x01\n\x08ToolCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x14\n\x0croot_call_id\x18\x02 \x01(\t\x12\x1b\n\x0eparent_call_id\x18\x03 \x01(\tH\x00\x88\x01\x01\x12\x11\n\ttool_name\x18\x04 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x05 \x01(\t\x12\x12\n\nsession_id\x18\x06 \x01(\t\x12\x0c\n\x04turn\x18\x07 \x01(\r\x12\x0c\n\x04step\x18\x08 \x01(\rB\x11\n\x0f_parent_call_id\"\x90\x01\n\nToolResult\x12(\n\x07success\x18\x01 \x01(\x0b\x32\x15.hookd.v1.ToolSuccessH\x00\x12(\n\x07\x66\x61ilure\x18\x02 \x01(\x0b\x32\x15.hookd.v1.ToolFailureH\x00\x12#\n\x08\x63ontexts\x18\x03 \x03(\x0b\x32\x11.hookd.v1.MessageB\t\n\x07outcome\"x\n\x0bToolSuccess\x12\x12\n\nvalue_json\x18\x01 \x01(\t\x12\'\n\x07\x63ontent\x18\x02 \x03(\x0b\x32\x16.hookd.v1.ContentBlock\x12\x1a\n\rmetadata_json\x18\x03 \x01(\tH\x00\x88\x01\x01\x42\x10\n\x0e_metadata_json\"c\n\x0bToolFailure\x12\x0f\n\x07message\x18\x01 \x01(\t\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\'\n\x07\x63ontent\x18\x04 \x03(\x0b\x32\x16.hookd.v1.ContentBlock\"@\n\x0bSessionInfo\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x61gent_id\x18\x02 \x01(\t\x12\x0b\n\x03\x63wd\x18\x03 \x01(\t*\xc8\x01\n\x05Point\x12\x15\n\x11POINT_UNSPECIFIED\x10\x00\x12\x17\n\x13POINT_SESSION_START\x10\x01\x12\x12\n\x0ePOINT_PRE_STEP\x10\x02\x12\x12\n\x0ePOINT_PRE_TOOL\x10\x03\x12\x0f\n\x0bPOINT_GUARD\x10\x04\x12\x11\n\rPOINT_EXECUTE\x10\x05\x12\x13\n\x0fPOINT_POST_TOOL\x10\x06\x12\x15\n\x11POINT_TOOL_RESULT\x10\x07\x12\x17\n\x13POINT_TURN_STOPPING\x10\x08*m\n\rFailurePolicy\x12\x1e\n\x1a\x46\x41ILURE_POLICY_UNSPECIFIED\x10\x00\x12\x1e\n\x1a\x46\x41ILURE_POLICY_FAIL_CLOSED\x10\x01\x12\x1c\n\x18\x46\x41ILURE_POLICY_FAIL_OPEN\x10\x02*?\n\x04Role\x12\x14\n\x10ROLE_UNSPECIFIED\x10\x00\x12\r\n\tROLE_USER\x10\x01\x12\x12\n\x0eROLE_ASSISTANT\x10\x02*\x9c\x01\n\rSessionSource\x12\x1e\n\x1aSESSION_SOURCE_UNSPECIFIED\x10\x00\x12\x1a\n\x16SESSION_SOURCE_STARTUP\x10\x01\x12\x19\n\x15SESSION_SOURCE_RESUME\x10\x02\x12\x18\n\x14SESSION_SOURCE_CLEAR\x10\x03\x12\x1a\n\x16SESSION_SOURCE_COMPACT\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14hookd/v1/types.proto\x12\x08hookd.v1\"\\\n\x0c\x43ontentBlock\x12\x0e\n\x04text\x18\x01 \x01(\tH\x00\x12\x0e\n\x04json\x18\x02 \x01(\tH\x00\x12#\n\x05image\x18\x03 \x01(\x0b\x32\x12.hookd.v1.ImageRefH\x00\x42\x07\n\x05\x62lock\"+\n\x08ImageRef\x12\x0b\n\x03uri\x18\x01 \x01(\t\x12\x12\n\nmedia_type\x18\x02 \x01(\t\"\xb5\x01\n\rMessageSource\x12$\n\x04user\x18\x01 \x01(\x0b\x32\x14.hookd.v1.UserSourceH\x00\x12(\n\x06plugin\x18\x02 \x01(\x0b\x32\x16.hookd.v1.PluginSourceH\x00\x12$\n\x04tool\x18\x03 \x01(\x0b\x32\x14.hookd.v1.ToolSourceH\x00\x12&\n\x05model\x18\x04 \x01(\x0b\x32\x15.hookd.v1.ModelSourceH\x00\x42\x06\n\x04kind\"\x0c\n\nUserSource\"\x1c\n\x0cPluginSource\x12\x0c\n\x04name\x18\x01 \x01(\t\"\x1d\n\nToolSource\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\"\r\n\x0bModelSource\"\x85\x01\n\x07Message\x12\n\n\x02id\x18\x01 \x01(\t\x12\x1c\n\x04role\x18\x02 \x01(\x0e\x32\x0e.hookd.v1.Role\x12\'\n\x07\x63ontent\x18\x03 \x03(\x0b\x32\x16.hookd.v1.ContentBlock\x12\'\n\x06source\x18\x04 \x01(\x0b\x32\x17.hookd.v1.MessageSource\"\x83\x01\n\x0eToolDefinition\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x19\n\x11input_schema_json\x18\x03 \x01(\t\x12\x18\n\x10\x63oncurrency_safe\x18\x04 \x01(\x08\x12\x19\n\x11\x66inalizes_content\x18\x05 \x01(\x08\"N\n\x10ProposedToolCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x11\n\ttool_name\x18\x02 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x03 \x01(\t\"\x94\x02\n\x08ToolCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x14\n\x0croot_call_id\x18\x02 \x01(\t\x12\x1b\n\x0eparent_call_id\x18\x03 \x01(\tH\x00\x88\x01\x01\x12\x11\n\ttool_name\x18\x04 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x05 \x01(\t\x12\x12\n\nsession_id\x18\x06 \x01(\t\x12\x0c\n\x04turn\x18\x07 \x01(\r\x12\x0c\n\x04step\x18\x08 \x01(\r\x12$\n\x17original_arguments_json\x18\t \x01(\tH\x01\x88\x01\x01\x12\x14\n\x0crewritten_by\x18\n \x03(\tB\x11\n\x0f_parent_call_idB\x1a\n\x18_original_arguments_json\"\x90\x01\n\nToolResult\x12(\n\x07success\x18\x01 \x01(\x0b\x32\x15.hookd.v1.ToolSuccessH\x00\x12(\n\x07\x66\x61ilure\x18\x02 \x01(\x0b\x32\x15.hookd.v1.ToolFailureH\x00\x12#\n\x08\x63ontexts\x18\x03 \x03(\x0b\x32\x11.hookd.v1.MessageB\t\n\x07outcome\"x\n\x0bToolSuccess\x12\x12\n\nvalue_json\x18\x01 \x01(\t\x12\'\n\x07\x63ontent\x18\x02 \x03(\x0b\x32\x16.hookd.v1.ContentBlock\x12\x1a\n\rmetadata_json\x18\x03 \x01(\tH\x00\x88\x01\x01\x42\x10\n\x0e_metadata_json\"c\n\x0bToolFailure\x12\x0f\n\x07message\x18\x01 \x01(\t\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\'\n\x07\x63ontent\x18\x04 \x03(\x0b\x32\x16.hookd.v1.ContentBlock\"o\n\x0bSessionInfo\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x61gent_id\x18\x02 \x01(\t\x12\x0b\n\x03\x63wd\x18\x03 \x01(\t\x12\x19\n\x11parent_session_id\x18\x04 \x01(\t\x12\x12\n\nagent_type\x18\x05 \x01(\t*\x9a\x02\n\x05Point\x12\x15\n\x11POINT_UNSPECIFIED\x10\x00\x12\x17\n\x13POINT_SESSION_START\x10\x01\x12\x12\n\x0ePOINT_PRE_STEP\x10\x02\x12\x12\n\x0ePOINT_PRE_TOOL\x10\x03\x12\x0f\n\x0bPOINT_GUARD\x10\x04\x12\x11\n\rPOINT_EXECUTE\x10\x05\x12\x13\n\x0fPOINT_POST_TOOL\x10\x06\x12\x15\n\x11POINT_TOOL_RESULT\x10\x07\x12\x17\n\x13POINT_TURN_STOPPING\x10\x08\x12\x11\n\rPOINT_REWRITE\x10\t\x12\x12\n\x0ePOINT_APPROVAL\x10\n\x12\x15\n\x11POINT_SESSION_END\x10\x0b\x12\x12\n\x0ePOINT_TURN_END\x10\x0c*m\n\rFailurePolicy\x12\x1e\n\x1a\x46\x41ILURE_POLICY_UNSPECIFIED\x10\x00\x12\x1e\n\x1a\x46\x41ILURE_POLICY_FAIL_CLOSED\x10\x01\x12\x1c\n\x18\x46\x41ILURE_POLICY_FAIL_OPEN\x10\x02*?\n\x04Role\x12\x14\n\x10ROLE_UNSPECIFIED\x10\x00\x12\r\n\tROLE_USER\x10\x01\x12\x12\n\x0eROLE_ASSISTANT\x10\x02*\xb9\x01\n\rSessionSource\x12\x1e\n\x1aSESSION_SOURCE_UNSPECIFIED\x10\x00\x12\x1a\n\x16SESSION_SOURCE_STARTUP\x10\x01\x12\x19\n\x15SESSION_SOURCE_RESUME\x10\x02\x12\x18\n\x14SESSION_SOURCE_CLEAR\x10\x03\x12\x1a\n\x16SESSION_SOURCE_COMPACT\x10\x04\x12\x1b\n\x17SESSION_SOURCE_SUBAGENT\x10\x05*\xe2\x01\n\x10SessionEndReason\x12\"\n\x1eSESSION_END_REASON_UNSPECIFIED\x10\x00\x12\x1d\n\x19SESSION_END_REASON_CLOSED\x10\x01\x12\x1e\n\x1aSESSION_END_REASON_CLEARED\x10\x02\x12#\n\x1fSESSION_END_REASON_DISCONNECTED\x10\x03\x12\x1e\n\x1aSESSION_END_REASON_EXPIRED\x10\x04\x12&\n\"SESSION_END_REASON_DAEMON_STOPPING\x10\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'hookd.v1.types_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_POINT']._serialized_start=1397
-  _globals['_POINT']._serialized_end=1597
-  _globals['_FAILUREPOLICY']._serialized_start=1599
-  _globals['_FAILUREPOLICY']._serialized_end=1708
-  _globals['_ROLE']._serialized_start=1710
-  _globals['_ROLE']._serialized_end=1773
-  _globals['_SESSIONSOURCE']._serialized_start=1776
-  _globals['_SESSIONSOURCE']._serialized_end=1932
+  _globals['_POINT']._serialized_start=1560
+  _globals['_POINT']._serialized_end=1842
+  _globals['_FAILUREPOLICY']._serialized_start=1844
+  _globals['_FAILUREPOLICY']._serialized_end=1953
+  _globals['_ROLE']._serialized_start=1955
+  _globals['_ROLE']._serialized_end=2018
+  _globals['_SESSIONSOURCE']._serialized_start=2021
+  _globals['_SESSIONSOURCE']._serialized_end=2206
+  _globals['_SESSIONENDREASON']._serialized_start=2209
+  _globals['_SESSIONENDREASON']._serialized_end=2435
   _globals['_CONTENTBLOCK']._serialized_start=34
   _globals['_CONTENTBLOCK']._serialized_end=126
   _globals['_IMAGEREF']._serialized_start=128
@@ -55,18 +57,18 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_MODELSOURCE']._serialized_end=445
   _globals['_MESSAGE']._serialized_start=448
   _globals['_MESSAGE']._serialized_end=581
-  _globals['_TOOLDEFINITION']._serialized_start=583
-  _globals['_TOOLDEFINITION']._serialized_end=687
-  _globals['_PROPOSEDTOOLCALL']._serialized_start=689
-  _globals['_PROPOSEDTOOLCALL']._serialized_end=767
-  _globals['_TOOLCALL']._serialized_start=770
-  _globals['_TOOLCALL']._serialized_end=958
-  _globals['_TOOLRESULT']._serialized_start=961
-  _globals['_TOOLRESULT']._serialized_end=1105
-  _globals['_TOOLSUCCESS']._serialized_start=1107
-  _globals['_TOOLSUCCESS']._serialized_end=1227
-  _globals['_TOOLFAILURE']._serialized_start=1229
-  _globals['_TOOLFAILURE']._serialized_end=1328
-  _globals['_SESSIONINFO']._serialized_start=1330
-  _globals['_SESSIONINFO']._serialized_end=1394
+  _globals['_TOOLDEFINITION']._serialized_start=584
+  _globals['_TOOLDEFINITION']._serialized_end=715
+  _globals['_PROPOSEDTOOLCALL']._serialized_start=717
+  _globals['_PROPOSEDTOOLCALL']._serialized_end=795
+  _globals['_TOOLCALL']._serialized_start=798
+  _globals['_TOOLCALL']._serialized_end=1074
+  _globals['_TOOLRESULT']._serialized_start=1077
+  _globals['_TOOLRESULT']._serialized_end=1221
+  _globals['_TOOLSUCCESS']._serialized_start=1223
+  _globals['_TOOLSUCCESS']._serialized_end=1343
+  _globals['_TOOLFAILURE']._serialized_start=1345
+  _globals['_TOOLFAILURE']._serialized_end=1444
+  _globals['_SESSIONINFO']._serialized_start=1446
+  _globals['_SESSIONINFO']._serialized_end=1557
 # @@protoc_insertion_point(module_scope)

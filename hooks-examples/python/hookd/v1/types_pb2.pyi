@@ -18,6 +18,10 @@ class Point(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     POINT_POST_TOOL: _ClassVar[Point]
     POINT_TOOL_RESULT: _ClassVar[Point]
     POINT_TURN_STOPPING: _ClassVar[Point]
+    POINT_REWRITE: _ClassVar[Point]
+    POINT_APPROVAL: _ClassVar[Point]
+    POINT_SESSION_END: _ClassVar[Point]
+    POINT_TURN_END: _ClassVar[Point]
 
 class FailurePolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -38,6 +42,16 @@ class SessionSource(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SESSION_SOURCE_RESUME: _ClassVar[SessionSource]
     SESSION_SOURCE_CLEAR: _ClassVar[SessionSource]
     SESSION_SOURCE_COMPACT: _ClassVar[SessionSource]
+    SESSION_SOURCE_SUBAGENT: _ClassVar[SessionSource]
+
+class SessionEndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SESSION_END_REASON_UNSPECIFIED: _ClassVar[SessionEndReason]
+    SESSION_END_REASON_CLOSED: _ClassVar[SessionEndReason]
+    SESSION_END_REASON_CLEARED: _ClassVar[SessionEndReason]
+    SESSION_END_REASON_DISCONNECTED: _ClassVar[SessionEndReason]
+    SESSION_END_REASON_EXPIRED: _ClassVar[SessionEndReason]
+    SESSION_END_REASON_DAEMON_STOPPING: _ClassVar[SessionEndReason]
 POINT_UNSPECIFIED: Point
 POINT_SESSION_START: Point
 POINT_PRE_STEP: Point
@@ -47,6 +61,10 @@ POINT_EXECUTE: Point
 POINT_POST_TOOL: Point
 POINT_TOOL_RESULT: Point
 POINT_TURN_STOPPING: Point
+POINT_REWRITE: Point
+POINT_APPROVAL: Point
+POINT_SESSION_END: Point
+POINT_TURN_END: Point
 FAILURE_POLICY_UNSPECIFIED: FailurePolicy
 FAILURE_POLICY_FAIL_CLOSED: FailurePolicy
 FAILURE_POLICY_FAIL_OPEN: FailurePolicy
@@ -58,6 +76,13 @@ SESSION_SOURCE_STARTUP: SessionSource
 SESSION_SOURCE_RESUME: SessionSource
 SESSION_SOURCE_CLEAR: SessionSource
 SESSION_SOURCE_COMPACT: SessionSource
+SESSION_SOURCE_SUBAGENT: SessionSource
+SESSION_END_REASON_UNSPECIFIED: SessionEndReason
+SESSION_END_REASON_CLOSED: SessionEndReason
+SESSION_END_REASON_CLEARED: SessionEndReason
+SESSION_END_REASON_DISCONNECTED: SessionEndReason
+SESSION_END_REASON_EXPIRED: SessionEndReason
+SESSION_END_REASON_DAEMON_STOPPING: SessionEndReason
 
 class ContentBlock(_message.Message):
     __slots__ = ("text", "json", "image")
@@ -122,16 +147,18 @@ class Message(_message.Message):
     def __init__(self, id: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ..., content: _Optional[_Iterable[_Union[ContentBlock, _Mapping]]] = ..., source: _Optional[_Union[MessageSource, _Mapping]] = ...) -> None: ...
 
 class ToolDefinition(_message.Message):
-    __slots__ = ("name", "description", "input_schema_json", "concurrency_safe")
+    __slots__ = ("name", "description", "input_schema_json", "concurrency_safe", "finalizes_content")
     NAME_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     INPUT_SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
     CONCURRENCY_SAFE_FIELD_NUMBER: _ClassVar[int]
+    FINALIZES_CONTENT_FIELD_NUMBER: _ClassVar[int]
     name: str
     description: str
     input_schema_json: str
     concurrency_safe: bool
-    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., input_schema_json: _Optional[str] = ..., concurrency_safe: _Optional[bool] = ...) -> None: ...
+    finalizes_content: bool
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., input_schema_json: _Optional[str] = ..., concurrency_safe: _Optional[bool] = ..., finalizes_content: _Optional[bool] = ...) -> None: ...
 
 class ProposedToolCall(_message.Message):
     __slots__ = ("call_id", "tool_name", "arguments_json")
@@ -144,7 +171,7 @@ class ProposedToolCall(_message.Message):
     def __init__(self, call_id: _Optional[str] = ..., tool_name: _Optional[str] = ..., arguments_json: _Optional[str] = ...) -> None: ...
 
 class ToolCall(_message.Message):
-    __slots__ = ("call_id", "root_call_id", "parent_call_id", "tool_name", "arguments_json", "session_id", "turn", "step")
+    __slots__ = ("call_id", "root_call_id", "parent_call_id", "tool_name", "arguments_json", "session_id", "turn", "step", "original_arguments_json", "rewritten_by")
     CALL_ID_FIELD_NUMBER: _ClassVar[int]
     ROOT_CALL_ID_FIELD_NUMBER: _ClassVar[int]
     PARENT_CALL_ID_FIELD_NUMBER: _ClassVar[int]
@@ -153,6 +180,8 @@ class ToolCall(_message.Message):
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
     STEP_FIELD_NUMBER: _ClassVar[int]
+    ORIGINAL_ARGUMENTS_JSON_FIELD_NUMBER: _ClassVar[int]
+    REWRITTEN_BY_FIELD_NUMBER: _ClassVar[int]
     call_id: str
     root_call_id: str
     parent_call_id: str
@@ -161,7 +190,9 @@ class ToolCall(_message.Message):
     session_id: str
     turn: int
     step: int
-    def __init__(self, call_id: _Optional[str] = ..., root_call_id: _Optional[str] = ..., parent_call_id: _Optional[str] = ..., tool_name: _Optional[str] = ..., arguments_json: _Optional[str] = ..., session_id: _Optional[str] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ...) -> None: ...
+    original_arguments_json: str
+    rewritten_by: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, call_id: _Optional[str] = ..., root_call_id: _Optional[str] = ..., parent_call_id: _Optional[str] = ..., tool_name: _Optional[str] = ..., arguments_json: _Optional[str] = ..., session_id: _Optional[str] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ..., original_arguments_json: _Optional[str] = ..., rewritten_by: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ToolResult(_message.Message):
     __slots__ = ("success", "failure", "contexts")
@@ -196,11 +227,15 @@ class ToolFailure(_message.Message):
     def __init__(self, message: _Optional[str] = ..., code: _Optional[str] = ..., name: _Optional[str] = ..., content: _Optional[_Iterable[_Union[ContentBlock, _Mapping]]] = ...) -> None: ...
 
 class SessionInfo(_message.Message):
-    __slots__ = ("session_id", "agent_id", "cwd")
+    __slots__ = ("session_id", "agent_id", "cwd", "parent_session_id", "agent_type")
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     CWD_FIELD_NUMBER: _ClassVar[int]
+    PARENT_SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    AGENT_TYPE_FIELD_NUMBER: _ClassVar[int]
     session_id: str
     agent_id: str
     cwd: str
-    def __init__(self, session_id: _Optional[str] = ..., agent_id: _Optional[str] = ..., cwd: _Optional[str] = ...) -> None: ...
+    parent_session_id: str
+    agent_type: str
+    def __init__(self, session_id: _Optional[str] = ..., agent_id: _Optional[str] = ..., cwd: _Optional[str] = ..., parent_session_id: _Optional[str] = ..., agent_type: _Optional[str] = ...) -> None: ...

@@ -222,6 +222,7 @@ type SessionRequest struct {
 	//	*SessionRequest_DispatchReply
 	//	*SessionRequest_ApprovalReply
 	//	*SessionRequest_Close
+	//	*SessionRequest_FinalizeReply
 	Frame         isSessionRequest_Frame `protobuf_oneof:"frame"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -327,6 +328,15 @@ func (x *SessionRequest) GetClose() *CloseSession {
 	return nil
 }
 
+func (x *SessionRequest) GetFinalizeReply() *FinalizeReply {
+	if x != nil {
+		if x, ok := x.Frame.(*SessionRequest_FinalizeReply); ok {
+			return x.FinalizeReply
+		}
+	}
+	return nil
+}
+
 type isSessionRequest_Frame interface {
 	isSessionRequest_Frame()
 }
@@ -359,6 +369,10 @@ type SessionRequest_Close struct {
 	Close *CloseSession `protobuf:"bytes,7,opt,name=close,proto3,oneof"`
 }
 
+type SessionRequest_FinalizeReply struct {
+	FinalizeReply *FinalizeReply `protobuf:"bytes,8,opt,name=finalize_reply,json=finalizeReply,proto3,oneof"`
+}
+
 func (*SessionRequest_Open) isSessionRequest_Frame() {}
 
 func (*SessionRequest_Prompt) isSessionRequest_Frame() {}
@@ -373,6 +387,8 @@ func (*SessionRequest_ApprovalReply) isSessionRequest_Frame() {}
 
 func (*SessionRequest_Close) isSessionRequest_Frame() {}
 
+func (*SessionRequest_FinalizeReply) isSessionRequest_Frame() {}
+
 // Opens (startup) or continues (resume) a session. Must be the stream's first frame.
 type OpenSession struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -383,7 +399,12 @@ type OpenSession struct {
 	Tools     []*ToolDefinition `protobuf:"bytes,4,rep,name=tools,proto3" json:"tools,omitempty"`
 	// The agent's identity when the daemon runs without tokens; ignored (and must match when
 	// set) when the connection carries a token.
-	AgentId       string `protobuf:"bytes,5,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	AgentId string `protobuf:"bytes,5,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	// For a subagent (source SUBAGENT): the session of the same agent that started it. It must be
+	// a session this agent has open (or resumable); lineage never crosses agents.
+	ParentSessionId string `protobuf:"bytes,6,opt,name=parent_session_id,json=parentSessionId,proto3" json:"parent_session_id,omitempty"`
+	// The kind of agent running the session (e.g. the subagent's type). Optional.
+	AgentType     string `protobuf:"bytes,7,opt,name=agent_type,json=agentType,proto3" json:"agent_type,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -449,6 +470,20 @@ func (x *OpenSession) GetTools() []*ToolDefinition {
 func (x *OpenSession) GetAgentId() string {
 	if x != nil {
 		return x.AgentId
+	}
+	return ""
+}
+
+func (x *OpenSession) GetParentSessionId() string {
+	if x != nil {
+		return x.ParentSessionId
+	}
+	return ""
+}
+
+func (x *OpenSession) GetAgentType() string {
+	if x != nil {
+		return x.AgentType
 	}
 	return ""
 }
@@ -745,9 +780,11 @@ func (x *ApprovalReply) GetNote() string {
 	return ""
 }
 
-// Closes the session for good; it can no longer be resumed.
+// Closes the session for good; it can no longer be resumed. Session-end plugins are told why.
 type CloseSession struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// CLOSED (the default when unset) or CLEARED.
+	Reason        SessionEndReason `protobuf:"varint,1,opt,name=reason,proto3,enum=hookd.v1.SessionEndReason" json:"reason,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -782,6 +819,67 @@ func (*CloseSession) Descriptor() ([]byte, []int) {
 	return file_hookd_v1_host_proto_rawDescGZIP(), []int{7}
 }
 
+func (x *CloseSession) GetReason() SessionEndReason {
+	if x != nil {
+		return x.Reason
+	}
+	return SessionEndReason_SESSION_END_REASON_UNSPECIFIED
+}
+
+// The agent's answer to a FinalizeRequest.
+type FinalizeReply struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	RequestId string                 `protobuf:"bytes,1,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// The replacement content; absent keeps the candidate's content.
+	Content       *ContentReplacement `protobuf:"bytes,2,opt,name=content,proto3,oneof" json:"content,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FinalizeReply) Reset() {
+	*x = FinalizeReply{}
+	mi := &file_hookd_v1_host_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FinalizeReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FinalizeReply) ProtoMessage() {}
+
+func (x *FinalizeReply) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FinalizeReply.ProtoReflect.Descriptor instead.
+func (*FinalizeReply) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *FinalizeReply) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
+}
+
+func (x *FinalizeReply) GetContent() *ContentReplacement {
+	if x != nil {
+		return x.Content
+	}
+	return nil
+}
+
 type SessionResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Types that are valid to be assigned to Frame:
@@ -795,6 +893,7 @@ type SessionResponse struct {
 	//	*SessionResponse_Context
 	//	*SessionResponse_TurnEnded
 	//	*SessionResponse_Problem
+	//	*SessionResponse_FinalizeRequest
 	Frame         isSessionResponse_Frame `protobuf_oneof:"frame"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -802,7 +901,7 @@ type SessionResponse struct {
 
 func (x *SessionResponse) Reset() {
 	*x = SessionResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[8]
+	mi := &file_hookd_v1_host_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -814,7 +913,7 @@ func (x *SessionResponse) String() string {
 func (*SessionResponse) ProtoMessage() {}
 
 func (x *SessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[8]
+	mi := &file_hookd_v1_host_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -827,7 +926,7 @@ func (x *SessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionResponse.ProtoReflect.Descriptor instead.
 func (*SessionResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{8}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *SessionResponse) GetFrame() isSessionResponse_Frame {
@@ -918,6 +1017,15 @@ func (x *SessionResponse) GetProblem() *Problem {
 	return nil
 }
 
+func (x *SessionResponse) GetFinalizeRequest() *FinalizeRequest {
+	if x != nil {
+		if x, ok := x.Frame.(*SessionResponse_FinalizeRequest); ok {
+			return x.FinalizeRequest
+		}
+	}
+	return nil
+}
+
 type isSessionResponse_Frame interface {
 	isSessionResponse_Frame()
 }
@@ -958,6 +1066,10 @@ type SessionResponse_Problem struct {
 	Problem *Problem `protobuf:"bytes,9,opt,name=problem,proto3,oneof"`
 }
 
+type SessionResponse_FinalizeRequest struct {
+	FinalizeRequest *FinalizeRequest `protobuf:"bytes,10,opt,name=finalize_request,json=finalizeRequest,proto3,oneof"`
+}
+
 func (*SessionResponse_Opened) isSessionResponse_Frame() {}
 
 func (*SessionResponse_TurnStarted) isSessionResponse_Frame() {}
@@ -976,12 +1088,17 @@ func (*SessionResponse_TurnEnded) isSessionResponse_Frame() {}
 
 func (*SessionResponse_Problem) isSessionResponse_Frame() {}
 
+func (*SessionResponse_FinalizeRequest) isSessionResponse_Frame() {}
+
 type SessionOpened struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	SessionId string                 `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
 	// True when an existing session was continued.
 	Resumed bool `protobuf:"varint,2,opt,name=resumed,proto3" json:"resumed,omitempty"`
-	// Context messages that session-start plugins injected.
+	// Always empty: session-start contexts are delivered once, at the head of the first
+	// StepRequest's batch, where the model sees them (an agent recording both would duplicate them).
+	//
+	// Deprecated: Marked as deprecated in hookd/v1/host.proto.
 	Contexts      []*Message `protobuf:"bytes,3,rep,name=contexts,proto3" json:"contexts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -989,7 +1106,7 @@ type SessionOpened struct {
 
 func (x *SessionOpened) Reset() {
 	*x = SessionOpened{}
-	mi := &file_hookd_v1_host_proto_msgTypes[9]
+	mi := &file_hookd_v1_host_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1001,7 +1118,7 @@ func (x *SessionOpened) String() string {
 func (*SessionOpened) ProtoMessage() {}
 
 func (x *SessionOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[9]
+	mi := &file_hookd_v1_host_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1014,7 +1131,7 @@ func (x *SessionOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionOpened.ProtoReflect.Descriptor instead.
 func (*SessionOpened) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{9}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *SessionOpened) GetSessionId() string {
@@ -1031,6 +1148,7 @@ func (x *SessionOpened) GetResumed() bool {
 	return false
 }
 
+// Deprecated: Marked as deprecated in hookd/v1/host.proto.
 func (x *SessionOpened) GetContexts() []*Message {
 	if x != nil {
 		return x.Contexts
@@ -1047,7 +1165,7 @@ type TurnStarted struct {
 
 func (x *TurnStarted) Reset() {
 	*x = TurnStarted{}
-	mi := &file_hookd_v1_host_proto_msgTypes[10]
+	mi := &file_hookd_v1_host_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1059,7 +1177,7 @@ func (x *TurnStarted) String() string {
 func (*TurnStarted) ProtoMessage() {}
 
 func (x *TurnStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[10]
+	mi := &file_hookd_v1_host_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1072,7 +1190,7 @@ func (x *TurnStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnStarted.ProtoReflect.Descriptor instead.
 func (*TurnStarted) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{10}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *TurnStarted) GetTurn() uint32 {
@@ -1095,7 +1213,7 @@ type StepRequest struct {
 
 func (x *StepRequest) Reset() {
 	*x = StepRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[11]
+	mi := &file_hookd_v1_host_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1107,7 +1225,7 @@ func (x *StepRequest) String() string {
 func (*StepRequest) ProtoMessage() {}
 
 func (x *StepRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[11]
+	mi := &file_hookd_v1_host_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1120,7 +1238,7 @@ func (x *StepRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepRequest.ProtoReflect.Descriptor instead.
 func (*StepRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{11}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *StepRequest) GetRequestId() string {
@@ -1162,7 +1280,7 @@ type DispatchRequest struct {
 
 func (x *DispatchRequest) Reset() {
 	*x = DispatchRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[12]
+	mi := &file_hookd_v1_host_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1174,7 +1292,7 @@ func (x *DispatchRequest) String() string {
 func (*DispatchRequest) ProtoMessage() {}
 
 func (x *DispatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[12]
+	mi := &file_hookd_v1_host_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1187,7 +1305,7 @@ func (x *DispatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DispatchRequest.ProtoReflect.Descriptor instead.
 func (*DispatchRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{12}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *DispatchRequest) GetRequestId() string {
@@ -1222,7 +1340,7 @@ type ApprovalRequest struct {
 
 func (x *ApprovalRequest) Reset() {
 	*x = ApprovalRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[13]
+	mi := &file_hookd_v1_host_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1234,7 +1352,7 @@ func (x *ApprovalRequest) String() string {
 func (*ApprovalRequest) ProtoMessage() {}
 
 func (x *ApprovalRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[13]
+	mi := &file_hookd_v1_host_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1247,7 +1365,7 @@ func (x *ApprovalRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApprovalRequest.ProtoReflect.Descriptor instead.
 func (*ApprovalRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{13}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ApprovalRequest) GetRequestId() string {
@@ -1285,6 +1403,77 @@ func (x *ApprovalRequest) GetDeadlineMs() uint32 {
 	return 0
 }
 
+// Run the finalize boundary of a tool that declared finalizes_content: once per call, with the
+// normalized candidate result (failures included). Answer with a FinalizeReply before the
+// deadline; a late, missing or unusable answer keeps the candidate's content.
+type FinalizeRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RequestId     string                 `protobuf:"bytes,1,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	Call          *ToolCall              `protobuf:"bytes,2,opt,name=call,proto3" json:"call,omitempty"`
+	Candidate     *ToolResult            `protobuf:"bytes,3,opt,name=candidate,proto3" json:"candidate,omitempty"`
+	DeadlineMs    uint32                 `protobuf:"varint,4,opt,name=deadline_ms,json=deadlineMs,proto3" json:"deadline_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FinalizeRequest) Reset() {
+	*x = FinalizeRequest{}
+	mi := &file_hookd_v1_host_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FinalizeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FinalizeRequest) ProtoMessage() {}
+
+func (x *FinalizeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FinalizeRequest.ProtoReflect.Descriptor instead.
+func (*FinalizeRequest) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *FinalizeRequest) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
+}
+
+func (x *FinalizeRequest) GetCall() *ToolCall {
+	if x != nil {
+		return x.Call
+	}
+	return nil
+}
+
+func (x *FinalizeRequest) GetCandidate() *ToolResult {
+	if x != nil {
+		return x.Candidate
+	}
+	return nil
+}
+
+func (x *FinalizeRequest) GetDeadlineMs() uint32 {
+	if x != nil {
+		return x.DeadlineMs
+	}
+	return 0
+}
+
 // A tool call's final result, as the model will see it.
 type ToolResultNotice struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
@@ -1298,7 +1487,7 @@ type ToolResultNotice struct {
 
 func (x *ToolResultNotice) Reset() {
 	*x = ToolResultNotice{}
-	mi := &file_hookd_v1_host_proto_msgTypes[14]
+	mi := &file_hookd_v1_host_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1310,7 +1499,7 @@ func (x *ToolResultNotice) String() string {
 func (*ToolResultNotice) ProtoMessage() {}
 
 func (x *ToolResultNotice) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[14]
+	mi := &file_hookd_v1_host_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1323,7 +1512,7 @@ func (x *ToolResultNotice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolResultNotice.ProtoReflect.Descriptor instead.
 func (*ToolResultNotice) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{14}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ToolResultNotice) GetCall() *ToolCall {
@@ -1357,7 +1546,7 @@ type ContextNotice struct {
 
 func (x *ContextNotice) Reset() {
 	*x = ContextNotice{}
-	mi := &file_hookd_v1_host_proto_msgTypes[15]
+	mi := &file_hookd_v1_host_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1369,7 +1558,7 @@ func (x *ContextNotice) String() string {
 func (*ContextNotice) ProtoMessage() {}
 
 func (x *ContextNotice) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[15]
+	mi := &file_hookd_v1_host_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1382,7 +1571,7 @@ func (x *ContextNotice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ContextNotice.ProtoReflect.Descriptor instead.
 func (*ContextNotice) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{15}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ContextNotice) GetMessages() []*Message {
@@ -1405,7 +1594,7 @@ type TurnEnded struct {
 
 func (x *TurnEnded) Reset() {
 	*x = TurnEnded{}
-	mi := &file_hookd_v1_host_proto_msgTypes[16]
+	mi := &file_hookd_v1_host_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1417,7 +1606,7 @@ func (x *TurnEnded) String() string {
 func (*TurnEnded) ProtoMessage() {}
 
 func (x *TurnEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[16]
+	mi := &file_hookd_v1_host_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1430,7 +1619,7 @@ func (x *TurnEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnEnded.ProtoReflect.Descriptor instead.
 func (*TurnEnded) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{16}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *TurnEnded) GetTurn() uint32 {
@@ -1476,7 +1665,7 @@ type Problem struct {
 
 func (x *Problem) Reset() {
 	*x = Problem{}
-	mi := &file_hookd_v1_host_proto_msgTypes[17]
+	mi := &file_hookd_v1_host_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1488,7 +1677,7 @@ func (x *Problem) String() string {
 func (*Problem) ProtoMessage() {}
 
 func (x *Problem) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[17]
+	mi := &file_hookd_v1_host_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1501,7 +1690,7 @@ func (x *Problem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Problem.ProtoReflect.Descriptor instead.
 func (*Problem) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{17}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Problem) GetCode() string {
@@ -1541,7 +1730,7 @@ type DecisionTrace struct {
 
 func (x *DecisionTrace) Reset() {
 	*x = DecisionTrace{}
-	mi := &file_hookd_v1_host_proto_msgTypes[18]
+	mi := &file_hookd_v1_host_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1553,7 +1742,7 @@ func (x *DecisionTrace) String() string {
 func (*DecisionTrace) ProtoMessage() {}
 
 func (x *DecisionTrace) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[18]
+	mi := &file_hookd_v1_host_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1566,7 +1755,7 @@ func (x *DecisionTrace) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecisionTrace.ProtoReflect.Descriptor instead.
 func (*DecisionTrace) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{18}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *DecisionTrace) GetDecidedBy() string {
@@ -1599,7 +1788,7 @@ type EvaluateSessionStartRequest struct {
 
 func (x *EvaluateSessionStartRequest) Reset() {
 	*x = EvaluateSessionStartRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[19]
+	mi := &file_hookd_v1_host_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1611,7 +1800,7 @@ func (x *EvaluateSessionStartRequest) String() string {
 func (*EvaluateSessionStartRequest) ProtoMessage() {}
 
 func (x *EvaluateSessionStartRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[19]
+	mi := &file_hookd_v1_host_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1624,7 +1813,7 @@ func (x *EvaluateSessionStartRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateSessionStartRequest.ProtoReflect.Descriptor instead.
 func (*EvaluateSessionStartRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{19}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *EvaluateSessionStartRequest) GetEvent() *SessionStartEvent {
@@ -1644,7 +1833,7 @@ type EvaluateSessionStartResponse struct {
 
 func (x *EvaluateSessionStartResponse) Reset() {
 	*x = EvaluateSessionStartResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[20]
+	mi := &file_hookd_v1_host_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1656,7 +1845,7 @@ func (x *EvaluateSessionStartResponse) String() string {
 func (*EvaluateSessionStartResponse) ProtoMessage() {}
 
 func (x *EvaluateSessionStartResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[20]
+	mi := &file_hookd_v1_host_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1669,7 +1858,7 @@ func (x *EvaluateSessionStartResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateSessionStartResponse.ProtoReflect.Descriptor instead.
 func (*EvaluateSessionStartResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{20}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *EvaluateSessionStartResponse) GetContexts() []*Message {
@@ -1688,7 +1877,7 @@ type EvaluatePreStepRequest struct {
 
 func (x *EvaluatePreStepRequest) Reset() {
 	*x = EvaluatePreStepRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[21]
+	mi := &file_hookd_v1_host_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1700,7 +1889,7 @@ func (x *EvaluatePreStepRequest) String() string {
 func (*EvaluatePreStepRequest) ProtoMessage() {}
 
 func (x *EvaluatePreStepRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[21]
+	mi := &file_hookd_v1_host_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1713,7 +1902,7 @@ func (x *EvaluatePreStepRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluatePreStepRequest.ProtoReflect.Descriptor instead.
 func (*EvaluatePreStepRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{21}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *EvaluatePreStepRequest) GetEvent() *PreStepEvent {
@@ -1734,7 +1923,7 @@ type EvaluatePreStepResponse struct {
 
 func (x *EvaluatePreStepResponse) Reset() {
 	*x = EvaluatePreStepResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[22]
+	mi := &file_hookd_v1_host_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1746,7 +1935,7 @@ func (x *EvaluatePreStepResponse) String() string {
 func (*EvaluatePreStepResponse) ProtoMessage() {}
 
 func (x *EvaluatePreStepResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[22]
+	mi := &file_hookd_v1_host_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1759,7 +1948,7 @@ func (x *EvaluatePreStepResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluatePreStepResponse.ProtoReflect.Descriptor instead.
 func (*EvaluatePreStepResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{22}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *EvaluatePreStepResponse) GetDecision() *PreStepDecision {
@@ -1779,8 +1968,8 @@ func (x *EvaluatePreStepResponse) GetTrace() *DecisionTrace {
 type EvaluatePreToolRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Event *PreToolEvent          `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
-	// When true, an `ask` is returned to the caller (after the guards) instead of being resolved
-	// through the session's approval channel.
+	// When true, an `ask` that no approval plugin resolved is returned to the caller (after the
+	// guards) instead of being resolved through the session's approval channel.
 	AgentResolvesAsk bool `protobuf:"varint,2,opt,name=agent_resolves_ask,json=agentResolvesAsk,proto3" json:"agent_resolves_ask,omitempty"`
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
@@ -1788,7 +1977,7 @@ type EvaluatePreToolRequest struct {
 
 func (x *EvaluatePreToolRequest) Reset() {
 	*x = EvaluatePreToolRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[23]
+	mi := &file_hookd_v1_host_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1800,7 +1989,7 @@ func (x *EvaluatePreToolRequest) String() string {
 func (*EvaluatePreToolRequest) ProtoMessage() {}
 
 func (x *EvaluatePreToolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[23]
+	mi := &file_hookd_v1_host_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1813,7 +2002,7 @@ func (x *EvaluatePreToolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluatePreToolRequest.ProtoReflect.Descriptor instead.
 func (*EvaluatePreToolRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{23}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *EvaluatePreToolRequest) GetEvent() *PreToolEvent {
@@ -1841,7 +2030,7 @@ type EvaluatePreToolResponse struct {
 
 func (x *EvaluatePreToolResponse) Reset() {
 	*x = EvaluatePreToolResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[24]
+	mi := &file_hookd_v1_host_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1853,7 +2042,7 @@ func (x *EvaluatePreToolResponse) String() string {
 func (*EvaluatePreToolResponse) ProtoMessage() {}
 
 func (x *EvaluatePreToolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[24]
+	mi := &file_hookd_v1_host_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1866,7 +2055,7 @@ func (x *EvaluatePreToolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluatePreToolResponse.ProtoReflect.Descriptor instead.
 func (*EvaluatePreToolResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{24}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *EvaluatePreToolResponse) GetDecision() *PreToolDecision {
@@ -1892,7 +2081,7 @@ type EvaluatePostToolRequest struct {
 
 func (x *EvaluatePostToolRequest) Reset() {
 	*x = EvaluatePostToolRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[25]
+	mi := &file_hookd_v1_host_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1904,7 +2093,7 @@ func (x *EvaluatePostToolRequest) String() string {
 func (*EvaluatePostToolRequest) ProtoMessage() {}
 
 func (x *EvaluatePostToolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[25]
+	mi := &file_hookd_v1_host_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1917,7 +2106,7 @@ func (x *EvaluatePostToolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluatePostToolRequest.ProtoReflect.Descriptor instead.
 func (*EvaluatePostToolRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{25}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *EvaluatePostToolRequest) GetEvent() *PostToolEvent {
@@ -1940,7 +2129,7 @@ type EvaluatePostToolResponse struct {
 
 func (x *EvaluatePostToolResponse) Reset() {
 	*x = EvaluatePostToolResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[26]
+	mi := &file_hookd_v1_host_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1952,7 +2141,7 @@ func (x *EvaluatePostToolResponse) String() string {
 func (*EvaluatePostToolResponse) ProtoMessage() {}
 
 func (x *EvaluatePostToolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[26]
+	mi := &file_hookd_v1_host_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1965,7 +2154,7 @@ func (x *EvaluatePostToolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluatePostToolResponse.ProtoReflect.Descriptor instead.
 func (*EvaluatePostToolResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{26}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *EvaluatePostToolResponse) GetDecision() *PostToolDecision {
@@ -1998,7 +2187,7 @@ type EvaluateToolResultRequest struct {
 
 func (x *EvaluateToolResultRequest) Reset() {
 	*x = EvaluateToolResultRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[27]
+	mi := &file_hookd_v1_host_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2010,7 +2199,7 @@ func (x *EvaluateToolResultRequest) String() string {
 func (*EvaluateToolResultRequest) ProtoMessage() {}
 
 func (x *EvaluateToolResultRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[27]
+	mi := &file_hookd_v1_host_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2023,7 +2212,7 @@ func (x *EvaluateToolResultRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateToolResultRequest.ProtoReflect.Descriptor instead.
 func (*EvaluateToolResultRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{27}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *EvaluateToolResultRequest) GetEvent() *ToolResultEvent {
@@ -2041,7 +2230,7 @@ type EvaluateToolResultResponse struct {
 
 func (x *EvaluateToolResultResponse) Reset() {
 	*x = EvaluateToolResultResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[28]
+	mi := &file_hookd_v1_host_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2053,7 +2242,7 @@ func (x *EvaluateToolResultResponse) String() string {
 func (*EvaluateToolResultResponse) ProtoMessage() {}
 
 func (x *EvaluateToolResultResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[28]
+	mi := &file_hookd_v1_host_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2066,7 +2255,7 @@ func (x *EvaluateToolResultResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateToolResultResponse.ProtoReflect.Descriptor instead.
 func (*EvaluateToolResultResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{28}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{30}
 }
 
 type EvaluateTurnStoppingRequest struct {
@@ -2078,7 +2267,7 @@ type EvaluateTurnStoppingRequest struct {
 
 func (x *EvaluateTurnStoppingRequest) Reset() {
 	*x = EvaluateTurnStoppingRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[29]
+	mi := &file_hookd_v1_host_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2090,7 +2279,7 @@ func (x *EvaluateTurnStoppingRequest) String() string {
 func (*EvaluateTurnStoppingRequest) ProtoMessage() {}
 
 func (x *EvaluateTurnStoppingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[29]
+	mi := &file_hookd_v1_host_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2103,7 +2292,7 @@ func (x *EvaluateTurnStoppingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateTurnStoppingRequest.ProtoReflect.Descriptor instead.
 func (*EvaluateTurnStoppingRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{29}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *EvaluateTurnStoppingRequest) GetEvent() *TurnStoppingEvent {
@@ -2126,7 +2315,7 @@ type EvaluateTurnStoppingResponse struct {
 
 func (x *EvaluateTurnStoppingResponse) Reset() {
 	*x = EvaluateTurnStoppingResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[30]
+	mi := &file_hookd_v1_host_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2138,7 +2327,7 @@ func (x *EvaluateTurnStoppingResponse) String() string {
 func (*EvaluateTurnStoppingResponse) ProtoMessage() {}
 
 func (x *EvaluateTurnStoppingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[30]
+	mi := &file_hookd_v1_host_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2151,7 +2340,7 @@ func (x *EvaluateTurnStoppingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateTurnStoppingResponse.ProtoReflect.Descriptor instead.
 func (*EvaluateTurnStoppingResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{30}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *EvaluateTurnStoppingResponse) GetDecision() *TurnStoppingDecision {
@@ -2175,11 +2364,405 @@ func (x *EvaluateTurnStoppingResponse) GetTrace() *DecisionTrace {
 	return nil
 }
 
+type EvaluateRewriteRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Event         *RewriteEvent          `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EvaluateRewriteRequest) Reset() {
+	*x = EvaluateRewriteRequest{}
+	mi := &file_hookd_v1_host_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EvaluateRewriteRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EvaluateRewriteRequest) ProtoMessage() {}
+
+func (x *EvaluateRewriteRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EvaluateRewriteRequest.ProtoReflect.Descriptor instead.
+func (*EvaluateRewriteRequest) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *EvaluateRewriteRequest) GetEvent() *RewriteEvent {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+type EvaluateRewriteResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Outcome:
+	//
+	//	*EvaluateRewriteResponse_Call
+	//	*EvaluateRewriteResponse_Deny
+	Outcome       isEvaluateRewriteResponse_Outcome `protobuf_oneof:"outcome"`
+	Trace         *DecisionTrace                    `protobuf:"bytes,3,opt,name=trace,proto3" json:"trace,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EvaluateRewriteResponse) Reset() {
+	*x = EvaluateRewriteResponse{}
+	mi := &file_hookd_v1_host_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EvaluateRewriteResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EvaluateRewriteResponse) ProtoMessage() {}
+
+func (x *EvaluateRewriteResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EvaluateRewriteResponse.ProtoReflect.Descriptor instead.
+func (*EvaluateRewriteResponse) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *EvaluateRewriteResponse) GetOutcome() isEvaluateRewriteResponse_Outcome {
+	if x != nil {
+		return x.Outcome
+	}
+	return nil
+}
+
+func (x *EvaluateRewriteResponse) GetCall() *ToolCall {
+	if x != nil {
+		if x, ok := x.Outcome.(*EvaluateRewriteResponse_Call); ok {
+			return x.Call
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateRewriteResponse) GetDeny() *Deny {
+	if x != nil {
+		if x, ok := x.Outcome.(*EvaluateRewriteResponse_Deny); ok {
+			return x.Deny
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateRewriteResponse) GetTrace() *DecisionTrace {
+	if x != nil {
+		return x.Trace
+	}
+	return nil
+}
+
+type isEvaluateRewriteResponse_Outcome interface {
+	isEvaluateRewriteResponse_Outcome()
+}
+
+type EvaluateRewriteResponse_Call struct {
+	// The call with its effective arguments; original_arguments_json and rewritten_by are set
+	// when a plugin changed them.
+	Call *ToolCall `protobuf:"bytes,1,opt,name=call,proto3,oneof"`
+}
+
+type EvaluateRewriteResponse_Deny struct {
+	// A fail-closed rewrite plugin failed: the call must not run.
+	Deny *Deny `protobuf:"bytes,2,opt,name=deny,proto3,oneof"`
+}
+
+func (*EvaluateRewriteResponse_Call) isEvaluateRewriteResponse_Outcome() {}
+
+func (*EvaluateRewriteResponse_Deny) isEvaluateRewriteResponse_Outcome() {}
+
+type EvaluateApprovalRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Event         *ApprovalEvent         `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EvaluateApprovalRequest) Reset() {
+	*x = EvaluateApprovalRequest{}
+	mi := &file_hookd_v1_host_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EvaluateApprovalRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EvaluateApprovalRequest) ProtoMessage() {}
+
+func (x *EvaluateApprovalRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EvaluateApprovalRequest.ProtoReflect.Descriptor instead.
+func (*EvaluateApprovalRequest) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *EvaluateApprovalRequest) GetEvent() *ApprovalEvent {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+type EvaluateApprovalResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// approve, reject, or pass (no plugin decided: ask the agent's own approver).
+	Decision      *ApprovalDecision `protobuf:"bytes,1,opt,name=decision,proto3" json:"decision,omitempty"`
+	Trace         *DecisionTrace    `protobuf:"bytes,2,opt,name=trace,proto3" json:"trace,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EvaluateApprovalResponse) Reset() {
+	*x = EvaluateApprovalResponse{}
+	mi := &file_hookd_v1_host_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EvaluateApprovalResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EvaluateApprovalResponse) ProtoMessage() {}
+
+func (x *EvaluateApprovalResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EvaluateApprovalResponse.ProtoReflect.Descriptor instead.
+func (*EvaluateApprovalResponse) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *EvaluateApprovalResponse) GetDecision() *ApprovalDecision {
+	if x != nil {
+		return x.Decision
+	}
+	return nil
+}
+
+func (x *EvaluateApprovalResponse) GetTrace() *DecisionTrace {
+	if x != nil {
+		return x.Trace
+	}
+	return nil
+}
+
+type EvaluateSessionEndRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Event         *SessionEndEvent       `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EvaluateSessionEndRequest) Reset() {
+	*x = EvaluateSessionEndRequest{}
+	mi := &file_hookd_v1_host_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EvaluateSessionEndRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EvaluateSessionEndRequest) ProtoMessage() {}
+
+func (x *EvaluateSessionEndRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EvaluateSessionEndRequest.ProtoReflect.Descriptor instead.
+func (*EvaluateSessionEndRequest) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *EvaluateSessionEndRequest) GetEvent() *SessionEndEvent {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+type EvaluateSessionEndResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EvaluateSessionEndResponse) Reset() {
+	*x = EvaluateSessionEndResponse{}
+	mi := &file_hookd_v1_host_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EvaluateSessionEndResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EvaluateSessionEndResponse) ProtoMessage() {}
+
+func (x *EvaluateSessionEndResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EvaluateSessionEndResponse.ProtoReflect.Descriptor instead.
+func (*EvaluateSessionEndResponse) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{38}
+}
+
+type EvaluateTurnEndRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Event         *TurnEndEvent          `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EvaluateTurnEndRequest) Reset() {
+	*x = EvaluateTurnEndRequest{}
+	mi := &file_hookd_v1_host_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EvaluateTurnEndRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EvaluateTurnEndRequest) ProtoMessage() {}
+
+func (x *EvaluateTurnEndRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EvaluateTurnEndRequest.ProtoReflect.Descriptor instead.
+func (*EvaluateTurnEndRequest) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *EvaluateTurnEndRequest) GetEvent() *TurnEndEvent {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+type EvaluateTurnEndResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EvaluateTurnEndResponse) Reset() {
+	*x = EvaluateTurnEndResponse{}
+	mi := &file_hookd_v1_host_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EvaluateTurnEndResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EvaluateTurnEndResponse) ProtoMessage() {}
+
+func (x *EvaluateTurnEndResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EvaluateTurnEndResponse.ProtoReflect.Descriptor instead.
+func (*EvaluateTurnEndResponse) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{40}
+}
+
 var File_hookd_v1_host_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_host_proto_rawDesc = "" +
 	"\n" +
-	"\x13hookd/v1/host.proto\x12\bhookd.v1\x1a\x15hookd/v1/points.proto\x1a\x14hookd/v1/types.proto\"\x8c\x03\n" +
+	"\x13hookd/v1/host.proto\x12\bhookd.v1\x1a\x15hookd/v1/points.proto\x1a\x14hookd/v1/types.proto\"\xce\x03\n" +
 	"\x0eSessionRequest\x12+\n" +
 	"\x04open\x18\x01 \x01(\v2\x15.hookd.v1.OpenSessionH\x00R\x04open\x12*\n" +
 	"\x06prompt\x18\x02 \x01(\v2\x10.hookd.v1.PromptH\x00R\x06prompt\x12.\n" +
@@ -2188,15 +2771,19 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"step_reply\x18\x04 \x01(\v2\x13.hookd.v1.StepReplyH\x00R\tstepReply\x12@\n" +
 	"\x0edispatch_reply\x18\x05 \x01(\v2\x17.hookd.v1.DispatchReplyH\x00R\rdispatchReply\x12@\n" +
 	"\x0eapproval_reply\x18\x06 \x01(\v2\x17.hookd.v1.ApprovalReplyH\x00R\rapprovalReply\x12.\n" +
-	"\x05close\x18\a \x01(\v2\x16.hookd.v1.CloseSessionH\x00R\x05closeB\a\n" +
-	"\x05frame\"\xba\x01\n" +
+	"\x05close\x18\a \x01(\v2\x16.hookd.v1.CloseSessionH\x00R\x05close\x12@\n" +
+	"\x0efinalize_reply\x18\b \x01(\v2\x17.hookd.v1.FinalizeReplyH\x00R\rfinalizeReplyB\a\n" +
+	"\x05frame\"\x85\x02\n" +
 	"\vOpenSession\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12/\n" +
 	"\x06source\x18\x02 \x01(\x0e2\x17.hookd.v1.SessionSourceR\x06source\x12\x10\n" +
 	"\x03cwd\x18\x03 \x01(\tR\x03cwd\x12.\n" +
 	"\x05tools\x18\x04 \x03(\v2\x18.hookd.v1.ToolDefinitionR\x05tools\x12\x19\n" +
-	"\bagent_id\x18\x05 \x01(\tR\aagentId\"d\n" +
+	"\bagent_id\x18\x05 \x01(\tR\aagentId\x12*\n" +
+	"\x11parent_session_id\x18\x06 \x01(\tR\x0fparentSessionId\x12\x1d\n" +
+	"\n" +
+	"agent_type\x18\a \x01(\tR\tagentType\"d\n" +
 	"\x06Prompt\x12(\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x14.hookd.v1.PromptKindR\x04kind\x120\n" +
 	"\acontent\x18\x02 \x03(\v2\x16.hookd.v1.ContentBlockR\acontent\"$\n" +
@@ -2218,8 +2805,15 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\n" +
 	"request_id\x18\x01 \x01(\tR\trequestId\x123\n" +
 	"\aoutcome\x18\x02 \x01(\x0e2\x19.hookd.v1.ApprovalOutcomeR\aoutcome\x12\x12\n" +
-	"\x04note\x18\x03 \x01(\tR\x04note\"\x0e\n" +
-	"\fCloseSession\"\xae\x04\n" +
+	"\x04note\x18\x03 \x01(\tR\x04note\"B\n" +
+	"\fCloseSession\x122\n" +
+	"\x06reason\x18\x01 \x01(\x0e2\x1a.hookd.v1.SessionEndReasonR\x06reason\"w\n" +
+	"\rFinalizeReply\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\x01 \x01(\tR\trequestId\x12;\n" +
+	"\acontent\x18\x02 \x01(\v2\x1c.hookd.v1.ContentReplacementH\x00R\acontent\x88\x01\x01B\n" +
+	"\n" +
+	"\b_content\"\xf6\x04\n" +
 	"\x0fSessionResponse\x121\n" +
 	"\x06opened\x18\x01 \x01(\v2\x17.hookd.v1.SessionOpenedH\x00R\x06opened\x12:\n" +
 	"\fturn_started\x18\x02 \x01(\v2\x15.hookd.v1.TurnStartedH\x00R\vturnStarted\x12:\n" +
@@ -2231,13 +2825,15 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\acontext\x18\a \x01(\v2\x17.hookd.v1.ContextNoticeH\x00R\acontext\x124\n" +
 	"\n" +
 	"turn_ended\x18\b \x01(\v2\x13.hookd.v1.TurnEndedH\x00R\tturnEnded\x12-\n" +
-	"\aproblem\x18\t \x01(\v2\x11.hookd.v1.ProblemH\x00R\aproblemB\a\n" +
-	"\x05frame\"w\n" +
+	"\aproblem\x18\t \x01(\v2\x11.hookd.v1.ProblemH\x00R\aproblem\x12F\n" +
+	"\x10finalize_request\x18\n" +
+	" \x01(\v2\x19.hookd.v1.FinalizeRequestH\x00R\x0ffinalizeRequestB\a\n" +
+	"\x05frame\"{\n" +
 	"\rSessionOpened\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12\x18\n" +
-	"\aresumed\x18\x02 \x01(\bR\aresumed\x12-\n" +
-	"\bcontexts\x18\x03 \x03(\v2\x11.hookd.v1.MessageR\bcontexts\"!\n" +
+	"\aresumed\x18\x02 \x01(\bR\aresumed\x121\n" +
+	"\bcontexts\x18\x03 \x03(\v2\x11.hookd.v1.MessageB\x02\x18\x01R\bcontexts\"!\n" +
 	"\vTurnStarted\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\rR\x04turn\"\x83\x01\n" +
 	"\vStepRequest\x12\x1d\n" +
@@ -2257,6 +2853,13 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x19\n" +
 	"\basked_by\x18\x04 \x01(\tR\aaskedBy\x12\x1f\n" +
 	"\vdeadline_ms\x18\x05 \x01(\rR\n" +
+	"deadlineMs\"\xad\x01\n" +
+	"\x0fFinalizeRequest\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\x01 \x01(\tR\trequestId\x12&\n" +
+	"\x04call\x18\x02 \x01(\v2\x12.hookd.v1.ToolCallR\x04call\x122\n" +
+	"\tcandidate\x18\x03 \x01(\v2\x14.hookd.v1.ToolResultR\tcandidate\x12\x1f\n" +
+	"\vdeadline_ms\x18\x04 \x01(\rR\n" +
 	"deadlineMs\"\x97\x01\n" +
 	"\x10ToolResultNotice\x12&\n" +
 	"\x04call\x18\x01 \x01(\v2\x12.hookd.v1.ToolCallR\x04call\x12,\n" +
@@ -2309,7 +2912,25 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\x1cEvaluateTurnStoppingResponse\x12:\n" +
 	"\bdecision\x18\x01 \x01(\v2\x1e.hookd.v1.TurnStoppingDecisionR\bdecision\x12\x16\n" +
 	"\x06capped\x18\x02 \x01(\bR\x06capped\x12-\n" +
-	"\x05trace\x18\x03 \x01(\v2\x17.hookd.v1.DecisionTraceR\x05trace*s\n" +
+	"\x05trace\x18\x03 \x01(\v2\x17.hookd.v1.DecisionTraceR\x05trace\"F\n" +
+	"\x16EvaluateRewriteRequest\x12,\n" +
+	"\x05event\x18\x01 \x01(\v2\x16.hookd.v1.RewriteEventR\x05event\"\xa3\x01\n" +
+	"\x17EvaluateRewriteResponse\x12(\n" +
+	"\x04call\x18\x01 \x01(\v2\x12.hookd.v1.ToolCallH\x00R\x04call\x12$\n" +
+	"\x04deny\x18\x02 \x01(\v2\x0e.hookd.v1.DenyH\x00R\x04deny\x12-\n" +
+	"\x05trace\x18\x03 \x01(\v2\x17.hookd.v1.DecisionTraceR\x05traceB\t\n" +
+	"\aoutcome\"H\n" +
+	"\x17EvaluateApprovalRequest\x12-\n" +
+	"\x05event\x18\x01 \x01(\v2\x17.hookd.v1.ApprovalEventR\x05event\"\x81\x01\n" +
+	"\x18EvaluateApprovalResponse\x126\n" +
+	"\bdecision\x18\x01 \x01(\v2\x1a.hookd.v1.ApprovalDecisionR\bdecision\x12-\n" +
+	"\x05trace\x18\x02 \x01(\v2\x17.hookd.v1.DecisionTraceR\x05trace\"L\n" +
+	"\x19EvaluateSessionEndRequest\x12/\n" +
+	"\x05event\x18\x01 \x01(\v2\x19.hookd.v1.SessionEndEventR\x05event\"\x1c\n" +
+	"\x1aEvaluateSessionEndResponse\"F\n" +
+	"\x16EvaluateTurnEndRequest\x12,\n" +
+	"\x05event\x18\x01 \x01(\v2\x16.hookd.v1.TurnEndEventR\x05event\"\x19\n" +
+	"\x17EvaluateTurnEndResponse*s\n" +
 	"\n" +
 	"PromptKind\x12\x1b\n" +
 	"\x17PROMPT_KIND_UNSPECIFIED\x10\x00\x12\x19\n" +
@@ -2327,7 +2948,7 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\x17TURN_END_REASON_BLOCKED\x10\x02\x12\x19\n" +
 	"\x15TURN_END_REASON_ERROR\x10\x03\x12\x1b\n" +
 	"\x17TURN_END_REASON_ABORTED\x10\x04\x12$\n" +
-	" TURN_END_REASON_CONTINUATION_CAP\x10\x052\x88\x05\n" +
+	" TURN_END_REASON_CONTINUATION_CAP\x10\x052\xf4\a\n" +
 	"\bHookHost\x12B\n" +
 	"\aSession\x12\x18.hookd.v1.SessionRequest\x1a\x19.hookd.v1.SessionResponse(\x010\x01\x12e\n" +
 	"\x14EvaluateSessionStart\x12%.hookd.v1.EvaluateSessionStartRequest\x1a&.hookd.v1.EvaluateSessionStartResponse\x12V\n" +
@@ -2335,7 +2956,11 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\x0fEvaluatePreTool\x12 .hookd.v1.EvaluatePreToolRequest\x1a!.hookd.v1.EvaluatePreToolResponse\x12Y\n" +
 	"\x10EvaluatePostTool\x12!.hookd.v1.EvaluatePostToolRequest\x1a\".hookd.v1.EvaluatePostToolResponse\x12_\n" +
 	"\x12EvaluateToolResult\x12#.hookd.v1.EvaluateToolResultRequest\x1a$.hookd.v1.EvaluateToolResultResponse\x12e\n" +
-	"\x14EvaluateTurnStopping\x12%.hookd.v1.EvaluateTurnStoppingRequest\x1a&.hookd.v1.EvaluateTurnStoppingResponseB\x94\x01\n" +
+	"\x14EvaluateTurnStopping\x12%.hookd.v1.EvaluateTurnStoppingRequest\x1a&.hookd.v1.EvaluateTurnStoppingResponse\x12V\n" +
+	"\x0fEvaluateRewrite\x12 .hookd.v1.EvaluateRewriteRequest\x1a!.hookd.v1.EvaluateRewriteResponse\x12Y\n" +
+	"\x10EvaluateApproval\x12!.hookd.v1.EvaluateApprovalRequest\x1a\".hookd.v1.EvaluateApprovalResponse\x12_\n" +
+	"\x12EvaluateSessionEnd\x12#.hookd.v1.EvaluateSessionEndRequest\x1a$.hookd.v1.EvaluateSessionEndResponse\x12V\n" +
+	"\x0fEvaluateTurnEnd\x12 .hookd.v1.EvaluateTurnEndRequest\x1a!.hookd.v1.EvaluateTurnEndResponseB\x94\x01\n" +
 	"\fcom.hookd.v1B\tHostProtoP\x01Z8example.com/hookd/hooks-examples/go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
 
 var (
@@ -2351,7 +2976,7 @@ func file_hookd_v1_host_proto_rawDescGZIP() []byte {
 }
 
 var file_hookd_v1_host_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_hookd_v1_host_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
+var file_hookd_v1_host_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
 var file_hookd_v1_host_proto_goTypes = []any{
 	(PromptKind)(0),                      // 0: hookd.v1.PromptKind
 	(ApprovalOutcome)(0),                 // 1: hookd.v1.ApprovalOutcome
@@ -2364,46 +2989,64 @@ var file_hookd_v1_host_proto_goTypes = []any{
 	(*DispatchReply)(nil),                // 8: hookd.v1.DispatchReply
 	(*ApprovalReply)(nil),                // 9: hookd.v1.ApprovalReply
 	(*CloseSession)(nil),                 // 10: hookd.v1.CloseSession
-	(*SessionResponse)(nil),              // 11: hookd.v1.SessionResponse
-	(*SessionOpened)(nil),                // 12: hookd.v1.SessionOpened
-	(*TurnStarted)(nil),                  // 13: hookd.v1.TurnStarted
-	(*StepRequest)(nil),                  // 14: hookd.v1.StepRequest
-	(*DispatchRequest)(nil),              // 15: hookd.v1.DispatchRequest
-	(*ApprovalRequest)(nil),              // 16: hookd.v1.ApprovalRequest
-	(*ToolResultNotice)(nil),             // 17: hookd.v1.ToolResultNotice
-	(*ContextNotice)(nil),                // 18: hookd.v1.ContextNotice
-	(*TurnEnded)(nil),                    // 19: hookd.v1.TurnEnded
-	(*Problem)(nil),                      // 20: hookd.v1.Problem
-	(*DecisionTrace)(nil),                // 21: hookd.v1.DecisionTrace
-	(*EvaluateSessionStartRequest)(nil),  // 22: hookd.v1.EvaluateSessionStartRequest
-	(*EvaluateSessionStartResponse)(nil), // 23: hookd.v1.EvaluateSessionStartResponse
-	(*EvaluatePreStepRequest)(nil),       // 24: hookd.v1.EvaluatePreStepRequest
-	(*EvaluatePreStepResponse)(nil),      // 25: hookd.v1.EvaluatePreStepResponse
-	(*EvaluatePreToolRequest)(nil),       // 26: hookd.v1.EvaluatePreToolRequest
-	(*EvaluatePreToolResponse)(nil),      // 27: hookd.v1.EvaluatePreToolResponse
-	(*EvaluatePostToolRequest)(nil),      // 28: hookd.v1.EvaluatePostToolRequest
-	(*EvaluatePostToolResponse)(nil),     // 29: hookd.v1.EvaluatePostToolResponse
-	(*EvaluateToolResultRequest)(nil),    // 30: hookd.v1.EvaluateToolResultRequest
-	(*EvaluateToolResultResponse)(nil),   // 31: hookd.v1.EvaluateToolResultResponse
-	(*EvaluateTurnStoppingRequest)(nil),  // 32: hookd.v1.EvaluateTurnStoppingRequest
-	(*EvaluateTurnStoppingResponse)(nil), // 33: hookd.v1.EvaluateTurnStoppingResponse
-	(SessionSource)(0),                   // 34: hookd.v1.SessionSource
-	(*ToolDefinition)(nil),               // 35: hookd.v1.ToolDefinition
-	(*ContentBlock)(nil),                 // 36: hookd.v1.ContentBlock
-	(*Message)(nil),                      // 37: hookd.v1.Message
-	(*ProposedToolCall)(nil),             // 38: hookd.v1.ProposedToolCall
-	(*ToolResult)(nil),                   // 39: hookd.v1.ToolResult
-	(*ToolCall)(nil),                     // 40: hookd.v1.ToolCall
-	(*SessionStartEvent)(nil),            // 41: hookd.v1.SessionStartEvent
-	(*PreStepEvent)(nil),                 // 42: hookd.v1.PreStepEvent
-	(*PreStepDecision)(nil),              // 43: hookd.v1.PreStepDecision
-	(*PreToolEvent)(nil),                 // 44: hookd.v1.PreToolEvent
-	(*PreToolDecision)(nil),              // 45: hookd.v1.PreToolDecision
-	(*PostToolEvent)(nil),                // 46: hookd.v1.PostToolEvent
-	(*PostToolDecision)(nil),             // 47: hookd.v1.PostToolDecision
-	(*ToolResultEvent)(nil),              // 48: hookd.v1.ToolResultEvent
-	(*TurnStoppingEvent)(nil),            // 49: hookd.v1.TurnStoppingEvent
-	(*TurnStoppingDecision)(nil),         // 50: hookd.v1.TurnStoppingDecision
+	(*FinalizeReply)(nil),                // 11: hookd.v1.FinalizeReply
+	(*SessionResponse)(nil),              // 12: hookd.v1.SessionResponse
+	(*SessionOpened)(nil),                // 13: hookd.v1.SessionOpened
+	(*TurnStarted)(nil),                  // 14: hookd.v1.TurnStarted
+	(*StepRequest)(nil),                  // 15: hookd.v1.StepRequest
+	(*DispatchRequest)(nil),              // 16: hookd.v1.DispatchRequest
+	(*ApprovalRequest)(nil),              // 17: hookd.v1.ApprovalRequest
+	(*FinalizeRequest)(nil),              // 18: hookd.v1.FinalizeRequest
+	(*ToolResultNotice)(nil),             // 19: hookd.v1.ToolResultNotice
+	(*ContextNotice)(nil),                // 20: hookd.v1.ContextNotice
+	(*TurnEnded)(nil),                    // 21: hookd.v1.TurnEnded
+	(*Problem)(nil),                      // 22: hookd.v1.Problem
+	(*DecisionTrace)(nil),                // 23: hookd.v1.DecisionTrace
+	(*EvaluateSessionStartRequest)(nil),  // 24: hookd.v1.EvaluateSessionStartRequest
+	(*EvaluateSessionStartResponse)(nil), // 25: hookd.v1.EvaluateSessionStartResponse
+	(*EvaluatePreStepRequest)(nil),       // 26: hookd.v1.EvaluatePreStepRequest
+	(*EvaluatePreStepResponse)(nil),      // 27: hookd.v1.EvaluatePreStepResponse
+	(*EvaluatePreToolRequest)(nil),       // 28: hookd.v1.EvaluatePreToolRequest
+	(*EvaluatePreToolResponse)(nil),      // 29: hookd.v1.EvaluatePreToolResponse
+	(*EvaluatePostToolRequest)(nil),      // 30: hookd.v1.EvaluatePostToolRequest
+	(*EvaluatePostToolResponse)(nil),     // 31: hookd.v1.EvaluatePostToolResponse
+	(*EvaluateToolResultRequest)(nil),    // 32: hookd.v1.EvaluateToolResultRequest
+	(*EvaluateToolResultResponse)(nil),   // 33: hookd.v1.EvaluateToolResultResponse
+	(*EvaluateTurnStoppingRequest)(nil),  // 34: hookd.v1.EvaluateTurnStoppingRequest
+	(*EvaluateTurnStoppingResponse)(nil), // 35: hookd.v1.EvaluateTurnStoppingResponse
+	(*EvaluateRewriteRequest)(nil),       // 36: hookd.v1.EvaluateRewriteRequest
+	(*EvaluateRewriteResponse)(nil),      // 37: hookd.v1.EvaluateRewriteResponse
+	(*EvaluateApprovalRequest)(nil),      // 38: hookd.v1.EvaluateApprovalRequest
+	(*EvaluateApprovalResponse)(nil),     // 39: hookd.v1.EvaluateApprovalResponse
+	(*EvaluateSessionEndRequest)(nil),    // 40: hookd.v1.EvaluateSessionEndRequest
+	(*EvaluateSessionEndResponse)(nil),   // 41: hookd.v1.EvaluateSessionEndResponse
+	(*EvaluateTurnEndRequest)(nil),       // 42: hookd.v1.EvaluateTurnEndRequest
+	(*EvaluateTurnEndResponse)(nil),      // 43: hookd.v1.EvaluateTurnEndResponse
+	(SessionSource)(0),                   // 44: hookd.v1.SessionSource
+	(*ToolDefinition)(nil),               // 45: hookd.v1.ToolDefinition
+	(*ContentBlock)(nil),                 // 46: hookd.v1.ContentBlock
+	(*Message)(nil),                      // 47: hookd.v1.Message
+	(*ProposedToolCall)(nil),             // 48: hookd.v1.ProposedToolCall
+	(*ToolResult)(nil),                   // 49: hookd.v1.ToolResult
+	(SessionEndReason)(0),                // 50: hookd.v1.SessionEndReason
+	(*ContentReplacement)(nil),           // 51: hookd.v1.ContentReplacement
+	(*ToolCall)(nil),                     // 52: hookd.v1.ToolCall
+	(*SessionStartEvent)(nil),            // 53: hookd.v1.SessionStartEvent
+	(*PreStepEvent)(nil),                 // 54: hookd.v1.PreStepEvent
+	(*PreStepDecision)(nil),              // 55: hookd.v1.PreStepDecision
+	(*PreToolEvent)(nil),                 // 56: hookd.v1.PreToolEvent
+	(*PreToolDecision)(nil),              // 57: hookd.v1.PreToolDecision
+	(*PostToolEvent)(nil),                // 58: hookd.v1.PostToolEvent
+	(*PostToolDecision)(nil),             // 59: hookd.v1.PostToolDecision
+	(*ToolResultEvent)(nil),              // 60: hookd.v1.ToolResultEvent
+	(*TurnStoppingEvent)(nil),            // 61: hookd.v1.TurnStoppingEvent
+	(*TurnStoppingDecision)(nil),         // 62: hookd.v1.TurnStoppingDecision
+	(*RewriteEvent)(nil),                 // 63: hookd.v1.RewriteEvent
+	(*Deny)(nil),                         // 64: hookd.v1.Deny
+	(*ApprovalEvent)(nil),                // 65: hookd.v1.ApprovalEvent
+	(*ApprovalDecision)(nil),             // 66: hookd.v1.ApprovalDecision
+	(*SessionEndEvent)(nil),              // 67: hookd.v1.SessionEndEvent
+	(*TurnEndEvent)(nil),                 // 68: hookd.v1.TurnEndEvent
 }
 var file_hookd_v1_host_proto_depIdxs = []int32{
 	4,  // 0: hookd.v1.SessionRequest.open:type_name -> hookd.v1.OpenSession
@@ -2413,67 +3056,90 @@ var file_hookd_v1_host_proto_depIdxs = []int32{
 	8,  // 4: hookd.v1.SessionRequest.dispatch_reply:type_name -> hookd.v1.DispatchReply
 	9,  // 5: hookd.v1.SessionRequest.approval_reply:type_name -> hookd.v1.ApprovalReply
 	10, // 6: hookd.v1.SessionRequest.close:type_name -> hookd.v1.CloseSession
-	34, // 7: hookd.v1.OpenSession.source:type_name -> hookd.v1.SessionSource
-	35, // 8: hookd.v1.OpenSession.tools:type_name -> hookd.v1.ToolDefinition
-	0,  // 9: hookd.v1.Prompt.kind:type_name -> hookd.v1.PromptKind
-	36, // 10: hookd.v1.Prompt.content:type_name -> hookd.v1.ContentBlock
-	37, // 11: hookd.v1.StepReply.assistant_message:type_name -> hookd.v1.Message
-	38, // 12: hookd.v1.StepReply.tool_calls:type_name -> hookd.v1.ProposedToolCall
-	39, // 13: hookd.v1.DispatchReply.result:type_name -> hookd.v1.ToolResult
-	1,  // 14: hookd.v1.ApprovalReply.outcome:type_name -> hookd.v1.ApprovalOutcome
-	12, // 15: hookd.v1.SessionResponse.opened:type_name -> hookd.v1.SessionOpened
-	13, // 16: hookd.v1.SessionResponse.turn_started:type_name -> hookd.v1.TurnStarted
-	14, // 17: hookd.v1.SessionResponse.step_request:type_name -> hookd.v1.StepRequest
-	15, // 18: hookd.v1.SessionResponse.dispatch_request:type_name -> hookd.v1.DispatchRequest
-	16, // 19: hookd.v1.SessionResponse.approval_request:type_name -> hookd.v1.ApprovalRequest
-	17, // 20: hookd.v1.SessionResponse.tool_result:type_name -> hookd.v1.ToolResultNotice
-	18, // 21: hookd.v1.SessionResponse.context:type_name -> hookd.v1.ContextNotice
-	19, // 22: hookd.v1.SessionResponse.turn_ended:type_name -> hookd.v1.TurnEnded
-	20, // 23: hookd.v1.SessionResponse.problem:type_name -> hookd.v1.Problem
-	37, // 24: hookd.v1.SessionOpened.contexts:type_name -> hookd.v1.Message
-	37, // 25: hookd.v1.StepRequest.messages:type_name -> hookd.v1.Message
-	40, // 26: hookd.v1.DispatchRequest.call:type_name -> hookd.v1.ToolCall
-	40, // 27: hookd.v1.ApprovalRequest.call:type_name -> hookd.v1.ToolCall
-	40, // 28: hookd.v1.ToolResultNotice.call:type_name -> hookd.v1.ToolCall
-	39, // 29: hookd.v1.ToolResultNotice.result:type_name -> hookd.v1.ToolResult
-	21, // 30: hookd.v1.ToolResultNotice.trace:type_name -> hookd.v1.DecisionTrace
-	37, // 31: hookd.v1.ContextNotice.messages:type_name -> hookd.v1.Message
-	2,  // 32: hookd.v1.TurnEnded.reason:type_name -> hookd.v1.TurnEndReason
-	41, // 33: hookd.v1.EvaluateSessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
-	37, // 34: hookd.v1.EvaluateSessionStartResponse.contexts:type_name -> hookd.v1.Message
-	42, // 35: hookd.v1.EvaluatePreStepRequest.event:type_name -> hookd.v1.PreStepEvent
-	43, // 36: hookd.v1.EvaluatePreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
-	21, // 37: hookd.v1.EvaluatePreStepResponse.trace:type_name -> hookd.v1.DecisionTrace
-	44, // 38: hookd.v1.EvaluatePreToolRequest.event:type_name -> hookd.v1.PreToolEvent
-	45, // 39: hookd.v1.EvaluatePreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
-	21, // 40: hookd.v1.EvaluatePreToolResponse.trace:type_name -> hookd.v1.DecisionTrace
-	46, // 41: hookd.v1.EvaluatePostToolRequest.event:type_name -> hookd.v1.PostToolEvent
-	47, // 42: hookd.v1.EvaluatePostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
-	39, // 43: hookd.v1.EvaluatePostToolResponse.result:type_name -> hookd.v1.ToolResult
-	21, // 44: hookd.v1.EvaluatePostToolResponse.trace:type_name -> hookd.v1.DecisionTrace
-	48, // 45: hookd.v1.EvaluateToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
-	49, // 46: hookd.v1.EvaluateTurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
-	50, // 47: hookd.v1.EvaluateTurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
-	21, // 48: hookd.v1.EvaluateTurnStoppingResponse.trace:type_name -> hookd.v1.DecisionTrace
-	3,  // 49: hookd.v1.HookHost.Session:input_type -> hookd.v1.SessionRequest
-	22, // 50: hookd.v1.HookHost.EvaluateSessionStart:input_type -> hookd.v1.EvaluateSessionStartRequest
-	24, // 51: hookd.v1.HookHost.EvaluatePreStep:input_type -> hookd.v1.EvaluatePreStepRequest
-	26, // 52: hookd.v1.HookHost.EvaluatePreTool:input_type -> hookd.v1.EvaluatePreToolRequest
-	28, // 53: hookd.v1.HookHost.EvaluatePostTool:input_type -> hookd.v1.EvaluatePostToolRequest
-	30, // 54: hookd.v1.HookHost.EvaluateToolResult:input_type -> hookd.v1.EvaluateToolResultRequest
-	32, // 55: hookd.v1.HookHost.EvaluateTurnStopping:input_type -> hookd.v1.EvaluateTurnStoppingRequest
-	11, // 56: hookd.v1.HookHost.Session:output_type -> hookd.v1.SessionResponse
-	23, // 57: hookd.v1.HookHost.EvaluateSessionStart:output_type -> hookd.v1.EvaluateSessionStartResponse
-	25, // 58: hookd.v1.HookHost.EvaluatePreStep:output_type -> hookd.v1.EvaluatePreStepResponse
-	27, // 59: hookd.v1.HookHost.EvaluatePreTool:output_type -> hookd.v1.EvaluatePreToolResponse
-	29, // 60: hookd.v1.HookHost.EvaluatePostTool:output_type -> hookd.v1.EvaluatePostToolResponse
-	31, // 61: hookd.v1.HookHost.EvaluateToolResult:output_type -> hookd.v1.EvaluateToolResultResponse
-	33, // 62: hookd.v1.HookHost.EvaluateTurnStopping:output_type -> hookd.v1.EvaluateTurnStoppingResponse
-	56, // [56:63] is the sub-list for method output_type
-	49, // [49:56] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	11, // 7: hookd.v1.SessionRequest.finalize_reply:type_name -> hookd.v1.FinalizeReply
+	44, // 8: hookd.v1.OpenSession.source:type_name -> hookd.v1.SessionSource
+	45, // 9: hookd.v1.OpenSession.tools:type_name -> hookd.v1.ToolDefinition
+	0,  // 10: hookd.v1.Prompt.kind:type_name -> hookd.v1.PromptKind
+	46, // 11: hookd.v1.Prompt.content:type_name -> hookd.v1.ContentBlock
+	47, // 12: hookd.v1.StepReply.assistant_message:type_name -> hookd.v1.Message
+	48, // 13: hookd.v1.StepReply.tool_calls:type_name -> hookd.v1.ProposedToolCall
+	49, // 14: hookd.v1.DispatchReply.result:type_name -> hookd.v1.ToolResult
+	1,  // 15: hookd.v1.ApprovalReply.outcome:type_name -> hookd.v1.ApprovalOutcome
+	50, // 16: hookd.v1.CloseSession.reason:type_name -> hookd.v1.SessionEndReason
+	51, // 17: hookd.v1.FinalizeReply.content:type_name -> hookd.v1.ContentReplacement
+	13, // 18: hookd.v1.SessionResponse.opened:type_name -> hookd.v1.SessionOpened
+	14, // 19: hookd.v1.SessionResponse.turn_started:type_name -> hookd.v1.TurnStarted
+	15, // 20: hookd.v1.SessionResponse.step_request:type_name -> hookd.v1.StepRequest
+	16, // 21: hookd.v1.SessionResponse.dispatch_request:type_name -> hookd.v1.DispatchRequest
+	17, // 22: hookd.v1.SessionResponse.approval_request:type_name -> hookd.v1.ApprovalRequest
+	19, // 23: hookd.v1.SessionResponse.tool_result:type_name -> hookd.v1.ToolResultNotice
+	20, // 24: hookd.v1.SessionResponse.context:type_name -> hookd.v1.ContextNotice
+	21, // 25: hookd.v1.SessionResponse.turn_ended:type_name -> hookd.v1.TurnEnded
+	22, // 26: hookd.v1.SessionResponse.problem:type_name -> hookd.v1.Problem
+	18, // 27: hookd.v1.SessionResponse.finalize_request:type_name -> hookd.v1.FinalizeRequest
+	47, // 28: hookd.v1.SessionOpened.contexts:type_name -> hookd.v1.Message
+	47, // 29: hookd.v1.StepRequest.messages:type_name -> hookd.v1.Message
+	52, // 30: hookd.v1.DispatchRequest.call:type_name -> hookd.v1.ToolCall
+	52, // 31: hookd.v1.ApprovalRequest.call:type_name -> hookd.v1.ToolCall
+	52, // 32: hookd.v1.FinalizeRequest.call:type_name -> hookd.v1.ToolCall
+	49, // 33: hookd.v1.FinalizeRequest.candidate:type_name -> hookd.v1.ToolResult
+	52, // 34: hookd.v1.ToolResultNotice.call:type_name -> hookd.v1.ToolCall
+	49, // 35: hookd.v1.ToolResultNotice.result:type_name -> hookd.v1.ToolResult
+	23, // 36: hookd.v1.ToolResultNotice.trace:type_name -> hookd.v1.DecisionTrace
+	47, // 37: hookd.v1.ContextNotice.messages:type_name -> hookd.v1.Message
+	2,  // 38: hookd.v1.TurnEnded.reason:type_name -> hookd.v1.TurnEndReason
+	53, // 39: hookd.v1.EvaluateSessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
+	47, // 40: hookd.v1.EvaluateSessionStartResponse.contexts:type_name -> hookd.v1.Message
+	54, // 41: hookd.v1.EvaluatePreStepRequest.event:type_name -> hookd.v1.PreStepEvent
+	55, // 42: hookd.v1.EvaluatePreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
+	23, // 43: hookd.v1.EvaluatePreStepResponse.trace:type_name -> hookd.v1.DecisionTrace
+	56, // 44: hookd.v1.EvaluatePreToolRequest.event:type_name -> hookd.v1.PreToolEvent
+	57, // 45: hookd.v1.EvaluatePreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
+	23, // 46: hookd.v1.EvaluatePreToolResponse.trace:type_name -> hookd.v1.DecisionTrace
+	58, // 47: hookd.v1.EvaluatePostToolRequest.event:type_name -> hookd.v1.PostToolEvent
+	59, // 48: hookd.v1.EvaluatePostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
+	49, // 49: hookd.v1.EvaluatePostToolResponse.result:type_name -> hookd.v1.ToolResult
+	23, // 50: hookd.v1.EvaluatePostToolResponse.trace:type_name -> hookd.v1.DecisionTrace
+	60, // 51: hookd.v1.EvaluateToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
+	61, // 52: hookd.v1.EvaluateTurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
+	62, // 53: hookd.v1.EvaluateTurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
+	23, // 54: hookd.v1.EvaluateTurnStoppingResponse.trace:type_name -> hookd.v1.DecisionTrace
+	63, // 55: hookd.v1.EvaluateRewriteRequest.event:type_name -> hookd.v1.RewriteEvent
+	52, // 56: hookd.v1.EvaluateRewriteResponse.call:type_name -> hookd.v1.ToolCall
+	64, // 57: hookd.v1.EvaluateRewriteResponse.deny:type_name -> hookd.v1.Deny
+	23, // 58: hookd.v1.EvaluateRewriteResponse.trace:type_name -> hookd.v1.DecisionTrace
+	65, // 59: hookd.v1.EvaluateApprovalRequest.event:type_name -> hookd.v1.ApprovalEvent
+	66, // 60: hookd.v1.EvaluateApprovalResponse.decision:type_name -> hookd.v1.ApprovalDecision
+	23, // 61: hookd.v1.EvaluateApprovalResponse.trace:type_name -> hookd.v1.DecisionTrace
+	67, // 62: hookd.v1.EvaluateSessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
+	68, // 63: hookd.v1.EvaluateTurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
+	3,  // 64: hookd.v1.HookHost.Session:input_type -> hookd.v1.SessionRequest
+	24, // 65: hookd.v1.HookHost.EvaluateSessionStart:input_type -> hookd.v1.EvaluateSessionStartRequest
+	26, // 66: hookd.v1.HookHost.EvaluatePreStep:input_type -> hookd.v1.EvaluatePreStepRequest
+	28, // 67: hookd.v1.HookHost.EvaluatePreTool:input_type -> hookd.v1.EvaluatePreToolRequest
+	30, // 68: hookd.v1.HookHost.EvaluatePostTool:input_type -> hookd.v1.EvaluatePostToolRequest
+	32, // 69: hookd.v1.HookHost.EvaluateToolResult:input_type -> hookd.v1.EvaluateToolResultRequest
+	34, // 70: hookd.v1.HookHost.EvaluateTurnStopping:input_type -> hookd.v1.EvaluateTurnStoppingRequest
+	36, // 71: hookd.v1.HookHost.EvaluateRewrite:input_type -> hookd.v1.EvaluateRewriteRequest
+	38, // 72: hookd.v1.HookHost.EvaluateApproval:input_type -> hookd.v1.EvaluateApprovalRequest
+	40, // 73: hookd.v1.HookHost.EvaluateSessionEnd:input_type -> hookd.v1.EvaluateSessionEndRequest
+	42, // 74: hookd.v1.HookHost.EvaluateTurnEnd:input_type -> hookd.v1.EvaluateTurnEndRequest
+	12, // 75: hookd.v1.HookHost.Session:output_type -> hookd.v1.SessionResponse
+	25, // 76: hookd.v1.HookHost.EvaluateSessionStart:output_type -> hookd.v1.EvaluateSessionStartResponse
+	27, // 77: hookd.v1.HookHost.EvaluatePreStep:output_type -> hookd.v1.EvaluatePreStepResponse
+	29, // 78: hookd.v1.HookHost.EvaluatePreTool:output_type -> hookd.v1.EvaluatePreToolResponse
+	31, // 79: hookd.v1.HookHost.EvaluatePostTool:output_type -> hookd.v1.EvaluatePostToolResponse
+	33, // 80: hookd.v1.HookHost.EvaluateToolResult:output_type -> hookd.v1.EvaluateToolResultResponse
+	35, // 81: hookd.v1.HookHost.EvaluateTurnStopping:output_type -> hookd.v1.EvaluateTurnStoppingResponse
+	37, // 82: hookd.v1.HookHost.EvaluateRewrite:output_type -> hookd.v1.EvaluateRewriteResponse
+	39, // 83: hookd.v1.HookHost.EvaluateApproval:output_type -> hookd.v1.EvaluateApprovalResponse
+	41, // 84: hookd.v1.HookHost.EvaluateSessionEnd:output_type -> hookd.v1.EvaluateSessionEndResponse
+	43, // 85: hookd.v1.HookHost.EvaluateTurnEnd:output_type -> hookd.v1.EvaluateTurnEndResponse
+	75, // [75:86] is the sub-list for method output_type
+	64, // [64:75] is the sub-list for method input_type
+	64, // [64:64] is the sub-list for extension type_name
+	64, // [64:64] is the sub-list for extension extendee
+	0,  // [0:64] is the sub-list for field type_name
 }
 
 func init() { file_hookd_v1_host_proto_init() }
@@ -2491,8 +3157,10 @@ func file_hookd_v1_host_proto_init() {
 		(*SessionRequest_DispatchReply)(nil),
 		(*SessionRequest_ApprovalReply)(nil),
 		(*SessionRequest_Close)(nil),
+		(*SessionRequest_FinalizeReply)(nil),
 	}
-	file_hookd_v1_host_proto_msgTypes[8].OneofWrappers = []any{
+	file_hookd_v1_host_proto_msgTypes[8].OneofWrappers = []any{}
+	file_hookd_v1_host_proto_msgTypes[9].OneofWrappers = []any{
 		(*SessionResponse_Opened)(nil),
 		(*SessionResponse_TurnStarted)(nil),
 		(*SessionResponse_StepRequest)(nil),
@@ -2502,6 +3170,11 @@ func file_hookd_v1_host_proto_init() {
 		(*SessionResponse_Context)(nil),
 		(*SessionResponse_TurnEnded)(nil),
 		(*SessionResponse_Problem)(nil),
+		(*SessionResponse_FinalizeRequest)(nil),
+	}
+	file_hookd_v1_host_proto_msgTypes[34].OneofWrappers = []any{
+		(*EvaluateRewriteResponse_Call)(nil),
+		(*EvaluateRewriteResponse_Deny)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2509,7 +3182,7 @@ func file_hookd_v1_host_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hookd_v1_host_proto_rawDesc), len(file_hookd_v1_host_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   31,
+			NumMessages:   41,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -45,6 +45,10 @@ const (
 	HookHost_EvaluatePostTool_FullMethodName     = "/hookd.v1.HookHost/EvaluatePostTool"
 	HookHost_EvaluateToolResult_FullMethodName   = "/hookd.v1.HookHost/EvaluateToolResult"
 	HookHost_EvaluateTurnStopping_FullMethodName = "/hookd.v1.HookHost/EvaluateTurnStopping"
+	HookHost_EvaluateRewrite_FullMethodName      = "/hookd.v1.HookHost/EvaluateRewrite"
+	HookHost_EvaluateApproval_FullMethodName     = "/hookd.v1.HookHost/EvaluateApproval"
+	HookHost_EvaluateSessionEnd_FullMethodName   = "/hookd.v1.HookHost/EvaluateSessionEnd"
+	HookHost_EvaluateTurnEnd_FullMethodName      = "/hookd.v1.HookHost/EvaluateTurnEnd"
 )
 
 // HookHostClient is the client API for HookHost service.
@@ -64,6 +68,13 @@ type HookHostClient interface {
 	EvaluatePostTool(ctx context.Context, in *EvaluatePostToolRequest, opts ...grpc.CallOption) (*EvaluatePostToolResponse, error)
 	EvaluateToolResult(ctx context.Context, in *EvaluateToolResultRequest, opts ...grpc.CallOption) (*EvaluateToolResultResponse, error)
 	EvaluateTurnStopping(ctx context.Context, in *EvaluateTurnStoppingRequest, opts ...grpc.CallOption) (*EvaluateTurnStoppingResponse, error)
+	// Runs the rewrite waterfall over a proposed call; answers the effective call (or a denial when
+	// a fail-closed rewrite plugin failed). Evaluate pre-tool with the returned call.
+	EvaluateRewrite(ctx context.Context, in *EvaluateRewriteRequest, opts ...grpc.CallOption) (*EvaluateRewriteResponse, error)
+	// Runs the approval waterfall for an ask the agent resolves itself (e.g. a permission request).
+	EvaluateApproval(ctx context.Context, in *EvaluateApprovalRequest, opts ...grpc.CallOption) (*EvaluateApprovalResponse, error)
+	EvaluateSessionEnd(ctx context.Context, in *EvaluateSessionEndRequest, opts ...grpc.CallOption) (*EvaluateSessionEndResponse, error)
+	EvaluateTurnEnd(ctx context.Context, in *EvaluateTurnEndRequest, opts ...grpc.CallOption) (*EvaluateTurnEndResponse, error)
 }
 
 type hookHostClient struct {
@@ -147,6 +158,46 @@ func (c *hookHostClient) EvaluateTurnStopping(ctx context.Context, in *EvaluateT
 	return out, nil
 }
 
+func (c *hookHostClient) EvaluateRewrite(ctx context.Context, in *EvaluateRewriteRequest, opts ...grpc.CallOption) (*EvaluateRewriteResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EvaluateRewriteResponse)
+	err := c.cc.Invoke(ctx, HookHost_EvaluateRewrite_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hookHostClient) EvaluateApproval(ctx context.Context, in *EvaluateApprovalRequest, opts ...grpc.CallOption) (*EvaluateApprovalResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EvaluateApprovalResponse)
+	err := c.cc.Invoke(ctx, HookHost_EvaluateApproval_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hookHostClient) EvaluateSessionEnd(ctx context.Context, in *EvaluateSessionEndRequest, opts ...grpc.CallOption) (*EvaluateSessionEndResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EvaluateSessionEndResponse)
+	err := c.cc.Invoke(ctx, HookHost_EvaluateSessionEnd_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hookHostClient) EvaluateTurnEnd(ctx context.Context, in *EvaluateTurnEndRequest, opts ...grpc.CallOption) (*EvaluateTurnEndResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EvaluateTurnEndResponse)
+	err := c.cc.Invoke(ctx, HookHost_EvaluateTurnEnd_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HookHostServer is the server API for HookHost service.
 // All implementations must embed UnimplementedHookHostServer
 // for forward compatibility.
@@ -164,6 +215,13 @@ type HookHostServer interface {
 	EvaluatePostTool(context.Context, *EvaluatePostToolRequest) (*EvaluatePostToolResponse, error)
 	EvaluateToolResult(context.Context, *EvaluateToolResultRequest) (*EvaluateToolResultResponse, error)
 	EvaluateTurnStopping(context.Context, *EvaluateTurnStoppingRequest) (*EvaluateTurnStoppingResponse, error)
+	// Runs the rewrite waterfall over a proposed call; answers the effective call (or a denial when
+	// a fail-closed rewrite plugin failed). Evaluate pre-tool with the returned call.
+	EvaluateRewrite(context.Context, *EvaluateRewriteRequest) (*EvaluateRewriteResponse, error)
+	// Runs the approval waterfall for an ask the agent resolves itself (e.g. a permission request).
+	EvaluateApproval(context.Context, *EvaluateApprovalRequest) (*EvaluateApprovalResponse, error)
+	EvaluateSessionEnd(context.Context, *EvaluateSessionEndRequest) (*EvaluateSessionEndResponse, error)
+	EvaluateTurnEnd(context.Context, *EvaluateTurnEndRequest) (*EvaluateTurnEndResponse, error)
 	mustEmbedUnimplementedHookHostServer()
 }
 
@@ -194,6 +252,18 @@ func (UnimplementedHookHostServer) EvaluateToolResult(context.Context, *Evaluate
 }
 func (UnimplementedHookHostServer) EvaluateTurnStopping(context.Context, *EvaluateTurnStoppingRequest) (*EvaluateTurnStoppingResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method EvaluateTurnStopping not implemented")
+}
+func (UnimplementedHookHostServer) EvaluateRewrite(context.Context, *EvaluateRewriteRequest) (*EvaluateRewriteResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method EvaluateRewrite not implemented")
+}
+func (UnimplementedHookHostServer) EvaluateApproval(context.Context, *EvaluateApprovalRequest) (*EvaluateApprovalResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method EvaluateApproval not implemented")
+}
+func (UnimplementedHookHostServer) EvaluateSessionEnd(context.Context, *EvaluateSessionEndRequest) (*EvaluateSessionEndResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method EvaluateSessionEnd not implemented")
+}
+func (UnimplementedHookHostServer) EvaluateTurnEnd(context.Context, *EvaluateTurnEndRequest) (*EvaluateTurnEndResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method EvaluateTurnEnd not implemented")
 }
 func (UnimplementedHookHostServer) mustEmbedUnimplementedHookHostServer() {}
 func (UnimplementedHookHostServer) testEmbeddedByValue()                  {}
@@ -331,6 +401,78 @@ func _HookHost_EvaluateTurnStopping_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _HookHost_EvaluateRewrite_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(EvaluateRewriteRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HookHostServer).EvaluateRewrite(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HookHost_EvaluateRewrite_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HookHostServer).EvaluateRewrite(ctx, req.(*EvaluateRewriteRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _HookHost_EvaluateApproval_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(EvaluateApprovalRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HookHostServer).EvaluateApproval(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HookHost_EvaluateApproval_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HookHostServer).EvaluateApproval(ctx, req.(*EvaluateApprovalRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _HookHost_EvaluateSessionEnd_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(EvaluateSessionEndRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HookHostServer).EvaluateSessionEnd(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HookHost_EvaluateSessionEnd_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HookHostServer).EvaluateSessionEnd(ctx, req.(*EvaluateSessionEndRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _HookHost_EvaluateTurnEnd_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(EvaluateTurnEndRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HookHostServer).EvaluateTurnEnd(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HookHost_EvaluateTurnEnd_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HookHostServer).EvaluateTurnEnd(ctx, req.(*EvaluateTurnEndRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // HookHost_ServiceDesc is the grpc.ServiceDesc for HookHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -361,6 +503,22 @@ var HookHost_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "EvaluateTurnStopping",
 			Handler:    _HookHost_EvaluateTurnStopping_Handler,
+		},
+		{
+			MethodName: "EvaluateRewrite",
+			Handler:    _HookHost_EvaluateRewrite_Handler,
+		},
+		{
+			MethodName: "EvaluateApproval",
+			Handler:    _HookHost_EvaluateApproval_Handler,
+		},
+		{
+			MethodName: "EvaluateSessionEnd",
+			Handler:    _HookHost_EvaluateSessionEnd_Handler,
+		},
+		{
+			MethodName: "EvaluateTurnEnd",
+			Handler:    _HookHost_EvaluateTurnEnd_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -35,8 +35,11 @@ const (
 
 type DescribeRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The daemon's version, for plugins that adapt to it.
+	// The daemon's version (its package version, e.g. "0.4.0"), for plugins that adapt to it.
 	DaemonVersion string `protobuf:"bytes,1,opt,name=daemon_version,json=daemonVersion,proto3" json:"daemon_version,omitempty"`
+	// The name the daemon's config gives this plugin: the name its messages are sourced to and its
+	// audit records carry, whatever the manifest says.
+	PluginName    string `protobuf:"bytes,2,opt,name=plugin_name,json=pluginName,proto3" json:"plugin_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -74,6 +77,13 @@ func (*DescribeRequest) Descriptor() ([]byte, []int) {
 func (x *DescribeRequest) GetDaemonVersion() string {
 	if x != nil {
 		return x.DaemonVersion
+	}
+	return ""
+}
+
+func (x *DescribeRequest) GetPluginName() string {
+	if x != nil {
+		return x.PluginName
 	}
 	return ""
 }
@@ -975,13 +985,353 @@ func (x *TurnStoppingResponse) GetDecision() *TurnStoppingDecision {
 	return nil
 }
 
+type RewriteRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Event         *RewriteEvent          `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RewriteRequest) Reset() {
+	*x = RewriteRequest{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RewriteRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RewriteRequest) ProtoMessage() {}
+
+func (x *RewriteRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RewriteRequest.ProtoReflect.Descriptor instead.
+func (*RewriteRequest) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *RewriteRequest) GetEvent() *RewriteEvent {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+type RewriteResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Decision      *RewriteDecision       `protobuf:"bytes,9,opt,name=decision,proto3" json:"decision,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RewriteResponse) Reset() {
+	*x = RewriteResponse{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RewriteResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RewriteResponse) ProtoMessage() {}
+
+func (x *RewriteResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RewriteResponse.ProtoReflect.Descriptor instead.
+func (*RewriteResponse) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *RewriteResponse) GetDecision() *RewriteDecision {
+	if x != nil {
+		return x.Decision
+	}
+	return nil
+}
+
+type ApproveRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Event         *ApprovalEvent         `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ApproveRequest) Reset() {
+	*x = ApproveRequest{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ApproveRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ApproveRequest) ProtoMessage() {}
+
+func (x *ApproveRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ApproveRequest.ProtoReflect.Descriptor instead.
+func (*ApproveRequest) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ApproveRequest) GetEvent() *ApprovalEvent {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+type ApproveResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Decision      *ApprovalDecision      `protobuf:"bytes,10,opt,name=decision,proto3" json:"decision,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ApproveResponse) Reset() {
+	*x = ApproveResponse{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ApproveResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ApproveResponse) ProtoMessage() {}
+
+func (x *ApproveResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ApproveResponse.ProtoReflect.Descriptor instead.
+func (*ApproveResponse) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *ApproveResponse) GetDecision() *ApprovalDecision {
+	if x != nil {
+		return x.Decision
+	}
+	return nil
+}
+
+type SessionEndRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Event         *SessionEndEvent       `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SessionEndRequest) Reset() {
+	*x = SessionEndRequest{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SessionEndRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SessionEndRequest) ProtoMessage() {}
+
+func (x *SessionEndRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SessionEndRequest.ProtoReflect.Descriptor instead.
+func (*SessionEndRequest) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *SessionEndRequest) GetEvent() *SessionEndEvent {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+// A session-end observer answers nothing; its failures are contained.
+type SessionEndResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SessionEndResponse) Reset() {
+	*x = SessionEndResponse{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SessionEndResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SessionEndResponse) ProtoMessage() {}
+
+func (x *SessionEndResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SessionEndResponse.ProtoReflect.Descriptor instead.
+func (*SessionEndResponse) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{25}
+}
+
+type TurnEndRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Event         *TurnEndEvent          `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TurnEndRequest) Reset() {
+	*x = TurnEndRequest{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TurnEndRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TurnEndRequest) ProtoMessage() {}
+
+func (x *TurnEndRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TurnEndRequest.ProtoReflect.Descriptor instead.
+func (*TurnEndRequest) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *TurnEndRequest) GetEvent() *TurnEndEvent {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+// A turn-end observer answers nothing; its failures are contained.
+type TurnEndResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TurnEndResponse) Reset() {
+	*x = TurnEndResponse{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TurnEndResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TurnEndResponse) ProtoMessage() {}
+
+func (x *TurnEndResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TurnEndResponse.ProtoReflect.Descriptor instead.
+func (*TurnEndResponse) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{27}
+}
+
 var File_hookd_v1_plugin_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_plugin_proto_rawDesc = "" +
 	"\n" +
-	"\x15hookd/v1/plugin.proto\x12\bhookd.v1\x1a\x15hookd/v1/points.proto\x1a\x14hookd/v1/types.proto\"8\n" +
+	"\x15hookd/v1/plugin.proto\x12\bhookd.v1\x1a\x15hookd/v1/points.proto\x1a\x14hookd/v1/types.proto\"Y\n" +
 	"\x0fDescribeRequest\x12%\n" +
-	"\x0edaemon_version\x18\x01 \x01(\tR\rdaemonVersion\"H\n" +
+	"\x0edaemon_version\x18\x01 \x01(\tR\rdaemonVersion\x12\x1f\n" +
+	"\vplugin_name\x18\x02 \x01(\tR\n" +
+	"pluginName\"H\n" +
 	"\x10DescribeResponse\x124\n" +
 	"\bmanifest\x18\x01 \x01(\v2\x18.hookd.v1.PluginManifestR\bmanifest\"\xa6\x01\n" +
 	"\x0ePluginManifest\x12\x12\n" +
@@ -1026,7 +1376,22 @@ const file_hookd_v1_plugin_proto_rawDesc = "" +
 	"\x13TurnStoppingRequest\x121\n" +
 	"\x05event\x18\x01 \x01(\v2\x1b.hookd.v1.TurnStoppingEventR\x05event\"R\n" +
 	"\x14TurnStoppingResponse\x12:\n" +
-	"\bdecision\x18\b \x01(\v2\x1e.hookd.v1.TurnStoppingDecisionR\bdecision2\xf3\x04\n" +
+	"\bdecision\x18\b \x01(\v2\x1e.hookd.v1.TurnStoppingDecisionR\bdecision\">\n" +
+	"\x0eRewriteRequest\x12,\n" +
+	"\x05event\x18\x01 \x01(\v2\x16.hookd.v1.RewriteEventR\x05event\"H\n" +
+	"\x0fRewriteResponse\x125\n" +
+	"\bdecision\x18\t \x01(\v2\x19.hookd.v1.RewriteDecisionR\bdecision\"?\n" +
+	"\x0eApproveRequest\x12-\n" +
+	"\x05event\x18\x01 \x01(\v2\x17.hookd.v1.ApprovalEventR\x05event\"I\n" +
+	"\x0fApproveResponse\x126\n" +
+	"\bdecision\x18\n" +
+	" \x01(\v2\x1a.hookd.v1.ApprovalDecisionR\bdecision\"D\n" +
+	"\x11SessionEndRequest\x12/\n" +
+	"\x05event\x18\x01 \x01(\v2\x19.hookd.v1.SessionEndEventR\x05event\"\x14\n" +
+	"\x12SessionEndResponse\">\n" +
+	"\x0eTurnEndRequest\x12,\n" +
+	"\x05event\x18\x01 \x01(\v2\x16.hookd.v1.TurnEndEventR\x05event\"\x11\n" +
+	"\x0fTurnEndResponse2\xfc\x06\n" +
 	"\n" +
 	"HookPlugin\x12A\n" +
 	"\bDescribe\x12\x19.hookd.v1.DescribeRequest\x1a\x1a.hookd.v1.DescribeResponse\x12M\n" +
@@ -1038,7 +1403,12 @@ const file_hookd_v1_plugin_proto_rawDesc = "" +
 	"\bPostTool\x12\x19.hookd.v1.PostToolRequest\x1a\x1a.hookd.v1.PostToolResponse\x12G\n" +
 	"\n" +
 	"ToolResult\x12\x1b.hookd.v1.ToolResultRequest\x1a\x1c.hookd.v1.ToolResultResponse\x12M\n" +
-	"\fTurnStopping\x12\x1d.hookd.v1.TurnStoppingRequest\x1a\x1e.hookd.v1.TurnStoppingResponseB\x96\x01\n" +
+	"\fTurnStopping\x12\x1d.hookd.v1.TurnStoppingRequest\x1a\x1e.hookd.v1.TurnStoppingResponse\x12>\n" +
+	"\aRewrite\x12\x18.hookd.v1.RewriteRequest\x1a\x19.hookd.v1.RewriteResponse\x12>\n" +
+	"\aApprove\x12\x18.hookd.v1.ApproveRequest\x1a\x19.hookd.v1.ApproveResponse\x12G\n" +
+	"\n" +
+	"SessionEnd\x12\x1b.hookd.v1.SessionEndRequest\x1a\x1c.hookd.v1.SessionEndResponse\x12>\n" +
+	"\aTurnEnd\x12\x18.hookd.v1.TurnEndRequest\x1a\x19.hookd.v1.TurnEndResponseB\x96\x01\n" +
 	"\fcom.hookd.v1B\vPluginProtoP\x01Z8example.com/hookd/hooks-examples/go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
 
 var (
@@ -1053,7 +1423,7 @@ func file_hookd_v1_plugin_proto_rawDescGZIP() []byte {
 	return file_hookd_v1_plugin_proto_rawDescData
 }
 
-var file_hookd_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_hookd_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_hookd_v1_plugin_proto_goTypes = []any{
 	(*DescribeRequest)(nil),      // 0: hookd.v1.DescribeRequest
 	(*DescribeResponse)(nil),     // 1: hookd.v1.DescribeResponse
@@ -1075,67 +1445,95 @@ var file_hookd_v1_plugin_proto_goTypes = []any{
 	(*ToolResultResponse)(nil),   // 17: hookd.v1.ToolResultResponse
 	(*TurnStoppingRequest)(nil),  // 18: hookd.v1.TurnStoppingRequest
 	(*TurnStoppingResponse)(nil), // 19: hookd.v1.TurnStoppingResponse
-	(Point)(0),                   // 20: hookd.v1.Point
-	(FailurePolicy)(0),           // 21: hookd.v1.FailurePolicy
-	(*SessionStartEvent)(nil),    // 22: hookd.v1.SessionStartEvent
-	(*SessionStartDecision)(nil), // 23: hookd.v1.SessionStartDecision
-	(*PreStepEvent)(nil),         // 24: hookd.v1.PreStepEvent
-	(*PreStepDecision)(nil),      // 25: hookd.v1.PreStepDecision
-	(*PreToolEvent)(nil),         // 26: hookd.v1.PreToolEvent
-	(*PreToolDecision)(nil),      // 27: hookd.v1.PreToolDecision
-	(*GuardEvent)(nil),           // 28: hookd.v1.GuardEvent
-	(*GuardDecision)(nil),        // 29: hookd.v1.GuardDecision
-	(*ExecuteEvent)(nil),         // 30: hookd.v1.ExecuteEvent
-	(*ExecuteDecision)(nil),      // 31: hookd.v1.ExecuteDecision
-	(*PostToolEvent)(nil),        // 32: hookd.v1.PostToolEvent
-	(*PostToolDecision)(nil),     // 33: hookd.v1.PostToolDecision
-	(*ToolResultEvent)(nil),      // 34: hookd.v1.ToolResultEvent
-	(*TurnStoppingEvent)(nil),    // 35: hookd.v1.TurnStoppingEvent
-	(*TurnStoppingDecision)(nil), // 36: hookd.v1.TurnStoppingDecision
+	(*RewriteRequest)(nil),       // 20: hookd.v1.RewriteRequest
+	(*RewriteResponse)(nil),      // 21: hookd.v1.RewriteResponse
+	(*ApproveRequest)(nil),       // 22: hookd.v1.ApproveRequest
+	(*ApproveResponse)(nil),      // 23: hookd.v1.ApproveResponse
+	(*SessionEndRequest)(nil),    // 24: hookd.v1.SessionEndRequest
+	(*SessionEndResponse)(nil),   // 25: hookd.v1.SessionEndResponse
+	(*TurnEndRequest)(nil),       // 26: hookd.v1.TurnEndRequest
+	(*TurnEndResponse)(nil),      // 27: hookd.v1.TurnEndResponse
+	(Point)(0),                   // 28: hookd.v1.Point
+	(FailurePolicy)(0),           // 29: hookd.v1.FailurePolicy
+	(*SessionStartEvent)(nil),    // 30: hookd.v1.SessionStartEvent
+	(*SessionStartDecision)(nil), // 31: hookd.v1.SessionStartDecision
+	(*PreStepEvent)(nil),         // 32: hookd.v1.PreStepEvent
+	(*PreStepDecision)(nil),      // 33: hookd.v1.PreStepDecision
+	(*PreToolEvent)(nil),         // 34: hookd.v1.PreToolEvent
+	(*PreToolDecision)(nil),      // 35: hookd.v1.PreToolDecision
+	(*GuardEvent)(nil),           // 36: hookd.v1.GuardEvent
+	(*GuardDecision)(nil),        // 37: hookd.v1.GuardDecision
+	(*ExecuteEvent)(nil),         // 38: hookd.v1.ExecuteEvent
+	(*ExecuteDecision)(nil),      // 39: hookd.v1.ExecuteDecision
+	(*PostToolEvent)(nil),        // 40: hookd.v1.PostToolEvent
+	(*PostToolDecision)(nil),     // 41: hookd.v1.PostToolDecision
+	(*ToolResultEvent)(nil),      // 42: hookd.v1.ToolResultEvent
+	(*TurnStoppingEvent)(nil),    // 43: hookd.v1.TurnStoppingEvent
+	(*TurnStoppingDecision)(nil), // 44: hookd.v1.TurnStoppingDecision
+	(*RewriteEvent)(nil),         // 45: hookd.v1.RewriteEvent
+	(*RewriteDecision)(nil),      // 46: hookd.v1.RewriteDecision
+	(*ApprovalEvent)(nil),        // 47: hookd.v1.ApprovalEvent
+	(*ApprovalDecision)(nil),     // 48: hookd.v1.ApprovalDecision
+	(*SessionEndEvent)(nil),      // 49: hookd.v1.SessionEndEvent
+	(*TurnEndEvent)(nil),         // 50: hookd.v1.TurnEndEvent
 }
 var file_hookd_v1_plugin_proto_depIdxs = []int32{
 	2,  // 0: hookd.v1.DescribeResponse.manifest:type_name -> hookd.v1.PluginManifest
 	3,  // 1: hookd.v1.PluginManifest.subscriptions:type_name -> hookd.v1.Subscription
-	20, // 2: hookd.v1.Subscription.point:type_name -> hookd.v1.Point
-	21, // 3: hookd.v1.Subscription.failure_policy:type_name -> hookd.v1.FailurePolicy
-	22, // 4: hookd.v1.SessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
-	23, // 5: hookd.v1.SessionStartResponse.decision:type_name -> hookd.v1.SessionStartDecision
-	24, // 6: hookd.v1.PreStepRequest.event:type_name -> hookd.v1.PreStepEvent
-	25, // 7: hookd.v1.PreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
-	26, // 8: hookd.v1.PreToolRequest.event:type_name -> hookd.v1.PreToolEvent
-	27, // 9: hookd.v1.PreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
-	28, // 10: hookd.v1.GuardRequest.event:type_name -> hookd.v1.GuardEvent
-	29, // 11: hookd.v1.GuardResponse.decision:type_name -> hookd.v1.GuardDecision
-	30, // 12: hookd.v1.ExecuteRequest.event:type_name -> hookd.v1.ExecuteEvent
-	31, // 13: hookd.v1.ExecuteResponse.decision:type_name -> hookd.v1.ExecuteDecision
-	32, // 14: hookd.v1.PostToolRequest.event:type_name -> hookd.v1.PostToolEvent
-	33, // 15: hookd.v1.PostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
-	34, // 16: hookd.v1.ToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
-	35, // 17: hookd.v1.TurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
-	36, // 18: hookd.v1.TurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
-	0,  // 19: hookd.v1.HookPlugin.Describe:input_type -> hookd.v1.DescribeRequest
-	4,  // 20: hookd.v1.HookPlugin.SessionStart:input_type -> hookd.v1.SessionStartRequest
-	6,  // 21: hookd.v1.HookPlugin.PreStep:input_type -> hookd.v1.PreStepRequest
-	8,  // 22: hookd.v1.HookPlugin.PreTool:input_type -> hookd.v1.PreToolRequest
-	10, // 23: hookd.v1.HookPlugin.Guard:input_type -> hookd.v1.GuardRequest
-	12, // 24: hookd.v1.HookPlugin.Execute:input_type -> hookd.v1.ExecuteRequest
-	14, // 25: hookd.v1.HookPlugin.PostTool:input_type -> hookd.v1.PostToolRequest
-	16, // 26: hookd.v1.HookPlugin.ToolResult:input_type -> hookd.v1.ToolResultRequest
-	18, // 27: hookd.v1.HookPlugin.TurnStopping:input_type -> hookd.v1.TurnStoppingRequest
-	1,  // 28: hookd.v1.HookPlugin.Describe:output_type -> hookd.v1.DescribeResponse
-	5,  // 29: hookd.v1.HookPlugin.SessionStart:output_type -> hookd.v1.SessionStartResponse
-	7,  // 30: hookd.v1.HookPlugin.PreStep:output_type -> hookd.v1.PreStepResponse
-	9,  // 31: hookd.v1.HookPlugin.PreTool:output_type -> hookd.v1.PreToolResponse
-	11, // 32: hookd.v1.HookPlugin.Guard:output_type -> hookd.v1.GuardResponse
-	13, // 33: hookd.v1.HookPlugin.Execute:output_type -> hookd.v1.ExecuteResponse
-	15, // 34: hookd.v1.HookPlugin.PostTool:output_type -> hookd.v1.PostToolResponse
-	17, // 35: hookd.v1.HookPlugin.ToolResult:output_type -> hookd.v1.ToolResultResponse
-	19, // 36: hookd.v1.HookPlugin.TurnStopping:output_type -> hookd.v1.TurnStoppingResponse
-	28, // [28:37] is the sub-list for method output_type
-	19, // [19:28] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	28, // 2: hookd.v1.Subscription.point:type_name -> hookd.v1.Point
+	29, // 3: hookd.v1.Subscription.failure_policy:type_name -> hookd.v1.FailurePolicy
+	30, // 4: hookd.v1.SessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
+	31, // 5: hookd.v1.SessionStartResponse.decision:type_name -> hookd.v1.SessionStartDecision
+	32, // 6: hookd.v1.PreStepRequest.event:type_name -> hookd.v1.PreStepEvent
+	33, // 7: hookd.v1.PreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
+	34, // 8: hookd.v1.PreToolRequest.event:type_name -> hookd.v1.PreToolEvent
+	35, // 9: hookd.v1.PreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
+	36, // 10: hookd.v1.GuardRequest.event:type_name -> hookd.v1.GuardEvent
+	37, // 11: hookd.v1.GuardResponse.decision:type_name -> hookd.v1.GuardDecision
+	38, // 12: hookd.v1.ExecuteRequest.event:type_name -> hookd.v1.ExecuteEvent
+	39, // 13: hookd.v1.ExecuteResponse.decision:type_name -> hookd.v1.ExecuteDecision
+	40, // 14: hookd.v1.PostToolRequest.event:type_name -> hookd.v1.PostToolEvent
+	41, // 15: hookd.v1.PostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
+	42, // 16: hookd.v1.ToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
+	43, // 17: hookd.v1.TurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
+	44, // 18: hookd.v1.TurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
+	45, // 19: hookd.v1.RewriteRequest.event:type_name -> hookd.v1.RewriteEvent
+	46, // 20: hookd.v1.RewriteResponse.decision:type_name -> hookd.v1.RewriteDecision
+	47, // 21: hookd.v1.ApproveRequest.event:type_name -> hookd.v1.ApprovalEvent
+	48, // 22: hookd.v1.ApproveResponse.decision:type_name -> hookd.v1.ApprovalDecision
+	49, // 23: hookd.v1.SessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
+	50, // 24: hookd.v1.TurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
+	0,  // 25: hookd.v1.HookPlugin.Describe:input_type -> hookd.v1.DescribeRequest
+	4,  // 26: hookd.v1.HookPlugin.SessionStart:input_type -> hookd.v1.SessionStartRequest
+	6,  // 27: hookd.v1.HookPlugin.PreStep:input_type -> hookd.v1.PreStepRequest
+	8,  // 28: hookd.v1.HookPlugin.PreTool:input_type -> hookd.v1.PreToolRequest
+	10, // 29: hookd.v1.HookPlugin.Guard:input_type -> hookd.v1.GuardRequest
+	12, // 30: hookd.v1.HookPlugin.Execute:input_type -> hookd.v1.ExecuteRequest
+	14, // 31: hookd.v1.HookPlugin.PostTool:input_type -> hookd.v1.PostToolRequest
+	16, // 32: hookd.v1.HookPlugin.ToolResult:input_type -> hookd.v1.ToolResultRequest
+	18, // 33: hookd.v1.HookPlugin.TurnStopping:input_type -> hookd.v1.TurnStoppingRequest
+	20, // 34: hookd.v1.HookPlugin.Rewrite:input_type -> hookd.v1.RewriteRequest
+	22, // 35: hookd.v1.HookPlugin.Approve:input_type -> hookd.v1.ApproveRequest
+	24, // 36: hookd.v1.HookPlugin.SessionEnd:input_type -> hookd.v1.SessionEndRequest
+	26, // 37: hookd.v1.HookPlugin.TurnEnd:input_type -> hookd.v1.TurnEndRequest
+	1,  // 38: hookd.v1.HookPlugin.Describe:output_type -> hookd.v1.DescribeResponse
+	5,  // 39: hookd.v1.HookPlugin.SessionStart:output_type -> hookd.v1.SessionStartResponse
+	7,  // 40: hookd.v1.HookPlugin.PreStep:output_type -> hookd.v1.PreStepResponse
+	9,  // 41: hookd.v1.HookPlugin.PreTool:output_type -> hookd.v1.PreToolResponse
+	11, // 42: hookd.v1.HookPlugin.Guard:output_type -> hookd.v1.GuardResponse
+	13, // 43: hookd.v1.HookPlugin.Execute:output_type -> hookd.v1.ExecuteResponse
+	15, // 44: hookd.v1.HookPlugin.PostTool:output_type -> hookd.v1.PostToolResponse
+	17, // 45: hookd.v1.HookPlugin.ToolResult:output_type -> hookd.v1.ToolResultResponse
+	19, // 46: hookd.v1.HookPlugin.TurnStopping:output_type -> hookd.v1.TurnStoppingResponse
+	21, // 47: hookd.v1.HookPlugin.Rewrite:output_type -> hookd.v1.RewriteResponse
+	23, // 48: hookd.v1.HookPlugin.Approve:output_type -> hookd.v1.ApproveResponse
+	25, // 49: hookd.v1.HookPlugin.SessionEnd:output_type -> hookd.v1.SessionEndResponse
+	27, // 50: hookd.v1.HookPlugin.TurnEnd:output_type -> hookd.v1.TurnEndResponse
+	38, // [38:51] is the sub-list for method output_type
+	25, // [25:38] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_hookd_v1_plugin_proto_init() }
@@ -1151,7 +1549,7 @@ func file_hookd_v1_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hookd_v1_plugin_proto_rawDesc), len(file_hookd_v1_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   20,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -40,6 +40,10 @@ const (
 	HookPlugin_PostTool_FullMethodName     = "/hookd.v1.HookPlugin/PostTool"
 	HookPlugin_ToolResult_FullMethodName   = "/hookd.v1.HookPlugin/ToolResult"
 	HookPlugin_TurnStopping_FullMethodName = "/hookd.v1.HookPlugin/TurnStopping"
+	HookPlugin_Rewrite_FullMethodName      = "/hookd.v1.HookPlugin/Rewrite"
+	HookPlugin_Approve_FullMethodName      = "/hookd.v1.HookPlugin/Approve"
+	HookPlugin_SessionEnd_FullMethodName   = "/hookd.v1.HookPlugin/SessionEnd"
+	HookPlugin_TurnEnd_FullMethodName      = "/hookd.v1.HookPlugin/TurnEnd"
 )
 
 // HookPluginClient is the client API for HookPlugin service.
@@ -56,6 +60,11 @@ type HookPluginClient interface {
 	PostTool(ctx context.Context, in *PostToolRequest, opts ...grpc.CallOption) (*PostToolResponse, error)
 	ToolResult(ctx context.Context, in *ToolResultRequest, opts ...grpc.CallOption) (*ToolResultResponse, error)
 	TurnStopping(ctx context.Context, in *TurnStoppingRequest, opts ...grpc.CallOption) (*TurnStoppingResponse, error)
+	Rewrite(ctx context.Context, in *RewriteRequest, opts ...grpc.CallOption) (*RewriteResponse, error)
+	// The approval point.
+	Approve(ctx context.Context, in *ApproveRequest, opts ...grpc.CallOption) (*ApproveResponse, error)
+	SessionEnd(ctx context.Context, in *SessionEndRequest, opts ...grpc.CallOption) (*SessionEndResponse, error)
+	TurnEnd(ctx context.Context, in *TurnEndRequest, opts ...grpc.CallOption) (*TurnEndResponse, error)
 }
 
 type hookPluginClient struct {
@@ -156,6 +165,46 @@ func (c *hookPluginClient) TurnStopping(ctx context.Context, in *TurnStoppingReq
 	return out, nil
 }
 
+func (c *hookPluginClient) Rewrite(ctx context.Context, in *RewriteRequest, opts ...grpc.CallOption) (*RewriteResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RewriteResponse)
+	err := c.cc.Invoke(ctx, HookPlugin_Rewrite_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hookPluginClient) Approve(ctx context.Context, in *ApproveRequest, opts ...grpc.CallOption) (*ApproveResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ApproveResponse)
+	err := c.cc.Invoke(ctx, HookPlugin_Approve_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hookPluginClient) SessionEnd(ctx context.Context, in *SessionEndRequest, opts ...grpc.CallOption) (*SessionEndResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SessionEndResponse)
+	err := c.cc.Invoke(ctx, HookPlugin_SessionEnd_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hookPluginClient) TurnEnd(ctx context.Context, in *TurnEndRequest, opts ...grpc.CallOption) (*TurnEndResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TurnEndResponse)
+	err := c.cc.Invoke(ctx, HookPlugin_TurnEnd_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HookPluginServer is the server API for HookPlugin service.
 // All implementations must embed UnimplementedHookPluginServer
 // for forward compatibility.
@@ -170,6 +219,11 @@ type HookPluginServer interface {
 	PostTool(context.Context, *PostToolRequest) (*PostToolResponse, error)
 	ToolResult(context.Context, *ToolResultRequest) (*ToolResultResponse, error)
 	TurnStopping(context.Context, *TurnStoppingRequest) (*TurnStoppingResponse, error)
+	Rewrite(context.Context, *RewriteRequest) (*RewriteResponse, error)
+	// The approval point.
+	Approve(context.Context, *ApproveRequest) (*ApproveResponse, error)
+	SessionEnd(context.Context, *SessionEndRequest) (*SessionEndResponse, error)
+	TurnEnd(context.Context, *TurnEndRequest) (*TurnEndResponse, error)
 	mustEmbedUnimplementedHookPluginServer()
 }
 
@@ -206,6 +260,18 @@ func (UnimplementedHookPluginServer) ToolResult(context.Context, *ToolResultRequ
 }
 func (UnimplementedHookPluginServer) TurnStopping(context.Context, *TurnStoppingRequest) (*TurnStoppingResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method TurnStopping not implemented")
+}
+func (UnimplementedHookPluginServer) Rewrite(context.Context, *RewriteRequest) (*RewriteResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Rewrite not implemented")
+}
+func (UnimplementedHookPluginServer) Approve(context.Context, *ApproveRequest) (*ApproveResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Approve not implemented")
+}
+func (UnimplementedHookPluginServer) SessionEnd(context.Context, *SessionEndRequest) (*SessionEndResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SessionEnd not implemented")
+}
+func (UnimplementedHookPluginServer) TurnEnd(context.Context, *TurnEndRequest) (*TurnEndResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method TurnEnd not implemented")
 }
 func (UnimplementedHookPluginServer) mustEmbedUnimplementedHookPluginServer() {}
 func (UnimplementedHookPluginServer) testEmbeddedByValue()                    {}
@@ -390,6 +456,78 @@ func _HookPlugin_TurnStopping_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _HookPlugin_Rewrite_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RewriteRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HookPluginServer).Rewrite(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HookPlugin_Rewrite_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HookPluginServer).Rewrite(ctx, req.(*RewriteRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _HookPlugin_Approve_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ApproveRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HookPluginServer).Approve(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HookPlugin_Approve_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HookPluginServer).Approve(ctx, req.(*ApproveRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _HookPlugin_SessionEnd_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SessionEndRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HookPluginServer).SessionEnd(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HookPlugin_SessionEnd_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HookPluginServer).SessionEnd(ctx, req.(*SessionEndRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _HookPlugin_TurnEnd_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(TurnEndRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HookPluginServer).TurnEnd(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HookPlugin_TurnEnd_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HookPluginServer).TurnEnd(ctx, req.(*TurnEndRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // HookPlugin_ServiceDesc is the grpc.ServiceDesc for HookPlugin service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -432,6 +570,22 @@ var HookPlugin_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "TurnStopping",
 			Handler:    _HookPlugin_TurnStopping_Handler,
+		},
+		{
+			MethodName: "Rewrite",
+			Handler:    _HookPlugin_Rewrite_Handler,
+		},
+		{
+			MethodName: "Approve",
+			Handler:    _HookPlugin_Approve_Handler,
+		},
+		{
+			MethodName: "SessionEnd",
+			Handler:    _HookPlugin_SessionEnd_Handler,
+		},
+		{
+			MethodName: "TurnEnd",
+			Handler:    _HookPlugin_TurnEnd_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -27,8 +27,10 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// The lifecycle points of an agent session, in the order they fire. A plugin subscribes to
-// points in its manifest; the daemon calls only the RPC of a point the plugin subscribed to.
+// The lifecycle points of an agent session. The first eight are numbered in the order they fire;
+// later points are numbered in the order they were added (where each fires is on its comment).
+// A plugin subscribes to points in its manifest; the daemon calls only the RPC of a point the
+// plugin subscribed to.
 type Point int32
 
 const (
@@ -49,20 +51,34 @@ const (
 	Point_POINT_TOOL_RESULT Point = 7
 	// Awaited notification at the natural stop of a turn; plugins may steer another step.
 	Point_POINT_TURN_STOPPING Point = 8
+	// Waterfall BEFORE a call is sealed (so before pre-tool): each plugin sees the arguments as the
+	// previous one left them and may replace or merge-patch them; it can never allow or deny.
+	Point_POINT_REWRITE Point = 9
+	// Waterfall resolving a pre-tool `ask`, before the agent's own approver: approve once, reject,
+	// or pass to the agent's approver. The guards still run after an approval.
+	Point_POINT_APPROVAL Point = 10
+	// Awaited notification when a session ends, with why; bounded by the point's budget.
+	Point_POINT_SESSION_END Point = 11
+	// Notification after each turn, with how it ended and its step count.
+	Point_POINT_TURN_END Point = 12
 )
 
 // Enum value maps for Point.
 var (
 	Point_name = map[int32]string{
-		0: "POINT_UNSPECIFIED",
-		1: "POINT_SESSION_START",
-		2: "POINT_PRE_STEP",
-		3: "POINT_PRE_TOOL",
-		4: "POINT_GUARD",
-		5: "POINT_EXECUTE",
-		6: "POINT_POST_TOOL",
-		7: "POINT_TOOL_RESULT",
-		8: "POINT_TURN_STOPPING",
+		0:  "POINT_UNSPECIFIED",
+		1:  "POINT_SESSION_START",
+		2:  "POINT_PRE_STEP",
+		3:  "POINT_PRE_TOOL",
+		4:  "POINT_GUARD",
+		5:  "POINT_EXECUTE",
+		6:  "POINT_POST_TOOL",
+		7:  "POINT_TOOL_RESULT",
+		8:  "POINT_TURN_STOPPING",
+		9:  "POINT_REWRITE",
+		10: "POINT_APPROVAL",
+		11: "POINT_SESSION_END",
+		12: "POINT_TURN_END",
 	}
 	Point_value = map[string]int32{
 		"POINT_UNSPECIFIED":   0,
@@ -74,6 +90,10 @@ var (
 		"POINT_POST_TOOL":     6,
 		"POINT_TOOL_RESULT":   7,
 		"POINT_TURN_STOPPING": 8,
+		"POINT_REWRITE":       9,
+		"POINT_APPROVAL":      10,
+		"POINT_SESSION_END":   11,
+		"POINT_TURN_END":      12,
 	}
 )
 
@@ -224,6 +244,8 @@ const (
 	SessionSource_SESSION_SOURCE_CLEAR SessionSource = 3
 	// Reserved for history compaction.
 	SessionSource_SESSION_SOURCE_COMPACT SessionSource = 4
+	// A subagent's session, started by the session its SessionInfo.parent_session_id names.
+	SessionSource_SESSION_SOURCE_SUBAGENT SessionSource = 5
 )
 
 // Enum value maps for SessionSource.
@@ -234,6 +256,7 @@ var (
 		2: "SESSION_SOURCE_RESUME",
 		3: "SESSION_SOURCE_CLEAR",
 		4: "SESSION_SOURCE_COMPACT",
+		5: "SESSION_SOURCE_SUBAGENT",
 	}
 	SessionSource_value = map[string]int32{
 		"SESSION_SOURCE_UNSPECIFIED": 0,
@@ -241,6 +264,7 @@ var (
 		"SESSION_SOURCE_RESUME":      2,
 		"SESSION_SOURCE_CLEAR":       3,
 		"SESSION_SOURCE_COMPACT":     4,
+		"SESSION_SOURCE_SUBAGENT":    5,
 	}
 )
 
@@ -269,6 +293,70 @@ func (x SessionSource) Number() protoreflect.EnumNumber {
 // Deprecated: Use SessionSource.Descriptor instead.
 func (SessionSource) EnumDescriptor() ([]byte, []int) {
 	return file_hookd_v1_types_proto_rawDescGZIP(), []int{3}
+}
+
+// Why a session ended.
+type SessionEndReason int32
+
+const (
+	SessionEndReason_SESSION_END_REASON_UNSPECIFIED SessionEndReason = 0
+	// The agent closed the session.
+	SessionEndReason_SESSION_END_REASON_CLOSED SessionEndReason = 1
+	// The agent cleared the session's history and ended it.
+	SessionEndReason_SESSION_END_REASON_CLEARED SessionEndReason = 2
+	// The agent disconnected and did not resume the session within the resume window.
+	SessionEndReason_SESSION_END_REASON_DISCONNECTED SessionEndReason = 3
+	// The session was idle longer than the daemon keeps sessions, or was evicted.
+	SessionEndReason_SESSION_END_REASON_EXPIRED SessionEndReason = 4
+	// The daemon is stopping.
+	SessionEndReason_SESSION_END_REASON_DAEMON_STOPPING SessionEndReason = 5
+)
+
+// Enum value maps for SessionEndReason.
+var (
+	SessionEndReason_name = map[int32]string{
+		0: "SESSION_END_REASON_UNSPECIFIED",
+		1: "SESSION_END_REASON_CLOSED",
+		2: "SESSION_END_REASON_CLEARED",
+		3: "SESSION_END_REASON_DISCONNECTED",
+		4: "SESSION_END_REASON_EXPIRED",
+		5: "SESSION_END_REASON_DAEMON_STOPPING",
+	}
+	SessionEndReason_value = map[string]int32{
+		"SESSION_END_REASON_UNSPECIFIED":     0,
+		"SESSION_END_REASON_CLOSED":          1,
+		"SESSION_END_REASON_CLEARED":         2,
+		"SESSION_END_REASON_DISCONNECTED":    3,
+		"SESSION_END_REASON_EXPIRED":         4,
+		"SESSION_END_REASON_DAEMON_STOPPING": 5,
+	}
+)
+
+func (x SessionEndReason) Enum() *SessionEndReason {
+	p := new(SessionEndReason)
+	*p = x
+	return p
+}
+
+func (x SessionEndReason) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (SessionEndReason) Descriptor() protoreflect.EnumDescriptor {
+	return file_hookd_v1_types_proto_enumTypes[4].Descriptor()
+}
+
+func (SessionEndReason) Type() protoreflect.EnumType {
+	return &file_hookd_v1_types_proto_enumTypes[4]
+}
+
+func (x SessionEndReason) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use SessionEndReason.Descriptor instead.
+func (SessionEndReason) EnumDescriptor() ([]byte, []int) {
+	return file_hookd_v1_types_proto_rawDescGZIP(), []int{4}
 }
 
 // One piece of message or tool-result content.
@@ -797,8 +885,13 @@ type ToolDefinition struct {
 	// True when calls of this tool may be dispatched concurrently with other such calls of the
 	// same step. Policy phases and result commits always stay in model order.
 	ConcurrencySafe bool `protobuf:"varint,4,opt,name=concurrency_safe,json=concurrencySafe,proto3" json:"concurrency_safe,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The tool owns a final content boundary (the seed's finalizeContent): the hosted loop sends
+	// one FinalizeRequest per call of this tool with the normalized candidate result, failures
+	// included, and keeps the content when the agent does not answer in time. It may replace the
+	// content only, never the outcome, the error identity, contexts or metadata.
+	FinalizesContent bool `protobuf:"varint,5,opt,name=finalizes_content,json=finalizesContent,proto3" json:"finalizes_content,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *ToolDefinition) Reset() {
@@ -855,6 +948,13 @@ func (x *ToolDefinition) GetInputSchemaJson() string {
 func (x *ToolDefinition) GetConcurrencySafe() bool {
 	if x != nil {
 		return x.ConcurrencySafe
+	}
+	return false
+}
+
+func (x *ToolDefinition) GetFinalizesContent() bool {
+	if x != nil {
+		return x.FinalizesContent
 	}
 	return false
 }
@@ -948,7 +1048,12 @@ type ToolCall struct {
 	// 1-based turn number within the session.
 	Turn uint32 `protobuf:"varint,7,opt,name=turn,proto3" json:"turn,omitempty"`
 	// 1-based step number within the turn.
-	Step          uint32 `protobuf:"varint,8,opt,name=step,proto3" json:"step,omitempty"`
+	Step uint32 `protobuf:"varint,8,opt,name=step,proto3" json:"step,omitempty"`
+	// Set when rewrite plugins changed the arguments: the arguments as the agent proposed them.
+	// arguments_json holds the effective arguments, which are what runs and what policy sees.
+	OriginalArgumentsJson *string `protobuf:"bytes,9,opt,name=original_arguments_json,json=originalArgumentsJson,proto3,oneof" json:"original_arguments_json,omitempty"`
+	// The rewrite plugins that changed the arguments, in the order they did.
+	RewrittenBy   []string `protobuf:"bytes,10,rep,name=rewritten_by,json=rewrittenBy,proto3" json:"rewritten_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1037,6 +1142,20 @@ func (x *ToolCall) GetStep() uint32 {
 		return x.Step
 	}
 	return 0
+}
+
+func (x *ToolCall) GetOriginalArgumentsJson() string {
+	if x != nil && x.OriginalArgumentsJson != nil {
+		return *x.OriginalArgumentsJson
+	}
+	return ""
+}
+
+func (x *ToolCall) GetRewrittenBy() []string {
+	if x != nil {
+		return x.RewrittenBy
+	}
+	return nil
 }
 
 // The normalized result of a tool call: exactly one of success or failure.
@@ -1276,7 +1395,12 @@ type SessionInfo struct {
 	// The authenticated identity of the agent that owns the session.
 	AgentId string `protobuf:"bytes,2,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
 	// The agent's working directory, as the agent reported it.
-	Cwd           string `protobuf:"bytes,3,opt,name=cwd,proto3" json:"cwd,omitempty"`
+	Cwd string `protobuf:"bytes,3,opt,name=cwd,proto3" json:"cwd,omitempty"`
+	// For a subagent's session: the session (of the same agent) that started it. Empty otherwise.
+	// Every event of a child session carries it, so one policy covers subagents.
+	ParentSessionId string `protobuf:"bytes,4,opt,name=parent_session_id,json=parentSessionId,proto3" json:"parent_session_id,omitempty"`
+	// The kind of agent running the session, as the agent names it (e.g. a subagent's type).
+	AgentType     string `protobuf:"bytes,5,opt,name=agent_type,json=agentType,proto3" json:"agent_type,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1332,6 +1456,20 @@ func (x *SessionInfo) GetCwd() string {
 	return ""
 }
 
+func (x *SessionInfo) GetParentSessionId() string {
+	if x != nil {
+		return x.ParentSessionId
+	}
+	return ""
+}
+
+func (x *SessionInfo) GetAgentType() string {
+	if x != nil {
+		return x.AgentType
+	}
+	return ""
+}
+
 var File_hookd_v1_types_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_types_proto_rawDesc = "" +
@@ -1364,16 +1502,17 @@ const file_hookd_v1_types_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\"\n" +
 	"\x04role\x18\x02 \x01(\x0e2\x0e.hookd.v1.RoleR\x04role\x120\n" +
 	"\acontent\x18\x03 \x03(\v2\x16.hookd.v1.ContentBlockR\acontent\x12/\n" +
-	"\x06source\x18\x04 \x01(\v2\x17.hookd.v1.MessageSourceR\x06source\"\x9d\x01\n" +
+	"\x06source\x18\x04 \x01(\v2\x17.hookd.v1.MessageSourceR\x06source\"\xca\x01\n" +
 	"\x0eToolDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12*\n" +
 	"\x11input_schema_json\x18\x03 \x01(\tR\x0finputSchemaJson\x12)\n" +
-	"\x10concurrency_safe\x18\x04 \x01(\bR\x0fconcurrencySafe\"o\n" +
+	"\x10concurrency_safe\x18\x04 \x01(\bR\x0fconcurrencySafe\x12+\n" +
+	"\x11finalizes_content\x18\x05 \x01(\bR\x10finalizesContent\"o\n" +
 	"\x10ProposedToolCall\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x1b\n" +
 	"\ttool_name\x18\x02 \x01(\tR\btoolName\x12%\n" +
-	"\x0earguments_json\x18\x03 \x01(\tR\rargumentsJson\"\x8e\x02\n" +
+	"\x0earguments_json\x18\x03 \x01(\tR\rargumentsJson\"\x8a\x03\n" +
 	"\bToolCall\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12 \n" +
 	"\froot_call_id\x18\x02 \x01(\tR\n" +
@@ -1384,8 +1523,12 @@ const file_hookd_v1_types_proto_rawDesc = "" +
 	"\n" +
 	"session_id\x18\x06 \x01(\tR\tsessionId\x12\x12\n" +
 	"\x04turn\x18\a \x01(\rR\x04turn\x12\x12\n" +
-	"\x04step\x18\b \x01(\rR\x04stepB\x11\n" +
-	"\x0f_parent_call_id\"\xac\x01\n" +
+	"\x04step\x18\b \x01(\rR\x04step\x12;\n" +
+	"\x17original_arguments_json\x18\t \x01(\tH\x01R\x15originalArgumentsJson\x88\x01\x01\x12!\n" +
+	"\frewritten_by\x18\n" +
+	" \x03(\tR\vrewrittenByB\x11\n" +
+	"\x0f_parent_call_idB\x1a\n" +
+	"\x18_original_arguments_json\"\xac\x01\n" +
 	"\n" +
 	"ToolResult\x121\n" +
 	"\asuccess\x18\x01 \x01(\v2\x15.hookd.v1.ToolSuccessH\x00R\asuccess\x121\n" +
@@ -1402,12 +1545,15 @@ const file_hookd_v1_types_proto_rawDesc = "" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12\x12\n" +
 	"\x04code\x18\x02 \x01(\tR\x04code\x12\x12\n" +
 	"\x04name\x18\x03 \x01(\tR\x04name\x120\n" +
-	"\acontent\x18\x04 \x03(\v2\x16.hookd.v1.ContentBlockR\acontent\"Y\n" +
+	"\acontent\x18\x04 \x03(\v2\x16.hookd.v1.ContentBlockR\acontent\"\xa4\x01\n" +
 	"\vSessionInfo\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12\x19\n" +
 	"\bagent_id\x18\x02 \x01(\tR\aagentId\x12\x10\n" +
-	"\x03cwd\x18\x03 \x01(\tR\x03cwd*\xc8\x01\n" +
+	"\x03cwd\x18\x03 \x01(\tR\x03cwd\x12*\n" +
+	"\x11parent_session_id\x18\x04 \x01(\tR\x0fparentSessionId\x12\x1d\n" +
+	"\n" +
+	"agent_type\x18\x05 \x01(\tR\tagentType*\x9a\x02\n" +
 	"\x05Point\x12\x15\n" +
 	"\x11POINT_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13POINT_SESSION_START\x10\x01\x12\x12\n" +
@@ -1417,7 +1563,12 @@ const file_hookd_v1_types_proto_rawDesc = "" +
 	"\rPOINT_EXECUTE\x10\x05\x12\x13\n" +
 	"\x0fPOINT_POST_TOOL\x10\x06\x12\x15\n" +
 	"\x11POINT_TOOL_RESULT\x10\a\x12\x17\n" +
-	"\x13POINT_TURN_STOPPING\x10\b*m\n" +
+	"\x13POINT_TURN_STOPPING\x10\b\x12\x11\n" +
+	"\rPOINT_REWRITE\x10\t\x12\x12\n" +
+	"\x0ePOINT_APPROVAL\x10\n" +
+	"\x12\x15\n" +
+	"\x11POINT_SESSION_END\x10\v\x12\x12\n" +
+	"\x0ePOINT_TURN_END\x10\f*m\n" +
 	"\rFailurePolicy\x12\x1e\n" +
 	"\x1aFAILURE_POLICY_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aFAILURE_POLICY_FAIL_CLOSED\x10\x01\x12\x1c\n" +
@@ -1425,13 +1576,21 @@ const file_hookd_v1_types_proto_rawDesc = "" +
 	"\x04Role\x12\x14\n" +
 	"\x10ROLE_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tROLE_USER\x10\x01\x12\x12\n" +
-	"\x0eROLE_ASSISTANT\x10\x02*\x9c\x01\n" +
+	"\x0eROLE_ASSISTANT\x10\x02*\xb9\x01\n" +
 	"\rSessionSource\x12\x1e\n" +
 	"\x1aSESSION_SOURCE_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16SESSION_SOURCE_STARTUP\x10\x01\x12\x19\n" +
 	"\x15SESSION_SOURCE_RESUME\x10\x02\x12\x18\n" +
 	"\x14SESSION_SOURCE_CLEAR\x10\x03\x12\x1a\n" +
-	"\x16SESSION_SOURCE_COMPACT\x10\x04B\x95\x01\n" +
+	"\x16SESSION_SOURCE_COMPACT\x10\x04\x12\x1b\n" +
+	"\x17SESSION_SOURCE_SUBAGENT\x10\x05*\xe2\x01\n" +
+	"\x10SessionEndReason\x12\"\n" +
+	"\x1eSESSION_END_REASON_UNSPECIFIED\x10\x00\x12\x1d\n" +
+	"\x19SESSION_END_REASON_CLOSED\x10\x01\x12\x1e\n" +
+	"\x1aSESSION_END_REASON_CLEARED\x10\x02\x12#\n" +
+	"\x1fSESSION_END_REASON_DISCONNECTED\x10\x03\x12\x1e\n" +
+	"\x1aSESSION_END_REASON_EXPIRED\x10\x04\x12&\n" +
+	"\"SESSION_END_REASON_DAEMON_STOPPING\x10\x05B\x95\x01\n" +
 	"\fcom.hookd.v1B\n" +
 	"TypesProtoP\x01Z8example.com/hookd/hooks-examples/go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
 
@@ -1447,43 +1606,44 @@ func file_hookd_v1_types_proto_rawDescGZIP() []byte {
 	return file_hookd_v1_types_proto_rawDescData
 }
 
-var file_hookd_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_hookd_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
 var file_hookd_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
 var file_hookd_v1_types_proto_goTypes = []any{
 	(Point)(0),               // 0: hookd.v1.Point
 	(FailurePolicy)(0),       // 1: hookd.v1.FailurePolicy
 	(Role)(0),                // 2: hookd.v1.Role
 	(SessionSource)(0),       // 3: hookd.v1.SessionSource
-	(*ContentBlock)(nil),     // 4: hookd.v1.ContentBlock
-	(*ImageRef)(nil),         // 5: hookd.v1.ImageRef
-	(*MessageSource)(nil),    // 6: hookd.v1.MessageSource
-	(*UserSource)(nil),       // 7: hookd.v1.UserSource
-	(*PluginSource)(nil),     // 8: hookd.v1.PluginSource
-	(*ToolSource)(nil),       // 9: hookd.v1.ToolSource
-	(*ModelSource)(nil),      // 10: hookd.v1.ModelSource
-	(*Message)(nil),          // 11: hookd.v1.Message
-	(*ToolDefinition)(nil),   // 12: hookd.v1.ToolDefinition
-	(*ProposedToolCall)(nil), // 13: hookd.v1.ProposedToolCall
-	(*ToolCall)(nil),         // 14: hookd.v1.ToolCall
-	(*ToolResult)(nil),       // 15: hookd.v1.ToolResult
-	(*ToolSuccess)(nil),      // 16: hookd.v1.ToolSuccess
-	(*ToolFailure)(nil),      // 17: hookd.v1.ToolFailure
-	(*SessionInfo)(nil),      // 18: hookd.v1.SessionInfo
+	(SessionEndReason)(0),    // 4: hookd.v1.SessionEndReason
+	(*ContentBlock)(nil),     // 5: hookd.v1.ContentBlock
+	(*ImageRef)(nil),         // 6: hookd.v1.ImageRef
+	(*MessageSource)(nil),    // 7: hookd.v1.MessageSource
+	(*UserSource)(nil),       // 8: hookd.v1.UserSource
+	(*PluginSource)(nil),     // 9: hookd.v1.PluginSource
+	(*ToolSource)(nil),       // 10: hookd.v1.ToolSource
+	(*ModelSource)(nil),      // 11: hookd.v1.ModelSource
+	(*Message)(nil),          // 12: hookd.v1.Message
+	(*ToolDefinition)(nil),   // 13: hookd.v1.ToolDefinition
+	(*ProposedToolCall)(nil), // 14: hookd.v1.ProposedToolCall
+	(*ToolCall)(nil),         // 15: hookd.v1.ToolCall
+	(*ToolResult)(nil),       // 16: hookd.v1.ToolResult
+	(*ToolSuccess)(nil),      // 17: hookd.v1.ToolSuccess
+	(*ToolFailure)(nil),      // 18: hookd.v1.ToolFailure
+	(*SessionInfo)(nil),      // 19: hookd.v1.SessionInfo
 }
 var file_hookd_v1_types_proto_depIdxs = []int32{
-	5,  // 0: hookd.v1.ContentBlock.image:type_name -> hookd.v1.ImageRef
-	7,  // 1: hookd.v1.MessageSource.user:type_name -> hookd.v1.UserSource
-	8,  // 2: hookd.v1.MessageSource.plugin:type_name -> hookd.v1.PluginSource
-	9,  // 3: hookd.v1.MessageSource.tool:type_name -> hookd.v1.ToolSource
-	10, // 4: hookd.v1.MessageSource.model:type_name -> hookd.v1.ModelSource
+	6,  // 0: hookd.v1.ContentBlock.image:type_name -> hookd.v1.ImageRef
+	8,  // 1: hookd.v1.MessageSource.user:type_name -> hookd.v1.UserSource
+	9,  // 2: hookd.v1.MessageSource.plugin:type_name -> hookd.v1.PluginSource
+	10, // 3: hookd.v1.MessageSource.tool:type_name -> hookd.v1.ToolSource
+	11, // 4: hookd.v1.MessageSource.model:type_name -> hookd.v1.ModelSource
 	2,  // 5: hookd.v1.Message.role:type_name -> hookd.v1.Role
-	4,  // 6: hookd.v1.Message.content:type_name -> hookd.v1.ContentBlock
-	6,  // 7: hookd.v1.Message.source:type_name -> hookd.v1.MessageSource
-	16, // 8: hookd.v1.ToolResult.success:type_name -> hookd.v1.ToolSuccess
-	17, // 9: hookd.v1.ToolResult.failure:type_name -> hookd.v1.ToolFailure
-	11, // 10: hookd.v1.ToolResult.contexts:type_name -> hookd.v1.Message
-	4,  // 11: hookd.v1.ToolSuccess.content:type_name -> hookd.v1.ContentBlock
-	4,  // 12: hookd.v1.ToolFailure.content:type_name -> hookd.v1.ContentBlock
+	5,  // 6: hookd.v1.Message.content:type_name -> hookd.v1.ContentBlock
+	7,  // 7: hookd.v1.Message.source:type_name -> hookd.v1.MessageSource
+	17, // 8: hookd.v1.ToolResult.success:type_name -> hookd.v1.ToolSuccess
+	18, // 9: hookd.v1.ToolResult.failure:type_name -> hookd.v1.ToolFailure
+	12, // 10: hookd.v1.ToolResult.contexts:type_name -> hookd.v1.Message
+	5,  // 11: hookd.v1.ToolSuccess.content:type_name -> hookd.v1.ContentBlock
+	5,  // 12: hookd.v1.ToolFailure.content:type_name -> hookd.v1.ContentBlock
 	13, // [13:13] is the sub-list for method output_type
 	13, // [13:13] is the sub-list for method input_type
 	13, // [13:13] is the sub-list for extension type_name
@@ -1518,7 +1678,7 @@ func file_hookd_v1_types_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hookd_v1_types_proto_rawDesc), len(file_hookd_v1_types_proto_rawDesc)),
-			NumEnums:      4,
+			NumEnums:      5,
 			NumMessages:   15,
 			NumExtensions: 0,
 			NumServices:   0,

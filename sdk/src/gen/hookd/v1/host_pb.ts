@@ -23,9 +23,9 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { PostToolDecision, PostToolEvent, PreStepDecision, PreStepEvent, PreToolDecision, PreToolEvent, SessionStartEvent, ToolResultEvent, TurnStoppingDecision, TurnStoppingEvent } from "./points_pb.js";
+import type { ApprovalDecision, ApprovalEvent, ContentReplacement, Deny, PostToolDecision, PostToolEvent, PreStepDecision, PreStepEvent, PreToolDecision, PreToolEvent, RewriteEvent, SessionEndEvent, SessionStartEvent, ToolResultEvent, TurnEndEvent, TurnStoppingDecision, TurnStoppingEvent } from "./points_pb.js";
 import { file_hookd_v1_points } from "./points_pb.js";
-import type { ContentBlock, Message as Message$1, ProposedToolCall, SessionSource, ToolCall, ToolDefinition, ToolResult } from "./types_pb.js";
+import type { ContentBlock, Message as Message$1, ProposedToolCall, SessionEndReason, SessionSource, ToolCall, ToolDefinition, ToolResult } from "./types_pb.js";
 import { file_hookd_v1_types } from "./types_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -33,7 +33,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hookd/v1/host.proto.
  */
 export const file_hookd_v1_host: GenFile = /*@__PURE__*/
-  fileDesc("ChNob29rZC92MS9ob3N0LnByb3RvEghob29rZC52MSLGAgoOU2Vzc2lvblJlcXVlc3QSJQoEb3BlbhgBIAEoCzIVLmhvb2tkLnYxLk9wZW5TZXNzaW9uSAASIgoGcHJvbXB0GAIgASgLMhAuaG9va2QudjEuUHJvbXB0SAASJgoGY2FuY2VsGAMgASgLMhQuaG9va2QudjEuQ2FuY2VsVHVybkgAEikKCnN0ZXBfcmVwbHkYBCABKAsyEy5ob29rZC52MS5TdGVwUmVwbHlIABIxCg5kaXNwYXRjaF9yZXBseRgFIAEoCzIXLmhvb2tkLnYxLkRpc3BhdGNoUmVwbHlIABIxCg5hcHByb3ZhbF9yZXBseRgGIAEoCzIXLmhvb2tkLnYxLkFwcHJvdmFsUmVwbHlIABInCgVjbG9zZRgHIAEoCzIWLmhvb2tkLnYxLkNsb3NlU2Vzc2lvbkgAQgcKBWZyYW1lIpIBCgtPcGVuU2Vzc2lvbhISCgpzZXNzaW9uX2lkGAEgASgJEicKBnNvdXJjZRgCIAEoDjIXLmhvb2tkLnYxLlNlc3Npb25Tb3VyY2USCwoDY3dkGAMgASgJEicKBXRvb2xzGAQgAygLMhguaG9va2QudjEuVG9vbERlZmluaXRpb24SEAoIYWdlbnRfaWQYBSABKAkiVQoGUHJvbXB0EiIKBGtpbmQYASABKA4yFC5ob29rZC52MS5Qcm9tcHRLaW5kEicKB2NvbnRlbnQYAiADKAsyFi5ob29rZC52MS5Db250ZW50QmxvY2siHAoKQ2FuY2VsVHVybhIOCgZyZWFzb24YASABKAkijAEKCVN0ZXBSZXBseRISCgpyZXF1ZXN0X2lkGAEgASgJEiwKEWFzc2lzdGFudF9tZXNzYWdlGAIgASgLMhEuaG9va2QudjEuTWVzc2FnZRIuCgp0b29sX2NhbGxzGAMgAygLMhouaG9va2QudjEuUHJvcG9zZWRUb29sQ2FsbBINCgVlcnJvchgEIAEoCSJJCg1EaXNwYXRjaFJlcGx5EhIKCnJlcXVlc3RfaWQYASABKAkSJAoGcmVzdWx0GAIgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdCJdCg1BcHByb3ZhbFJlcGx5EhIKCnJlcXVlc3RfaWQYASABKAkSKgoHb3V0Y29tZRgCIAEoDjIZLmhvb2tkLnYxLkFwcHJvdmFsT3V0Y29tZRIMCgRub3RlGAMgASgJIg4KDENsb3NlU2Vzc2lvbiLBAwoPU2Vzc2lvblJlc3BvbnNlEikKBm9wZW5lZBgBIAEoCzIXLmhvb2tkLnYxLlNlc3Npb25PcGVuZWRIABItCgx0dXJuX3N0YXJ0ZWQYAiABKAsyFS5ob29rZC52MS5UdXJuU3RhcnRlZEgAEi0KDHN0ZXBfcmVxdWVzdBgDIAEoCzIVLmhvb2tkLnYxLlN0ZXBSZXF1ZXN0SAASNQoQZGlzcGF0Y2hfcmVxdWVzdBgEIAEoCzIZLmhvb2tkLnYxLkRpc3BhdGNoUmVxdWVzdEgAEjUKEGFwcHJvdmFsX3JlcXVlc3QYBSABKAsyGS5ob29rZC52MS5BcHByb3ZhbFJlcXVlc3RIABIxCgt0b29sX3Jlc3VsdBgGIAEoCzIaLmhvb2tkLnYxLlRvb2xSZXN1bHROb3RpY2VIABIqCgdjb250ZXh0GAcgASgLMhcuaG9va2QudjEuQ29udGV4dE5vdGljZUgAEikKCnR1cm5fZW5kZWQYCCABKAsyEy5ob29rZC52MS5UdXJuRW5kZWRIABIkCgdwcm9ibGVtGAkgASgLMhEuaG9va2QudjEuUHJvYmxlbUgAQgcKBWZyYW1lIlkKDVNlc3Npb25PcGVuZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIPCgdyZXN1bWVkGAIgASgIEiMKCGNvbnRleHRzGAMgAygLMhEuaG9va2QudjEuTWVzc2FnZSIbCgtUdXJuU3RhcnRlZBIMCgR0dXJuGAEgASgNImIKC1N0ZXBSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSDAoEdHVybhgCIAEoDRIMCgRzdGVwGAMgASgNEiMKCG1lc3NhZ2VzGAQgAygLMhEuaG9va2QudjEuTWVzc2FnZSJHCg9EaXNwYXRjaFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwifgoPQXBwcm92YWxSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSIAoEY2FsbBgCIAEoCzISLmhvb2tkLnYxLlRvb2xDYWxsEg4KBnJlYXNvbhgDIAEoCRIQCghhc2tlZF9ieRgEIAEoCRITCgtkZWFkbGluZV9tcxgFIAEoDSKCAQoQVG9vbFJlc3VsdE5vdGljZRIgCgRjYWxsGAEgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJAoGcmVzdWx0GAIgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdBImCgV0cmFjZRgDIAEoCzIXLmhvb2tkLnYxLkRlY2lzaW9uVHJhY2UiNAoNQ29udGV4dE5vdGljZRIjCghtZXNzYWdlcxgBIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2UiYQoJVHVybkVuZGVkEgwKBHR1cm4YASABKA0SJwoGcmVhc29uGAIgASgOMhcuaG9va2QudjEuVHVybkVuZFJlYXNvbhIOCgZkZXRhaWwYAyABKAkSDQoFc3RlcHMYBCABKA0iPAoHUHJvYmxlbRIMCgRjb2RlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSEgoKcmVxdWVzdF9pZBgDIAEoCSJPCg1EZWNpc2lvblRyYWNlEhIKCmRlY2lkZWRfYnkYASABKAkSFQoNZmFpbHVyZV9jYXVzZRgCIAEoCRITCgtkdXJhdGlvbl91cxgDIAEoBCJJChtFdmFsdWF0ZVNlc3Npb25TdGFydFJlcXVlc3QSKgoFZXZlbnQYASABKAsyGy5ob29rZC52MS5TZXNzaW9uU3RhcnRFdmVudCJDChxFdmFsdWF0ZVNlc3Npb25TdGFydFJlc3BvbnNlEiMKCGNvbnRleHRzGAEgAygLMhEuaG9va2QudjEuTWVzc2FnZSI/ChZFdmFsdWF0ZVByZVN0ZXBSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlU3RlcEV2ZW50Im4KF0V2YWx1YXRlUHJlU3RlcFJlc3BvbnNlEisKCGRlY2lzaW9uGAEgASgLMhkuaG9va2QudjEuUHJlU3RlcERlY2lzaW9uEiYKBXRyYWNlGAIgASgLMhcuaG9va2QudjEuRGVjaXNpb25UcmFjZSJbChZFdmFsdWF0ZVByZVRvb2xSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlVG9vbEV2ZW50EhoKEmFnZW50X3Jlc29sdmVzX2FzaxgCIAEoCCJuChdFdmFsdWF0ZVByZVRvb2xSZXNwb25zZRIrCghkZWNpc2lvbhgBIAEoCzIZLmhvb2tkLnYxLlByZVRvb2xEZWNpc2lvbhImCgV0cmFjZRgCIAEoCzIXLmhvb2tkLnYxLkRlY2lzaW9uVHJhY2UiQQoXRXZhbHVhdGVQb3N0VG9vbFJlcXVlc3QSJgoFZXZlbnQYASABKAsyFy5ob29rZC52MS5Qb3N0VG9vbEV2ZW50IpYBChhFdmFsdWF0ZVBvc3RUb29sUmVzcG9uc2USLAoIZGVjaXNpb24YASABKAsyGi5ob29rZC52MS5Qb3N0VG9vbERlY2lzaW9uEiQKBnJlc3VsdBgCIAEoCzIULmhvb2tkLnYxLlRvb2xSZXN1bHQSJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIkUKGUV2YWx1YXRlVG9vbFJlc3VsdFJlcXVlc3QSKAoFZXZlbnQYASABKAsyGS5ob29rZC52MS5Ub29sUmVzdWx0RXZlbnQiHAoaRXZhbHVhdGVUb29sUmVzdWx0UmVzcG9uc2UiSQobRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXF1ZXN0EioKBWV2ZW50GAEgASgLMhsuaG9va2QudjEuVHVyblN0b3BwaW5nRXZlbnQiiAEKHEV2YWx1YXRlVHVyblN0b3BwaW5nUmVzcG9uc2USMAoIZGVjaXNpb24YASABKAsyHi5ob29rZC52MS5UdXJuU3RvcHBpbmdEZWNpc2lvbhIOCgZjYXBwZWQYAiABKAgSJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlKnMKClByb21wdEtpbmQSGwoXUFJPTVBUX0tJTkRfVU5TUEVDSUZJRUQQABIZChVQUk9NUFRfS0lORF9GT0xMT1dfVVAQARIVChFQUk9NUFRfS0lORF9TVEVFUhACEhYKElBST01QVF9LSU5EX0lOSkVDVBADKpUBCg9BcHByb3ZhbE91dGNvbWUSIAocQVBQUk9WQUxfT1VUQ09NRV9VTlNQRUNJRklFRBAAEiEKHUFQUFJPVkFMX09VVENPTUVfQUxMT1dFRF9PTkNFEAESHQoZQVBQUk9WQUxfT1VUQ09NRV9SRUpFQ1RFRBACEh4KGkFQUFJPVkFMX09VVENPTUVfQ0FOQ0VMTEVEEAMqygEKDVR1cm5FbmRSZWFzb24SHwobVFVSTl9FTkRfUkVBU09OX1VOU1BFQ0lGSUVEEAASHQoZVFVSTl9FTkRfUkVBU09OX0NPTVBMRVRFRBABEhsKF1RVUk5fRU5EX1JFQVNPTl9CTE9DS0VEEAISGQoVVFVSTl9FTkRfUkVBU09OX0VSUk9SEAMSGwoXVFVSTl9FTkRfUkVBU09OX0FCT1JURUQQBBIkCiBUVVJOX0VORF9SRUFTT05fQ09OVElOVUFUSU9OX0NBUBAFMogFCghIb29rSG9zdBJCCgdTZXNzaW9uEhguaG9va2QudjEuU2Vzc2lvblJlcXVlc3QaGS5ob29rZC52MS5TZXNzaW9uUmVzcG9uc2UoATABEmUKFEV2YWx1YXRlU2Vzc2lvblN0YXJ0EiUuaG9va2QudjEuRXZhbHVhdGVTZXNzaW9uU3RhcnRSZXF1ZXN0GiYuaG9va2QudjEuRXZhbHVhdGVTZXNzaW9uU3RhcnRSZXNwb25zZRJWCg9FdmFsdWF0ZVByZVN0ZXASIC5ob29rZC52MS5FdmFsdWF0ZVByZVN0ZXBSZXF1ZXN0GiEuaG9va2QudjEuRXZhbHVhdGVQcmVTdGVwUmVzcG9uc2USVgoPRXZhbHVhdGVQcmVUb29sEiAuaG9va2QudjEuRXZhbHVhdGVQcmVUb29sUmVxdWVzdBohLmhvb2tkLnYxLkV2YWx1YXRlUHJlVG9vbFJlc3BvbnNlElkKEEV2YWx1YXRlUG9zdFRvb2wSIS5ob29rZC52MS5FdmFsdWF0ZVBvc3RUb29sUmVxdWVzdBoiLmhvb2tkLnYxLkV2YWx1YXRlUG9zdFRvb2xSZXNwb25zZRJfChJFdmFsdWF0ZVRvb2xSZXN1bHQSIy5ob29rZC52MS5FdmFsdWF0ZVRvb2xSZXN1bHRSZXF1ZXN0GiQuaG9va2QudjEuRXZhbHVhdGVUb29sUmVzdWx0UmVzcG9uc2USZQoURXZhbHVhdGVUdXJuU3RvcHBpbmcSJS5ob29rZC52MS5FdmFsdWF0ZVR1cm5TdG9wcGluZ1JlcXVlc3QaJi5ob29rZC52MS5FdmFsdWF0ZVR1cm5TdG9wcGluZ1Jlc3BvbnNlYgZwcm90bzM", [file_hookd_v1_points, file_hookd_v1_types]);
+  fileDesc("ChNob29rZC92MS9ob3N0LnByb3RvEghob29rZC52MSL5AgoOU2Vzc2lvblJlcXVlc3QSJQoEb3BlbhgBIAEoCzIVLmhvb2tkLnYxLk9wZW5TZXNzaW9uSAASIgoGcHJvbXB0GAIgASgLMhAuaG9va2QudjEuUHJvbXB0SAASJgoGY2FuY2VsGAMgASgLMhQuaG9va2QudjEuQ2FuY2VsVHVybkgAEikKCnN0ZXBfcmVwbHkYBCABKAsyEy5ob29rZC52MS5TdGVwUmVwbHlIABIxCg5kaXNwYXRjaF9yZXBseRgFIAEoCzIXLmhvb2tkLnYxLkRpc3BhdGNoUmVwbHlIABIxCg5hcHByb3ZhbF9yZXBseRgGIAEoCzIXLmhvb2tkLnYxLkFwcHJvdmFsUmVwbHlIABInCgVjbG9zZRgHIAEoCzIWLmhvb2tkLnYxLkNsb3NlU2Vzc2lvbkgAEjEKDmZpbmFsaXplX3JlcGx5GAggASgLMhcuaG9va2QudjEuRmluYWxpemVSZXBseUgAQgcKBWZyYW1lIsEBCgtPcGVuU2Vzc2lvbhISCgpzZXNzaW9uX2lkGAEgASgJEicKBnNvdXJjZRgCIAEoDjIXLmhvb2tkLnYxLlNlc3Npb25Tb3VyY2USCwoDY3dkGAMgASgJEicKBXRvb2xzGAQgAygLMhguaG9va2QudjEuVG9vbERlZmluaXRpb24SEAoIYWdlbnRfaWQYBSABKAkSGQoRcGFyZW50X3Nlc3Npb25faWQYBiABKAkSEgoKYWdlbnRfdHlwZRgHIAEoCSJVCgZQcm9tcHQSIgoEa2luZBgBIAEoDjIULmhvb2tkLnYxLlByb21wdEtpbmQSJwoHY29udGVudBgCIAMoCzIWLmhvb2tkLnYxLkNvbnRlbnRCbG9jayIcCgpDYW5jZWxUdXJuEg4KBnJlYXNvbhgBIAEoCSKMAQoJU3RlcFJlcGx5EhIKCnJlcXVlc3RfaWQYASABKAkSLAoRYXNzaXN0YW50X21lc3NhZ2UYAiABKAsyES5ob29rZC52MS5NZXNzYWdlEi4KCnRvb2xfY2FsbHMYAyADKAsyGi5ob29rZC52MS5Qcm9wb3NlZFRvb2xDYWxsEg0KBWVycm9yGAQgASgJIkkKDURpc3BhdGNoUmVwbHkSEgoKcmVxdWVzdF9pZBgBIAEoCRIkCgZyZXN1bHQYAiABKAsyFC5ob29rZC52MS5Ub29sUmVzdWx0Il0KDUFwcHJvdmFsUmVwbHkSEgoKcmVxdWVzdF9pZBgBIAEoCRIqCgdvdXRjb21lGAIgASgOMhkuaG9va2QudjEuQXBwcm92YWxPdXRjb21lEgwKBG5vdGUYAyABKAkiOgoMQ2xvc2VTZXNzaW9uEioKBnJlYXNvbhgBIAEoDjIaLmhvb2tkLnYxLlNlc3Npb25FbmRSZWFzb24iYwoNRmluYWxpemVSZXBseRISCgpyZXF1ZXN0X2lkGAEgASgJEjIKB2NvbnRlbnQYAiABKAsyHC5ob29rZC52MS5Db250ZW50UmVwbGFjZW1lbnRIAIgBAUIKCghfY29udGVudCL4AwoPU2Vzc2lvblJlc3BvbnNlEikKBm9wZW5lZBgBIAEoCzIXLmhvb2tkLnYxLlNlc3Npb25PcGVuZWRIABItCgx0dXJuX3N0YXJ0ZWQYAiABKAsyFS5ob29rZC52MS5UdXJuU3RhcnRlZEgAEi0KDHN0ZXBfcmVxdWVzdBgDIAEoCzIVLmhvb2tkLnYxLlN0ZXBSZXF1ZXN0SAASNQoQZGlzcGF0Y2hfcmVxdWVzdBgEIAEoCzIZLmhvb2tkLnYxLkRpc3BhdGNoUmVxdWVzdEgAEjUKEGFwcHJvdmFsX3JlcXVlc3QYBSABKAsyGS5ob29rZC52MS5BcHByb3ZhbFJlcXVlc3RIABIxCgt0b29sX3Jlc3VsdBgGIAEoCzIaLmhvb2tkLnYxLlRvb2xSZXN1bHROb3RpY2VIABIqCgdjb250ZXh0GAcgASgLMhcuaG9va2QudjEuQ29udGV4dE5vdGljZUgAEikKCnR1cm5fZW5kZWQYCCABKAsyEy5ob29rZC52MS5UdXJuRW5kZWRIABIkCgdwcm9ibGVtGAkgASgLMhEuaG9va2QudjEuUHJvYmxlbUgAEjUKEGZpbmFsaXplX3JlcXVlc3QYCiABKAsyGS5ob29rZC52MS5GaW5hbGl6ZVJlcXVlc3RIAEIHCgVmcmFtZSJdCg1TZXNzaW9uT3BlbmVkEhIKCnNlc3Npb25faWQYASABKAkSDwoHcmVzdW1lZBgCIAEoCBInCghjb250ZXh0cxgDIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2VCAhgBIhsKC1R1cm5TdGFydGVkEgwKBHR1cm4YASABKA0iYgoLU3RlcFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIMCgR0dXJuGAIgASgNEgwKBHN0ZXAYAyABKA0SIwoIbWVzc2FnZXMYBCADKAsyES5ob29rZC52MS5NZXNzYWdlIkcKD0Rpc3BhdGNoUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEiAKBGNhbGwYAiABKAsyEi5ob29rZC52MS5Ub29sQ2FsbCJ+Cg9BcHByb3ZhbFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSDgoGcmVhc29uGAMgASgJEhAKCGFza2VkX2J5GAQgASgJEhMKC2RlYWRsaW5lX21zGAUgASgNIoUBCg9GaW5hbGl6ZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJwoJY2FuZGlkYXRlGAMgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdBITCgtkZWFkbGluZV9tcxgEIAEoDSKCAQoQVG9vbFJlc3VsdE5vdGljZRIgCgRjYWxsGAEgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJAoGcmVzdWx0GAIgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdBImCgV0cmFjZRgDIAEoCzIXLmhvb2tkLnYxLkRlY2lzaW9uVHJhY2UiNAoNQ29udGV4dE5vdGljZRIjCghtZXNzYWdlcxgBIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2UiYQoJVHVybkVuZGVkEgwKBHR1cm4YASABKA0SJwoGcmVhc29uGAIgASgOMhcuaG9va2QudjEuVHVybkVuZFJlYXNvbhIOCgZkZXRhaWwYAyABKAkSDQoFc3RlcHMYBCABKA0iPAoHUHJvYmxlbRIMCgRjb2RlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSEgoKcmVxdWVzdF9pZBgDIAEoCSJPCg1EZWNpc2lvblRyYWNlEhIKCmRlY2lkZWRfYnkYASABKAkSFQoNZmFpbHVyZV9jYXVzZRgCIAEoCRITCgtkdXJhdGlvbl91cxgDIAEoBCJJChtFdmFsdWF0ZVNlc3Npb25TdGFydFJlcXVlc3QSKgoFZXZlbnQYASABKAsyGy5ob29rZC52MS5TZXNzaW9uU3RhcnRFdmVudCJDChxFdmFsdWF0ZVNlc3Npb25TdGFydFJlc3BvbnNlEiMKCGNvbnRleHRzGAEgAygLMhEuaG9va2QudjEuTWVzc2FnZSI/ChZFdmFsdWF0ZVByZVN0ZXBSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlU3RlcEV2ZW50Im4KF0V2YWx1YXRlUHJlU3RlcFJlc3BvbnNlEisKCGRlY2lzaW9uGAEgASgLMhkuaG9va2QudjEuUHJlU3RlcERlY2lzaW9uEiYKBXRyYWNlGAIgASgLMhcuaG9va2QudjEuRGVjaXNpb25UcmFjZSJbChZFdmFsdWF0ZVByZVRvb2xSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlVG9vbEV2ZW50EhoKEmFnZW50X3Jlc29sdmVzX2FzaxgCIAEoCCJuChdFdmFsdWF0ZVByZVRvb2xSZXNwb25zZRIrCghkZWNpc2lvbhgBIAEoCzIZLmhvb2tkLnYxLlByZVRvb2xEZWNpc2lvbhImCgV0cmFjZRgCIAEoCzIXLmhvb2tkLnYxLkRlY2lzaW9uVHJhY2UiQQoXRXZhbHVhdGVQb3N0VG9vbFJlcXVlc3QSJgoFZXZlbnQYASABKAsyFy5ob29rZC52MS5Qb3N0VG9vbEV2ZW50IpYBChhFdmFsdWF0ZVBvc3RUb29sUmVzcG9uc2USLAoIZGVjaXNpb24YASABKAsyGi5ob29rZC52MS5Qb3N0VG9vbERlY2lzaW9uEiQKBnJlc3VsdBgCIAEoCzIULmhvb2tkLnYxLlRvb2xSZXN1bHQSJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIkUKGUV2YWx1YXRlVG9vbFJlc3VsdFJlcXVlc3QSKAoFZXZlbnQYASABKAsyGS5ob29rZC52MS5Ub29sUmVzdWx0RXZlbnQiHAoaRXZhbHVhdGVUb29sUmVzdWx0UmVzcG9uc2UiSQobRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXF1ZXN0EioKBWV2ZW50GAEgASgLMhsuaG9va2QudjEuVHVyblN0b3BwaW5nRXZlbnQiiAEKHEV2YWx1YXRlVHVyblN0b3BwaW5nUmVzcG9uc2USMAoIZGVjaXNpb24YASABKAsyHi5ob29rZC52MS5UdXJuU3RvcHBpbmdEZWNpc2lvbhIOCgZjYXBwZWQYAiABKAgSJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIj8KFkV2YWx1YXRlUmV3cml0ZVJlcXVlc3QSJQoFZXZlbnQYASABKAsyFi5ob29rZC52MS5SZXdyaXRlRXZlbnQikAEKF0V2YWx1YXRlUmV3cml0ZVJlc3BvbnNlEiIKBGNhbGwYASABKAsyEi5ob29rZC52MS5Ub29sQ2FsbEgAEh4KBGRlbnkYAiABKAsyDi5ob29rZC52MS5EZW55SAASJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlQgkKB291dGNvbWUiQQoXRXZhbHVhdGVBcHByb3ZhbFJlcXVlc3QSJgoFZXZlbnQYASABKAsyFy5ob29rZC52MS5BcHByb3ZhbEV2ZW50InAKGEV2YWx1YXRlQXBwcm92YWxSZXNwb25zZRIsCghkZWNpc2lvbhgBIAEoCzIaLmhvb2tkLnYxLkFwcHJvdmFsRGVjaXNpb24SJgoFdHJhY2UYAiABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIkUKGUV2YWx1YXRlU2Vzc2lvbkVuZFJlcXVlc3QSKAoFZXZlbnQYASABKAsyGS5ob29rZC52MS5TZXNzaW9uRW5kRXZlbnQiHAoaRXZhbHVhdGVTZXNzaW9uRW5kUmVzcG9uc2UiPwoWRXZhbHVhdGVUdXJuRW5kUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLlR1cm5FbmRFdmVudCIZChdFdmFsdWF0ZVR1cm5FbmRSZXNwb25zZSpzCgpQcm9tcHRLaW5kEhsKF1BST01QVF9LSU5EX1VOU1BFQ0lGSUVEEAASGQoVUFJPTVBUX0tJTkRfRk9MTE9XX1VQEAESFQoRUFJPTVBUX0tJTkRfU1RFRVIQAhIWChJQUk9NUFRfS0lORF9JTkpFQ1QQAyqVAQoPQXBwcm92YWxPdXRjb21lEiAKHEFQUFJPVkFMX09VVENPTUVfVU5TUEVDSUZJRUQQABIhCh1BUFBST1ZBTF9PVVRDT01FX0FMTE9XRURfT05DRRABEh0KGUFQUFJPVkFMX09VVENPTUVfUkVKRUNURUQQAhIeChpBUFBST1ZBTF9PVVRDT01FX0NBTkNFTExFRBADKsoBCg1UdXJuRW5kUmVhc29uEh8KG1RVUk5fRU5EX1JFQVNPTl9VTlNQRUNJRklFRBAAEh0KGVRVUk5fRU5EX1JFQVNPTl9DT01QTEVURUQQARIbChdUVVJOX0VORF9SRUFTT05fQkxPQ0tFRBACEhkKFVRVUk5fRU5EX1JFQVNPTl9FUlJPUhADEhsKF1RVUk5fRU5EX1JFQVNPTl9BQk9SVEVEEAQSJAogVFVSTl9FTkRfUkVBU09OX0NPTlRJTlVBVElPTl9DQVAQBTL0BwoISG9va0hvc3QSQgoHU2Vzc2lvbhIYLmhvb2tkLnYxLlNlc3Npb25SZXF1ZXN0GhkuaG9va2QudjEuU2Vzc2lvblJlc3BvbnNlKAEwARJlChRFdmFsdWF0ZVNlc3Npb25TdGFydBIlLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvblN0YXJ0UmVxdWVzdBomLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvblN0YXJ0UmVzcG9uc2USVgoPRXZhbHVhdGVQcmVTdGVwEiAuaG9va2QudjEuRXZhbHVhdGVQcmVTdGVwUmVxdWVzdBohLmhvb2tkLnYxLkV2YWx1YXRlUHJlU3RlcFJlc3BvbnNlElYKD0V2YWx1YXRlUHJlVG9vbBIgLmhvb2tkLnYxLkV2YWx1YXRlUHJlVG9vbFJlcXVlc3QaIS5ob29rZC52MS5FdmFsdWF0ZVByZVRvb2xSZXNwb25zZRJZChBFdmFsdWF0ZVBvc3RUb29sEiEuaG9va2QudjEuRXZhbHVhdGVQb3N0VG9vbFJlcXVlc3QaIi5ob29rZC52MS5FdmFsdWF0ZVBvc3RUb29sUmVzcG9uc2USXwoSRXZhbHVhdGVUb29sUmVzdWx0EiMuaG9va2QudjEuRXZhbHVhdGVUb29sUmVzdWx0UmVxdWVzdBokLmhvb2tkLnYxLkV2YWx1YXRlVG9vbFJlc3VsdFJlc3BvbnNlEmUKFEV2YWx1YXRlVHVyblN0b3BwaW5nEiUuaG9va2QudjEuRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXF1ZXN0GiYuaG9va2QudjEuRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXNwb25zZRJWCg9FdmFsdWF0ZVJld3JpdGUSIC5ob29rZC52MS5FdmFsdWF0ZVJld3JpdGVSZXF1ZXN0GiEuaG9va2QudjEuRXZhbHVhdGVSZXdyaXRlUmVzcG9uc2USWQoQRXZhbHVhdGVBcHByb3ZhbBIhLmhvb2tkLnYxLkV2YWx1YXRlQXBwcm92YWxSZXF1ZXN0GiIuaG9va2QudjEuRXZhbHVhdGVBcHByb3ZhbFJlc3BvbnNlEl8KEkV2YWx1YXRlU2Vzc2lvbkVuZBIjLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvbkVuZFJlcXVlc3QaJC5ob29rZC52MS5FdmFsdWF0ZVNlc3Npb25FbmRSZXNwb25zZRJWCg9FdmFsdWF0ZVR1cm5FbmQSIC5ob29rZC52MS5FdmFsdWF0ZVR1cm5FbmRSZXF1ZXN0GiEuaG9va2QudjEuRXZhbHVhdGVUdXJuRW5kUmVzcG9uc2ViBnByb3RvMw", [file_hookd_v1_points, file_hookd_v1_types]);
 
 /**
  * @generated from message hookd.v1.SessionRequest
@@ -84,6 +84,12 @@ export type SessionRequest = Message<"hookd.v1.SessionRequest"> & {
      */
     value: CloseSession;
     case: "close";
+  } | {
+    /**
+     * @generated from field: hookd.v1.FinalizeReply finalize_reply = 8;
+     */
+    value: FinalizeReply;
+    case: "finalizeReply";
   } | { case: undefined; value?: undefined };
 };
 
@@ -129,6 +135,21 @@ export type OpenSession = Message<"hookd.v1.OpenSession"> & {
    * @generated from field: string agent_id = 5;
    */
   agentId: string;
+
+  /**
+   * For a subagent (source SUBAGENT): the session of the same agent that started it. It must be
+   * a session this agent has open (or resumable); lineage never crosses agents.
+   *
+   * @generated from field: string parent_session_id = 6;
+   */
+  parentSessionId: string;
+
+  /**
+   * The kind of agent running the session (e.g. the subagent's type). Optional.
+   *
+   * @generated from field: string agent_type = 7;
+   */
+  agentType: string;
 };
 
 /**
@@ -285,11 +306,17 @@ export const ApprovalReplySchema: GenMessage<ApprovalReply> = /*@__PURE__*/
   messageDesc(file_hookd_v1_host, 6);
 
 /**
- * Closes the session for good; it can no longer be resumed.
+ * Closes the session for good; it can no longer be resumed. Session-end plugins are told why.
  *
  * @generated from message hookd.v1.CloseSession
  */
 export type CloseSession = Message<"hookd.v1.CloseSession"> & {
+  /**
+   * CLOSED (the default when unset) or CLEARED.
+   *
+   * @generated from field: hookd.v1.SessionEndReason reason = 1;
+   */
+  reason: SessionEndReason;
 };
 
 /**
@@ -298,6 +325,32 @@ export type CloseSession = Message<"hookd.v1.CloseSession"> & {
  */
 export const CloseSessionSchema: GenMessage<CloseSession> = /*@__PURE__*/
   messageDesc(file_hookd_v1_host, 7);
+
+/**
+ * The agent's answer to a FinalizeRequest.
+ *
+ * @generated from message hookd.v1.FinalizeReply
+ */
+export type FinalizeReply = Message<"hookd.v1.FinalizeReply"> & {
+  /**
+   * @generated from field: string request_id = 1;
+   */
+  requestId: string;
+
+  /**
+   * The replacement content; absent keeps the candidate's content.
+   *
+   * @generated from field: optional hookd.v1.ContentReplacement content = 2;
+   */
+  content?: ContentReplacement | undefined;
+};
+
+/**
+ * Describes the message hookd.v1.FinalizeReply.
+ * Use `create(FinalizeReplySchema)` to create a new message.
+ */
+export const FinalizeReplySchema: GenMessage<FinalizeReply> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 8);
 
 /**
  * @generated from message hookd.v1.SessionResponse
@@ -360,6 +413,12 @@ export type SessionResponse = Message<"hookd.v1.SessionResponse"> & {
      */
     value: Problem;
     case: "problem";
+  } | {
+    /**
+     * @generated from field: hookd.v1.FinalizeRequest finalize_request = 10;
+     */
+    value: FinalizeRequest;
+    case: "finalizeRequest";
   } | { case: undefined; value?: undefined };
 };
 
@@ -368,7 +427,7 @@ export type SessionResponse = Message<"hookd.v1.SessionResponse"> & {
  * Use `create(SessionResponseSchema)` to create a new message.
  */
 export const SessionResponseSchema: GenMessage<SessionResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 8);
+  messageDesc(file_hookd_v1_host, 9);
 
 /**
  * @generated from message hookd.v1.SessionOpened
@@ -387,9 +446,11 @@ export type SessionOpened = Message<"hookd.v1.SessionOpened"> & {
   resumed: boolean;
 
   /**
-   * Context messages that session-start plugins injected.
+   * Always empty: session-start contexts are delivered once, at the head of the first
+   * StepRequest's batch, where the model sees them (an agent recording both would duplicate them).
    *
-   * @generated from field: repeated hookd.v1.Message contexts = 3;
+   * @generated from field: repeated hookd.v1.Message contexts = 3 [deprecated = true];
+   * @deprecated
    */
   contexts: Message$1[];
 };
@@ -399,7 +460,7 @@ export type SessionOpened = Message<"hookd.v1.SessionOpened"> & {
  * Use `create(SessionOpenedSchema)` to create a new message.
  */
 export const SessionOpenedSchema: GenMessage<SessionOpened> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 9);
+  messageDesc(file_hookd_v1_host, 10);
 
 /**
  * @generated from message hookd.v1.TurnStarted
@@ -416,7 +477,7 @@ export type TurnStarted = Message<"hookd.v1.TurnStarted"> & {
  * Use `create(TurnStartedSchema)` to create a new message.
  */
 export const TurnStartedSchema: GenMessage<TurnStarted> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 10);
+  messageDesc(file_hookd_v1_host, 11);
 
 /**
  * Run one model step: the entered batch for this step (after pre-step plugins).
@@ -450,7 +511,7 @@ export type StepRequest = Message<"hookd.v1.StepRequest"> & {
  * Use `create(StepRequestSchema)` to create a new message.
  */
 export const StepRequestSchema: GenMessage<StepRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 11);
+  messageDesc(file_hookd_v1_host, 12);
 
 /**
  * Run this sealed tool call's body and answer with a DispatchReply.
@@ -474,7 +535,7 @@ export type DispatchRequest = Message<"hookd.v1.DispatchRequest"> & {
  * Use `create(DispatchRequestSchema)` to create a new message.
  */
 export const DispatchRequestSchema: GenMessage<DispatchRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 12);
+  messageDesc(file_hookd_v1_host, 13);
 
 /**
  * A plugin asked for approval of this call. Answer with an ApprovalReply before the deadline, or
@@ -520,7 +581,43 @@ export type ApprovalRequest = Message<"hookd.v1.ApprovalRequest"> & {
  * Use `create(ApprovalRequestSchema)` to create a new message.
  */
 export const ApprovalRequestSchema: GenMessage<ApprovalRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 13);
+  messageDesc(file_hookd_v1_host, 14);
+
+/**
+ * Run the finalize boundary of a tool that declared finalizes_content: once per call, with the
+ * normalized candidate result (failures included). Answer with a FinalizeReply before the
+ * deadline; a late, missing or unusable answer keeps the candidate's content.
+ *
+ * @generated from message hookd.v1.FinalizeRequest
+ */
+export type FinalizeRequest = Message<"hookd.v1.FinalizeRequest"> & {
+  /**
+   * @generated from field: string request_id = 1;
+   */
+  requestId: string;
+
+  /**
+   * @generated from field: hookd.v1.ToolCall call = 2;
+   */
+  call?: ToolCall | undefined;
+
+  /**
+   * @generated from field: hookd.v1.ToolResult candidate = 3;
+   */
+  candidate?: ToolResult | undefined;
+
+  /**
+   * @generated from field: uint32 deadline_ms = 4;
+   */
+  deadlineMs: number;
+};
+
+/**
+ * Describes the message hookd.v1.FinalizeRequest.
+ * Use `create(FinalizeRequestSchema)` to create a new message.
+ */
+export const FinalizeRequestSchema: GenMessage<FinalizeRequest> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 15);
 
 /**
  * A tool call's final result, as the model will see it.
@@ -551,7 +648,7 @@ export type ToolResultNotice = Message<"hookd.v1.ToolResultNotice"> & {
  * Use `create(ToolResultNoticeSchema)` to create a new message.
  */
 export const ToolResultNoticeSchema: GenMessage<ToolResultNotice> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 14);
+  messageDesc(file_hookd_v1_host, 16);
 
 /**
  * Context messages appended to the session (after a batch of tool calls settled).
@@ -570,7 +667,7 @@ export type ContextNotice = Message<"hookd.v1.ContextNotice"> & {
  * Use `create(ContextNoticeSchema)` to create a new message.
  */
 export const ContextNoticeSchema: GenMessage<ContextNotice> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 15);
+  messageDesc(file_hookd_v1_host, 17);
 
 /**
  * @generated from message hookd.v1.TurnEnded
@@ -604,7 +701,7 @@ export type TurnEnded = Message<"hookd.v1.TurnEnded"> & {
  * Use `create(TurnEndedSchema)` to create a new message.
  */
 export const TurnEndedSchema: GenMessage<TurnEnded> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 16);
+  messageDesc(file_hookd_v1_host, 18);
 
 /**
  * A mistake the session survives. The stream stays open.
@@ -639,7 +736,7 @@ export type Problem = Message<"hookd.v1.Problem"> & {
  * Use `create(ProblemSchema)` to create a new message.
  */
 export const ProblemSchema: GenMessage<Problem> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 17);
+  messageDesc(file_hookd_v1_host, 19);
 
 /**
  * Who decided, and how long the plugins took.
@@ -675,7 +772,7 @@ export type DecisionTrace = Message<"hookd.v1.DecisionTrace"> & {
  * Use `create(DecisionTraceSchema)` to create a new message.
  */
 export const DecisionTraceSchema: GenMessage<DecisionTrace> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 18);
+  messageDesc(file_hookd_v1_host, 20);
 
 /**
  * @generated from message hookd.v1.EvaluateSessionStartRequest
@@ -692,7 +789,7 @@ export type EvaluateSessionStartRequest = Message<"hookd.v1.EvaluateSessionStart
  * Use `create(EvaluateSessionStartRequestSchema)` to create a new message.
  */
 export const EvaluateSessionStartRequestSchema: GenMessage<EvaluateSessionStartRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 19);
+  messageDesc(file_hookd_v1_host, 21);
 
 /**
  * @generated from message hookd.v1.EvaluateSessionStartResponse
@@ -711,7 +808,7 @@ export type EvaluateSessionStartResponse = Message<"hookd.v1.EvaluateSessionStar
  * Use `create(EvaluateSessionStartResponseSchema)` to create a new message.
  */
 export const EvaluateSessionStartResponseSchema: GenMessage<EvaluateSessionStartResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 20);
+  messageDesc(file_hookd_v1_host, 22);
 
 /**
  * @generated from message hookd.v1.EvaluatePreStepRequest
@@ -728,7 +825,7 @@ export type EvaluatePreStepRequest = Message<"hookd.v1.EvaluatePreStepRequest"> 
  * Use `create(EvaluatePreStepRequestSchema)` to create a new message.
  */
 export const EvaluatePreStepRequestSchema: GenMessage<EvaluatePreStepRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 21);
+  messageDesc(file_hookd_v1_host, 23);
 
 /**
  * @generated from message hookd.v1.EvaluatePreStepResponse
@@ -752,7 +849,7 @@ export type EvaluatePreStepResponse = Message<"hookd.v1.EvaluatePreStepResponse"
  * Use `create(EvaluatePreStepResponseSchema)` to create a new message.
  */
 export const EvaluatePreStepResponseSchema: GenMessage<EvaluatePreStepResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 22);
+  messageDesc(file_hookd_v1_host, 24);
 
 /**
  * @generated from message hookd.v1.EvaluatePreToolRequest
@@ -764,8 +861,8 @@ export type EvaluatePreToolRequest = Message<"hookd.v1.EvaluatePreToolRequest"> 
   event?: PreToolEvent | undefined;
 
   /**
-   * When true, an `ask` is returned to the caller (after the guards) instead of being resolved
-   * through the session's approval channel.
+   * When true, an `ask` that no approval plugin resolved is returned to the caller (after the
+   * guards) instead of being resolved through the session's approval channel.
    *
    * @generated from field: bool agent_resolves_ask = 2;
    */
@@ -777,7 +874,7 @@ export type EvaluatePreToolRequest = Message<"hookd.v1.EvaluatePreToolRequest"> 
  * Use `create(EvaluatePreToolRequestSchema)` to create a new message.
  */
 export const EvaluatePreToolRequestSchema: GenMessage<EvaluatePreToolRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 23);
+  messageDesc(file_hookd_v1_host, 25);
 
 /**
  * @generated from message hookd.v1.EvaluatePreToolResponse
@@ -801,7 +898,7 @@ export type EvaluatePreToolResponse = Message<"hookd.v1.EvaluatePreToolResponse"
  * Use `create(EvaluatePreToolResponseSchema)` to create a new message.
  */
 export const EvaluatePreToolResponseSchema: GenMessage<EvaluatePreToolResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 24);
+  messageDesc(file_hookd_v1_host, 26);
 
 /**
  * @generated from message hookd.v1.EvaluatePostToolRequest
@@ -818,7 +915,7 @@ export type EvaluatePostToolRequest = Message<"hookd.v1.EvaluatePostToolRequest"
  * Use `create(EvaluatePostToolRequestSchema)` to create a new message.
  */
 export const EvaluatePostToolRequestSchema: GenMessage<EvaluatePostToolRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 25);
+  messageDesc(file_hookd_v1_host, 27);
 
 /**
  * @generated from message hookd.v1.EvaluatePostToolResponse
@@ -849,7 +946,7 @@ export type EvaluatePostToolResponse = Message<"hookd.v1.EvaluatePostToolRespons
  * Use `create(EvaluatePostToolResponseSchema)` to create a new message.
  */
 export const EvaluatePostToolResponseSchema: GenMessage<EvaluatePostToolResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 26);
+  messageDesc(file_hookd_v1_host, 28);
 
 /**
  * @generated from message hookd.v1.EvaluateToolResultRequest
@@ -866,7 +963,7 @@ export type EvaluateToolResultRequest = Message<"hookd.v1.EvaluateToolResultRequ
  * Use `create(EvaluateToolResultRequestSchema)` to create a new message.
  */
 export const EvaluateToolResultRequestSchema: GenMessage<EvaluateToolResultRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 27);
+  messageDesc(file_hookd_v1_host, 29);
 
 /**
  * @generated from message hookd.v1.EvaluateToolResultResponse
@@ -879,7 +976,7 @@ export type EvaluateToolResultResponse = Message<"hookd.v1.EvaluateToolResultRes
  * Use `create(EvaluateToolResultResponseSchema)` to create a new message.
  */
 export const EvaluateToolResultResponseSchema: GenMessage<EvaluateToolResultResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 28);
+  messageDesc(file_hookd_v1_host, 30);
 
 /**
  * @generated from message hookd.v1.EvaluateTurnStoppingRequest
@@ -896,7 +993,7 @@ export type EvaluateTurnStoppingRequest = Message<"hookd.v1.EvaluateTurnStopping
  * Use `create(EvaluateTurnStoppingRequestSchema)` to create a new message.
  */
 export const EvaluateTurnStoppingRequestSchema: GenMessage<EvaluateTurnStoppingRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 29);
+  messageDesc(file_hookd_v1_host, 31);
 
 /**
  * @generated from message hookd.v1.EvaluateTurnStoppingResponse
@@ -927,7 +1024,164 @@ export type EvaluateTurnStoppingResponse = Message<"hookd.v1.EvaluateTurnStoppin
  * Use `create(EvaluateTurnStoppingResponseSchema)` to create a new message.
  */
 export const EvaluateTurnStoppingResponseSchema: GenMessage<EvaluateTurnStoppingResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 30);
+  messageDesc(file_hookd_v1_host, 32);
+
+/**
+ * @generated from message hookd.v1.EvaluateRewriteRequest
+ */
+export type EvaluateRewriteRequest = Message<"hookd.v1.EvaluateRewriteRequest"> & {
+  /**
+   * @generated from field: hookd.v1.RewriteEvent event = 1;
+   */
+  event?: RewriteEvent | undefined;
+};
+
+/**
+ * Describes the message hookd.v1.EvaluateRewriteRequest.
+ * Use `create(EvaluateRewriteRequestSchema)` to create a new message.
+ */
+export const EvaluateRewriteRequestSchema: GenMessage<EvaluateRewriteRequest> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 33);
+
+/**
+ * @generated from message hookd.v1.EvaluateRewriteResponse
+ */
+export type EvaluateRewriteResponse = Message<"hookd.v1.EvaluateRewriteResponse"> & {
+  /**
+   * @generated from oneof hookd.v1.EvaluateRewriteResponse.outcome
+   */
+  outcome: {
+    /**
+     * The call with its effective arguments; original_arguments_json and rewritten_by are set
+     * when a plugin changed them.
+     *
+     * @generated from field: hookd.v1.ToolCall call = 1;
+     */
+    value: ToolCall;
+    case: "call";
+  } | {
+    /**
+     * A fail-closed rewrite plugin failed: the call must not run.
+     *
+     * @generated from field: hookd.v1.Deny deny = 2;
+     */
+    value: Deny;
+    case: "deny";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * @generated from field: hookd.v1.DecisionTrace trace = 3;
+   */
+  trace?: DecisionTrace | undefined;
+};
+
+/**
+ * Describes the message hookd.v1.EvaluateRewriteResponse.
+ * Use `create(EvaluateRewriteResponseSchema)` to create a new message.
+ */
+export const EvaluateRewriteResponseSchema: GenMessage<EvaluateRewriteResponse> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 34);
+
+/**
+ * @generated from message hookd.v1.EvaluateApprovalRequest
+ */
+export type EvaluateApprovalRequest = Message<"hookd.v1.EvaluateApprovalRequest"> & {
+  /**
+   * @generated from field: hookd.v1.ApprovalEvent event = 1;
+   */
+  event?: ApprovalEvent | undefined;
+};
+
+/**
+ * Describes the message hookd.v1.EvaluateApprovalRequest.
+ * Use `create(EvaluateApprovalRequestSchema)` to create a new message.
+ */
+export const EvaluateApprovalRequestSchema: GenMessage<EvaluateApprovalRequest> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 35);
+
+/**
+ * @generated from message hookd.v1.EvaluateApprovalResponse
+ */
+export type EvaluateApprovalResponse = Message<"hookd.v1.EvaluateApprovalResponse"> & {
+  /**
+   * approve, reject, or pass (no plugin decided: ask the agent's own approver).
+   *
+   * @generated from field: hookd.v1.ApprovalDecision decision = 1;
+   */
+  decision?: ApprovalDecision | undefined;
+
+  /**
+   * @generated from field: hookd.v1.DecisionTrace trace = 2;
+   */
+  trace?: DecisionTrace | undefined;
+};
+
+/**
+ * Describes the message hookd.v1.EvaluateApprovalResponse.
+ * Use `create(EvaluateApprovalResponseSchema)` to create a new message.
+ */
+export const EvaluateApprovalResponseSchema: GenMessage<EvaluateApprovalResponse> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 36);
+
+/**
+ * @generated from message hookd.v1.EvaluateSessionEndRequest
+ */
+export type EvaluateSessionEndRequest = Message<"hookd.v1.EvaluateSessionEndRequest"> & {
+  /**
+   * @generated from field: hookd.v1.SessionEndEvent event = 1;
+   */
+  event?: SessionEndEvent | undefined;
+};
+
+/**
+ * Describes the message hookd.v1.EvaluateSessionEndRequest.
+ * Use `create(EvaluateSessionEndRequestSchema)` to create a new message.
+ */
+export const EvaluateSessionEndRequestSchema: GenMessage<EvaluateSessionEndRequest> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 37);
+
+/**
+ * @generated from message hookd.v1.EvaluateSessionEndResponse
+ */
+export type EvaluateSessionEndResponse = Message<"hookd.v1.EvaluateSessionEndResponse"> & {
+};
+
+/**
+ * Describes the message hookd.v1.EvaluateSessionEndResponse.
+ * Use `create(EvaluateSessionEndResponseSchema)` to create a new message.
+ */
+export const EvaluateSessionEndResponseSchema: GenMessage<EvaluateSessionEndResponse> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 38);
+
+/**
+ * @generated from message hookd.v1.EvaluateTurnEndRequest
+ */
+export type EvaluateTurnEndRequest = Message<"hookd.v1.EvaluateTurnEndRequest"> & {
+  /**
+   * @generated from field: hookd.v1.TurnEndEvent event = 1;
+   */
+  event?: TurnEndEvent | undefined;
+};
+
+/**
+ * Describes the message hookd.v1.EvaluateTurnEndRequest.
+ * Use `create(EvaluateTurnEndRequestSchema)` to create a new message.
+ */
+export const EvaluateTurnEndRequestSchema: GenMessage<EvaluateTurnEndRequest> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 39);
+
+/**
+ * @generated from message hookd.v1.EvaluateTurnEndResponse
+ */
+export type EvaluateTurnEndResponse = Message<"hookd.v1.EvaluateTurnEndResponse"> & {
+};
+
+/**
+ * Describes the message hookd.v1.EvaluateTurnEndResponse.
+ * Use `create(EvaluateTurnEndResponseSchema)` to create a new message.
+ */
+export const EvaluateTurnEndResponseSchema: GenMessage<EvaluateTurnEndResponse> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 40);
 
 /**
  * How a prompt enters the session's inbox.
@@ -1117,6 +1371,43 @@ export const HookHost: GenService<{
     methodKind: "unary";
     input: typeof EvaluateTurnStoppingRequestSchema;
     output: typeof EvaluateTurnStoppingResponseSchema;
+  },
+  /**
+   * Runs the rewrite waterfall over a proposed call; answers the effective call (or a denial when
+   * a fail-closed rewrite plugin failed). Evaluate pre-tool with the returned call.
+   *
+   * @generated from rpc hookd.v1.HookHost.EvaluateRewrite
+   */
+  evaluateRewrite: {
+    methodKind: "unary";
+    input: typeof EvaluateRewriteRequestSchema;
+    output: typeof EvaluateRewriteResponseSchema;
+  },
+  /**
+   * Runs the approval waterfall for an ask the agent resolves itself (e.g. a permission request).
+   *
+   * @generated from rpc hookd.v1.HookHost.EvaluateApproval
+   */
+  evaluateApproval: {
+    methodKind: "unary";
+    input: typeof EvaluateApprovalRequestSchema;
+    output: typeof EvaluateApprovalResponseSchema;
+  },
+  /**
+   * @generated from rpc hookd.v1.HookHost.EvaluateSessionEnd
+   */
+  evaluateSessionEnd: {
+    methodKind: "unary";
+    input: typeof EvaluateSessionEndRequestSchema;
+    output: typeof EvaluateSessionEndResponseSchema;
+  },
+  /**
+   * @generated from rpc hookd.v1.HookHost.EvaluateTurnEnd
+   */
+  evaluateTurnEnd: {
+    methodKind: "unary";
+    input: typeof EvaluateTurnEndRequestSchema;
+    output: typeof EvaluateTurnEndResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hookd_v1_host, 0);

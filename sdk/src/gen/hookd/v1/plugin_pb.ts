@@ -16,7 +16,7 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { ExecuteDecision, ExecuteEvent, GuardDecision, GuardEvent, PostToolDecision, PostToolEvent, PreStepDecision, PreStepEvent, PreToolDecision, PreToolEvent, SessionStartDecision, SessionStartEvent, ToolResultEvent, TurnStoppingDecision, TurnStoppingEvent } from "./points_pb.js";
+import type { ApprovalDecision, ApprovalEvent, ExecuteDecision, ExecuteEvent, GuardDecision, GuardEvent, PostToolDecision, PostToolEvent, PreStepDecision, PreStepEvent, PreToolDecision, PreToolEvent, RewriteDecision, RewriteEvent, SessionEndEvent, SessionStartDecision, SessionStartEvent, ToolResultEvent, TurnEndEvent, TurnStoppingDecision, TurnStoppingEvent } from "./points_pb.js";
 import { file_hookd_v1_points } from "./points_pb.js";
 import type { FailurePolicy, Point } from "./types_pb.js";
 import { file_hookd_v1_types } from "./types_pb.js";
@@ -26,18 +26,26 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hookd/v1/plugin.proto.
  */
 export const file_hookd_v1_plugin: GenFile = /*@__PURE__*/
-  fileDesc("ChVob29rZC92MS9wbHVnaW4ucHJvdG8SCGhvb2tkLnYxIikKD0Rlc2NyaWJlUmVxdWVzdBIWCg5kYWVtb25fdmVyc2lvbhgBIAEoCSI+ChBEZXNjcmliZVJlc3BvbnNlEioKCG1hbmlmZXN0GAEgASgLMhguaG9va2QudjEuUGx1Z2luTWFuaWZlc3QieAoOUGx1Z2luTWFuaWZlc3QSDAoEbmFtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEi0KDXN1YnNjcmlwdGlvbnMYAyADKAsyFi5ob29rZC52MS5TdWJzY3JpcHRpb24SGAoQc2lkZV9lZmZlY3RfZnJlZRgEIAEoCCKVAQoMU3Vic2NyaXB0aW9uEh4KBXBvaW50GAEgASgOMg8uaG9va2QudjEuUG9pbnQSDQoFdG9vbHMYAiADKAkSEAoIcHJpb3JpdHkYAyABKAUSEwoLZGVhZGxpbmVfbXMYBCABKA0SLwoOZmFpbHVyZV9wb2xpY3kYBSABKA4yFy5ob29rZC52MS5GYWlsdXJlUG9saWN5IkEKE1Nlc3Npb25TdGFydFJlcXVlc3QSKgoFZXZlbnQYASABKAsyGy5ob29rZC52MS5TZXNzaW9uU3RhcnRFdmVudCJIChRTZXNzaW9uU3RhcnRSZXNwb25zZRIwCghkZWNpc2lvbhgBIAEoCzIeLmhvb2tkLnYxLlNlc3Npb25TdGFydERlY2lzaW9uIjcKDlByZVN0ZXBSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlU3RlcEV2ZW50Ij4KD1ByZVN0ZXBSZXNwb25zZRIrCghkZWNpc2lvbhgCIAEoCzIZLmhvb2tkLnYxLlByZVN0ZXBEZWNpc2lvbiI3Cg5QcmVUb29sUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLlByZVRvb2xFdmVudCI+Cg9QcmVUb29sUmVzcG9uc2USKwoIZGVjaXNpb24YAyABKAsyGS5ob29rZC52MS5QcmVUb29sRGVjaXNpb24iMwoMR3VhcmRSZXF1ZXN0EiMKBWV2ZW50GAEgASgLMhQuaG9va2QudjEuR3VhcmRFdmVudCI6Cg1HdWFyZFJlc3BvbnNlEikKCGRlY2lzaW9uGAQgASgLMhcuaG9va2QudjEuR3VhcmREZWNpc2lvbiI3Cg5FeGVjdXRlUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLkV4ZWN1dGVFdmVudCI+Cg9FeGVjdXRlUmVzcG9uc2USKwoIZGVjaXNpb24YBSABKAsyGS5ob29rZC52MS5FeGVjdXRlRGVjaXNpb24iOQoPUG9zdFRvb2xSZXF1ZXN0EiYKBWV2ZW50GAEgASgLMhcuaG9va2QudjEuUG9zdFRvb2xFdmVudCJAChBQb3N0VG9vbFJlc3BvbnNlEiwKCGRlY2lzaW9uGAYgASgLMhouaG9va2QudjEuUG9zdFRvb2xEZWNpc2lvbiI9ChFUb29sUmVzdWx0UmVxdWVzdBIoCgVldmVudBgBIAEoCzIZLmhvb2tkLnYxLlRvb2xSZXN1bHRFdmVudCIUChJUb29sUmVzdWx0UmVzcG9uc2UiQQoTVHVyblN0b3BwaW5nUmVxdWVzdBIqCgVldmVudBgBIAEoCzIbLmhvb2tkLnYxLlR1cm5TdG9wcGluZ0V2ZW50IkgKFFR1cm5TdG9wcGluZ1Jlc3BvbnNlEjAKCGRlY2lzaW9uGAggASgLMh4uaG9va2QudjEuVHVyblN0b3BwaW5nRGVjaXNpb24y8wQKCkhvb2tQbHVnaW4SQQoIRGVzY3JpYmUSGS5ob29rZC52MS5EZXNjcmliZVJlcXVlc3QaGi5ob29rZC52MS5EZXNjcmliZVJlc3BvbnNlEk0KDFNlc3Npb25TdGFydBIdLmhvb2tkLnYxLlNlc3Npb25TdGFydFJlcXVlc3QaHi5ob29rZC52MS5TZXNzaW9uU3RhcnRSZXNwb25zZRI+CgdQcmVTdGVwEhguaG9va2QudjEuUHJlU3RlcFJlcXVlc3QaGS5ob29rZC52MS5QcmVTdGVwUmVzcG9uc2USPgoHUHJlVG9vbBIYLmhvb2tkLnYxLlByZVRvb2xSZXF1ZXN0GhkuaG9va2QudjEuUHJlVG9vbFJlc3BvbnNlEjgKBUd1YXJkEhYuaG9va2QudjEuR3VhcmRSZXF1ZXN0GhcuaG9va2QudjEuR3VhcmRSZXNwb25zZRI+CgdFeGVjdXRlEhguaG9va2QudjEuRXhlY3V0ZVJlcXVlc3QaGS5ob29rZC52MS5FeGVjdXRlUmVzcG9uc2USQQoIUG9zdFRvb2wSGS5ob29rZC52MS5Qb3N0VG9vbFJlcXVlc3QaGi5ob29rZC52MS5Qb3N0VG9vbFJlc3BvbnNlEkcKClRvb2xSZXN1bHQSGy5ob29rZC52MS5Ub29sUmVzdWx0UmVxdWVzdBocLmhvb2tkLnYxLlRvb2xSZXN1bHRSZXNwb25zZRJNCgxUdXJuU3RvcHBpbmcSHS5ob29rZC52MS5UdXJuU3RvcHBpbmdSZXF1ZXN0Gh4uaG9va2QudjEuVHVyblN0b3BwaW5nUmVzcG9uc2ViBnByb3RvMw", [file_hookd_v1_points, file_hookd_v1_types]);
+  fileDesc("ChVob29rZC92MS9wbHVnaW4ucHJvdG8SCGhvb2tkLnYxIj4KD0Rlc2NyaWJlUmVxdWVzdBIWCg5kYWVtb25fdmVyc2lvbhgBIAEoCRITCgtwbHVnaW5fbmFtZRgCIAEoCSI+ChBEZXNjcmliZVJlc3BvbnNlEioKCG1hbmlmZXN0GAEgASgLMhguaG9va2QudjEuUGx1Z2luTWFuaWZlc3QieAoOUGx1Z2luTWFuaWZlc3QSDAoEbmFtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEi0KDXN1YnNjcmlwdGlvbnMYAyADKAsyFi5ob29rZC52MS5TdWJzY3JpcHRpb24SGAoQc2lkZV9lZmZlY3RfZnJlZRgEIAEoCCKVAQoMU3Vic2NyaXB0aW9uEh4KBXBvaW50GAEgASgOMg8uaG9va2QudjEuUG9pbnQSDQoFdG9vbHMYAiADKAkSEAoIcHJpb3JpdHkYAyABKAUSEwoLZGVhZGxpbmVfbXMYBCABKA0SLwoOZmFpbHVyZV9wb2xpY3kYBSABKA4yFy5ob29rZC52MS5GYWlsdXJlUG9saWN5IkEKE1Nlc3Npb25TdGFydFJlcXVlc3QSKgoFZXZlbnQYASABKAsyGy5ob29rZC52MS5TZXNzaW9uU3RhcnRFdmVudCJIChRTZXNzaW9uU3RhcnRSZXNwb25zZRIwCghkZWNpc2lvbhgBIAEoCzIeLmhvb2tkLnYxLlNlc3Npb25TdGFydERlY2lzaW9uIjcKDlByZVN0ZXBSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlU3RlcEV2ZW50Ij4KD1ByZVN0ZXBSZXNwb25zZRIrCghkZWNpc2lvbhgCIAEoCzIZLmhvb2tkLnYxLlByZVN0ZXBEZWNpc2lvbiI3Cg5QcmVUb29sUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLlByZVRvb2xFdmVudCI+Cg9QcmVUb29sUmVzcG9uc2USKwoIZGVjaXNpb24YAyABKAsyGS5ob29rZC52MS5QcmVUb29sRGVjaXNpb24iMwoMR3VhcmRSZXF1ZXN0EiMKBWV2ZW50GAEgASgLMhQuaG9va2QudjEuR3VhcmRFdmVudCI6Cg1HdWFyZFJlc3BvbnNlEikKCGRlY2lzaW9uGAQgASgLMhcuaG9va2QudjEuR3VhcmREZWNpc2lvbiI3Cg5FeGVjdXRlUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLkV4ZWN1dGVFdmVudCI+Cg9FeGVjdXRlUmVzcG9uc2USKwoIZGVjaXNpb24YBSABKAsyGS5ob29rZC52MS5FeGVjdXRlRGVjaXNpb24iOQoPUG9zdFRvb2xSZXF1ZXN0EiYKBWV2ZW50GAEgASgLMhcuaG9va2QudjEuUG9zdFRvb2xFdmVudCJAChBQb3N0VG9vbFJlc3BvbnNlEiwKCGRlY2lzaW9uGAYgASgLMhouaG9va2QudjEuUG9zdFRvb2xEZWNpc2lvbiI9ChFUb29sUmVzdWx0UmVxdWVzdBIoCgVldmVudBgBIAEoCzIZLmhvb2tkLnYxLlRvb2xSZXN1bHRFdmVudCIUChJUb29sUmVzdWx0UmVzcG9uc2UiQQoTVHVyblN0b3BwaW5nUmVxdWVzdBIqCgVldmVudBgBIAEoCzIbLmhvb2tkLnYxLlR1cm5TdG9wcGluZ0V2ZW50IkgKFFR1cm5TdG9wcGluZ1Jlc3BvbnNlEjAKCGRlY2lzaW9uGAggASgLMh4uaG9va2QudjEuVHVyblN0b3BwaW5nRGVjaXNpb24iNwoOUmV3cml0ZVJlcXVlc3QSJQoFZXZlbnQYASABKAsyFi5ob29rZC52MS5SZXdyaXRlRXZlbnQiPgoPUmV3cml0ZVJlc3BvbnNlEisKCGRlY2lzaW9uGAkgASgLMhkuaG9va2QudjEuUmV3cml0ZURlY2lzaW9uIjgKDkFwcHJvdmVSZXF1ZXN0EiYKBWV2ZW50GAEgASgLMhcuaG9va2QudjEuQXBwcm92YWxFdmVudCI/Cg9BcHByb3ZlUmVzcG9uc2USLAoIZGVjaXNpb24YCiABKAsyGi5ob29rZC52MS5BcHByb3ZhbERlY2lzaW9uIj0KEVNlc3Npb25FbmRSZXF1ZXN0EigKBWV2ZW50GAEgASgLMhkuaG9va2QudjEuU2Vzc2lvbkVuZEV2ZW50IhQKElNlc3Npb25FbmRSZXNwb25zZSI3Cg5UdXJuRW5kUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLlR1cm5FbmRFdmVudCIRCg9UdXJuRW5kUmVzcG9uc2Uy/AYKCkhvb2tQbHVnaW4SQQoIRGVzY3JpYmUSGS5ob29rZC52MS5EZXNjcmliZVJlcXVlc3QaGi5ob29rZC52MS5EZXNjcmliZVJlc3BvbnNlEk0KDFNlc3Npb25TdGFydBIdLmhvb2tkLnYxLlNlc3Npb25TdGFydFJlcXVlc3QaHi5ob29rZC52MS5TZXNzaW9uU3RhcnRSZXNwb25zZRI+CgdQcmVTdGVwEhguaG9va2QudjEuUHJlU3RlcFJlcXVlc3QaGS5ob29rZC52MS5QcmVTdGVwUmVzcG9uc2USPgoHUHJlVG9vbBIYLmhvb2tkLnYxLlByZVRvb2xSZXF1ZXN0GhkuaG9va2QudjEuUHJlVG9vbFJlc3BvbnNlEjgKBUd1YXJkEhYuaG9va2QudjEuR3VhcmRSZXF1ZXN0GhcuaG9va2QudjEuR3VhcmRSZXNwb25zZRI+CgdFeGVjdXRlEhguaG9va2QudjEuRXhlY3V0ZVJlcXVlc3QaGS5ob29rZC52MS5FeGVjdXRlUmVzcG9uc2USQQoIUG9zdFRvb2wSGS5ob29rZC52MS5Qb3N0VG9vbFJlcXVlc3QaGi5ob29rZC52MS5Qb3N0VG9vbFJlc3BvbnNlEkcKClRvb2xSZXN1bHQSGy5ob29rZC52MS5Ub29sUmVzdWx0UmVxdWVzdBocLmhvb2tkLnYxLlRvb2xSZXN1bHRSZXNwb25zZRJNCgxUdXJuU3RvcHBpbmcSHS5ob29rZC52MS5UdXJuU3RvcHBpbmdSZXF1ZXN0Gh4uaG9va2QudjEuVHVyblN0b3BwaW5nUmVzcG9uc2USPgoHUmV3cml0ZRIYLmhvb2tkLnYxLlJld3JpdGVSZXF1ZXN0GhkuaG9va2QudjEuUmV3cml0ZVJlc3BvbnNlEj4KB0FwcHJvdmUSGC5ob29rZC52MS5BcHByb3ZlUmVxdWVzdBoZLmhvb2tkLnYxLkFwcHJvdmVSZXNwb25zZRJHCgpTZXNzaW9uRW5kEhsuaG9va2QudjEuU2Vzc2lvbkVuZFJlcXVlc3QaHC5ob29rZC52MS5TZXNzaW9uRW5kUmVzcG9uc2USPgoHVHVybkVuZBIYLmhvb2tkLnYxLlR1cm5FbmRSZXF1ZXN0GhkuaG9va2QudjEuVHVybkVuZFJlc3BvbnNlYgZwcm90bzM", [file_hookd_v1_points, file_hookd_v1_types]);
 
 /**
  * @generated from message hookd.v1.DescribeRequest
  */
 export type DescribeRequest = Message<"hookd.v1.DescribeRequest"> & {
   /**
-   * The daemon's version, for plugins that adapt to it.
+   * The daemon's version (its package version, e.g. "0.4.0"), for plugins that adapt to it.
    *
    * @generated from field: string daemon_version = 1;
    */
   daemonVersion: string;
+
+  /**
+   * The name the daemon's config gives this plugin: the name its messages are sourced to and its
+   * audit records carry, whatever the manifest says.
+   *
+   * @generated from field: string plugin_name = 2;
+   */
+  pluginName: string;
 };
 
 /**
@@ -424,6 +432,138 @@ export const TurnStoppingResponseSchema: GenMessage<TurnStoppingResponse> = /*@_
   messageDesc(file_hookd_v1_plugin, 19);
 
 /**
+ * @generated from message hookd.v1.RewriteRequest
+ */
+export type RewriteRequest = Message<"hookd.v1.RewriteRequest"> & {
+  /**
+   * @generated from field: hookd.v1.RewriteEvent event = 1;
+   */
+  event?: RewriteEvent | undefined;
+};
+
+/**
+ * Describes the message hookd.v1.RewriteRequest.
+ * Use `create(RewriteRequestSchema)` to create a new message.
+ */
+export const RewriteRequestSchema: GenMessage<RewriteRequest> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_plugin, 20);
+
+/**
+ * @generated from message hookd.v1.RewriteResponse
+ */
+export type RewriteResponse = Message<"hookd.v1.RewriteResponse"> & {
+  /**
+   * @generated from field: hookd.v1.RewriteDecision decision = 9;
+   */
+  decision?: RewriteDecision | undefined;
+};
+
+/**
+ * Describes the message hookd.v1.RewriteResponse.
+ * Use `create(RewriteResponseSchema)` to create a new message.
+ */
+export const RewriteResponseSchema: GenMessage<RewriteResponse> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_plugin, 21);
+
+/**
+ * @generated from message hookd.v1.ApproveRequest
+ */
+export type ApproveRequest = Message<"hookd.v1.ApproveRequest"> & {
+  /**
+   * @generated from field: hookd.v1.ApprovalEvent event = 1;
+   */
+  event?: ApprovalEvent | undefined;
+};
+
+/**
+ * Describes the message hookd.v1.ApproveRequest.
+ * Use `create(ApproveRequestSchema)` to create a new message.
+ */
+export const ApproveRequestSchema: GenMessage<ApproveRequest> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_plugin, 22);
+
+/**
+ * @generated from message hookd.v1.ApproveResponse
+ */
+export type ApproveResponse = Message<"hookd.v1.ApproveResponse"> & {
+  /**
+   * @generated from field: hookd.v1.ApprovalDecision decision = 10;
+   */
+  decision?: ApprovalDecision | undefined;
+};
+
+/**
+ * Describes the message hookd.v1.ApproveResponse.
+ * Use `create(ApproveResponseSchema)` to create a new message.
+ */
+export const ApproveResponseSchema: GenMessage<ApproveResponse> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_plugin, 23);
+
+/**
+ * @generated from message hookd.v1.SessionEndRequest
+ */
+export type SessionEndRequest = Message<"hookd.v1.SessionEndRequest"> & {
+  /**
+   * @generated from field: hookd.v1.SessionEndEvent event = 1;
+   */
+  event?: SessionEndEvent | undefined;
+};
+
+/**
+ * Describes the message hookd.v1.SessionEndRequest.
+ * Use `create(SessionEndRequestSchema)` to create a new message.
+ */
+export const SessionEndRequestSchema: GenMessage<SessionEndRequest> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_plugin, 24);
+
+/**
+ * A session-end observer answers nothing; its failures are contained.
+ *
+ * @generated from message hookd.v1.SessionEndResponse
+ */
+export type SessionEndResponse = Message<"hookd.v1.SessionEndResponse"> & {
+};
+
+/**
+ * Describes the message hookd.v1.SessionEndResponse.
+ * Use `create(SessionEndResponseSchema)` to create a new message.
+ */
+export const SessionEndResponseSchema: GenMessage<SessionEndResponse> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_plugin, 25);
+
+/**
+ * @generated from message hookd.v1.TurnEndRequest
+ */
+export type TurnEndRequest = Message<"hookd.v1.TurnEndRequest"> & {
+  /**
+   * @generated from field: hookd.v1.TurnEndEvent event = 1;
+   */
+  event?: TurnEndEvent | undefined;
+};
+
+/**
+ * Describes the message hookd.v1.TurnEndRequest.
+ * Use `create(TurnEndRequestSchema)` to create a new message.
+ */
+export const TurnEndRequestSchema: GenMessage<TurnEndRequest> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_plugin, 26);
+
+/**
+ * A turn-end observer answers nothing; its failures are contained.
+ *
+ * @generated from message hookd.v1.TurnEndResponse
+ */
+export type TurnEndResponse = Message<"hookd.v1.TurnEndResponse"> & {
+};
+
+/**
+ * Describes the message hookd.v1.TurnEndResponse.
+ * Use `create(TurnEndResponseSchema)` to create a new message.
+ */
+export const TurnEndResponseSchema: GenMessage<TurnEndResponse> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_plugin, 27);
+
+/**
  * @generated from service hookd.v1.HookPlugin
  */
 export const HookPlugin: GenService<{
@@ -500,6 +640,40 @@ export const HookPlugin: GenService<{
     methodKind: "unary";
     input: typeof TurnStoppingRequestSchema;
     output: typeof TurnStoppingResponseSchema;
+  },
+  /**
+   * @generated from rpc hookd.v1.HookPlugin.Rewrite
+   */
+  rewrite: {
+    methodKind: "unary";
+    input: typeof RewriteRequestSchema;
+    output: typeof RewriteResponseSchema;
+  },
+  /**
+   * The approval point.
+   *
+   * @generated from rpc hookd.v1.HookPlugin.Approve
+   */
+  approve: {
+    methodKind: "unary";
+    input: typeof ApproveRequestSchema;
+    output: typeof ApproveResponseSchema;
+  },
+  /**
+   * @generated from rpc hookd.v1.HookPlugin.SessionEnd
+   */
+  sessionEnd: {
+    methodKind: "unary";
+    input: typeof SessionEndRequestSchema;
+    output: typeof SessionEndResponseSchema;
+  },
+  /**
+   * @generated from rpc hookd.v1.HookPlugin.TurnEnd
+   */
+  turnEnd: {
+    methodKind: "unary";
+    input: typeof TurnEndRequestSchema;
+    output: typeof TurnEndResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hookd_v1_plugin, 0);

@@ -16,7 +16,7 @@ import type { Message as Message$1 } from "@bufbuild/protobuf";
  * Describes the file hookd/v1/types.proto.
  */
 export const file_hookd_v1_types: GenFile = /*@__PURE__*/
-  fileDesc("ChRob29rZC92MS90eXBlcy5wcm90bxIIaG9va2QudjEiXAoMQ29udGVudEJsb2NrEg4KBHRleHQYASABKAlIABIOCgRqc29uGAIgASgJSAASIwoFaW1hZ2UYAyABKAsyEi5ob29rZC52MS5JbWFnZVJlZkgAQgcKBWJsb2NrIisKCEltYWdlUmVmEgsKA3VyaRgBIAEoCRISCgptZWRpYV90eXBlGAIgASgJIrUBCg1NZXNzYWdlU291cmNlEiQKBHVzZXIYASABKAsyFC5ob29rZC52MS5Vc2VyU291cmNlSAASKAoGcGx1Z2luGAIgASgLMhYuaG9va2QudjEuUGx1Z2luU291cmNlSAASJAoEdG9vbBgDIAEoCzIULmhvb2tkLnYxLlRvb2xTb3VyY2VIABImCgVtb2RlbBgEIAEoCzIVLmhvb2tkLnYxLk1vZGVsU291cmNlSABCBgoEa2luZCIMCgpVc2VyU291cmNlIhwKDFBsdWdpblNvdXJjZRIMCgRuYW1lGAEgASgJIh0KClRvb2xTb3VyY2USDwoHY2FsbF9pZBgBIAEoCSINCgtNb2RlbFNvdXJjZSKFAQoHTWVzc2FnZRIKCgJpZBgBIAEoCRIcCgRyb2xlGAIgASgOMg4uaG9va2QudjEuUm9sZRInCgdjb250ZW50GAMgAygLMhYuaG9va2QudjEuQ29udGVudEJsb2NrEicKBnNvdXJjZRgEIAEoCzIXLmhvb2tkLnYxLk1lc3NhZ2VTb3VyY2UiaAoOVG9vbERlZmluaXRpb24SDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIZChFpbnB1dF9zY2hlbWFfanNvbhgDIAEoCRIYChBjb25jdXJyZW5jeV9zYWZlGAQgASgIIk4KEFByb3Bvc2VkVG9vbENhbGwSDwoHY2FsbF9pZBgBIAEoCRIRCgl0b29sX25hbWUYAiABKAkSFgoOYXJndW1lbnRzX2pzb24YAyABKAkivAEKCFRvb2xDYWxsEg8KB2NhbGxfaWQYASABKAkSFAoMcm9vdF9jYWxsX2lkGAIgASgJEhsKDnBhcmVudF9jYWxsX2lkGAMgASgJSACIAQESEQoJdG9vbF9uYW1lGAQgASgJEhYKDmFyZ3VtZW50c19qc29uGAUgASgJEhIKCnNlc3Npb25faWQYBiABKAkSDAoEdHVybhgHIAEoDRIMCgRzdGVwGAggASgNQhEKD19wYXJlbnRfY2FsbF9pZCKQAQoKVG9vbFJlc3VsdBIoCgdzdWNjZXNzGAEgASgLMhUuaG9va2QudjEuVG9vbFN1Y2Nlc3NIABIoCgdmYWlsdXJlGAIgASgLMhUuaG9va2QudjEuVG9vbEZhaWx1cmVIABIjCghjb250ZXh0cxgDIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2VCCQoHb3V0Y29tZSJ4CgtUb29sU3VjY2VzcxISCgp2YWx1ZV9qc29uGAEgASgJEicKB2NvbnRlbnQYAiADKAsyFi5ob29rZC52MS5Db250ZW50QmxvY2sSGgoNbWV0YWRhdGFfanNvbhgDIAEoCUgAiAEBQhAKDl9tZXRhZGF0YV9qc29uImMKC1Rvb2xGYWlsdXJlEg8KB21lc3NhZ2UYASABKAkSDAoEY29kZRgCIAEoCRIMCgRuYW1lGAMgASgJEicKB2NvbnRlbnQYBCADKAsyFi5ob29rZC52MS5Db250ZW50QmxvY2siQAoLU2Vzc2lvbkluZm8SEgoKc2Vzc2lvbl9pZBgBIAEoCRIQCghhZ2VudF9pZBgCIAEoCRILCgNjd2QYAyABKAkqyAEKBVBvaW50EhUKEVBPSU5UX1VOU1BFQ0lGSUVEEAASFwoTUE9JTlRfU0VTU0lPTl9TVEFSVBABEhIKDlBPSU5UX1BSRV9TVEVQEAISEgoOUE9JTlRfUFJFX1RPT0wQAxIPCgtQT0lOVF9HVUFSRBAEEhEKDVBPSU5UX0VYRUNVVEUQBRITCg9QT0lOVF9QT1NUX1RPT0wQBhIVChFQT0lOVF9UT09MX1JFU1VMVBAHEhcKE1BPSU5UX1RVUk5fU1RPUFBJTkcQCCptCg1GYWlsdXJlUG9saWN5Eh4KGkZBSUxVUkVfUE9MSUNZX1VOU1BFQ0lGSUVEEAASHgoaRkFJTFVSRV9QT0xJQ1lfRkFJTF9DTE9TRUQQARIcChhGQUlMVVJFX1BPTElDWV9GQUlMX09QRU4QAio/CgRSb2xlEhQKEFJPTEVfVU5TUEVDSUZJRUQQABINCglST0xFX1VTRVIQARISCg5ST0xFX0FTU0lTVEFOVBACKpwBCg1TZXNzaW9uU291cmNlEh4KGlNFU1NJT05fU09VUkNFX1VOU1BFQ0lGSUVEEAASGgoWU0VTU0lPTl9TT1VSQ0VfU1RBUlRVUBABEhkKFVNFU1NJT05fU09VUkNFX1JFU1VNRRACEhgKFFNFU1NJT05fU09VUkNFX0NMRUFSEAMSGgoWU0VTU0lPTl9TT1VSQ0VfQ09NUEFDVBAEYgZwcm90bzM");
+  fileDesc("ChRob29rZC92MS90eXBlcy5wcm90bxIIaG9va2QudjEiXAoMQ29udGVudEJsb2NrEg4KBHRleHQYASABKAlIABIOCgRqc29uGAIgASgJSAASIwoFaW1hZ2UYAyABKAsyEi5ob29rZC52MS5JbWFnZVJlZkgAQgcKBWJsb2NrIisKCEltYWdlUmVmEgsKA3VyaRgBIAEoCRISCgptZWRpYV90eXBlGAIgASgJIrUBCg1NZXNzYWdlU291cmNlEiQKBHVzZXIYASABKAsyFC5ob29rZC52MS5Vc2VyU291cmNlSAASKAoGcGx1Z2luGAIgASgLMhYuaG9va2QudjEuUGx1Z2luU291cmNlSAASJAoEdG9vbBgDIAEoCzIULmhvb2tkLnYxLlRvb2xTb3VyY2VIABImCgVtb2RlbBgEIAEoCzIVLmhvb2tkLnYxLk1vZGVsU291cmNlSABCBgoEa2luZCIMCgpVc2VyU291cmNlIhwKDFBsdWdpblNvdXJjZRIMCgRuYW1lGAEgASgJIh0KClRvb2xTb3VyY2USDwoHY2FsbF9pZBgBIAEoCSINCgtNb2RlbFNvdXJjZSKFAQoHTWVzc2FnZRIKCgJpZBgBIAEoCRIcCgRyb2xlGAIgASgOMg4uaG9va2QudjEuUm9sZRInCgdjb250ZW50GAMgAygLMhYuaG9va2QudjEuQ29udGVudEJsb2NrEicKBnNvdXJjZRgEIAEoCzIXLmhvb2tkLnYxLk1lc3NhZ2VTb3VyY2UigwEKDlRvb2xEZWZpbml0aW9uEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSGQoRaW5wdXRfc2NoZW1hX2pzb24YAyABKAkSGAoQY29uY3VycmVuY3lfc2FmZRgEIAEoCBIZChFmaW5hbGl6ZXNfY29udGVudBgFIAEoCCJOChBQcm9wb3NlZFRvb2xDYWxsEg8KB2NhbGxfaWQYASABKAkSEQoJdG9vbF9uYW1lGAIgASgJEhYKDmFyZ3VtZW50c19qc29uGAMgASgJIpQCCghUb29sQ2FsbBIPCgdjYWxsX2lkGAEgASgJEhQKDHJvb3RfY2FsbF9pZBgCIAEoCRIbCg5wYXJlbnRfY2FsbF9pZBgDIAEoCUgAiAEBEhEKCXRvb2xfbmFtZRgEIAEoCRIWCg5hcmd1bWVudHNfanNvbhgFIAEoCRISCgpzZXNzaW9uX2lkGAYgASgJEgwKBHR1cm4YByABKA0SDAoEc3RlcBgIIAEoDRIkChdvcmlnaW5hbF9hcmd1bWVudHNfanNvbhgJIAEoCUgBiAEBEhQKDHJld3JpdHRlbl9ieRgKIAMoCUIRCg9fcGFyZW50X2NhbGxfaWRCGgoYX29yaWdpbmFsX2FyZ3VtZW50c19qc29uIpABCgpUb29sUmVzdWx0EigKB3N1Y2Nlc3MYASABKAsyFS5ob29rZC52MS5Ub29sU3VjY2Vzc0gAEigKB2ZhaWx1cmUYAiABKAsyFS5ob29rZC52MS5Ub29sRmFpbHVyZUgAEiMKCGNvbnRleHRzGAMgAygLMhEuaG9va2QudjEuTWVzc2FnZUIJCgdvdXRjb21lIngKC1Rvb2xTdWNjZXNzEhIKCnZhbHVlX2pzb24YASABKAkSJwoHY29udGVudBgCIAMoCzIWLmhvb2tkLnYxLkNvbnRlbnRCbG9jaxIaCg1tZXRhZGF0YV9qc29uGAMgASgJSACIAQFCEAoOX21ldGFkYXRhX2pzb24iYwoLVG9vbEZhaWx1cmUSDwoHbWVzc2FnZRgBIAEoCRIMCgRjb2RlGAIgASgJEgwKBG5hbWUYAyABKAkSJwoHY29udGVudBgEIAMoCzIWLmhvb2tkLnYxLkNvbnRlbnRCbG9jayJvCgtTZXNzaW9uSW5mbxISCgpzZXNzaW9uX2lkGAEgASgJEhAKCGFnZW50X2lkGAIgASgJEgsKA2N3ZBgDIAEoCRIZChFwYXJlbnRfc2Vzc2lvbl9pZBgEIAEoCRISCgphZ2VudF90eXBlGAUgASgJKpoCCgVQb2ludBIVChFQT0lOVF9VTlNQRUNJRklFRBAAEhcKE1BPSU5UX1NFU1NJT05fU1RBUlQQARISCg5QT0lOVF9QUkVfU1RFUBACEhIKDlBPSU5UX1BSRV9UT09MEAMSDwoLUE9JTlRfR1VBUkQQBBIRCg1QT0lOVF9FWEVDVVRFEAUSEwoPUE9JTlRfUE9TVF9UT09MEAYSFQoRUE9JTlRfVE9PTF9SRVNVTFQQBxIXChNQT0lOVF9UVVJOX1NUT1BQSU5HEAgSEQoNUE9JTlRfUkVXUklURRAJEhIKDlBPSU5UX0FQUFJPVkFMEAoSFQoRUE9JTlRfU0VTU0lPTl9FTkQQCxISCg5QT0lOVF9UVVJOX0VORBAMKm0KDUZhaWx1cmVQb2xpY3kSHgoaRkFJTFVSRV9QT0xJQ1lfVU5TUEVDSUZJRUQQABIeChpGQUlMVVJFX1BPTElDWV9GQUlMX0NMT1NFRBABEhwKGEZBSUxVUkVfUE9MSUNZX0ZBSUxfT1BFThACKj8KBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg0KCVJPTEVfVVNFUhABEhIKDlJPTEVfQVNTSVNUQU5UEAIquQEKDVNlc3Npb25Tb3VyY2USHgoaU0VTU0lPTl9TT1VSQ0VfVU5TUEVDSUZJRUQQABIaChZTRVNTSU9OX1NPVVJDRV9TVEFSVFVQEAESGQoVU0VTU0lPTl9TT1VSQ0VfUkVTVU1FEAISGAoUU0VTU0lPTl9TT1VSQ0VfQ0xFQVIQAxIaChZTRVNTSU9OX1NPVVJDRV9DT01QQUNUEAQSGwoXU0VTU0lPTl9TT1VSQ0VfU1VCQUdFTlQQBSriAQoQU2Vzc2lvbkVuZFJlYXNvbhIiCh5TRVNTSU9OX0VORF9SRUFTT05fVU5TUEVDSUZJRUQQABIdChlTRVNTSU9OX0VORF9SRUFTT05fQ0xPU0VEEAESHgoaU0VTU0lPTl9FTkRfUkVBU09OX0NMRUFSRUQQAhIjCh9TRVNTSU9OX0VORF9SRUFTT05fRElTQ09OTkVDVEVEEAMSHgoaU0VTU0lPTl9FTkRfUkVBU09OX0VYUElSRUQQBBImCiJTRVNTSU9OX0VORF9SRUFTT05fREFFTU9OX1NUT1BQSU5HEAViBnByb3RvMw");
 
 /**
  * One piece of message or tool-result content.
@@ -286,6 +286,16 @@ export type ToolDefinition = Message$1<"hookd.v1.ToolDefinition"> & {
    * @generated from field: bool concurrency_safe = 4;
    */
   concurrencySafe: boolean;
+
+  /**
+   * The tool owns a final content boundary (the seed's finalizeContent): the hosted loop sends
+   * one FinalizeRequest per call of this tool with the normalized candidate result, failures
+   * included, and keeps the content when the agent does not answer in time. It may replace the
+   * content only, never the outcome, the error identity, contexts or metadata.
+   *
+   * @generated from field: bool finalizes_content = 5;
+   */
+  finalizesContent: boolean;
 };
 
 /**
@@ -396,6 +406,21 @@ export type ToolCall = Message$1<"hookd.v1.ToolCall"> & {
    * @generated from field: uint32 step = 8;
    */
   step: number;
+
+  /**
+   * Set when rewrite plugins changed the arguments: the arguments as the agent proposed them.
+   * arguments_json holds the effective arguments, which are what runs and what policy sees.
+   *
+   * @generated from field: optional string original_arguments_json = 9;
+   */
+  originalArgumentsJson?: string | undefined;
+
+  /**
+   * The rewrite plugins that changed the arguments, in the order they did.
+   *
+   * @generated from field: repeated string rewritten_by = 10;
+   */
+  rewrittenBy: string[];
 };
 
 /**
@@ -545,6 +570,21 @@ export type SessionInfo = Message$1<"hookd.v1.SessionInfo"> & {
    * @generated from field: string cwd = 3;
    */
   cwd: string;
+
+  /**
+   * For a subagent's session: the session (of the same agent) that started it. Empty otherwise.
+   * Every event of a child session carries it, so one policy covers subagents.
+   *
+   * @generated from field: string parent_session_id = 4;
+   */
+  parentSessionId: string;
+
+  /**
+   * The kind of agent running the session, as the agent names it (e.g. a subagent's type).
+   *
+   * @generated from field: string agent_type = 5;
+   */
+  agentType: string;
 };
 
 /**
@@ -555,8 +595,10 @@ export const SessionInfoSchema: GenMessage<SessionInfo> = /*@__PURE__*/
   messageDesc(file_hookd_v1_types, 14);
 
 /**
- * The lifecycle points of an agent session, in the order they fire. A plugin subscribes to
- * points in its manifest; the daemon calls only the RPC of a point the plugin subscribed to.
+ * The lifecycle points of an agent session. The first eight are numbered in the order they fire;
+ * later points are numbered in the order they were added (where each fires is on its comment).
+ * A plugin subscribes to points in its manifest; the daemon calls only the RPC of a point the
+ * plugin subscribed to.
  *
  * @generated from enum hookd.v1.Point
  */
@@ -621,6 +663,36 @@ export enum Point {
    * @generated from enum value: POINT_TURN_STOPPING = 8;
    */
   TURN_STOPPING = 8,
+
+  /**
+   * Waterfall BEFORE a call is sealed (so before pre-tool): each plugin sees the arguments as the
+   * previous one left them and may replace or merge-patch them; it can never allow or deny.
+   *
+   * @generated from enum value: POINT_REWRITE = 9;
+   */
+  REWRITE = 9,
+
+  /**
+   * Waterfall resolving a pre-tool `ask`, before the agent's own approver: approve once, reject,
+   * or pass to the agent's approver. The guards still run after an approval.
+   *
+   * @generated from enum value: POINT_APPROVAL = 10;
+   */
+  APPROVAL = 10,
+
+  /**
+   * Awaited notification when a session ends, with why; bounded by the point's budget.
+   *
+   * @generated from enum value: POINT_SESSION_END = 11;
+   */
+  SESSION_END = 11,
+
+  /**
+   * Notification after each turn, with how it ended and its step count.
+   *
+   * @generated from enum value: POINT_TURN_END = 12;
+   */
+  TURN_END = 12,
 }
 
 /**
@@ -735,6 +807,13 @@ export enum SessionSource {
    * @generated from enum value: SESSION_SOURCE_COMPACT = 4;
    */
   COMPACT = 4,
+
+  /**
+   * A subagent's session, started by the session its SessionInfo.parent_session_id names.
+   *
+   * @generated from enum value: SESSION_SOURCE_SUBAGENT = 5;
+   */
+  SUBAGENT = 5,
 }
 
 /**
@@ -742,4 +821,57 @@ export enum SessionSource {
  */
 export const SessionSourceSchema: GenEnum<SessionSource> = /*@__PURE__*/
   enumDesc(file_hookd_v1_types, 3);
+
+/**
+ * Why a session ended.
+ *
+ * @generated from enum hookd.v1.SessionEndReason
+ */
+export enum SessionEndReason {
+  /**
+   * @generated from enum value: SESSION_END_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The agent closed the session.
+   *
+   * @generated from enum value: SESSION_END_REASON_CLOSED = 1;
+   */
+  CLOSED = 1,
+
+  /**
+   * The agent cleared the session's history and ended it.
+   *
+   * @generated from enum value: SESSION_END_REASON_CLEARED = 2;
+   */
+  CLEARED = 2,
+
+  /**
+   * The agent disconnected and did not resume the session within the resume window.
+   *
+   * @generated from enum value: SESSION_END_REASON_DISCONNECTED = 3;
+   */
+  DISCONNECTED = 3,
+
+  /**
+   * The session was idle longer than the daemon keeps sessions, or was evicted.
+   *
+   * @generated from enum value: SESSION_END_REASON_EXPIRED = 4;
+   */
+  EXPIRED = 4,
+
+  /**
+   * The daemon is stopping.
+   *
+   * @generated from enum value: SESSION_END_REASON_DAEMON_STOPPING = 5;
+   */
+  DAEMON_STOPPING = 5,
+}
+
+/**
+ * Describes the enum hookd.v1.SessionEndReason.
+ */
+export const SessionEndReasonSchema: GenEnum<SessionEndReason> = /*@__PURE__*/
+  enumDesc(file_hookd_v1_types, 4);
 
