@@ -70,7 +70,9 @@ describe("systemd notify", () => {
     daemon = spawnDaemon(
       work.writeConfig({
         listeners: [{ unix: work.file("hookd.sock") }],
-        plugins: [{ name: "policy", kind: "remote", target: `unix://${pluginSocket}`, required: true, health: { initialBackoffMs: 50, maxBackoffMs: 100 } }],
+        // Its config names its points: a required plugin with neither points nor a last known
+        // manifest would be refused at start (it could not say what it gates).
+        plugins: [{ name: "policy", kind: "remote", target: `unix://${pluginSocket}`, required: true, points: { "pre-tool": {} }, health: { initialBackoffMs: 50, maxBackoffMs: 100 } }],
       }),
       { env: { NOTIFY_SOCKET: work.file("notify.sock") } },
     );

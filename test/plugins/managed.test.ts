@@ -136,7 +136,7 @@ describe("managed plugins", () => {
     expect(await output.waitFor(new RegExp(`^fixture ${firstPid} starting$`))).toEqual({ line: `fixture ${firstPid} starting`, stream: "stderr" });
     expect(await output.waitFor(/listening on unix:/)).toMatchObject({ stream: "stdout" });
 
-    expect(await call(plugin, "ls")).toMatchObject({ answer: { kind: "allow" }, invocation: { kind: "remote", outcome: "answered" } });
+    expect(await call(plugin, "ls")).toMatchObject({ answer: { kind: "allow" }, invocation: { kind: "managed", outcome: "answered" } });
     expect(await call(plugin, "deny")).toMatchObject({ answer: { kind: "deny", reason: `fixture ${firstPid} denies` } });
 
     const restarted = statusBecomes(plugin, (status) => status.health === "serving" && status.restarts === 1);

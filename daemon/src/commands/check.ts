@@ -7,7 +7,7 @@ import { accessSync, constants, existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { POINTS } from "@hookd/sdk";
-import { ConfigError, loadConfig } from "../config/load.js";
+import { ConfigError, loadConfig, stateDir } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import { PluginRegistry } from "../engine/registry.js";
 import { WorkerPool } from "../plugins/worker/index.js";
@@ -15,7 +15,9 @@ import { AgentIdentities } from "../host/identity.js";
 import { createLogger } from "../log.js";
 import { loadPlugin } from "../plugins/load.js";
 import type { LoadContext } from "../plugins/load.js";
+import { ManifestStore } from "../plugins/remote/manifest-store.js";
 import type { PluginSource } from "../plugins/source.js";
+import { DAEMON_VERSION } from "../runtime/version.js";
 import { table } from "./table.js";
 
 export const CHECK_USAGE = "check [--config FILE] [--timeout-ms N]   validate a config, load and probe its plugins, show the order they run in";
@@ -33,9 +35,11 @@ export async function check(args: string[], { out, err }: Output): Promise<numbe
   const probeMs = values["timeout-ms"] === undefined ? DEFAULT_PROBE_MS : Number(values["timeout-ms"]);
   let config: Config;
   let source: string;
+  let configPath: string | undefined;
   try {
     const loaded = loadConfig(values.config);
     config = loaded.config;
+    configPath = loaded.path;
     source = loaded.path ?? "(embedded default)";
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -63,6 +67,9 @@ export async function check(args: string[], { out, err }: Output): Promise<numbe
     defaultDeadlineMs: config.defaults.deadlineMs,
     workerPool: () => (pool ??= new WorkerPool({ size: 1 })),
     log,
+    daemonVersion: DAEMON_VERSION,
+    // Read-only: what the daemon would fall back to, without changing what it will find.
+    manifests: new ManifestStore(stateDir(config, configPath), log, { readOnly: true }),
   };
   const sources: PluginSource[] = [];
   try {
@@ -81,6 +88,7 @@ export async function check(args: string[], { out, err }: Output): Promise<numbe
       }),
     );
     printOrder(config, sources, problems, out);
+    printSubscriptions(config, sources, out);
   } finally {
     await Promise.allSettled(sources.map((s) => s.close()));
     await pool?.close();
@@ -109,6 +117,15 @@ function printOrder(config: Config, sources: readonly PluginSource[], problems: 
   }
   if (rows.length === 0) out("no plugin subscribes to any point\n");
   else out(table(["POINT", "#", "PLUGIN", "KIND", "PRIORITY", "DEADLINE", "ON FAILURE"], rows));
+}
+
+/** Per remote and managed plugin, where its subscriptions come from (fail-closed never silently opens). */
+function printSubscriptions(config: Config, sources: readonly PluginSource[], out: (text: string) => void): void {
+  const rows = config.plugins.flatMap((p) => {
+    const status = sources.find((s) => s.name === p.name)?.status();
+    return status?.subscriptions === undefined ? [] : [[status.name, status.kind, status.health, status.subscriptions]];
+  });
+  if (rows.length > 0) out(table(["PLUGIN", "KIND", "HEALTH", "SUBSCRIPTIONS"], rows));
 }
 
 /** Resolves true once the source can answer, false after `timeoutMs`. */

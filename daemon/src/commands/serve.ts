@@ -52,9 +52,13 @@ export async function serve(args: string[]): Promise<number> {
     await daemon.stop(graceMs);
     return 0;
   }
-  notifier.ready(`serving on ${daemon.addresses.join(", ")}`);
+  // Readiness says which plugins gate by a fallback (config points, a last known manifest, or
+  // every gate point failing) rather than by what they described.
+  const fallbacks = daemon.fallbacks();
+  const gating = fallbacks.map((f) => `; ${f.plugin} subscribed by ${f.subscriptions}`).join("");
+  notifier.ready(`serving on ${daemon.addresses.join(", ")}${gating}`);
   notifier.startWatchdog();
-  log.info("hookd ready", { pid: process.pid, listeners: daemon.addresses, notify: notifier.enabled });
+  log.info("hookd ready", { pid: process.pid, listeners: daemon.addresses, notify: notifier.enabled, ...(fallbacks.length === 0 ? {} : { fallbacks }) });
   if (process.stderr.isTTY) process.stderr.write(`hookd listening on ${daemon.addresses.join(", ")}\n`);
 
   const onHangup = (): void => {

@@ -2,7 +2,7 @@
 // Every problem is reported at once, each with the path of the bad key and what was expected.
 // Relative paths in the file resolve against the file's directory.
 import { existsSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LineCounter, parseDocument } from "yaml";
@@ -69,6 +69,7 @@ function resolvePaths(config: Config, baseDir: string): Config {
       }
     }),
     ...(config.audit ? { audit: { ...config.audit, path: abs(config.audit.path) } } : {}),
+    state: config.state.dir === undefined ? config.state : { dir: abs(config.state.dir) },
   };
 }
 
@@ -77,6 +78,20 @@ export function runtimeDir(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env.XDG_RUNTIME_DIR;
   if (xdg !== undefined && xdg !== "") return join(xdg, "hookd");
   return join(tmpdir(), `hookd-${process.getuid?.() ?? "user"}`);
+}
+
+/**
+ * The state directory (what survives a restart): $STATE_DIRECTORY (systemd's StateDirectory=; the
+ * first of a list), else the config's `state.dir`, else `hookd-state` beside the config file,
+ * else $XDG_STATE_HOME/hookd, else ~/.local/state/hookd.
+ */
+export function stateDir(config: Config, configPath: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const systemd = env.STATE_DIRECTORY?.split(":")[0];
+  if (systemd !== undefined && systemd !== "") return systemd;
+  if (config.state.dir !== undefined) return config.state.dir;
+  if (configPath !== undefined) return join(dirname(configPath), "hookd-state");
+  const xdg = env.XDG_STATE_HOME;
+  return xdg !== undefined && xdg !== "" ? join(xdg, "hookd") : join(homedir(), ".local/state/hookd");
 }
 
 /** Reads the config named by `--config` or HOOKD_CONFIG, or returns the embedded default. */

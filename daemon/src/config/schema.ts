@@ -166,6 +166,12 @@ export const configSchema = z.strictObject({
         .default([]),
     })
     .prefault({}),
+  /**
+   * Where the daemon keeps what must survive a restart (the last known manifest of each remote
+   * and managed plugin). $STATE_DIRECTORY (systemd's StateDirectory=) wins over it; default:
+   * `hookd-state` beside the config file, else $XDG_STATE_HOME/hookd (config/load.ts stateDir).
+   */
+  state: z.strictObject({ dir: z.string().min(1).optional() }).prefault({}),
   /** Claude Code http hooks endpoint (and the `hookd hook` forwarder's target). */
   http: z
     .strictObject({ listen: z.string().regex(/^([^:\s/]*:\d+|unix:\/.+|\/.+)$/, "host:port, unix:/path or an absolute socket path") })

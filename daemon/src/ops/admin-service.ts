@@ -149,6 +149,7 @@ export function addAdminService(server: Server, deps: AdminDeps): void {
           latencyP99Us: BigInt(Math.round(totals?.quantile(0.99) ?? 0)),
           restarts: p.restarts,
           lastError: p.lastError,
+          subscriptions: p.subscriptions ?? "",
         };
       }),
     }),

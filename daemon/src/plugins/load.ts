@@ -3,12 +3,16 @@
 // and managed plugins are connected (or spawned) and started, command hooks files are parsed.
 // Each kind builds its source in its own folder; this file only dispatches.
 import { join } from "node:path";
+import { HookdError } from "@hookd/sdk";
 import { runtimeDir } from "../config/load.js";
 import type { PluginConfig } from "../config/schema.js";
 import type { Logger } from "../log.js";
 import { commandPluginSource } from "./command/index.js";
 import { inProcessSource } from "./in-process/source.js";
 import { createManagedPlugin } from "./managed/source.js";
+import type { RemotePlugin } from "./remote/plugin.js";
+import type { ManagedPlugin } from "./managed/plugin.js";
+import type { ManifestStore } from "./remote/manifest-store.js";
 import { createRemotePlugin } from "./remote/source.js";
 import type { ProcessLedger } from "./managed/ledger.js";
 import type { PluginSource } from "./source.js";
@@ -29,6 +33,8 @@ export interface LoadContext {
   readonly daemonVersion?: string;
   /** Where managed plugins' processes are recorded (managed/ledger.ts). */
   readonly ledger?: ProcessLedger;
+  /** The last known manifests of remote and managed plugins; absent: none are read or persisted. */
+  readonly manifests?: ManifestStore;
 }
 
 export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Promise<PluginSource> {
@@ -40,7 +46,16 @@ export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Pr
     case "remote":
     case "managed": {
       const log = context.log.child({ plugin: plugin.name });
-      const remote = { defaultDeadlineMs: context.defaultDeadlineMs, ...(context.daemonVersion === undefined ? {} : { daemonVersion: context.daemonVersion }), log };
+      const { manifests } = context;
+      // The last known manifest matters only when the config names no points (fallback.ts).
+      const lastKnown = Object.keys(plugin.points ?? {}).length === 0 ? await manifests?.load(plugin.name) : undefined;
+      const remote = {
+        defaultDeadlineMs: context.defaultDeadlineMs,
+        ...(context.daemonVersion === undefined ? {} : { daemonVersion: context.daemonVersion }),
+        log,
+        ...(manifests === undefined ? {} : { manifests }),
+        ...(lastKnown === undefined ? {} : { lastKnown }),
+      };
       const source =
         plugin.kind === "remote"
           ? await createRemotePlugin(plugin, remote)
@@ -55,9 +70,26 @@ export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Pr
       // start() never rejects: an unreachable plugin answers through its failure policy and is
       // probed until it comes up.
       await source.start();
+      await refuseUngated(plugin, source, manifests);
       return source;
     }
     case "command":
       return commandPluginSource(plugin, { log: context.log.child({ plugin: plugin.name }) });
   }
+}
+
+/**
+ * A `required` plugin that could not be described and has neither configured points nor a last
+ * known manifest would gate by guesswork: the daemon refuses to start it (closing it first).
+ */
+async function refuseUngated(plugin: PluginConfig, source: RemotePlugin | ManagedPlugin, manifests: ManifestStore | undefined): Promise<void> {
+  if (!plugin.required || source.subscriptionSource.from !== "none") return;
+  const lastError = source.status().lastError;
+  await source.close();
+  const where = manifests === undefined ? "no state directory" : `none in ${manifests.dir}`;
+  throw new HookdError(
+    "unavailable",
+    `plugins.${plugin.name}: required, but it could not be described at start${lastError === "" ? "" : ` (${lastError})`}, ` +
+      `its config names no points (plugins.${plugin.name}.points) and it has no last known manifest (${where}); refusing to start without knowing what it gates`,
+  );
 }

@@ -16,6 +16,7 @@ import { InflightCalls } from "./inflight.js";
 import { loadPlugin } from "./load.js";
 import type { LoadContext } from "./load.js";
 import { ProcessLedger, sweepLeftovers } from "./managed/ledger.js";
+import { ManifestStore } from "./remote/manifest-store.js";
 import type { PluginSource, PluginStatus } from "./source.js";
 import { WorkerPool } from "./worker/index.js";
 
@@ -52,6 +53,8 @@ export interface PluginSetOptions {
   readonly daemonVersion?: string;
   /** Where managed plugin processes are recorded (managed/ledger.ts); default: the runtime dir. */
   readonly stateDir?: string;
+  /** The daemon's state directory: remote and managed plugins' last known manifests live there. */
+  readonly manifestDir?: string;
 }
 
 /** A reload's plugins, loaded and checked but not in force yet. */
@@ -74,11 +77,13 @@ export class PluginSet {
   #pool: WorkerPool | undefined;
   readonly #stateDir: string;
   readonly #ledger: ProcessLedger;
+  readonly #manifests: ManifestStore | undefined;
 
   constructor(options: PluginSetOptions) {
     this.#options = options;
     this.#log = options.log;
     this.#stateDir = options.stateDir ?? runtimeDir();
+    this.#manifests = options.manifestDir === undefined ? undefined : new ManifestStore(options.manifestDir, this.#log);
     this.#ledger = new ProcessLedger(this.#stateDir, (error) => this.#log.warn("cannot record managed plugin processes", { path: this.#ledger.path, error }));
   }
 
@@ -177,6 +182,7 @@ export class PluginSet {
       workerPool: () => (this.#pool ??= new WorkerPool({ size: config.workers.size, onError: (error) => log.error("worker pool error", { error }) })),
       log,
       ledger: this.#ledger,
+      ...(this.#manifests === undefined ? {} : { manifests: this.#manifests }),
       ...(pluginSocketDir === undefined ? {} : { pluginSocketDir }),
       ...(daemonVersion === undefined ? {} : { daemonVersion }),
     };
@@ -194,9 +200,17 @@ export class PluginSet {
   #rebuild(): void {
     const registry = new PluginRegistry(this.#sources.flatMap((source) => this.#inflight.listeners(source)));
     this.#registry = registry;
-    // The order plugins run in, per point, so an operator can see it at start and after changes.
+    // The order plugins run in, per point, so an operator can see it at start and after changes;
+    // a plugin not described yet is named with the fallback it is subscribed by.
+    const fallbacks = new Map<string, string>();
+    for (const source of this.#sources) {
+      const { subscriptions } = source.status();
+      if (subscriptions !== undefined && subscriptions !== "described") fallbacks.set(source.name, subscriptions);
+    }
     for (const { point, plugins } of registry.describe()) {
-      if (plugins.length > 0) this.#log.info("plugin order", { point, plugins });
+      if (plugins.length === 0) continue;
+      const fallback = Object.fromEntries(plugins.filter((name) => fallbacks.has(name)).map((name) => [name, fallbacks.get(name)]));
+      this.#log.info("plugin order", { point, plugins, ...(Object.keys(fallback).length === 0 ? {} : { fallback }) });
     }
   }
 }

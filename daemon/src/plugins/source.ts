@@ -27,6 +27,12 @@ export interface PluginStatus {
   readonly restarts: number;
   /** "" when there was none. */
   readonly lastError: string;
+  /**
+   * Where its subscriptions come from, for kinds that can be unreachable (remote, managed):
+   * "described", "config", "last known manifest of <time>" or "none: failing every gate point".
+   * Absent: the plugin's own definition (always described).
+   */
+  readonly subscriptions?: string;
 }
 
 export interface PluginSource {

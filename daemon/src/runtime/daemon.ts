@@ -2,7 +2,7 @@
 // to the audit trail and metrics, the plugin set (plugins/plugin-set.ts: loaded sources and the
 // frozen registry), the session store and services, and the servers (servers.ts); reloads the
 // config without dropping agents, and stops gracefully. Each concern it wires lives elsewhere.
-import { ConfigError, loadConfig } from "../config/load.js";
+import { ConfigError, loadConfig, stateDir } from "../config/load.js";
 import { restartOnlyChanges } from "../config/reload.js";
 import type { Config } from "../config/schema.js";
 import { EventBus } from "../engine/events.js";
@@ -25,8 +25,9 @@ import { PluginSet } from "../plugins/plugin-set.js";
 import type { PreparedPlugins } from "../plugins/plugin-set.js";
 import type { PluginSource } from "../plugins/source.js";
 import { Servers } from "./servers.js";
+import { DAEMON_VERSION } from "./version.js";
 
-export const DAEMON_VERSION = "0.1.0";
+export { DAEMON_VERSION };
 
 export interface DaemonOptions {
   readonly config: Config;
@@ -70,7 +71,7 @@ export class Daemon {
     this.bus.subscribe(this.metrics.observe);
     for (const observer of options.observers ?? []) this.bus.subscribe(observer);
     this.#servers = new Servers(config, this.#log);
-    this.#plugins = new PluginSet({ log: this.#log });
+    this.#plugins = new PluginSet({ log: this.#log, daemonVersion: DAEMON_VERSION, manifestDir: stateDir(config, options.configPath) });
     this.#store = new SessionStore(storeLimits(config), this.#sessionDeps(config));
   }
 
@@ -178,6 +179,11 @@ export class Daemon {
       evaluateRefused: this.admission.refused,
       connectionsRefused: this.#servers.connectionsRefused,
     };
+  }
+
+  /** Plugins not described (yet) and the fallback they gate by, for readiness and `hookd admin plugins`. */
+  fallbacks(): { readonly plugin: string; readonly subscriptions: string }[] {
+    return this.#plugins.statuses().flatMap((p) => (p.subscriptions === undefined || p.subscriptions === "described" ? [] : [{ plugin: p.name, subscriptions: p.subscriptions }]));
   }
 
   /** Resolves once every `required` plugin can answer (readiness for systemd); rejects when `signal` aborts. */

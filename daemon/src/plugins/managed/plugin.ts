@@ -15,6 +15,7 @@ import { silentLogger } from "../../log.js";
 import type { PluginSource } from "../source.js";
 import { DEFAULT_HEALTH_POLICY, sleep } from "../remote/admission.js";
 import type { HealthChange, HealthPolicy } from "../remote/admission.js";
+import type { SubscriptionSource } from "../remote/fallback.js";
 import { RemotePlugin } from "../remote/plugin.js";
 import type { RemotePluginOptions, RemoteStatus } from "../remote/plugin.js";
 import type { ProcessLedger } from "./ledger.js";
@@ -119,6 +120,7 @@ export class ManagedPlugin implements PluginSource {
       firstStart();
     });
     await started;
+    this.remote.noteFallback();
   }
 
   listeners(): readonly Listener[] {
@@ -139,6 +141,11 @@ export class ManagedPlugin implements PluginSource {
 
   ready(): boolean {
     return this.remote.ready();
+  }
+
+  /** Where its subscriptions come from: described, or a fallback until then. */
+  get subscriptionSource(): SubscriptionSource {
+    return this.remote.subscriptionSource;
   }
 
   /** The running process's id, if one runs. */

@@ -28,6 +28,7 @@ export interface HealthChange {
 }
 
 export interface AdmissionOptions {
+  /** The configured name: faults use it and DescribeRequest.plugin_name carries it. */
   readonly name: string;
   readonly target: string;
   readonly credentials: ChannelCredentials;
@@ -184,14 +185,14 @@ export class Admission {
 
   /** One health check and Describe; resolves with why it failed, or undefined once serving. */
   async #attempt(signal: AbortSignal): Promise<string | undefined> {
-    const { probeTimeoutMs, daemonVersion, log } = this.#options;
+    const { probeTimeoutMs, daemonVersion, name, log } = this.#options;
     const epoch = this.#epoch;
     const conn = this.#connection();
     const unhealthy = await conn.unhealthy(probeTimeoutMs, signal);
     if (unhealthy !== undefined) return unhealthy;
     let manifest: RemoteManifest;
     try {
-      manifest = await conn.describe(probeTimeoutMs, signal, daemonVersion);
+      manifest = await conn.describe(probeTimeoutMs, signal, { daemonVersion, pluginName: name });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log.error("plugin manifest refused", { error: message });

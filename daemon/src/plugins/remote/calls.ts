@@ -1,4 +1,4 @@
-// The calls of a remote plugin: one Listener (kind "remote") per subscribed point, each call one
+// The calls of a remote plugin: one Listener (kind "remote", or "managed") per subscribed point, each call one
 // RPC on the admitted channel with the listener's deadline. Every failure is a PluginFault,
 // classified here once (a dropped channel of a managed plugin whose process died is "crashed"),
 // so the listener's failure policy decides; failures feed the counters and the ejection.
@@ -17,6 +17,8 @@ const REMOTE_TRAITS: ListenerTraits = Object.freeze({ wraps: false, answersOverW
 /** What a call needs of the plugin it belongs to. */
 export interface CallSite {
   readonly plugin: string;
+  /** The listeners' kind: what `hookd check` and the metrics show for the plugin. */
+  readonly kind: "remote" | "managed";
   readonly admission: Admission;
   readonly stats: CallStats;
   /**
@@ -33,7 +35,7 @@ export function remoteListeners(site: CallSite, settings: readonly ListenerSetti
       return Object.freeze({
         plugin: site.plugin,
         point,
-        kind: "remote",
+        kind: site.kind,
         traits: REMOTE_TRAITS,
         priority: s.priority,
         matches: s.matches,

@@ -76,6 +76,14 @@ function encodeRequest<P extends PointName>(point: P, rpc: PointRpc, event: Even
   return bytes;
 }
 
+/** What DescribeRequest tells the plugin about the daemon and about itself. */
+export interface DescribeFields {
+  /** The daemon's package version. */
+  readonly daemonVersion: string;
+  /** The name the config gives the plugin. */
+  readonly pluginName: string;
+}
+
 export class RemoteConnection {
   readonly #channel: Channel;
   readonly #health: TypedClient<typeof pb.health.Health>;
@@ -114,10 +122,10 @@ export class RemoteConnection {
   }
 
   /** The validated manifest; throws HookdError (invalid_plugin for a bad manifest, else unavailable). */
-  async describe(timeoutMs: number, signal: AbortSignal, daemonVersion: string): Promise<RemoteManifest> {
+  async describe(timeoutMs: number, signal: AbortSignal, request: DescribeFields): Promise<RemoteManifest> {
     let response: pb.DescribeResponse;
     try {
-      response = await this.#plugin.describe({ daemonVersion }, { timeoutMs, signal });
+      response = await this.#plugin.describe({ daemonVersion: request.daemonVersion, pluginName: request.pluginName }, { timeoutMs, signal });
     } catch (error) {
       throw new HookdError("unavailable", `Describe: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }

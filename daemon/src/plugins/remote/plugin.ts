@@ -21,8 +21,11 @@ import { Admission, DEFAULT_HEALTH_POLICY, notify } from "./admission.js";
 import type { HealthChange, HealthPolicy } from "./admission.js";
 import { remoteListeners } from "./calls.js";
 import type { CallSite } from "./calls.js";
-import { configSettings, manifestSettings, sameManifest } from "./manifest.js";
+import { describeSource, fallbackSubscriptions } from "./fallback.js";
+import type { SubscriptionSource } from "./fallback.js";
+import { manifestSettings, sameManifest } from "./manifest.js";
 import type { PointOverrides, RemoteManifest } from "./manifest.js";
+import type { KnownManifest, ManifestStore } from "./manifest-store.js";
 import { CallStats } from "./stats.js";
 import type { CallCounters } from "./stats.js";
 import { channelOptions } from "./target.js";
@@ -34,6 +37,8 @@ export interface RemoteStatus extends PluginStatus, CallCounters {
   readonly manifest?: { readonly name: string; readonly version: string };
   /** The managed process, while one runs. */
   readonly pid?: number;
+  /** Where its subscriptions come from (fallback.ts describeSource). */
+  readonly subscriptions: string;
 }
 
 export interface RemotePluginOptions {
@@ -54,6 +59,10 @@ export interface RemotePluginOptions {
   /** Sent in DescribeRequest. */
   readonly daemonVersion?: string;
   readonly log?: Logger;
+  /** What it last described (persisted): its subscriptions until described, when the config names no points. */
+  readonly lastKnown?: KnownManifest;
+  /** Where each new manifest it describes is persisted; absent persists nothing. */
+  readonly manifests?: ManifestStore;
   /** Set by ManagedPlugin: reported kind, and no probing of its own while the process is down. */
   readonly managed?: {
     /**
@@ -76,7 +85,10 @@ export class RemotePlugin implements PluginSource {
   readonly #site: CallSite;
   readonly #stats = new CallStats();
   readonly #changeCallbacks = new Set<() => void>();
+  readonly #manifests: ManifestStore | undefined;
   #manifest: RemoteManifest | undefined;
+  #source: SubscriptionSource;
+  #persisting: Promise<void> = Promise.resolve();
   #listeners: readonly Listener[];
   #restarts = 0;
   #pid: number | undefined;
@@ -104,12 +116,25 @@ export class RemotePlugin implements PluginSource {
         this.#stats.resetConsecutive();
       },
     });
-    this.#site = { plugin: this.name, admission: this.#admission, stats: this.#stats, ...(options.managed === undefined ? {} : { crashed: options.managed.crashed }) };
-    this.#listeners = remoteListeners(this.#site, configSettings(this.#overrides, this.#defaultDeadlineMs));
+    this.#manifests = options.manifests;
+    this.#site = { plugin: this.name, kind: this.#managed ? "managed" : "remote", admission: this.#admission, stats: this.#stats, ...(options.managed === undefined ? {} : { crashed: options.managed.crashed }) };
+    const fallback = fallbackSubscriptions(this.#overrides, options.lastKnown, this.#defaultDeadlineMs);
+    this.#source = fallback.source;
+    this.#listeners = remoteListeners(this.#site, fallback.settings);
   }
 
   get health(): PluginHealth {
     return this.#admission.health;
+  }
+
+  /** Where the current listeners come from: described, or a fallback until then. */
+  get subscriptionSource(): SubscriptionSource {
+    return this.#source;
+  }
+
+  /** Resolves once the last described manifest is on disk (or its write failed and was logged). */
+  whenPersisted(): Promise<void> {
+    return this.#persisting;
   }
 
   /** The last valid manifest, once described. */
@@ -119,11 +144,12 @@ export class RemotePlugin implements PluginSource {
 
   /**
    * One attempt to connect and describe; never rejects. On failure the plugin is "unavailable":
-   * its config-declared points fail fast as "unavailable", and a background probe keeps trying
-   * with backoff; onChange announces the listeners once it is described.
+   * its fallback subscriptions (fallback.ts) fail fast as "unavailable", and a background probe
+   * keeps trying with backoff; onChange announces the listeners once it is described.
    */
-  start(): Promise<void> {
-    return this.#admission.start();
+  async start(): Promise<void> {
+    await this.#admission.start();
+    this.noteFallback();
   }
 
   listeners(): readonly Listener[] {
@@ -151,6 +177,7 @@ export class RemotePlugin implements PluginSource {
       restarts: this.#restarts,
       lastError: this.#admission.lastError ?? "",
       ...(this.#pid === undefined ? {} : { pid: this.#pid }),
+      subscriptions: describeSource(this.#source),
     };
   }
 
@@ -182,6 +209,15 @@ export class RemotePlugin implements PluginSource {
     this.#admission.suspend(reason, health);
   }
 
+  /** Logs, once it is known that the plugin was not described at start, what it is subscribed by instead. */
+  noteFallback(): void {
+    if (this.#source.from === "described") return;
+    this.#log.warn("plugin not described; subscribed by its fallback until it is", {
+      subscriptions: describeSource(this.#source),
+      points: this.#listeners.map((l) => `${l.point}@${l.priority}`),
+    });
+  }
+
   /** Process facts a ManagedPlugin reports through status(). */
   noteProcess(facts: { readonly pid?: number; readonly restarted?: boolean }): void {
     this.#pid = facts.pid;
@@ -194,7 +230,10 @@ export class RemotePlugin implements PluginSource {
     if (ignored.length > 0) this.#log.warn("config overrides points the plugin does not subscribe to; ignored", { points: ignored });
     if (manifest.name !== this.name) this.#log.info("plugin describes itself under another name; the configured name is used", { manifestName: manifest.name });
     this.#manifest = manifest;
+    this.#source = { from: "described" };
     this.#listeners = remoteListeners(this.#site, settings);
+    // Persisting never delays the registry swap; a failed write is the store's to log.
+    if (this.#manifests !== undefined) this.#persisting = this.#manifests.save(this.name, manifest);
     this.#log.info("plugin described", {
       version: manifest.version,
       points: settings.map((s) => `${s.point}@${s.priority}`),

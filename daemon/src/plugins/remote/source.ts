@@ -3,6 +3,7 @@
 // out-of-process kind takes from its entry and the daemon (managed/source.ts reuses them).
 import type { PluginConfig } from "../../config/schema.js";
 import type { Logger } from "../../log.js";
+import type { KnownManifest, ManifestStore } from "./manifest-store.js";
 import { RemotePlugin } from "./plugin.js";
 import { channelCredentials, channelOptions, checkTarget } from "./target.js";
 
@@ -15,6 +16,10 @@ export interface RemoteContext {
   readonly defaultDeadlineMs?: number;
   readonly daemonVersion?: string;
   readonly log?: Logger;
+  /** Where described manifests are persisted; absent persists nothing. */
+  readonly manifests?: ManifestStore;
+  /** The plugin's last known manifest (loaded from `manifests`). */
+  readonly lastKnown?: KnownManifest;
 }
 
 export async function createRemotePlugin(config: RemotePluginConfig, context: RemoteContext): Promise<RemotePlugin> {
@@ -35,5 +40,7 @@ export function commonOptions(config: RemotePluginConfig | ManagedPluginConfig, 
     ...(context.defaultDeadlineMs === undefined ? {} : { defaultDeadlineMs: context.defaultDeadlineMs }),
     ...(context.daemonVersion === undefined ? {} : { daemonVersion: context.daemonVersion }),
     ...(context.log === undefined ? {} : { log: context.log }),
+    ...(context.manifests === undefined ? {} : { manifests: context.manifests }),
+    ...(context.lastKnown === undefined ? {} : { lastKnown: context.lastKnown }),
   };
 }

@@ -56,7 +56,7 @@ class ListPluginsResponse(_message.Message):
     def __init__(self, plugins: _Optional[_Iterable[_Union[PluginStatus, _Mapping]]] = ...) -> None: ...
 
 class PluginStatus(_message.Message):
-    __slots__ = ("name", "kind", "target", "health", "points", "calls", "failures", "latency_p50_us", "latency_p99_us", "restarts", "last_error")
+    __slots__ = ("name", "kind", "target", "health", "points", "calls", "failures", "latency_p50_us", "latency_p99_us", "restarts", "last_error", "subscriptions")
     NAME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
@@ -68,6 +68,7 @@ class PluginStatus(_message.Message):
     LATENCY_P99_US_FIELD_NUMBER: _ClassVar[int]
     RESTARTS_FIELD_NUMBER: _ClassVar[int]
     LAST_ERROR_FIELD_NUMBER: _ClassVar[int]
+    SUBSCRIPTIONS_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: str
     target: str
@@ -79,7 +80,8 @@ class PluginStatus(_message.Message):
     latency_p99_us: int
     restarts: int
     last_error: str
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., target: _Optional[str] = ..., health: _Optional[_Union[PluginHealth, str]] = ..., points: _Optional[_Iterable[_Union[_types_pb2.Point, str]]] = ..., calls: _Optional[int] = ..., failures: _Optional[int] = ..., latency_p50_us: _Optional[int] = ..., latency_p99_us: _Optional[int] = ..., restarts: _Optional[int] = ..., last_error: _Optional[str] = ...) -> None: ...
+    subscriptions: str
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., target: _Optional[str] = ..., health: _Optional[_Union[PluginHealth, str]] = ..., points: _Optional[_Iterable[_Union[_types_pb2.Point, str]]] = ..., calls: _Optional[int] = ..., failures: _Optional[int] = ..., latency_p50_us: _Optional[int] = ..., latency_p99_us: _Optional[int] = ..., restarts: _Optional[int] = ..., last_error: _Optional[str] = ..., subscriptions: _Optional[str] = ...) -> None: ...
 
 class ReloadRequest(_message.Message):
     __slots__ = ()

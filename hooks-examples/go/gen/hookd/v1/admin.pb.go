@@ -307,15 +307,19 @@ type PluginStatus struct {
 	// "in-process", "worker", "remote", "managed" or "command".
 	Kind string `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
 	// Where it is reached: a module path, a gRPC target or a hooks file.
-	Target        string       `protobuf:"bytes,3,opt,name=target,proto3" json:"target,omitempty"`
-	Health        PluginHealth `protobuf:"varint,4,opt,name=health,proto3,enum=hookd.v1.PluginHealth" json:"health,omitempty"`
-	Points        []Point      `protobuf:"varint,5,rep,packed,name=points,proto3,enum=hookd.v1.Point" json:"points,omitempty"`
-	Calls         uint64       `protobuf:"varint,6,opt,name=calls,proto3" json:"calls,omitempty"`
-	Failures      uint64       `protobuf:"varint,7,opt,name=failures,proto3" json:"failures,omitempty"`
-	LatencyP50Us  uint64       `protobuf:"varint,8,opt,name=latency_p50_us,json=latencyP50Us,proto3" json:"latency_p50_us,omitempty"`
-	LatencyP99Us  uint64       `protobuf:"varint,9,opt,name=latency_p99_us,json=latencyP99Us,proto3" json:"latency_p99_us,omitempty"`
-	Restarts      uint32       `protobuf:"varint,10,opt,name=restarts,proto3" json:"restarts,omitempty"`
-	LastError     string       `protobuf:"bytes,11,opt,name=last_error,json=lastError,proto3" json:"last_error,omitempty"`
+	Target       string       `protobuf:"bytes,3,opt,name=target,proto3" json:"target,omitempty"`
+	Health       PluginHealth `protobuf:"varint,4,opt,name=health,proto3,enum=hookd.v1.PluginHealth" json:"health,omitempty"`
+	Points       []Point      `protobuf:"varint,5,rep,packed,name=points,proto3,enum=hookd.v1.Point" json:"points,omitempty"`
+	Calls        uint64       `protobuf:"varint,6,opt,name=calls,proto3" json:"calls,omitempty"`
+	Failures     uint64       `protobuf:"varint,7,opt,name=failures,proto3" json:"failures,omitempty"`
+	LatencyP50Us uint64       `protobuf:"varint,8,opt,name=latency_p50_us,json=latencyP50Us,proto3" json:"latency_p50_us,omitempty"`
+	LatencyP99Us uint64       `protobuf:"varint,9,opt,name=latency_p99_us,json=latencyP99Us,proto3" json:"latency_p99_us,omitempty"`
+	Restarts     uint32       `protobuf:"varint,10,opt,name=restarts,proto3" json:"restarts,omitempty"`
+	LastError    string       `protobuf:"bytes,11,opt,name=last_error,json=lastError,proto3" json:"last_error,omitempty"`
+	// Where a remote or managed plugin's subscriptions come from: "described"; or, until it is
+	// described, "config", "last known manifest of <ISO time>" or "none: failing every gate point".
+	// Empty for kinds whose definition is always known (in-process, worker, command).
+	Subscriptions string `protobuf:"bytes,12,opt,name=subscriptions,proto3" json:"subscriptions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -423,6 +427,13 @@ func (x *PluginStatus) GetRestarts() uint32 {
 func (x *PluginStatus) GetLastError() string {
 	if x != nil {
 		return x.LastError
+	}
+	return ""
+}
+
+func (x *PluginStatus) GetSubscriptions() string {
+	if x != nil {
+		return x.Subscriptions
 	}
 	return ""
 }
@@ -795,7 +806,7 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\x11config_generation\x18\b \x01(\x04R\x10configGeneration\"\x14\n" +
 	"\x12ListPluginsRequest\"G\n" +
 	"\x13ListPluginsResponse\x120\n" +
-	"\aplugins\x18\x01 \x03(\v2\x16.hookd.v1.PluginStatusR\aplugins\"\xe0\x02\n" +
+	"\aplugins\x18\x01 \x03(\v2\x16.hookd.v1.PluginStatusR\aplugins\"\x86\x03\n" +
 	"\fPluginStatus\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x16\n" +
@@ -809,7 +820,8 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\brestarts\x18\n" +
 	" \x01(\rR\brestarts\x12\x1d\n" +
 	"\n" +
-	"last_error\x18\v \x01(\tR\tlastError\"\x0f\n" +
+	"last_error\x18\v \x01(\tR\tlastError\x12$\n" +
+	"\rsubscriptions\x18\f \x01(\tR\rsubscriptions\"\x0f\n" +
 	"\rReloadRequest\"m\n" +
 	"\x0eReloadResponse\x12\x18\n" +
 	"\aapplied\x18\x01 \x01(\bR\aapplied\x12\x14\n" +
