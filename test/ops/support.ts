@@ -87,7 +87,7 @@ export interface SpawnOptions {
 
 const BASE_ENV = (): NodeJS.ProcessEnv => {
   const env = { ...process.env };
-  for (const key of ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "HOOKD_CONFIG", "HOOKD_SOCKET"]) delete env[key];
+  for (const key of ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "HOOKD_CONFIG", "HOOKD_SOCKET", "STATE_DIRECTORY"]) delete env[key];
   return env;
 };
 
