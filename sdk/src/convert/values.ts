@@ -13,6 +13,7 @@ import type {
   FailurePolicy,
   MessageSource,
   Role,
+  SessionEndReason,
   SessionInfo,
   SessionSource,
   ToolCall,
@@ -30,6 +31,14 @@ const sessionSources = enumMap<SessionSource, pb.SessionSource>({
   resume: pb.SessionSource.RESUME,
   clear: pb.SessionSource.CLEAR,
   compact: pb.SessionSource.COMPACT,
+  subagent: pb.SessionSource.SUBAGENT,
+});
+const sessionEndReasons = enumMap<SessionEndReason, pb.SessionEndReason>({
+  closed: pb.SessionEndReason.CLOSED,
+  cleared: pb.SessionEndReason.CLEARED,
+  disconnected: pb.SessionEndReason.DISCONNECTED,
+  expired: pb.SessionEndReason.EXPIRED,
+  daemon_stopping: pb.SessionEndReason.DAEMON_STOPPING,
 });
 const failurePolicies = enumMap<FailurePolicy, pb.FailurePolicy>({
   "fail-closed": pb.FailurePolicy.FAIL_CLOSED,
@@ -40,6 +49,9 @@ export const readSessionSource = sessionSources.read;
 export const toProtoSessionSource = (source: SessionSource): pb.SessionSource => sessionSources.toProto(source);
 /** SESSION_SOURCE_UNSPECIFIED and unknown numbers are errors. */
 export const fromProtoSessionSource = reader(sessionSources.read, "source");
+
+export const readSessionEndReason = sessionEndReasons.read;
+export const toProtoSessionEndReason = (reason: SessionEndReason): pb.SessionEndReason => sessionEndReasons.toProto(reason);
 
 /** `undefined` (the point's default) is FAILURE_POLICY_UNSPECIFIED. */
 export function toProtoFailurePolicy(policy: FailurePolicy | undefined): pb.FailurePolicy {
@@ -269,11 +281,24 @@ export function jsonText(value: JsonValue, path: string): string {
 // ---- session -------------------------------------------------------------------------------
 
 export function toProtoSessionInfo(session: SessionInfo): pb.SessionInfo {
-  return create(pb.SessionInfoSchema, { sessionId: session.sessionId, agentId: session.agentId, cwd: session.cwd });
+  return create(pb.SessionInfoSchema, {
+    sessionId: session.sessionId,
+    agentId: session.agentId,
+    cwd: session.cwd,
+    parentSessionId: session.parentSessionId ?? "",
+    agentType: session.agentType ?? "",
+  });
 }
 
+/** Empty lineage fields are absent in the typed form (proto3 cannot tell empty from unset). */
 export function readSessionInfo(message: pb.SessionInfo | undefined, path: string): SessionInfo {
   if (message === undefined) throw new Problem(path, "missing");
-  return { sessionId: message.sessionId, agentId: message.agentId, cwd: message.cwd };
+  return {
+    sessionId: message.sessionId,
+    agentId: message.agentId,
+    cwd: message.cwd,
+    ...(message.parentSessionId === "" ? {} : { parentSessionId: message.parentSessionId }),
+    ...(message.agentType === "" ? {} : { agentType: message.agentType }),
+  };
 }
 export const fromProtoSessionInfo = reader(readSessionInfo, "session");
