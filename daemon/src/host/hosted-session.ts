@@ -5,7 +5,7 @@
 // opening, identity and limits live in session-store.ts.
 import { HookdError, assistantMessage } from "@hookd/sdk";
 import { fromProtoContentBlock, fromProtoMessage, fromProtoToolResult, toProtoMessage, toProtoToolCall } from "@hookd/sdk/internal";
-import type { AgentMessage, ContentBlock, SessionInfo, SessionSource, ToolCall, ToolDefinitionInfo, ToolResult } from "@hookd/sdk";
+import type { AgentMessage, ContentBlock, SessionEndReason, SessionInfo, SessionSource, ToolCall, ToolDefinitionInfo, ToolResult } from "@hookd/sdk";
 import { pb } from "@hookd/sdk/internal";
 import { EventBus } from "../engine/events.js";
 import { EngineSession } from "../engine/loop/index.js";
@@ -25,6 +25,8 @@ export interface HostedSessionLimits {
   readonly maxSteeredContinuations: number;
   readonly maxStepsPerTurn: number;
   readonly pointBudgetMs: number;
+  /** The bound of session-end (defaults.sessionEndBudgetMs). */
+  readonly sessionEndBudgetMs: number;
   readonly toolConcurrency: number;
   readonly approvalTimeoutMs: number;
 }
@@ -85,6 +87,7 @@ export class HostedSession {
         maxSteeredContinuations: deps.limits.maxSteeredContinuations,
         maxStepsPerTurn: deps.limits.maxStepsPerTurn,
         pointBudgetMs: deps.limits.pointBudgetMs,
+        sessionEndBudgetMs: deps.limits.sessionEndBudgetMs,
       },
       log: (message) => deps.log.warn(message, { session: info.sessionId, agent: info.agentId }),
     });
@@ -117,9 +120,10 @@ export class HostedSession {
     this.#pending.rejectAll(reason);
   }
 
-  async close(reason: string): Promise<void> {
+  /** Ends the session for good; session-end plugins are told `ending`, with `reason` as the detail. */
+  async close(reason: string, ending: SessionEndReason): Promise<void> {
     this.detach(reason);
-    await this.engine.close(reason);
+    await this.engine.close(reason, ending);
   }
 
   /** Handles one frame after `open`. Mistakes the session survives become Problem frames. */
