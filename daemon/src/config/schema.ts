@@ -146,6 +146,8 @@ export const configSchema = z.strictObject({
       approvalTimeoutMs: durationMs.default(60_000),
       /** How long a disconnected session may be resumed. */
       resumeWindowMs: durationMs.default(300_000),
+      /** A hosted session with no frame and no turn for this long ends (session-end EXPIRED); absent: never. */
+      sessionIdleMs: durationMs.optional(),
     })
     .prefault({}),
   workers: z.strictObject({ size: z.number().int().positive().default(2) }).prefault({}),

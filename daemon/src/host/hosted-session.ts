@@ -54,6 +54,7 @@ export class HostedSession {
   readonly #relay = new SessionRelay();
   #stream: AgentStream | undefined;
   #started: Promise<readonly AgentMessage[]> | undefined;
+  #lastActive = Date.now();
 
   constructor(info: SessionInfo, source: SessionSource, tools: readonly ToolDefinitionInfo[], deps: HostedSessionDeps) {
     this.info = info;
@@ -101,6 +102,12 @@ export class HostedSession {
     return this.#stream !== undefined;
   }
 
+  /** Since when nothing happened (no frame, no turn running or queued); undefined while busy. */
+  get idleSince(): number | undefined {
+    if (this.engine.runningTurn !== undefined || this.engine.pending.followUps > 0) return undefined;
+    return this.#lastActive;
+  }
+
   /** Runs the session's start notification once; later calls return the same contexts. */
   start(): Promise<readonly AgentMessage[]> {
     this.#started ??= this.engine.start();
@@ -110,6 +117,7 @@ export class HostedSession {
   attach(stream: AgentStream): void {
     if (this.#stream !== undefined) throw new HookdError("internal", "session already has a stream");
     this.#stream = stream;
+    this.#lastActive = Date.now();
   }
 
   /** The agent went away: its running turn is aborted and its outstanding requests fail. */
@@ -128,6 +136,7 @@ export class HostedSession {
 
   /** Handles one frame after `open`. Mistakes the session survives become Problem frames. */
   handle(frame: pb.SessionRequest["frame"]): void {
+    this.#lastActive = Date.now();
     switch (frame.case) {
       case "prompt":
         return this.#prompt(frame.value);

@@ -12,6 +12,8 @@ export interface SessionStoreLimits {
   readonly maxSessions: number;
   readonly maxSessionsPerAgent: number;
   readonly resumeWindowMs: number;
+  /** A session with no frame and no turn for this long ends as expired; absent: never. */
+  readonly sessionIdleMs?: number;
 }
 
 export interface OpenRequest {
@@ -30,6 +32,8 @@ export class SessionStore {
   readonly #perAgent = new Map<string, number>();
   #limits: SessionStoreLimits;
   #deps: HostedSessionDeps;
+  /** One sweep for every session (a timer per session would cost memory per idle session). */
+  #sweep: NodeJS.Timeout | undefined;
 
   constructor(limits: SessionStoreLimits, deps: HostedSessionDeps) {
     this.#limits = limits;
@@ -40,6 +44,9 @@ export class SessionStore {
   reconfigure(limits: SessionStoreLimits, deps: HostedSessionDeps): void {
     this.#limits = limits;
     this.#deps = deps;
+    clearInterval(this.#sweep);
+    this.#sweep = undefined;
+    if (this.#entries.size > 0) this.#armSweep();
   }
 
   get size(): number {
@@ -81,6 +88,7 @@ export class SessionStore {
     const session = new HostedSession(request.info, request.source, request.tools, this.#deps);
     this.#entries.set(key, { session, expiry: undefined });
     this.#perAgent.set(request.info.agentId, count + 1);
+    this.#armSweep();
     return { session, resumed: false };
   }
 
@@ -135,7 +143,28 @@ export class SessionStore {
     await session.close(reason, ending);
   }
 
+  #armSweep(): void {
+    const idleMs = this.#limits.sessionIdleMs;
+    if (idleMs === undefined || this.#sweep !== undefined) return;
+    this.#sweep = setInterval(() => this.#expireIdle(idleMs), Math.max(10, Math.min(idleMs, 60_000) / 4));
+    this.#sweep.unref();
+  }
+
+  #expireIdle(idleMs: number): void {
+    const now = Date.now();
+    for (const { session } of this.#entries.values()) {
+      const since = session.idleSince;
+      if (since !== undefined && now - since >= idleMs) void this.close(session, `idle for more than ${idleMs} ms (limits.sessionIdleMs)`, "expired");
+    }
+    if (this.#entries.size === 0) {
+      clearInterval(this.#sweep);
+      this.#sweep = undefined;
+    }
+  }
+
   async closeAll(reason: string, ending: SessionEndReason): Promise<void> {
+    clearInterval(this.#sweep);
+    this.#sweep = undefined;
     await Promise.all([...this.#entries.values()].map((entry) => this.close(entry.session, reason, ending)));
   }
 }

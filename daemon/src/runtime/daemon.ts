@@ -283,5 +283,10 @@ export class Daemon {
 }
 
 function storeLimits(config: Config): ConstructorParameters<typeof SessionStore>[0] {
-  return { maxSessions: config.limits.maxSessions, maxSessionsPerAgent: config.limits.maxSessionsPerAgent, resumeWindowMs: config.limits.resumeWindowMs };
+  return {
+    maxSessions: config.limits.maxSessions,
+    maxSessionsPerAgent: config.limits.maxSessionsPerAgent,
+    resumeWindowMs: config.limits.resumeWindowMs,
+    ...(config.limits.sessionIdleMs === undefined ? {} : { sessionIdleMs: config.limits.sessionIdleMs }),
+  };
 }
