@@ -35,6 +35,8 @@ describe("PluginRegistry", () => {
       { point: "post-tool", plugins: [] },
       { point: "tool-result", plugins: [] },
       { point: "turn-stopping", plugins: [] },
+      { point: "turn-end", plugins: [] },
+      { point: "session-end", plugins: [] },
     ]);
   });
 

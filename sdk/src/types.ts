@@ -34,9 +34,20 @@ export interface SessionInfo {
   readonly sessionId: string;
   readonly agentId: string;
   readonly cwd: string;
+  /**
+   * For a subagent's session: the session of the same agent that started it. Every event of the
+   * child carries it, so one policy covers subagents. Absent for a top-level session.
+   */
+  readonly parentSessionId?: string;
+  /** The kind of agent running the session, as the agent names it (e.g. a subagent's type). */
+  readonly agentType?: string;
 }
 
-export type SessionSource = "startup" | "resume" | "clear" | "compact";
+/** Why a session started; "subagent" names a child of `SessionInfo.parentSessionId`. */
+export type SessionSource = "startup" | "resume" | "clear" | "compact" | "subagent";
+
+/** Why a session ended (the session-end point). */
+export type SessionEndReason = "closed" | "cleared" | "disconnected" | "expired" | "daemon_stopping";
 
 export interface ToolDefinitionInfo {
   readonly name: string;

@@ -16,6 +16,9 @@ const UNICODE = "héllo ☃ 𝄞";
 
 const session = { sessionId: "s1", agentId: "agent-a", cwd: "/work" };
 const sessionPb = create(pb.SessionInfoSchema, session);
+// A subagent's session: the lineage survives both ways; empty lineage fields are absent when typed.
+const child = { sessionId: "s2", agentId: "agent-a", cwd: "/work", parentSessionId: "s1", agentType: "explorer" };
+const childPb = create(pb.SessionInfoSchema, child);
 
 const m1: AgentMessage = {
   id: "m1",
@@ -382,6 +385,30 @@ const EVENTS: readonly EventRow[] = [
     create(pb.TurnStoppingEventSchema, { session: sessionPb, turn: 1, step: 1 }),
     { session, turn: 1, step: 1, stopHookActive: false, steeredContinuations: 0 },
   ),
+  eventRow(
+    "session-start",
+    "a subagent, with its lineage",
+    create(pb.SessionStartEventSchema, { session: childPb, source: pb.SessionSource.SUBAGENT }),
+    { session: child, source: "subagent", tools: [] },
+  ),
+  eventRow(
+    "turn-end",
+    "cancelled, of a subagent",
+    create(pb.TurnEndEventSchema, { session: childPb, turn: 2, outcome: pb.TurnEndOutcome.CANCELLED, detail: "escape", steps: 3 }),
+    { session: child, turn: 2, outcome: "cancelled", detail: "escape", steps: 3 },
+  ),
+  eventRow(
+    "turn-end",
+    "at the continuation cap",
+    create(pb.TurnEndEventSchema, { session: sessionPb, turn: 1, outcome: pb.TurnEndOutcome.CONTINUATION_CAP, detail: "cap", steps: 9 }),
+    { session, turn: 1, outcome: "continuation_cap", detail: "cap", steps: 9 },
+  ),
+  eventRow(
+    "session-end",
+    "daemon stopping",
+    create(pb.SessionEndEventSchema, { session: childPb, reason: pb.SessionEndReason.DAEMON_STOPPING, detail: "SIGTERM", turns: 4 }),
+    { session: child, reason: "daemon_stopping", detail: "SIGTERM", turns: 4 },
+  ),
 ];
 
 describe("events", () => {
@@ -451,11 +478,16 @@ describe("tool results", () => {
 });
 
 describe("enums", () => {
-  test("every point maps to its proto number and back", () => {
-    POINTS.forEach((point, index) => {
-      expect(toProtoPoint(point)).toBe(index + 1);
-      expect(fromProtoPoint(toProtoPoint(point))).toEqual({ ok: true, value: point });
-    });
+  test("every point maps to its own proto number and back", () => {
+    // Later points are numbered in the order they were added, not where they fire (types.proto).
+    const numbers = POINTS.map((point) => toProtoPoint(point));
+    expect(new Set(numbers).size).toBe(POINTS.length);
+    expect(numbers.every((n) => n !== pb.Point.UNSPECIFIED)).toBe(true);
+    // The first eight fire in their numbered order.
+    expect(POINTS.filter((point) => (toProtoPoint(point) as number) <= 8).map(toProtoPoint)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    for (const point of POINTS) expect(fromProtoPoint(toProtoPoint(point))).toEqual({ ok: true, value: point });
+    expect(toProtoPoint("turn-end")).toBe(pb.Point.TURN_END);
+    expect(toProtoPoint("session-end")).toBe(pb.Point.SESSION_END);
   });
 
   test("failure policies: the point default is UNSPECIFIED", () => {
@@ -638,6 +670,19 @@ const ERRORS: readonly [string, () => Result<unknown>, HookdError["code"], strin
     "invalid_argument",
     "event.last_assistant_message.source: missing",
   ],
+  [
+    "a turn-end with an unspecified outcome",
+    () => fromProtoEvent("turn-end", create(pb.TurnEndEventSchema, { session: sessionPb, turn: 1 })),
+    "invalid_argument",
+    "event.outcome: unspecified",
+  ],
+  [
+    "a session-end with an unknown reason",
+    () => fromProtoEvent("session-end", create(pb.SessionEndEventSchema, { session: sessionPb, reason: 42 as pb.SessionEndReason })),
+    "invalid_argument",
+    "event.reason: unknown value 42",
+  ],
+  ["a session-end without a session", () => fromProtoEvent("session-end", create(pb.SessionEndEventSchema, { reason: pb.SessionEndReason.CLOSED })), "invalid_argument", "event.session: missing"],
   ["an unknown point of an event", () => fromProtoEvent("pre-commit" as PointName, create(pb.PreToolEventSchema)), "invalid_argument", 'event: unknown point "pre-commit"'],
   ["an unspecified point", () => fromProtoPoint(pb.Point.UNSPECIFIED), "invalid_argument", "point: unspecified"],
   ["an unknown point number", () => fromProtoPoint(99 as pb.Point), "invalid_argument", "point: unknown value 99"],

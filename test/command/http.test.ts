@@ -86,7 +86,7 @@ beforeAll(async () => {
   const registry = new PluginRegistry(listeners);
   const bus = new EventBus();
   bus.subscribe((event) => events.push(event));
-  const limits = { pointBudgetMs: 10_000, maxSteeredContinuations: 2 };
+  const limits = { pointBudgetMs: 10_000, sessionEndBudgetMs: 1_000, maxSteeredContinuations: 2 };
   const store = new SessionStore(
     { maxSessions: 100, maxSessionsPerAgent: 100, resumeWindowMs: 1_000 },
     { registry: () => registry, bus, log: silentLogger, limits: { ...limits, maxStepsPerTurn: 8, toolConcurrency: 2, approvalTimeoutMs: 1_000 } },

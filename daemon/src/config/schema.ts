@@ -120,6 +120,11 @@ export const configSchema = z.strictObject({
       deadlineMs: durationMs.default(2_000),
       /** Total time all sequential plugins of one point may take. */
       pointBudgetMs: durationMs.default(10_000),
+      /**
+       * Total time the session-end point may take for one session. A daemon stop ends every open
+       * session under it, so a hanging plugin holds the stop for at most this long.
+       */
+      sessionEndBudgetMs: durationMs.default(2_000),
     })
     .prefault({}),
   limits: z
@@ -141,6 +146,8 @@ export const configSchema = z.strictObject({
       approvalTimeoutMs: durationMs.default(60_000),
       /** How long a disconnected session may be resumed. */
       resumeWindowMs: durationMs.default(300_000),
+      /** A hosted session with no frame and no turn for this long ends (session-end EXPIRED); absent: never. */
+      sessionIdleMs: durationMs.optional(),
     })
     .prefault({}),
   workers: z.strictObject({ size: z.number().int().positive().default(2) }).prefault({}),

@@ -43,7 +43,7 @@ export interface EvaluateDeps {
   readonly bus: EventBus;
   readonly identities: AgentIdentities;
   readonly store: SessionStore;
-  readonly limits: () => { readonly pointBudgetMs: number; readonly maxSteeredContinuations: number };
+  readonly limits: () => { readonly pointBudgetMs: number; readonly sessionEndBudgetMs: number; readonly maxSteeredContinuations: number };
   /** The per-agent and daemon-wide in-flight caps every evaluate call passes. */
   readonly admission: Admission;
 }
@@ -123,6 +123,17 @@ export class EvaluateService {
     await this.#admit(event.session, () => decide(this.#env(event.session, scopeOf(event), options), "tool-result", event));
   }
 
+  async evaluateTurnEnd(event: EventOf<"turn-end">, options: EvaluateOptions): Promise<void> {
+    await this.#admit(event.session, () => decide(this.#env(event.session, { turn: event.turn, step: event.steps }, options), "turn-end", event));
+  }
+
+  /** Bounded like the hosted loop's: the session-end budget, not the general point budget. */
+  async evaluateSessionEnd(event: EventOf<"session-end">, options: EvaluateOptions): Promise<void> {
+    await this.#admit(event.session, () =>
+      decide({ ...this.#env(event.session, { turn: event.turns, step: 0 }, options), pointBudgetMs: this.#deps.limits().sessionEndBudgetMs }, "session-end", event),
+    );
+  }
+
   evaluateTurnStopping(event: EventOf<"turn-stopping">, options: EvaluateOptions): Promise<{ decision: TurnStoppingDecision | Pass; capped: boolean; trace: Trace }> {
     return this.#admit(event.session, async (started) => {
       const env = this.#env(event.session, scopeOf(event), options);
@@ -167,6 +178,8 @@ export class EvaluateService {
     "post-tool": (event, options) => this.evaluatePostTool(event, options),
     "tool-result": (event, options) => this.evaluateToolResult(event, options),
     "turn-stopping": (event, options) => this.evaluateTurnStopping(event, options),
+    "turn-end": (event, options) => this.evaluateTurnEnd(event, options),
+    "session-end": (event, options) => this.evaluateSessionEnd(event, options),
   };
 
   /** Converts a request's event and binds it to the caller's authenticated identity. */

@@ -5,7 +5,7 @@ import { create } from "@bufbuild/protobuf";
 import { status } from "@grpc/grpc-js";
 import type { Server } from "@grpc/grpc-js";
 import { fromProtoSessionSource, fromProtoToolDefinition, toProtoMessage } from "@hookd/sdk/internal";
-import type { SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
+import type { SessionEndReason, SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
 import { StatusError, addService, invalidArgument, pb } from "@hookd/sdk/internal";
 import type { ServerStreamCall, ServiceImpl } from "@hookd/sdk/internal";
 import type { Logger } from "../log.js";
@@ -67,7 +67,7 @@ export function addHostService(server: Server, deps: HostServiceDeps): void {
   addService(server, pb.HookHost, impl, { maxRequestBytes: deps.maxMessageBytes });
 }
 
-function readOpen(open: pb.OpenSession): { source: SessionSource; tools: ToolDefinitionInfo[] } {
+function readOpen(open: pb.OpenSession): { source: SessionSource; tools: ToolDefinitionInfo[]; lineage: Pick<SessionInfo, "parentSessionId" | "agentType"> } {
   if (open.sessionId === "") throw invalidArgument("open.session_id", "required");
   const source = open.source === pb.SessionSource.UNSPECIFIED ? ({ ok: true, value: "startup" } as const) : fromProtoSessionSource(open.source, "open.source");
   if (!source.ok) throw new StatusError(status.INVALID_ARGUMENT, source.error.message);
@@ -80,7 +80,24 @@ function readOpen(open: pb.OpenSession): { source: SessionSource; tools: ToolDef
     names.add(converted.value.name);
     return converted.value;
   });
-  return { source: source.value, tools };
+  const lineage = {
+    ...(open.parentSessionId === "" ? {} : { parentSessionId: open.parentSessionId }),
+    ...(open.agentType === "" ? {} : { agentType: open.agentType }),
+  };
+  return { source: source.value, tools, lineage };
+}
+
+/** How the agent closed: CLOSED (also when unset) or CLEARED; anything else is the agent's mistake. */
+function closeReason(close: pb.CloseSession): SessionEndReason | undefined {
+  switch (close.reason) {
+    case pb.SessionEndReason.UNSPECIFIED:
+    case pb.SessionEndReason.CLOSED:
+      return "closed";
+    case pb.SessionEndReason.CLEARED:
+      return "cleared";
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -95,12 +112,12 @@ async function openFromFirstFrame(deps: HostServiceDeps, iterator: AsyncIterator
   if (frame.case !== "open") throw invalidArgument("frame", `the first frame must be open, got ${frame.case ?? "none"}`);
   const open = frame.value;
   const agentId = deps.identities.resolve(call.metadata, open.agentId);
-  const { source, tools } = readOpen(open);
-  const info = Object.freeze({ sessionId: open.sessionId, agentId, cwd: open.cwd });
+  const { source, tools, lineage } = readOpen(open);
+  const info = Object.freeze({ sessionId: open.sessionId, agentId, cwd: open.cwd, ...lineage });
   const { session, resumed } = deps.store.open({ info, source, tools });
   // Fields, not a child logger: a child's closures are kept for the whole life of an idle session.
   const who = { agent: agentId, session: open.sessionId };
-  deps.log.info(resumed ? "session resumed" : "session opened", { ...who, source });
+  deps.log.info(resumed ? "session resumed" : "session opened", { ...who, source, ...lineage });
   return { session, resumed, who };
 }
 
@@ -123,7 +140,7 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
     ended = error;
     wake?.();
   });
-  let closed = false;
+  let closed: SessionEndReason | undefined;
   try {
     const contexts = resumed ? [] : await session.start();
     sender.send({ case: "opened", value: { sessionId: who.session, resumed, contexts: contexts.map(toProtoMessage) } });
@@ -137,16 +154,20 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
       if (next === "ended" || next.done === true) break;
       const current = next.value.frame;
       if (current.case === "close") {
-        closed = true;
+        closed = closeReason(current.value);
+        if (closed === undefined) {
+          session.problem("INVALID_ARGUMENT", `close.reason: expected CLOSED or CLEARED, got ${current.value.reason}; closed as CLOSED`);
+          closed = "closed";
+        }
         break;
       }
       session.handle(current);
     }
   } finally {
     untrack();
-    if (closed) {
-      await deps.store.close(session, "closed by the agent");
-      deps.log.info("session closed", who);
+    if (closed !== undefined) {
+      await deps.store.close(session, closed === "cleared" ? "cleared by the agent" : "closed by the agent", closed);
+      deps.log.info("session closed", { ...who, reason: closed });
     } else {
       deps.store.detach(session, ended?.message ?? "agent disconnected");
       deps.log.info("session detached", { ...who, reason: ended?.message ?? "agent disconnected" });

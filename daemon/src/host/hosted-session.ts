@@ -5,7 +5,7 @@
 // opening, identity and limits live in session-store.ts.
 import { HookdError, assistantMessage } from "@hookd/sdk";
 import { fromProtoContentBlock, fromProtoMessage, fromProtoToolResult, toProtoMessage, toProtoToolCall } from "@hookd/sdk/internal";
-import type { AgentMessage, ContentBlock, SessionInfo, SessionSource, ToolCall, ToolDefinitionInfo, ToolResult } from "@hookd/sdk";
+import type { AgentMessage, ContentBlock, SessionEndReason, SessionInfo, SessionSource, ToolCall, ToolDefinitionInfo, ToolResult } from "@hookd/sdk";
 import { pb } from "@hookd/sdk/internal";
 import { EventBus } from "../engine/events.js";
 import { EngineSession } from "../engine/loop/index.js";
@@ -25,6 +25,8 @@ export interface HostedSessionLimits {
   readonly maxSteeredContinuations: number;
   readonly maxStepsPerTurn: number;
   readonly pointBudgetMs: number;
+  /** The bound of session-end (defaults.sessionEndBudgetMs). */
+  readonly sessionEndBudgetMs: number;
   readonly toolConcurrency: number;
   readonly approvalTimeoutMs: number;
 }
@@ -52,6 +54,7 @@ export class HostedSession {
   readonly #relay = new SessionRelay();
   #stream: AgentStream | undefined;
   #started: Promise<readonly AgentMessage[]> | undefined;
+  #lastActive = Date.now();
 
   constructor(info: SessionInfo, source: SessionSource, tools: readonly ToolDefinitionInfo[], deps: HostedSessionDeps) {
     this.info = info;
@@ -85,6 +88,7 @@ export class HostedSession {
         maxSteeredContinuations: deps.limits.maxSteeredContinuations,
         maxStepsPerTurn: deps.limits.maxStepsPerTurn,
         pointBudgetMs: deps.limits.pointBudgetMs,
+        sessionEndBudgetMs: deps.limits.sessionEndBudgetMs,
       },
       log: (message) => deps.log.warn(message, { session: info.sessionId, agent: info.agentId }),
     });
@@ -98,6 +102,12 @@ export class HostedSession {
     return this.#stream !== undefined;
   }
 
+  /** Since when nothing happened (no frame, no turn running or queued); undefined while busy. */
+  get idleSince(): number | undefined {
+    if (this.engine.runningTurn !== undefined || this.engine.pending.followUps > 0) return undefined;
+    return this.#lastActive;
+  }
+
   /** Runs the session's start notification once; later calls return the same contexts. */
   start(): Promise<readonly AgentMessage[]> {
     this.#started ??= this.engine.start();
@@ -107,6 +117,7 @@ export class HostedSession {
   attach(stream: AgentStream): void {
     if (this.#stream !== undefined) throw new HookdError("internal", "session already has a stream");
     this.#stream = stream;
+    this.#lastActive = Date.now();
   }
 
   /** The agent went away: its running turn is aborted and its outstanding requests fail. */
@@ -117,13 +128,15 @@ export class HostedSession {
     this.#pending.rejectAll(reason);
   }
 
-  async close(reason: string): Promise<void> {
+  /** Ends the session for good; session-end plugins are told `ending`, with `reason` as the detail. */
+  async close(reason: string, ending: SessionEndReason): Promise<void> {
     this.detach(reason);
-    await this.engine.close(reason);
+    await this.engine.close(reason, ending);
   }
 
   /** Handles one frame after `open`. Mistakes the session survives become Problem frames. */
   handle(frame: pb.SessionRequest["frame"]): void {
+    this.#lastActive = Date.now();
     switch (frame.case) {
       case "prompt":
         return this.#prompt(frame.value);

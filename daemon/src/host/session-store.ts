@@ -1,8 +1,9 @@
 // Every hosted session, keyed by (agent identity, session id): an agent can only ever find its own
-// sessions. Owns opening and resuming, the global and per-agent session limits, and the window
-// in which a disconnected session can still be resumed.
+// sessions. Owns opening and resuming, the global and per-agent session limits (a subagent's
+// session counts like any other of its agent), subagent lineage (a parent is one of the same
+// agent's sessions), and the window in which a disconnected session can still be resumed.
 import { status } from "@grpc/grpc-js";
-import type { SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
+import type { SessionEndReason, SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
 import { StatusError } from "@hookd/sdk/internal";
 import { HostedSession } from "./hosted-session.js";
 import type { HostedSessionDeps } from "./hosted-session.js";
@@ -11,6 +12,8 @@ export interface SessionStoreLimits {
   readonly maxSessions: number;
   readonly maxSessionsPerAgent: number;
   readonly resumeWindowMs: number;
+  /** A session with no frame and no turn for this long ends as expired; absent: never. */
+  readonly sessionIdleMs?: number;
 }
 
 export interface OpenRequest {
@@ -29,6 +32,8 @@ export class SessionStore {
   readonly #perAgent = new Map<string, number>();
   #limits: SessionStoreLimits;
   #deps: HostedSessionDeps;
+  /** One sweep for every session (a timer per session would cost memory per idle session). */
+  #sweep: NodeJS.Timeout | undefined;
 
   constructor(limits: SessionStoreLimits, deps: HostedSessionDeps) {
     this.#limits = limits;
@@ -39,6 +44,9 @@ export class SessionStore {
   reconfigure(limits: SessionStoreLimits, deps: HostedSessionDeps): void {
     this.#limits = limits;
     this.#deps = deps;
+    clearInterval(this.#sweep);
+    this.#sweep = undefined;
+    if (this.#entries.size > 0) this.#armSweep();
   }
 
   get size(): number {
@@ -58,6 +66,7 @@ export class SessionStore {
   open(request: OpenRequest): { readonly session: HostedSession; readonly resumed: boolean } {
     const key = keyOf(request.info.agentId, request.info.sessionId);
     const existing = this.#entries.get(key);
+    this.#checkLineage(request, existing?.session);
     if (existing !== undefined) {
       if (request.source !== "resume") {
         throw new StatusError(status.FAILED_PRECONDITION, `open.session_id: session "${request.info.sessionId}" exists; open it with source RESUME`);
@@ -79,7 +88,30 @@ export class SessionStore {
     const session = new HostedSession(request.info, request.source, request.tools, this.#deps);
     this.#entries.set(key, { session, expiry: undefined });
     this.#perAgent.set(request.info.agentId, count + 1);
+    this.#armSweep();
     return { session, resumed: false };
+  }
+
+  /**
+   * A subagent names its parent; the parent must be a session of the same agent that is open or
+   * resumable (looked up under the caller's own identity, so lineage never crosses agents). A
+   * resume keeps the lineage the session was opened with.
+   */
+  #checkLineage(request: OpenRequest, existing: HostedSession | undefined): void {
+    const { info, source } = request;
+    const parent = info.parentSessionId;
+    if (source === "subagent" && parent === undefined) throw lineageError("open.parent_session_id", "required for source SUBAGENT");
+    if (existing !== undefined) {
+      if (parent !== undefined && parent !== existing.info.parentSessionId) {
+        throw lineageError("open.parent_session_id", `session "${info.sessionId}" was opened with parent "${existing.info.parentSessionId ?? ""}", not "${parent}"`);
+      }
+      return;
+    }
+    if (parent === undefined) return;
+    if (parent === info.sessionId) throw lineageError("open.parent_session_id", "a session cannot be its own parent");
+    if (!this.#entries.has(keyOf(info.agentId, parent))) {
+      throw lineageError("open.parent_session_id", `agent "${info.agentId}" has no open or resumable session "${parent}"; a parent must be one of the same agent's sessions`);
+    }
   }
 
   get(agentId: string, sessionId: string): HostedSession | undefined {
@@ -92,11 +124,13 @@ export class SessionStore {
     const entry = this.#entries.get(keyOf(session.info.agentId, session.info.sessionId));
     if (entry === undefined || entry.session !== session) return;
     clearTimeout(entry.expiry);
-    entry.expiry = setTimeout(() => void this.close(session, "resume window expired"), this.#limits.resumeWindowMs);
+    const detail = `${reason}; not resumed within the resume window (limits.resumeWindowMs = ${this.#limits.resumeWindowMs})`;
+    entry.expiry = setTimeout(() => void this.close(session, detail, "disconnected"), this.#limits.resumeWindowMs);
     entry.expiry.unref();
   }
 
-  async close(session: HostedSession, reason: string): Promise<void> {
+  /** Ends the session for good (session-end fires once, with `ending`). */
+  async close(session: HostedSession, reason: string, ending: SessionEndReason): Promise<void> {
     const key = keyOf(session.info.agentId, session.info.sessionId);
     const entry = this.#entries.get(key);
     if (entry?.session === session) {
@@ -106,12 +140,37 @@ export class SessionStore {
       if (left > 0) this.#perAgent.set(session.info.agentId, left);
       else this.#perAgent.delete(session.info.agentId);
     }
-    await session.close(reason);
+    await session.close(reason, ending);
   }
 
-  async closeAll(reason: string): Promise<void> {
-    await Promise.all([...this.#entries.values()].map((entry) => this.close(entry.session, reason)));
+  #armSweep(): void {
+    const idleMs = this.#limits.sessionIdleMs;
+    if (idleMs === undefined || this.#sweep !== undefined) return;
+    this.#sweep = setInterval(() => this.#expireIdle(idleMs), Math.max(10, Math.min(idleMs, 60_000) / 4));
+    this.#sweep.unref();
   }
+
+  #expireIdle(idleMs: number): void {
+    const now = Date.now();
+    for (const { session } of this.#entries.values()) {
+      const since = session.idleSince;
+      if (since !== undefined && now - since >= idleMs) void this.close(session, `idle for more than ${idleMs} ms (limits.sessionIdleMs)`, "expired");
+    }
+    if (this.#entries.size === 0) {
+      clearInterval(this.#sweep);
+      this.#sweep = undefined;
+    }
+  }
+
+  async closeAll(reason: string, ending: SessionEndReason): Promise<void> {
+    clearInterval(this.#sweep);
+    this.#sweep = undefined;
+    await Promise.all([...this.#entries.values()].map((entry) => this.close(entry.session, reason, ending)));
+  }
+}
+
+function lineageError(field: string, problem: string): StatusError {
+  return new StatusError(status.FAILED_PRECONDITION, `${field}: ${problem}`);
 }
 
 function keyOf(agentId: string, sessionId: string): string {

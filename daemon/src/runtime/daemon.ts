@@ -138,7 +138,11 @@ export class Daemon {
       bus: this.bus,
       identities,
       store: this.#store,
-      limits: () => ({ pointBudgetMs: this.#config.defaults.pointBudgetMs, maxSteeredContinuations: this.#config.limits.maxSteeredContinuations }),
+      limits: () => ({
+        pointBudgetMs: this.#config.defaults.pointBudgetMs,
+        sessionEndBudgetMs: this.#config.defaults.sessionEndBudgetMs,
+        maxSteeredContinuations: this.#config.limits.maxSteeredContinuations,
+      }),
       admission: this.admission,
     });
     const admin = {
@@ -257,6 +261,7 @@ export class Daemon {
         maxSteeredContinuations: config.limits.maxSteeredContinuations,
         maxStepsPerTurn: config.limits.maxStepsPerTurn,
         pointBudgetMs: config.defaults.pointBudgetMs,
+        sessionEndBudgetMs: config.defaults.sessionEndBudgetMs,
         toolConcurrency: config.limits.toolConcurrency,
         approvalTimeoutMs: config.limits.approvalTimeoutMs,
       },
@@ -266,7 +271,8 @@ export class Daemon {
   /**
    * Graceful stop: report NOT_SERVING, end hosted-loop streams with UNAVAILABLE (retryable) so
    * agents reconnect elsewhere or later, let in-flight unary calls finish within `graceMs`, then
-   * force the rest; close sessions and plugins.
+   * force the rest; end every open session (session-end with DAEMON_STOPPING, each bounded by
+   * defaults.sessionEndBudgetMs) while its plugins still run; then stop the plugins.
    */
   stop(graceMs = 5_000): Promise<void> {
     this.#stopping ??= this.#stop(graceMs);
@@ -275,7 +281,7 @@ export class Daemon {
 
   async #stop(graceMs: number): Promise<void> {
     await this.#servers.stop(graceMs);
-    await this.#store.closeAll("hookd stopped");
+    await this.#store.closeAll("hookd is stopping", "daemon_stopping");
     await this.#plugins.close();
     this.audit.close();
     this.#log.info("hookd stopped");
@@ -283,5 +289,10 @@ export class Daemon {
 }
 
 function storeLimits(config: Config): ConstructorParameters<typeof SessionStore>[0] {
-  return { maxSessions: config.limits.maxSessions, maxSessionsPerAgent: config.limits.maxSessionsPerAgent, resumeWindowMs: config.limits.resumeWindowMs };
+  return {
+    maxSessions: config.limits.maxSessions,
+    maxSessionsPerAgent: config.limits.maxSessionsPerAgent,
+    resumeWindowMs: config.limits.resumeWindowMs,
+    ...(config.limits.sessionIdleMs === undefined ? {} : { sessionIdleMs: config.limits.sessionIdleMs }),
+  };
 }

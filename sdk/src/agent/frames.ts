@@ -12,7 +12,7 @@ import { StatusError } from "../grpc/status.js";
 import * as pb from "../proto.js";
 import { readTrace } from "../points/define.js";
 import type { AgentMessage, ContentBlock, DecisionTrace, ToolCall, ToolResult } from "../types.js";
-import type { OpenSessionOptions, PromptContent, SessionOpenedInfo, TurnEnd, TurnEndReason } from "./types.js";
+import type { CloseReason, OpenSessionOptions, PromptContent, SessionOpenedInfo, TurnEnd, TurnEndReason } from "./types.js";
 
 export type RequestFrame = MessageInitShape<typeof pb.SessionRequestSchema>;
 
@@ -26,9 +26,20 @@ export function openFrame(options: OpenSessionOptions, agentId: string | undefin
         cwd: options.cwd ?? "",
         tools: options.tools.map(toProtoToolDefinition),
         agentId: agentId ?? "",
+        parentSessionId: options.parentSessionId ?? "",
+        agentType: options.agentType ?? "",
       },
     },
   };
+}
+
+const CLOSE_REASONS = { closed: pb.SessionEndReason.CLOSED, cleared: pb.SessionEndReason.CLEARED } as const;
+
+/** Throws StatusError(INVALID_ARGUMENT) for a reason an agent cannot give. */
+export function closeFrame(reason: CloseReason): RequestFrame {
+  // Checked at run time too: JavaScript callers are not held to the types.
+  if (!Object.hasOwn(CLOSE_REASONS, reason)) throw new StatusError(status.INVALID_ARGUMENT, `close: reason must be "closed" or "cleared", got ${JSON.stringify(reason)}`);
+  return { frame: { case: "close", value: { reason: CLOSE_REASONS[reason] } } };
 }
 
 const PROMPT_KINDS = { followUp: pb.PromptKind.FOLLOW_UP, steer: pb.PromptKind.STEER, inject: pb.PromptKind.INJECT } as const;

@@ -11,6 +11,7 @@ export type {
   ConnectOptions,
   EvaluateOptions,
   HostedSession,
+  CloseReason,
   OpenSessionOptions,
   PromptContent,
   ProposedToolCall,

@@ -9,11 +9,11 @@ import type { MethodsOf } from "../grpc/definition.js";
 import { StatusError, toStatusError } from "../grpc/status.js";
 import type * as pb from "../proto.js";
 import type { RequestFrame } from "./frames.js";
-import { promptFrame, readContext, readOpened, readToolResultNotice, readTurnEnded } from "./frames.js";
+import { closeFrame, promptFrame, readContext, readOpened, readToolResultNotice, readTurnEnded } from "./frames.js";
 import { answerApproval, answerDispatch, answerStep } from "./handlers.js";
 import { messageOf } from "./results.js";
 import { TurnLedger } from "./turns.js";
-import type { AgentHandlers, HostedSession, PromptContent, SessionEvent, SessionOpenedInfo, SessionProblem, TurnEnd } from "./types.js";
+import type { AgentHandlers, CloseReason, HostedSession, PromptContent, SessionEvent, SessionOpenedInfo, SessionProblem, TurnEnd } from "./types.js";
 
 export type SessionCall = BidiCall<MethodsOf<typeof pb.HookHost>["session"]>;
 
@@ -72,11 +72,11 @@ export class Session implements HostedSession {
     await this.#call.send({ frame: { case: "cancel", value: { reason } } });
   }
 
-  async close(): Promise<void> {
+  async close(reason: CloseReason = "closed"): Promise<void> {
     if (this.#state === "open") {
       this.#state = "closing";
       try {
-        await this.#call.send({ frame: { case: "close", value: {} } });
+        await this.#call.send(closeFrame(reason));
       } catch {
         // the stream is already over; #read reports how
       }

@@ -23,11 +23,21 @@ export type PromptContent = string | readonly ContentBlock[];
 export interface OpenSessionOptions {
   /** Chosen by the agent; unique for that agent. */
   readonly sessionId: string;
-  /** Default "startup". */
-  readonly source?: "startup" | "resume";
+  /** Default "startup"; "subagent" requires `parentSessionId`. */
+  readonly source?: "startup" | "resume" | "subagent";
   readonly cwd?: string;
   readonly tools: readonly ToolDefinitionInfo[];
+  /**
+   * For a subagent: the session of this same agent that started it (open or resumable). Every
+   * event of the child carries it; the daemon refuses a parent it does not know for this agent.
+   */
+  readonly parentSessionId?: string;
+  /** The kind of agent running the session (e.g. the subagent's type). */
+  readonly agentType?: string;
 }
+
+/** Why the agent ends a session, as session-end plugins are told: closed, or its history cleared. */
+export type CloseReason = "closed" | "cleared";
 
 /** A tool call as the model proposed it: arguments as a value (sent as lossless JSON) or as JSON text (sent as is). */
 export type ProposedToolCall = {
@@ -149,8 +159,11 @@ export interface HostedSession {
   inject(content: PromptContent): Promise<void>;
   /** Cancels the running turn (it ends "aborted"). Resolves once sent. */
   cancel(reason?: string): Promise<void>;
-  /** Sends CloseSession (the session cannot be resumed), half-closes, and waits for `ended`. */
-  close(): Promise<void>;
+  /**
+   * Sends CloseSession with `reason` (default "closed"; the session cannot be resumed),
+   * half-closes, and waits for `ended`.
+   */
+  close(reason?: CloseReason): Promise<void>;
   /** Ends the stream without CloseSession (the session stays resumable) and waits for `ended`. */
   detach(): Promise<void>;
   /**

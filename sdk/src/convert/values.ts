@@ -1,5 +1,5 @@
 // Exact conversion of the shared vocabulary (content, messages, tool definitions, sealed calls,
-// results, session facts, enums) between protobuf messages and the typed form of types.ts.
+// results, enums; the session facts are in session.ts, re-exported here) between protobuf messages and the typed form of types.ts.
 // `read*` functions are the inner readers the event and decision codecs compose; they throw a
 // Problem naming the proto field path, and `fromProto*` wraps each into a total Result.
 import { create } from "@bufbuild/protobuf";
@@ -13,8 +13,6 @@ import type {
   FailurePolicy,
   MessageSource,
   Role,
-  SessionInfo,
-  SessionSource,
   ToolCall,
   ToolDefinitionInfo,
   ToolResult,
@@ -25,21 +23,10 @@ import { Problem, decode, enumMap, readJson, reader, unknownCase, unknownVariant
 // ---- enums ---------------------------------------------------------------------------------
 
 const roles = enumMap<Role, pb.Role>({ user: pb.Role.USER, assistant: pb.Role.ASSISTANT });
-const sessionSources = enumMap<SessionSource, pb.SessionSource>({
-  startup: pb.SessionSource.STARTUP,
-  resume: pb.SessionSource.RESUME,
-  clear: pb.SessionSource.CLEAR,
-  compact: pb.SessionSource.COMPACT,
-});
 const failurePolicies = enumMap<FailurePolicy, pb.FailurePolicy>({
   "fail-closed": pb.FailurePolicy.FAIL_CLOSED,
   "fail-open": pb.FailurePolicy.FAIL_OPEN,
 });
-
-export const readSessionSource = sessionSources.read;
-export const toProtoSessionSource = (source: SessionSource): pb.SessionSource => sessionSources.toProto(source);
-/** SESSION_SOURCE_UNSPECIFIED and unknown numbers are errors. */
-export const fromProtoSessionSource = reader(sessionSources.read, "source");
 
 /** `undefined` (the point's default) is FAILURE_POLICY_UNSPECIFIED. */
 export function toProtoFailurePolicy(policy: FailurePolicy | undefined): pb.FailurePolicy {
@@ -266,14 +253,4 @@ export function jsonText(value: JsonValue, path: string): string {
   }
 }
 
-// ---- session -------------------------------------------------------------------------------
-
-export function toProtoSessionInfo(session: SessionInfo): pb.SessionInfo {
-  return create(pb.SessionInfoSchema, { sessionId: session.sessionId, agentId: session.agentId, cwd: session.cwd });
-}
-
-export function readSessionInfo(message: pb.SessionInfo | undefined, path: string): SessionInfo {
-  if (message === undefined) throw new Problem(path, "missing");
-  return { sessionId: message.sessionId, agentId: message.agentId, cwd: message.cwd };
-}
-export const fromProtoSessionInfo = reader(readSessionInfo, "session");
+export * from "./session.js";

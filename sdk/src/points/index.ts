@@ -19,6 +19,10 @@ import type { ToolResultTypes } from "./tool-result.js";
 import { toolResultEvaluate, toolResultPoint } from "./tool-result.js";
 import type { TurnStoppingTypes } from "./turn-stopping.js";
 import { turnStoppingEvaluate, turnStoppingPoint } from "./turn-stopping.js";
+import type { TurnEndTypes } from "./turn-end.js";
+import { turnEndEvaluate, turnEndPoint } from "./turn-end.js";
+import type { SessionEndTypes } from "./session-end.js";
+import { sessionEndEvaluate, sessionEndPoint } from "./session-end.js";
 
 export * from "./session-start.js";
 export * from "./pre-step.js";
@@ -29,6 +33,8 @@ export * from "./execute.js";
 export * from "./post-tool.js";
 export * from "./tool-result.js";
 export * from "./turn-stopping.js";
+export * from "./turn-end.js";
+export * from "./session-end.js";
 export type { ToolCallEvent, ToolOutcomeEvent } from "./tool-events.js";
 export type { EvaluateOptions, EvaluateSpec, PointMode, PointSpec, PointShape } from "./define.js";
 export { readTrace, toProtoTrace } from "./define.js";
@@ -43,6 +49,8 @@ export interface PointTypes {
   "post-tool": PostToolTypes;
   "tool-result": ToolResultTypes;
   "turn-stopping": TurnStoppingTypes;
+  "turn-end": TurnEndTypes;
+  "session-end": SessionEndTypes;
 }
 
 /** Every point's rule, in firing order. */
@@ -55,6 +63,8 @@ export const POINT_TABLE = Object.freeze({
   "post-tool": postToolPoint,
   "tool-result": toolResultPoint,
   "turn-stopping": turnStoppingPoint,
+  "turn-end": turnEndPoint,
+  "session-end": sessionEndPoint,
 } as const satisfies { readonly [N in keyof PointTypes]: PointSpec<N, PointTypes[N]> });
 
 /** The evaluate RPC of each point an agent with its own loop can evaluate. */
@@ -65,6 +75,8 @@ export const EVALUATE_TABLE = Object.freeze({
   "post-tool": postToolEvaluate,
   "tool-result": toolResultEvaluate,
   "turn-stopping": turnStoppingEvaluate,
+  "turn-end": turnEndEvaluate,
+  "session-end": sessionEndEvaluate,
 } as const satisfies { readonly [N in keyof PointTypes]?: { readonly method: EvaluateMethod } });
 
 export type PointName = keyof PointTypes;

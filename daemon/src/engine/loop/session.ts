@@ -4,11 +4,12 @@
 import { HookdError, deepFreeze, isDeeplyFrozen } from "@hookd/sdk";
 import { LazyAbort } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
-import type { AgentMessage, MessageSource, SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
+import type { AgentMessage, MessageSource, SessionEndReason, SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
 import type { EventBus } from "../events.js";
 import { decide } from "../decide.js";
 import type { PointEnv } from "../decide.js";
 import type { PluginRegistry } from "../registry.js";
+import { notifySessionEnd, notifyTurnEnd } from "./endings.js";
 import { History } from "./history.js";
 import { Inbox } from "./inbox.js";
 import { MessageIds, pluginSourced, sourcedMessage } from "./messages.js";
@@ -61,6 +62,7 @@ export class EngineSession {
   #turns = 0;
   #current: { readonly turn: number; readonly controller: AbortController } | undefined;
   #closed = false;
+  #ended: Promise<void> | undefined;
   #detachSignal: (() => void) | undefined;
 
   constructor(options: EngineSessionOptions) {
@@ -85,7 +87,7 @@ export class EngineSession {
     };
     const signal = options.signal;
     if (signal !== undefined) {
-      const onAbort = (): void => void this.close(`session signal aborted: ${reasonText(signal.reason)}`);
+      const onAbort = (): void => void this.close(`session signal aborted: ${reasonText(signal.reason)}`, "disconnected");
       if (signal.aborted) onAbort();
       else {
         signal.addEventListener("abort", onAbort, { once: true });
@@ -137,19 +139,27 @@ export class EngineSession {
     return true;
   }
 
-  /** Ends the session: the running turn is aborted, queued follow-ups settle as never run. */
-  async close(reason = "session closed"): Promise<void> {
-    if (!this.#closed) {
-      this.#closed = true;
-      this.#detachSignal?.();
-      const error = new HookdError("cancelled", reason);
-      this.#lifetime.abort(error);
-      this.#current?.controller.abort(error);
-      for (const followUp of this.#inbox.dropFollowUps()) {
-        followUp.settle(Object.freeze({ turn: 0, reason: "aborted", detail: `${reason}; the follow-up never ran`, steps: 0 }));
-      }
+  /**
+   * Ends the session: the running turn is aborted, queued follow-ups settle as never run, and once
+   * the session is idle session-end fires, exactly once (a later close awaits the first one's),
+   * with `ending` and `reason` as its detail.
+   */
+  close(reason = "session closed", ending: SessionEndReason = "closed"): Promise<void> {
+    this.#ended ??= this.#close(reason, ending);
+    return this.#ended;
+  }
+
+  async #close(reason: string, ending: SessionEndReason): Promise<void> {
+    this.#closed = true;
+    this.#detachSignal?.();
+    const error = new HookdError("cancelled", reason);
+    this.#lifetime.abort(error);
+    this.#current?.controller.abort(error);
+    for (const followUp of this.#inbox.dropFollowUps()) {
+      followUp.settle(Object.freeze({ turn: 0, reason: "aborted", detail: `${reason}; the follow-up never ran`, steps: 0 }));
     }
     await this.whenIdle();
+    await notifySessionEnd(this.#endEnv(), this.info, ending, reason, this.#turns, (message) => this.#log(message));
   }
 
   /** Every recorded message, frozen, in order. */
@@ -202,6 +212,9 @@ export class EngineSession {
           } finally {
             this.#current = undefined;
           }
+          // Awaited before the next turn, so observers see turns in order; a turn the session's
+          // end cut short is bounded by the session-end budget, like session-end itself.
+          await notifyTurnEnd(this.#closed ? this.#endEnv() : this.#env(turn, ended.outcome.steps, new LazyAbort()), this.info, ended.outcome, (message) => this.#log(message));
           // Settled only now, so whoever awaits the follow-up sees no turn running.
           ended.followUp?.settle(ended.outcome);
         }
@@ -242,6 +255,13 @@ export class EngineSession {
       signal,
       ...(pointBudgetMs === undefined ? {} : { pointBudgetMs }),
     };
+  }
+
+  /** The end points' environment: a signal of their own (the session's is aborted), the session-end budget. */
+  #endEnv(): PointEnv {
+    const env = this.#env(this.#turns, 0, new LazyAbort());
+    const budget = this.limits.sessionEndBudgetMs ?? this.limits.pointBudgetMs;
+    return budget === undefined ? env : { ...env, pointBudgetMs: budget };
   }
 
   #log(message: string): void {

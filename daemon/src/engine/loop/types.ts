@@ -60,6 +60,12 @@ export interface LoopLimits {
   readonly maxStepsPerTurn: number;
   /** Total milliseconds all sequential plugins of one point may take; absent: unbudgeted. */
   readonly pointBudgetMs?: number;
+  /**
+   * Total milliseconds session-end may take when the session ends (also the bound of the turn-end
+   * of a turn the end cut short), so a hanging observer cannot hold a close or a daemon stop.
+   * Absent: the point budget.
+   */
+  readonly sessionEndBudgetMs?: number;
 }
 
 export const DEFAULT_LIMITS: LoopLimits = Object.freeze({ maxSteeredContinuations: 8, maxStepsPerTurn: 64 });
@@ -75,6 +81,7 @@ export function resolveLimits(limits: Partial<LoopLimits> = {}): LoopLimits {
   check("maxSteeredContinuations", resolved.maxSteeredContinuations, 0);
   check("maxStepsPerTurn", resolved.maxStepsPerTurn, 1);
   check("pointBudgetMs", resolved.pointBudgetMs, 1);
+  check("sessionEndBudgetMs", resolved.sessionEndBudgetMs, 1);
   return Object.freeze(resolved);
 }
 
