@@ -5,7 +5,7 @@ import { create, equals, fromBinary, toBinary, toJson } from "@bufbuild/protobuf
 import { describe, expect, test } from "vitest";
 import type { AgentMessage, HookdError, PointName, ToolCall, ToolResult } from "../src/index.js";
 import type { DecisionPoint, ProtoDecision, ProtoEvent, Result, TypedDecision, TypedEvent } from "../src/internal.js";
-import { POINTS, abstain, accept, allow, ask, assistantMessage, block, deny, enter, inject, pass, pluginMessage, reject, steer, text } from "../src/index.js";
+import { POINTS, abstain, accept, allow, ask, assistantMessage, block, deny, enter, inject, pass, patch, pluginMessage, reject, replace, steer, text } from "../src/index.js";
 import { DECISION_POINTS, decisionCodec, eventCodec, fromProtoDecision, fromProtoEvent, fromProtoFailurePolicy, fromProtoMessage, fromProtoPoint, fromProtoSessionSource, fromProtoToolCall, fromProtoToolDefinition, fromProtoToolResult, toProtoDecision, toProtoEvent, toProtoFailurePolicy, toProtoPoint, toProtoSessionSource, toProtoToolCall, toProtoToolResult } from "../src/internal.js";
 import * as pb from "../src/proto.js";
 
@@ -100,6 +100,27 @@ const topCallPb = create(pb.ToolCallSchema, {
   step: 1,
 });
 
+// A call two rewrite plugins changed: both argument versions and the rewriters, in order.
+const rewrittenCall: ToolCall = {
+  ...topCall,
+  arguments: { path: "/safe/a.txt", n: 9223372036854775807n },
+  argumentsJson: `{"path":"/safe/a.txt","n":${BIG}}`,
+  originalArguments: { path: "a.txt" },
+  originalArgumentsJson: `{"path":"a.txt"}`,
+  rewrittenBy: ["confine", "tag"],
+};
+const rewrittenCallPb = create(pb.ToolCallSchema, {
+  callId: "c1",
+  rootCallId: "c1",
+  toolName: "read",
+  argumentsJson: `{"path":"/safe/a.txt","n":${BIG}}`,
+  sessionId: "s1",
+  turn: 1,
+  step: 1,
+  originalArgumentsJson: `{"path":"a.txt"}`,
+  rewrittenBy: ["confine", "tag"],
+});
+
 const success: ToolResult = {
   isError: false,
   value: { id: 9223372036854775807n, name: UNICODE },
@@ -177,6 +198,9 @@ const DECISIONS: readonly DecisionRow[] = [
   row("pre-step", "enter", create(pb.PreStepDecisionSchema, { decision: { case: "enter", value: { messages: [m1Pb, m2Pb, m3Pb, m4Pb] } } }), enter([m1, m2, m3, m4])),
   row("pre-step", "enter an empty batch", create(pb.PreStepDecisionSchema, { decision: { case: "enter", value: {} } }), enter([])),
   row("pre-step", "reject", create(pb.PreStepDecisionSchema, { decision: { case: "reject", value: { reason: "too long" } } }), reject("too long")),
+  row("rewrite", "pass", create(pb.RewriteDecisionSchema, { decision: PASS_PB }), pass()),
+  row("rewrite", "replace", create(pb.RewriteDecisionSchema, { decision: { case: "replace", value: { argumentsJson: `{"n":${BIG},"s":"${UNICODE}"}` } } }), replace({ n: 9223372036854775807n, s: UNICODE })),
+  row("rewrite", "patch", create(pb.RewriteDecisionSchema, { decision: { case: "patch", value: { mergePatchJson: `{"drop":null,"n":${BIG}}` } } }), patch({ drop: null, n: 9223372036854775807n })),
   row("pre-tool", "pass", create(pb.PreToolDecisionSchema, { decision: PASS_PB }), pass()),
   row("pre-tool", "allow", create(pb.PreToolDecisionSchema, { decision: { case: "allow", value: {} } }), allow()),
   row("pre-tool", "deny", create(pb.PreToolDecisionSchema, { decision: { case: "deny", value: { reason: `no ${UNICODE}` } } }), deny(`no ${UNICODE}`)),
@@ -346,6 +370,7 @@ const EVENTS: readonly EventRow[] = [
     messages: [],
   }),
   eventRow("pre-tool", "a nested call", create(pb.PreToolEventSchema, { session: sessionPb, call: nestedCallPb }), { session, call: nestedCall }),
+  eventRow("rewrite", "a call an earlier plugin rewrote", create(pb.RewriteEventSchema, { session: sessionPb, call: rewrittenCallPb }), { session, call: rewrittenCall }),
   eventRow("guard", "a top-level call", create(pb.GuardEventSchema, { session: sessionPb, call: topCallPb }), { session, call: topCall }),
   eventRow("execute", "a nested call", create(pb.ExecuteEventSchema, { session: sessionPb, call: nestedCallPb }), { session, call: nestedCall }),
   eventRow("post-tool", "a success", create(pb.PostToolEventSchema, { session: sessionPb, call: nestedCallPb, result: successPb }), {
@@ -452,8 +477,9 @@ describe("tool results", () => {
 
 describe("enums", () => {
   test("every point maps to its proto number and back", () => {
-    POINTS.forEach((point, index) => {
-      expect(toProtoPoint(point)).toBe(index + 1);
+    POINTS.forEach((point) => {
+      // By name: "pre-tool" is POINT_PRE_TOOL, whatever number the proto gave it.
+      expect(toProtoPoint(point)).toBe(pb.Point[point.toUpperCase().replace(/-/g, "_") as keyof typeof pb.Point]);
       expect(fromProtoPoint(toProtoPoint(point))).toEqual({ ok: true, value: point });
     });
   });
