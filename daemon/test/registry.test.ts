@@ -29,6 +29,7 @@ describe("PluginRegistry", () => {
     expect(registry.describe()).toEqual([
       { point: "session-start", plugins: ["both"] },
       { point: "pre-step", plugins: [] },
+      { point: "rewrite", plugins: [] },
       { point: "pre-tool", plugins: ["both"] },
       { point: "guard", plugins: ["guarded"] },
       { point: "execute", plugins: [] },

@@ -70,6 +70,15 @@ export interface ToolCall {
   readonly sessionId: string;
   readonly turn: number;
   readonly step: number;
+  /**
+   * Set only when rewrite plugins changed the arguments: the arguments as the agent proposed
+   * them (`arguments` holds the effective ones, which policy sees and dispatch runs).
+   */
+  readonly originalArguments?: JsonValue;
+  /** The canonical JSON text of `originalArguments`; set with it. */
+  readonly originalArgumentsJson?: string;
+  /** The rewrite plugins that changed the arguments, in the order they did; set with `originalArguments`. */
+  readonly rewrittenBy?: readonly string[];
 }
 
 export interface ToolSuccess {

@@ -5,7 +5,7 @@ import { create, equals, fromBinary, toBinary, toJson } from "@bufbuild/protobuf
 import { describe, expect, test } from "vitest";
 import type { AgentMessage, HookdError, PointName, ToolCall, ToolResult } from "../src/index.js";
 import type { DecisionPoint, ProtoDecision, ProtoEvent, Result, TypedDecision, TypedEvent } from "../src/internal.js";
-import { POINTS, abstain, accept, allow, ask, assistantMessage, block, deny, enter, inject, pass, pluginMessage, reject, steer, text } from "../src/index.js";
+import { POINTS, abstain, accept, allow, ask, assistantMessage, block, deny, enter, inject, pass, patch, pluginMessage, reject, replace, steer, text } from "../src/index.js";
 import { DECISION_POINTS, decisionCodec, eventCodec, fromProtoDecision, fromProtoEvent, fromProtoFailurePolicy, fromProtoMessage, fromProtoPoint, fromProtoSessionSource, fromProtoToolCall, fromProtoToolDefinition, fromProtoToolResult, toProtoDecision, toProtoEvent, toProtoFailurePolicy, toProtoPoint, toProtoSessionSource, toProtoToolCall, toProtoToolResult } from "../src/internal.js";
 import * as pb from "../src/proto.js";
 
@@ -103,6 +103,27 @@ const topCallPb = create(pb.ToolCallSchema, {
   step: 1,
 });
 
+// A call two rewrite plugins changed: both argument versions and the rewriters, in order.
+const rewrittenCall: ToolCall = {
+  ...topCall,
+  arguments: { path: "/safe/a.txt", n: 9223372036854775807n },
+  argumentsJson: `{"path":"/safe/a.txt","n":${BIG}}`,
+  originalArguments: { path: "a.txt" },
+  originalArgumentsJson: `{"path":"a.txt"}`,
+  rewrittenBy: ["confine", "tag"],
+};
+const rewrittenCallPb = create(pb.ToolCallSchema, {
+  callId: "c1",
+  rootCallId: "c1",
+  toolName: "read",
+  argumentsJson: `{"path":"/safe/a.txt","n":${BIG}}`,
+  sessionId: "s1",
+  turn: 1,
+  step: 1,
+  originalArgumentsJson: `{"path":"a.txt"}`,
+  rewrittenBy: ["confine", "tag"],
+});
+
 const success: ToolResult = {
   isError: false,
   value: { id: 9223372036854775807n, name: UNICODE },
@@ -180,6 +201,9 @@ const DECISIONS: readonly DecisionRow[] = [
   row("pre-step", "enter", create(pb.PreStepDecisionSchema, { decision: { case: "enter", value: { messages: [m1Pb, m2Pb, m3Pb, m4Pb] } } }), enter([m1, m2, m3, m4])),
   row("pre-step", "enter an empty batch", create(pb.PreStepDecisionSchema, { decision: { case: "enter", value: {} } }), enter([])),
   row("pre-step", "reject", create(pb.PreStepDecisionSchema, { decision: { case: "reject", value: { reason: "too long" } } }), reject("too long")),
+  row("rewrite", "pass", create(pb.RewriteDecisionSchema, { decision: PASS_PB }), pass()),
+  row("rewrite", "replace", create(pb.RewriteDecisionSchema, { decision: { case: "replace", value: { argumentsJson: `{"n":${BIG},"s":"${UNICODE}"}` } } }), replace({ n: 9223372036854775807n, s: UNICODE })),
+  row("rewrite", "patch", create(pb.RewriteDecisionSchema, { decision: { case: "patch", value: { mergePatchJson: `{"drop":null,"n":${BIG}}` } } }), patch({ drop: null, n: 9223372036854775807n })),
   row("pre-tool", "pass", create(pb.PreToolDecisionSchema, { decision: PASS_PB }), pass()),
   row("pre-tool", "allow", create(pb.PreToolDecisionSchema, { decision: { case: "allow", value: {} } }), allow()),
   row("pre-tool", "deny", create(pb.PreToolDecisionSchema, { decision: { case: "deny", value: { reason: `no ${UNICODE}` } } }), deny(`no ${UNICODE}`)),
@@ -349,6 +373,7 @@ const EVENTS: readonly EventRow[] = [
     messages: [],
   }),
   eventRow("pre-tool", "a nested call", create(pb.PreToolEventSchema, { session: sessionPb, call: nestedCallPb }), { session, call: nestedCall }),
+  eventRow("rewrite", "a call an earlier plugin rewrote", create(pb.RewriteEventSchema, { session: sessionPb, call: rewrittenCallPb }), { session, call: rewrittenCall }),
   eventRow("guard", "a top-level call", create(pb.GuardEventSchema, { session: sessionPb, call: topCallPb }), { session, call: topCall }),
   eventRow("execute", "a nested call", create(pb.ExecuteEventSchema, { session: sessionPb, call: nestedCallPb }), { session, call: nestedCall }),
   eventRow("post-tool", "a success", create(pb.PostToolEventSchema, { session: sessionPb, call: nestedCallPb, result: successPb }), {
@@ -478,16 +503,13 @@ describe("tool results", () => {
 });
 
 describe("enums", () => {
-  test("every point maps to its own proto number and back", () => {
-    // Later points are numbered in the order they were added, not where they fire (types.proto).
-    const numbers = POINTS.map((point) => toProtoPoint(point));
-    expect(new Set(numbers).size).toBe(POINTS.length);
-    expect(numbers.every((n) => n !== pb.Point.UNSPECIFIED)).toBe(true);
-    // The first eight fire in their numbered order.
-    expect(POINTS.filter((point) => (toProtoPoint(point) as number) <= 8).map(toProtoPoint)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    for (const point of POINTS) expect(fromProtoPoint(toProtoPoint(point))).toEqual({ ok: true, value: point });
-    expect(toProtoPoint("turn-end")).toBe(pb.Point.TURN_END);
-    expect(toProtoPoint("session-end")).toBe(pb.Point.SESSION_END);
+  test("every point maps to its proto number and back", () => {
+    POINTS.forEach((point) => {
+      // By name: "pre-tool" is POINT_PRE_TOOL, whatever number the proto gave it.
+      expect(toProtoPoint(point)).toBe(pb.Point[point.toUpperCase().replace(/-/g, "_") as keyof typeof pb.Point]);
+      expect(fromProtoPoint(toProtoPoint(point))).toEqual({ ok: true, value: point });
+    });
+    expect(new Set(POINTS.map(toProtoPoint)).size).toBe(POINTS.length);
   });
 
   test("failure policies: the point default is UNSPECIFIED", () => {

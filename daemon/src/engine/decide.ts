@@ -4,10 +4,12 @@
 // pipeline and the evaluate API all decide through `decide`, so a point behaves the same
 // wherever it is reached. Knows the modes, never a point by name.
 import { POINT_TABLE, unreachable } from "@hookd/sdk";
-import type { DecisionOf, EventOf, PointName, PointSpec, PointTable, ToolResult } from "@hookd/sdk";
+import type { DecisionOf, EventOf, PointName, PointSpec, PointTable, ToolCall, ToolResult } from "@hookd/sdk";
 import { freezeBuilt } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import type { EventBus, EventScope } from "./events.js";
+import type { ChainOutcome } from "./runners/chain.js";
+import { runChain } from "./runners/chain.js";
 import type { PluginRegistry } from "./registry.js";
 import type { AroundDispatch } from "./runners/execute.js";
 import { runAround } from "./runners/execute.js";
@@ -38,7 +40,9 @@ export type Decided<P extends PointName> = ModeOf<P> extends "notification"
   ? NotificationOutcome<DecisionOf<P>>
   : ModeOf<P> extends "around"
     ? ToolResult
-    : PointOutcome<DecisionOf<P>>;
+    : ModeOf<P> extends "chain"
+      ? ChainOutcome<EventOf<P>, DecisionOf<P>>
+      : PointOutcome<DecisionOf<P>>;
 
 /** The around mode needs core dispatch; the others nothing more than the event. */
 type ModeArgs<P extends PointName> = ModeOf<P> extends "around" ? [around: AroundDispatch] : [];
@@ -67,6 +71,13 @@ export function decide<P extends PointName>(env: PointEnv, point: P, event: Even
     case "around": {
       const [around] = args as [AroundDispatch];
       return runAround(listeners, freezeBuilt(event), around, runOptions(env)) as Promise<Decided<P>>;
+    }
+    case "chain": {
+      const frozen = freezeBuilt(event);
+      // Nobody rewrites this tool: the event stays as it is, nothing to record.
+      if (listeners.length === 0) return Promise.resolve<ChainOutcome<EventOf<P>, DecisionOf<P>>>({ type: "chained", event: frozen, changedBy: [] }) as Promise<Decided<P>>;
+      const apply = (current: EventOf<P>, decision: DecisionOf<P>, plugin: string) => spec.apply?.(current, decision, plugin) as EventOf<P> | undefined;
+      return recordedChain(env, point, frozen, () => runChain(listeners, frozen, apply, freezeBuilt, runOptions(env))) as Promise<Decided<P>>;
     }
     default:
       return unreachable(mode, "point mode");
@@ -104,6 +115,43 @@ async function recorded<D>(env: PointEnv, point: PointName, run: () => Promise<P
     durationUs,
   });
   return outcome;
+}
+
+/**
+ * Runs a chain and records its outcome as the point's applied decision: "rewrite" by the plugins
+ * that changed the event (in order), "pass" by "default" when none did, or the failure policy's
+ * refusal. At a tool point the record carries the call as the chain left it (or as proposed, on
+ * a refusal), so the audit holds both argument versions and the rewriters.
+ */
+async function recordedChain<E, D>(env: PointEnv, point: PointName, proposed: E, run: () => Promise<ChainOutcome<E, D>>): Promise<ChainOutcome<E, D>> {
+  const started = performance.now();
+  const outcome = await run();
+  const durationUs = Math.round((performance.now() - started) * 1000);
+  const base = { type: "decision", scope: env.scope, point, durationUs } as const;
+  switch (outcome.type) {
+    case "error":
+      env.bus.emit({ ...base, decision: "error", decidedBy: outcome.error.plugin, reason: outcome.error.message, ...callOf(proposed) });
+      break;
+    case "decided": {
+      const reason = reasonOf(outcome.decision);
+      const cause = outcome.fault?.fault;
+      const kind = (outcome.decision as { readonly kind: string }).kind;
+      env.bus.emit({ ...base, decision: kind, decidedBy: outcome.decidedBy, ...(reason === undefined ? {} : { reason }), ...(cause === undefined ? {} : { cause }), ...callOf(proposed) });
+      break;
+    }
+    case "chained": {
+      const changed = outcome.changedBy.length > 0;
+      env.bus.emit({ ...base, decision: changed ? "rewrite" : "pass", decidedBy: changed ? outcome.changedBy.join(",") : DEFAULT_DECIDER, ...callOf(outcome.event) });
+      break;
+    }
+  }
+  return outcome;
+}
+
+/** The call of a tool point's event, for its decision record. */
+function callOf(event: unknown): { call?: ToolCall } {
+  const call = (event as { readonly call?: ToolCall }).call;
+  return call === undefined ? {} : { call };
 }
 
 /** The reason or feedback a decision carries, for the audit record. */

@@ -29,6 +29,11 @@ export type EngineEvent =
       /** Set when a failure policy made the decision. */
       readonly cause?: string;
       readonly durationUs: number;
+      /**
+       * Chain points at a tool (rewrite): the call as the chain left it (effective and original
+       * arguments, the rewriters in order), or as proposed when a failure policy refused it.
+       */
+      readonly call?: ToolCall;
     }
   | { readonly type: "turn-started"; readonly scope: EventScope }
   | { readonly type: "step-started"; readonly scope: EventScope; readonly messages: readonly AgentMessage[] }

@@ -18,6 +18,7 @@ import type {
   PostToolDecision,
   PreStepDecision,
   PreToolDecision,
+  RewriteEvaluation,
   SessionInfo,
   ToolCall,
   ToolResult,
@@ -29,7 +30,7 @@ import type { ServerCallInfo } from "@hookd/sdk/internal";
 import type { EventBus, EventScope } from "../engine/events.js";
 import type { EventOf } from "../engine/listener.js";
 import { decideTurnStop } from "../engine/loop/index.js";
-import { RETURN_ASK, reviewResult, decideToolPolicy } from "../engine/pipeline/index.js";
+import { RETURN_ASK, reviewResult, decideToolPolicy, rewriteCall } from "../engine/pipeline/index.js";
 import { decide } from "../engine/decide.js";
 import type { PointEnv } from "../engine/decide.js";
 import type { PluginRegistry } from "../engine/registry.js";
@@ -83,6 +84,25 @@ export class EvaluateService {
       const outcome = await decide(this.#env(event.session, scopeOf(event), options), "pre-step", event);
       if (outcome.type === "error") return { decision: reject(outcome.error.message), trace: trace(outcome.error.plugin, "listener_error", started) };
       return { decision: outcome.decision, trace: trace(outcome.decidedBy, outcome.fault?.fault ?? "", started) };
+    });
+  }
+
+  /**
+   * The rewrite chain over a proposed call: the call with its effective arguments, or a deny when
+   * a fail-closed rewrite plugin failed (or a rewrite handler erred). Evaluate pre-tool with the call.
+   */
+  evaluateRewrite(event: EventOf<"rewrite">, options: EvaluateOptions): Promise<RewriteEvaluation> {
+    return this.#admit(event.session, async (started) => {
+      const verdict = await rewriteCall(this.#env(event.session, scopeOf(event), options), event.session, event.call);
+      switch (verdict.kind) {
+        case "rewritten":
+          return { outcome: { kind: "call", call: verdict.call }, trace: verdict.trace ?? trace("default", "", started) };
+        case "deny":
+        case "error":
+          return { outcome: deny(verdict.reason), trace: verdict.trace };
+        case "cancelled":
+          throw new StatusError(status.CANCELLED, verdict.reason);
+      }
     });
   }
 
@@ -174,6 +194,7 @@ export class EvaluateService {
   readonly #evaluators: { readonly [P in EvaluatedPoint]: (event: EventOf<P>, options: EvaluateCallOptions) => Promise<unknown> } = {
     "session-start": (event, options) => this.evaluateSessionStart(event, options),
     "pre-step": (event, options) => this.evaluatePreStep(event, options),
+    rewrite: (event, options) => this.evaluateRewrite(event, options),
     "pre-tool": (event, options) => this.evaluatePreTool(event, options),
     "post-tool": (event, options) => this.evaluatePostTool(event, options),
     "tool-result": (event, options) => this.evaluateToolResult(event, options),

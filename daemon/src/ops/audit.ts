@@ -5,7 +5,7 @@
 // shape, the file (reopened on SIGHUP for logrotate) and the fsync policy; not the bus.
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import type { PointName } from "@hookd/sdk";
+import type { PointName, ToolCall } from "@hookd/sdk";
 import type { EngineEvent } from "../engine/events.js";
 import type { Logger } from "../log.js";
 
@@ -31,6 +31,13 @@ export interface AuditRecord {
   readonly durationUs: number;
   /** Invocations only: answered, passed, fault or error. */
   readonly outcome?: string;
+  /**
+   * Rewrite decisions only (not yet in hookd.v1.AuditRecord, so `hookd tail` leaves them out):
+   * the effective arguments, and when a plugin changed them, the agent's and who changed them, in order.
+   */
+  readonly argumentsJson?: string;
+  readonly originalArgumentsJson?: string;
+  readonly rewrittenBy?: readonly string[];
 }
 
 export interface AuditFilter {
@@ -79,6 +86,7 @@ export function toAuditRecord(event: EngineEvent, now: Date = new Date()): Audit
         reason: event.reason ?? "",
         cause: event.cause ?? (event.decision === "error" ? "listener_error" : ""),
         durationUs: event.durationUs,
+        ...argumentsOf(event.call),
       };
     case "turn-started":
     case "step-started":
@@ -91,6 +99,16 @@ export function toAuditRecord(event: EngineEvent, now: Date = new Date()): Audit
       return unknown;
     }
   }
+}
+
+/** The argument versions of a rewrite decision's call. */
+function argumentsOf(call: ToolCall | undefined): Pick<AuditRecord, "argumentsJson" | "originalArgumentsJson" | "rewrittenBy"> {
+  if (call === undefined) return {};
+  return {
+    argumentsJson: call.argumentsJson,
+    ...(call.originalArgumentsJson === undefined ? {} : { originalArgumentsJson: call.originalArgumentsJson }),
+    ...(call.rewrittenBy === undefined ? {} : { rewrittenBy: call.rewrittenBy }),
+  };
 }
 
 export function matchesFilter(record: AuditRecord, filter: AuditFilter): boolean {

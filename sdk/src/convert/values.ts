@@ -172,13 +172,19 @@ export function toProtoToolCall(call: ToolCall): pb.ToolCall {
     sessionId: call.sessionId,
     turn: call.turn,
     step: call.step,
+    ...(call.originalArgumentsJson === undefined ? {} : { originalArgumentsJson: call.originalArgumentsJson }),
+    ...(call.rewrittenBy === undefined ? {} : { rewrittenBy: [...call.rewrittenBy] }),
   });
 }
 
-/** Parses `arguments_json` losslessly; `argumentsJson` becomes its canonical text. */
+/**
+ * Parses `arguments_json` (and `original_arguments_json`, when set) losslessly; each text becomes
+ * its canonical form. A rewritten call's original arguments and rewriters are kept.
+ */
 export function readToolCall(message: pb.ToolCall | undefined, path: string): ToolCall {
   if (message === undefined) throw new Problem(path, "missing");
   const args = readJson(message.argumentsJson, `${path}.arguments_json`);
+  const original = message.originalArgumentsJson === undefined ? undefined : readJson(message.originalArgumentsJson, `${path}.original_arguments_json`);
   return {
     callId: message.callId,
     rootCallId: message.rootCallId,
@@ -189,6 +195,8 @@ export function readToolCall(message: pb.ToolCall | undefined, path: string): To
     sessionId: message.sessionId,
     turn: message.turn,
     step: message.step,
+    ...(original === undefined ? {} : { originalArguments: original.value, originalArgumentsJson: original.text }),
+    ...(message.rewrittenBy.length === 0 ? {} : { rewrittenBy: [...message.rewrittenBy] }),
   };
 }
 export const fromProtoToolCall = reader(readToolCall, "call");

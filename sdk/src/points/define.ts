@@ -15,9 +15,11 @@ import type { DecisionTrace } from "../types.js";
  * - waterfall: outermost first, the first decision is final, `pass` hands on, all pass = default;
  * - guards: every guard in order until the first deny; a guard can never allow;
  * - around: wrappers around core dispatch, each may call `next()`;
- * - notification: every listener, concurrently; answers collected in listener order, failures contained.
+ * - notification: every listener, concurrently; answers collected in listener order, failures contained;
+ * - chain: every listener, one at a time in order, each seeing the event as the previous one's
+ *   answer left it (`apply`); `pass` changes nothing; only a failure policy's refusal ends it early.
  */
-export type PointMode = "waterfall" | "guards" | "around" | "notification";
+export type PointMode = "waterfall" | "guards" | "around" | "notification" | "chain";
 
 /** The types of one point, declared once in its file. */
 export interface PointShape {
@@ -86,6 +88,11 @@ export interface PointSpec<N extends string = string, T extends PointShape = Poi
   fallback(event: T["event"]): T["decision"] | undefined;
   /** What a failing plugin stands for under fail-closed (notifications: pass, contained). */
   failClosed(reason: string, plugin: string): T["answer"];
+  /**
+   * Chain points only: the event the next listener sees once `plugin`'s decision is applied, or
+   * undefined when it changed nothing. Total for decisions readAnswer accepted.
+   */
+  apply?(event: T["event"], decision: T["decision"], plugin: string): T["event"] | undefined;
 }
 
 /** The proto form of a decision trace; failure_cause "" when no failure policy decided. */

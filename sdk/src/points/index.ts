@@ -13,6 +13,8 @@ import type { PreStepTypes } from "./pre-step.js";
 import { preStepEvaluate, preStepPoint } from "./pre-step.js";
 import type { PreToolTypes } from "./pre-tool.js";
 import { preToolEvaluate, preToolPoint } from "./pre-tool.js";
+import type { RewriteTypes } from "./rewrite.js";
+import { rewriteEvaluate, rewritePoint } from "./rewrite.js";
 import type { SessionStartTypes } from "./session-start.js";
 import { sessionStartEvaluate, sessionStartPoint } from "./session-start.js";
 import type { ToolResultTypes } from "./tool-result.js";
@@ -26,6 +28,7 @@ import { sessionEndEvaluate, sessionEndPoint } from "./session-end.js";
 
 export * from "./session-start.js";
 export * from "./pre-step.js";
+export * from "./rewrite.js";
 export * from "./pre-tool.js";
 export * from "./deny.js";
 export * from "./guard.js";
@@ -43,6 +46,7 @@ export { readTrace, toProtoTrace } from "./define.js";
 export interface PointTypes {
   "session-start": SessionStartTypes;
   "pre-step": PreStepTypes;
+  rewrite: RewriteTypes;
   "pre-tool": PreToolTypes;
   guard: GuardTypes;
   execute: ExecuteTypes;
@@ -57,6 +61,7 @@ export interface PointTypes {
 export const POINT_TABLE = Object.freeze({
   "session-start": sessionStartPoint,
   "pre-step": preStepPoint,
+  rewrite: rewritePoint,
   "pre-tool": preToolPoint,
   guard: guardPoint,
   execute: executePoint,
@@ -71,6 +76,7 @@ export const POINT_TABLE = Object.freeze({
 export const EVALUATE_TABLE = Object.freeze({
   "session-start": sessionStartEvaluate,
   "pre-step": preStepEvaluate,
+  rewrite: rewriteEvaluate,
   "pre-tool": preToolEvaluate,
   "post-tool": postToolEvaluate,
   "tool-result": toolResultEvaluate,
@@ -107,6 +113,7 @@ export type PointHandlers = { readonly [P in PointName]: PointTypes[P]["handler"
 export type PointsOfMode<M extends PointMode> = { [P in PointName]: PointTable[P]["mode"] extends M ? P : never }[PointName];
 export type WaterfallPoint = PointsOfMode<"waterfall">;
 export type NotificationPoint = PointsOfMode<"notification">;
+export type ChainPoint = PointsOfMode<"chain">;
 
 /** The points whose handlers answer with a decision (every point but observers). */
 export type DecisionPoint = { [P in PointName]: PointTable[P]["decision"] extends undefined ? never : P }[PointName];

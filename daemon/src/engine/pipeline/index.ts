@@ -6,6 +6,8 @@ export { sealCall } from "./seal.js";
 export type { ProposedCall, CallScope, SealedCall } from "./seal.js";
 export { decideToolPolicy, APPROVAL, RETURN_ASK } from "./policy.js";
 export type { PolicyVerdict, PolicyPhase } from "./policy.js";
+export { rewriteCall } from "./rewrite.js";
+export type { RewriteVerdict } from "./rewrite.js";
 export { reviewResult } from "./review.js";
 export type { ReviewOutcome } from "./review.js";
 export { finalizeResult } from "./finalize.js";

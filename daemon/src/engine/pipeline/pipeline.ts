@@ -1,5 +1,5 @@
-// The five-phase tool pipeline for one step's calls: seal → policy (the gate waterfall, the
-// approval of an ask, the guards) → around-dispatch and dispatch → review of the result →
+// The five-phase tool pipeline for one step's calls: seal → rewrite (the effective arguments) →
+// policy (the gate waterfall, the approval of an ask, the guards) → around-dispatch and dispatch → review of the result →
 // finalizeContent → the result's observers. Policy runs in model order, dispatch overlaps only
 // for concurrency-safe tools, and every later phase commits in model order.
 import { unreachable } from "@hookd/sdk";
@@ -16,6 +16,8 @@ import { PIPELINE, cancelledFailure, messageOf, pipelineFailure } from "./normal
 import { decideToolPolicy } from "./policy.js";
 import type { PolicyVerdict } from "./policy.js";
 import { reviewResult } from "./review.js";
+import { rewriteCall } from "./rewrite.js";
+import type { RewriteVerdict } from "./rewrite.js";
 import { sealCall } from "./seal.js";
 import type { SealedCall } from "./seal.js";
 import type { ProposedCall, ToolBatchOutcome, ToolCallOutcome } from "../calls.js";
@@ -48,10 +50,13 @@ export async function runToolBatch(options: ToolPipelineOptions, proposed: reado
   const session: SessionInfo = Object.freeze({ ...options.session });
   const scope = { sessionId: session.sessionId, turn: env.scope.turn, step: env.scope.step, ...(options.parent ? { parent: options.parent } : {}) };
   // Every call is sealed before any policy runs: later caller mutations cannot reach the batch.
+  // Its identity is final here; its arguments are final once its rewrite chain has run.
   const sealed = proposed.map((p) => sealCall(p, scope, options.tools));
   const envs = sealed.map((s): PointEnv => ({ ...env, scope: { ...env.scope, callId: s.call.callId } }));
   const candidates = sealed.map(() => deferred<Candidate>());
   const traces: (DecisionTrace | undefined)[] = [];
+  // What each call is once rewritten: what every later phase, the log and the agent see.
+  const effective: SealedCall[] = [...sealed];
 
   // Policy phases, one call after another in model order; an allowed call enters the gate at
   // once (in the same order) and the loop goes on to the next call's policy.
@@ -62,16 +67,18 @@ export async function runToolBatch(options: ToolPipelineOptions, proposed: reado
       if (slot === undefined || callEnv === undefined) continue;
       const decided: PolicyPhaseOutcome = await policyPhase(options, callEnv, session, s, gate).catch((error: unknown) => ({ later: internalCandidate(error) }));
       traces[index] = decided.trace;
+      if (decided.call !== undefined && s.ok) effective[index] = { ...s, call: decided.call };
       slot.resolve(Promise.resolve(decided.later).catch(internalCandidate));
     }
   })();
 
   const calls: ToolCallOutcome[] = [];
-  for (const [index, s] of sealed.entries()) {
+  for (const [index, proposedSeal] of sealed.entries()) {
     const slot = candidates[index];
     const callEnv = envs[index];
     if (slot === undefined || callEnv === undefined) continue;
     const candidate = await slot.promise;
+    const s = effective[index] ?? proposedSeal;
     const result = await commitPhase(callEnv, session, s, candidate).catch((error: unknown) =>
       pipelineFailure("internal", `internal error committing ${s.call.callId}: ${messageOf(error)}`, PIPELINE, candidate.result.contexts),
     );
@@ -106,10 +113,14 @@ async function policyPhase(
 ): Promise<PolicyPhaseOutcome> {
   if (!sealed.ok) return { later: { result: sealed.failure, bypass: true } };
   if (env.signal.aborted) return { later: { result: cancelledFailure(env.signal), bypass: true } };
-  const verdict = await decideToolPolicy(env, session, sealed.call, options.approval);
+  // A refused rewrite leaves the call sealed with the agent's arguments, refused like a pre-tool deny.
+  const rewritten = await rewriteCall(env, session, sealed.call);
+  if (rewritten.kind !== "rewritten") return { later: refused(rewritten), ...(rewritten.kind === "cancelled" ? {} : { trace: rewritten.trace }) };
+  const { call } = rewritten;
+  const verdict = await decideToolPolicy(env, session, call, options.approval);
   const trace = verdict.trace === undefined ? {} : { trace: verdict.trace };
-  if (verdict.kind !== "allow") return { later: refused(verdict), ...trace };
-  const { call, spec } = sealed;
+  if (verdict.kind !== "allow") return { later: refused(verdict), call, ...trace };
+  const { spec } = sealed;
   const entered = gate.enter(spec?.concurrencySafe !== true);
   const later = entered.then(async (release): Promise<Candidate> => {
     if (release === undefined) return { result: cancelledFailure(env.signal), bypass: true };
@@ -119,17 +130,19 @@ async function policyPhase(
       release();
     }
   });
-  return { later, ...trace };
+  return { later, call, ...trace };
 }
 
-/** What the policy phases of a call leave: its candidate (now or once dispatched) and who decided. */
+/** What the policy phases of a call leave: its candidate (now or once dispatched), who decided, and the call as rewritten. */
 interface PolicyPhaseOutcome {
   readonly later: Promise<Candidate> | Candidate;
   readonly trace?: DecisionTrace;
+  /** The call with its effective arguments; absent when it kept the sealed one. */
+  readonly call?: ToolCall;
 }
 
 /** A call that may not run: a denial is still reviewed; a listener failure or cancellation is not. */
-function refused(verdict: Exclude<PolicyVerdict, { kind: "allow" | "ask" }>): Candidate {
+function refused(verdict: Exclude<PolicyVerdict, { kind: "allow" | "ask" }> | Exclude<RewriteVerdict, { kind: "rewritten" }>): Candidate {
   switch (verdict.kind) {
     case "deny":
       return { result: pipelineFailure("denied", verdict.reason, verdict.decidedBy), bypass: false };

@@ -5,6 +5,8 @@ export type { Settled, FoldStep } from "./fan-out.js";
 export { runGuards } from "./guards.js";
 export { runNotification } from "./notify.js";
 export type { NotificationOutcome } from "./notify.js";
+export { runChain } from "./chain.js";
+export type { ChainApply, ChainOutcome } from "./chain.js";
 export { runAround } from "./execute.js";
 export type { AroundDispatch } from "./execute.js";
 export { DEFAULT_DECIDER, decidedBy, handled } from "./outcome.js";
