@@ -253,6 +253,7 @@ export class Daemon {
         pointBudgetMs: config.defaults.pointBudgetMs,
         toolConcurrency: config.limits.toolConcurrency,
         approvalTimeoutMs: config.limits.approvalTimeoutMs,
+        finalizeTimeoutMs: config.limits.finalizeTimeoutMs,
       },
     };
   }

@@ -26,7 +26,30 @@ export interface OpenSessionOptions {
   /** Default "startup". */
   readonly source?: "startup" | "resume";
   readonly cwd?: string;
-  readonly tools: readonly ToolDefinitionInfo[];
+  readonly tools: readonly AgentTool[];
+}
+
+/**
+ * A tool the agent offers. With `finalize` it owns the seed's final content boundary: the daemon
+ * asks once per call, after every policy phase, with the normalized candidate (failures
+ * included: a deny, a blocked or thrown call all reach it), and the answer may replace the
+ * content only. `finalizesContent` is sent as `finalize !== undefined`.
+ */
+export interface AgentTool extends ToolDefinitionInfo {
+  readonly finalize?: (input: FinalizeInput) => FinalizeAnswer | Promise<FinalizeAnswer>;
+}
+
+/** Replacement content, or undefined to keep the candidate's. */
+export type FinalizeAnswer = readonly ContentBlock[] | undefined;
+
+export interface FinalizeInput {
+  readonly call: ToolCall;
+  /** The normalized result the model would see; its isError, error identity, contexts and metadata are final. */
+  readonly candidate: ToolResult;
+  /** How long the daemon waits, in milliseconds; past it the content is kept. */
+  readonly deadlineMs: number;
+  /** Aborted at the local deadline, when the turn ends, or when the session stream ends. */
+  readonly signal: AbortSignal;
 }
 
 /** A tool call as the model proposed it: arguments as a value (sent as lossless JSON) or as JSON text (sent as is). */
@@ -104,7 +127,11 @@ export interface SessionOpenedInfo {
   readonly sessionId: string;
   /** True when an existing session was continued. */
   readonly resumed: boolean;
-  /** Context messages that plugins injected when the session started. */
+  /**
+   * Always empty. Session-start contexts are delivered once, at the head of the first step's
+   * batch (StepInput.messages), where the model sees them.
+   * @deprecated read them from the first step's messages.
+   */
   readonly contexts: readonly AgentMessage[];
 }
 
