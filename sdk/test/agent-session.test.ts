@@ -379,6 +379,47 @@ describe("approvals", () => {
   });
 });
 
+describe("finalize", () => {
+  const candidate = toProtoToolResult({ isError: true, code: "denied", name: "policy", message: "no", content: [{ type: "text", text: "Error: no" }], contexts: [] });
+  const request = (requestId: string, callId: string, toolName = "echo"): ResponseInit => ({
+    frame: { case: "finalizeRequest", value: { requestId, call: { ...sealedCall(callId), toolName }, candidate, deadlineMs: 0 } },
+  });
+
+  test("a tool with finalize is declared finalizes_content; its answers are content or keep, by request id", async () => {
+    const seen: [string, boolean, number][] = [];
+    const tools = [
+      { ...TOOLS[0], finalize: ({ call, candidate: c, deadlineMs }: { call: ToolCall; candidate: { isError: boolean }; deadlineMs: number }) => {
+        seen.push([call.callId, c.isError, deadlineMs]);
+        if (call.callId === "throws") throw new Error("broke");
+        return call.callId === "keep" ? undefined : [{ type: "text" as const, text: "[final]" }];
+      } },
+      { name: "plain", description: "", inputSchemaJson: "", concurrencySafe: false },
+    ];
+    const session = connect().openSession({ sessionId: "s1", tools }, handlers());
+    const daemon = await arrivals.next();
+    const open = await expectFrame(daemon, "open");
+    expect(open.tools.map((tool) => [tool.name, tool.finalizesContent])).toEqual([["echo", true], ["plain", false]]);
+    await daemon.send({ frame: { case: "opened", value: { sessionId: "s1", resumed: false } } });
+    await session.opened;
+
+    await daemon.send(request("f-1", "replace"));
+    expect(await expectFrame(daemon, "finalizeReply")).toMatchObject({ requestId: "f-1", content: { blocks: [{ block: { case: "text", value: "[final]" } }] } });
+    for (const [id, callId, toolName] of [["f-2", "keep", "echo"], ["f-3", "throws", "echo"], ["f-4", "other", "plain"]] as const) {
+      await daemon.send(request(id, callId, toolName));
+      const reply = await expectFrame(daemon, "finalizeReply");
+      expect(reply.requestId).toBe(id);
+      expect(reply.content).toBeUndefined();
+    }
+    expect(seen).toEqual([["replace", true, 0], ["keep", true, 0], ["throws", true, 0]]);
+    expect(session.problems).toEqual([]);
+  });
+
+  test("openSession refuses a finalize that is not a function, naming the field", () => {
+    const tools = [{ ...TOOLS[0], finalize: "yes" as unknown as () => undefined }];
+    expect(() => connect().openSession({ sessionId: "s1", tools }, handlers())).toThrow(/tools\[0\]\.finalize must be a function/);
+  });
+});
+
 describe("failures and problems", () => {
   test("a stream that ends with an error status rejects opened and pending follow-ups with it", async () => {
     const client = connect();
