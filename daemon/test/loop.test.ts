@@ -598,14 +598,18 @@ describe("the inbox while a turn runs", () => {
     expect(stops.map((e) => e.steeredContinuations)).toEqual([0, 1]);
   });
 
-  test("history: the batch's results in model order, then its contexts in FIFO order, then the next step", async () => {
+  test("history: the batch's results in model order, then one FIFO in arrival order (commits and injections), then the next step", async () => {
     const gate = deferred();
     const running = deferred();
-    const runner = fakeRunner({
-      gate: gate.promise,
-      onRun: () => running.resolve(),
-      contexts: [pluginMessage("lint", "c1 has lint warnings"), pluginMessage("lint", "c2 is generated")],
-    });
+    const lint = [pluginMessage("lint", "c1 has lint warnings"), pluginMessage("lint", "c2 is generated")];
+    // c1 commits (its context enters the FIFO), the agent injects while c2 runs, then c2 commits.
+    const runner: ToolBatchRunner = async (calls, ctx) => {
+      ctx.commitContexts(lint.slice(0, 1));
+      running.resolve();
+      await gate.promise;
+      ctx.commitContexts(lint.slice(1));
+      return { calls: calls.map((call) => ({ call: sealed(call, ctx), result: ok(`result ${call.callId ?? ""}`) })), contexts: lint };
+    };
     const model = new ScriptedModel(callTools("c1", "c2"), () => stop("summary"));
     const { session, ofType } = setup({ model, runTools: runner });
     const turn = session.followUp("check both");
@@ -619,16 +623,30 @@ describe("the inbox while a turn runs", () => {
       ["user", "tool", "result c1"],
       ["user", "tool", "result c2"],
       ["user", "plugin", "c1 has lint warnings"],
-      ["user", "plugin", "c2 is generated"],
       ["user", "user", "async note from the agent"],
+      ["user", "plugin", "c2 is generated"],
       ["assistant", "model", "summary"],
     ]);
     expect(session.history[2]?.source).toEqual({ kind: "tool", callId: "c1" });
     expect(ofType("contexts-appended").map((e) => [e.scope.step, texts(e.messages)])).toEqual([
-      [1, ["c1 has lint warnings", "c2 is generated", "async note from the agent"]],
+      [1, ["c1 has lint warnings", "async note from the agent", "c2 is generated"]],
     ]);
     // The injection joined the FIFO, not the next step's batch.
     expect(model.calls[1]?.messages).toEqual([]);
+  });
+
+  test("a runner that reports no commits: its contexts commit when the batch settles, after earlier injections", async () => {
+    const gate = deferred();
+    const running = deferred();
+    const runner = fakeRunner({ gate: gate.promise, onRun: () => running.resolve(), contexts: [pluginMessage("lint", "c1 has lint warnings")] });
+    const model = new ScriptedModel(callTools("c1"), () => stop("summary"));
+    const { session } = setup({ model, runTools: runner });
+    const turn = session.followUp("check");
+    await running.promise;
+    session.inject("async note from the agent");
+    gate.resolve();
+    await turn;
+    expect(texts(session.history)).toEqual(["check", "calling c1", "result c1", "async note from the agent", "c1 has lint warnings", "summary"]);
   });
 });
 
@@ -707,7 +725,8 @@ describe("cancellation", () => {
     session.cancel("stop now");
     expect(signal.aborted).toBe(true);
     expect(await turn).toEqual({ turn: 1, reason: "aborted", detail: "stop now", steps: 1 });
-    expect(texts(session.history)).toEqual(["run it", "calling c1", "cancelled c1", "partial output saved", "injected while running"]);
+    // The runner hands its contexts over only as it settles, so the earlier injection comes first.
+    expect(texts(session.history)).toEqual(["run it", "calling c1", "cancelled c1", "injected while running", "partial output saved"]);
     const tail = events.filter((e) => e.type === "contexts-appended" || e.type === "turn-ended").map((e) => e.type);
     expect(tail).toEqual(["contexts-appended", "turn-ended"]);
     expect(model.calls).toHaveLength(1);

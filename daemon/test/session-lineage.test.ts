@@ -35,7 +35,7 @@ function storeWith(limits: Partial<SessionStoreLimits> = {}) {
       registry: () => registry,
       bus: new EventBus(),
       log: silentLogger,
-      limits: { maxSteeredContinuations: 2, maxStepsPerTurn: 8, pointBudgetMs: 1_000, sessionEndBudgetMs: 1_000, toolConcurrency: 2, approvalTimeoutMs: 1_000 },
+      limits: { maxSteeredContinuations: 2, maxStepsPerTurn: 8, pointBudgetMs: 1_000, sessionEndBudgetMs: 1_000, toolConcurrency: 2, approvalTimeoutMs: 1_000, finalizeTimeoutMs: 1_000 },
     },
   );
   const open = (info: Omit<SessionInfo, "cwd">, source: "startup" | "subagent" | "resume" = "startup") => store.open({ info: { cwd: "/", ...info }, source, tools: [] }).session;

@@ -55,6 +55,11 @@ export interface ToolDefinitionInfo {
   /** JSON Schema text, or "" when the agent declared none. */
   readonly inputSchemaJson: string;
   readonly concurrencySafe: boolean;
+  /**
+   * The tool owns a final content boundary (the seed's finalizeContent): the hosted loop asks the
+   * agent once per call with the normalized result, failures included. Absent: false.
+   */
+  readonly finalizesContent?: boolean;
 }
 
 /** A sealed tool call: identity and arguments fixed before any policy runs. Deep-frozen. */

@@ -170,10 +170,12 @@ describe("a hosted turn", () => {
     expect(open).toMatchObject({ sessionId: "s1", source: pb.SessionSource.STARTUP, cwd: "/work", agentId: "agent-7" });
     expect(open.tools.map((tool) => [tool.name, tool.concurrencySafe])).toEqual([["echo", true]]);
 
+    // SessionOpened.contexts is deprecated: an older daemon that still fills it also puts the
+    // contexts in the first step's batch, so the client reads them there only (no duplicate).
     const seeded = toProtoMessage(pluginMessage("seed", "house rules"));
     await daemon.send({ frame: { case: "opened", value: { sessionId: "s1", resumed: false, contexts: [seeded] } } });
     const opened = await session.opened;
-    expect(opened).toEqual({ sessionId: "s1", resumed: false, contexts: [pluginMessage("seed", "house rules")] });
+    expect(opened).toEqual({ sessionId: "s1", resumed: false, contexts: [] });
 
     const turn = session.followUp("hello");
     const prompt = await expectFrame(daemon, "prompt");
@@ -374,6 +376,47 @@ describe("approvals", () => {
     expect(await sawDeadline.promise).toMatchObject({ code: "deadline_exceeded" });
     await daemon.send({ frame: { case: "approvalRequest", value: { requestId: "a-quick", call: sealedCall("quick"), reason: "?", askedBy: "p", deadlineMs: 0 } } });
     expect(await expectFrame(daemon, "approvalReply")).toMatchObject({ requestId: "a-quick", outcome: pb.ApprovalOutcome.REJECTED });
+  });
+});
+
+describe("finalize", () => {
+  const candidate = toProtoToolResult({ isError: true, code: "denied", name: "policy", message: "no", content: [{ type: "text", text: "Error: no" }], contexts: [] });
+  const request = (requestId: string, callId: string, toolName = "echo"): ResponseInit => ({
+    frame: { case: "finalizeRequest", value: { requestId, call: { ...sealedCall(callId), toolName }, candidate, deadlineMs: 0 } },
+  });
+
+  test("a tool with finalize is declared finalizes_content; its answers are content or keep, by request id", async () => {
+    const seen: [string, boolean, number][] = [];
+    const tools = [
+      { ...TOOLS[0], finalize: ({ call, candidate: c, deadlineMs }: { call: ToolCall; candidate: { isError: boolean }; deadlineMs: number }) => {
+        seen.push([call.callId, c.isError, deadlineMs]);
+        if (call.callId === "throws") throw new Error("broke");
+        return call.callId === "keep" ? undefined : [{ type: "text" as const, text: "[final]" }];
+      } },
+      { name: "plain", description: "", inputSchemaJson: "", concurrencySafe: false },
+    ];
+    const session = connect().openSession({ sessionId: "s1", tools }, handlers());
+    const daemon = await arrivals.next();
+    const open = await expectFrame(daemon, "open");
+    expect(open.tools.map((tool) => [tool.name, tool.finalizesContent])).toEqual([["echo", true], ["plain", false]]);
+    await daemon.send({ frame: { case: "opened", value: { sessionId: "s1", resumed: false } } });
+    await session.opened;
+
+    await daemon.send(request("f-1", "replace"));
+    expect(await expectFrame(daemon, "finalizeReply")).toMatchObject({ requestId: "f-1", content: { blocks: [{ block: { case: "text", value: "[final]" } }] } });
+    for (const [id, callId, toolName] of [["f-2", "keep", "echo"], ["f-3", "throws", "echo"], ["f-4", "other", "plain"]] as const) {
+      await daemon.send(request(id, callId, toolName));
+      const reply = await expectFrame(daemon, "finalizeReply");
+      expect(reply.requestId).toBe(id);
+      expect(reply.content).toBeUndefined();
+    }
+    expect(seen).toEqual([["replace", true, 0], ["keep", true, 0], ["throws", true, 0]]);
+    expect(session.problems).toEqual([]);
+  });
+
+  test("openSession refuses a finalize that is not a function, naming the field", () => {
+    const tools = [{ ...TOOLS[0], finalize: "yes" as unknown as () => undefined }];
+    expect(() => connect().openSession({ sessionId: "s1", tools }, handlers())).toThrow(/tools\[0\]\.finalize must be a function/);
   });
 });
 

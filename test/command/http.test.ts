@@ -89,7 +89,7 @@ beforeAll(async () => {
   const limits = { pointBudgetMs: 10_000, sessionEndBudgetMs: 1_000, maxSteeredContinuations: 2 };
   const store = new SessionStore(
     { maxSessions: 100, maxSessionsPerAgent: 100, resumeWindowMs: 1_000 },
-    { registry: () => registry, bus, log: silentLogger, limits: { ...limits, maxStepsPerTurn: 8, toolConcurrency: 2, approvalTimeoutMs: 1_000 } },
+    { registry: () => registry, bus, log: silentLogger, limits: { ...limits, maxStepsPerTurn: 8, toolConcurrency: 2, approvalTimeoutMs: 1_000, finalizeTimeoutMs: 1_000 } },
   );
   const evaluate = new EvaluateService({ registry: () => registry, bus, identities: new AgentIdentities([]), store, limits: () => limits, admission: new Admission(() => ({ maxInflightPerAgent: 64, maxInflight: 256 })) });
   const log = createLogger({ write: () => {} });

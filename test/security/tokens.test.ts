@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assistantMessage, connectHost } from "@hookd/sdk";
-import type { HostClient, HostedSession, SessionOpenedInfo } from "@hookd/sdk";
+import type { AgentMessage, HostClient, HostedSession } from "@hookd/sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startDaemon, writePluginModule } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
@@ -61,17 +61,34 @@ function connect(options: { token?: string; agentId?: string }): HostClient {
   return client;
 }
 
+/** The first step's batch of each session, recorded by its model. */
+const firstBatches = new WeakMap<HostedSession, readonly AgentMessage[]>();
+
 function open(client: HostClient, sessionId: string, source: "startup" | "resume"): HostedSession {
-  const session = client.openSession(
+  let first: readonly AgentMessage[] | undefined;
+  const session: HostedSession = client.openSession(
     { sessionId, source, tools: [] },
-    { runStep: async () => ({ assistant: assistantMessage("ok"), toolCalls: [] }), dispatch: async () => ({}) },
+    {
+      runStep: async ({ messages }) => {
+        if (first === undefined) firstBatches.set(session, (first = messages));
+        return { assistant: assistantMessage("ok"), toolCalls: [] };
+      },
+      dispatch: async () => ({}),
+    },
   );
   sessions.push(session);
   return session;
 }
 
-const contextText = (opened: SessionOpenedInfo): string[] =>
-  opened.contexts.flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
+/**
+ * The session-start contexts this stream's first step carried (they are delivered there once,
+ * ahead of the prompt): runs one turn and reads its batch without the prompt.
+ */
+async function contextText(session: HostedSession): Promise<string[]> {
+  await session.followUp("hi");
+  const batch = firstBatches.get(session) ?? [];
+  return batch.slice(0, -1).flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
+}
 
 describe("bearer tokens on evaluate calls", () => {
   it("answers a call without a token with UNAUTHENTICATED naming authorization", async () => {
@@ -124,9 +141,9 @@ describe("bearer tokens on hosted sessions", () => {
   });
 
   it("opens a session as the token's agent", async () => {
-    const opened = await open(connect({ token: BOB_TOKEN }), "h1", "startup").opened;
-    expect(opened.resumed).toBe(false);
-    expect(contextText(opened)).toEqual(["agent=bob source=startup"]);
+    const session = open(connect({ token: BOB_TOKEN }), "h1", "startup");
+    expect((await session.opened).resumed).toBe(false);
+    expect(await contextText(session)).toEqual(["agent=bob source=startup"]);
   });
 
   it("refuses OpenSession.agent_id that contradicts the token with PERMISSION_DENIED", async () => {
@@ -134,28 +151,28 @@ describe("bearer tokens on hosted sessions", () => {
     expect(error.codeName).toBe("PERMISSION_DENIED");
     expect(error.message).toContain("bob");
     // Nothing was opened for bob under that id: bob can start it afresh.
-    const bobs = await open(connect({ token: BOB_TOKEN }), "h2", "startup").opened;
-    expect(bobs.resumed).toBe(false);
-    expect(contextText(bobs)).toEqual(["agent=bob source=startup"]);
+    const bobs = open(connect({ token: BOB_TOKEN }), "h2", "startup");
+    expect((await bobs.opened).resumed).toBe(false);
+    expect(await contextText(bobs)).toEqual(["agent=bob source=startup"]);
   });
 
   it("does not let one agent resume another agent's session", async () => {
     // bob opens "shared" and detaches: it stays resumable, for bob.
     const bobClient = connect({ token: BOB_TOKEN });
     const bobSession = open(bobClient, "shared", "startup");
-    expect(contextText(await bobSession.opened)).toEqual(["agent=bob source=startup"]);
+    expect(await contextText(bobSession)).toEqual(["agent=bob source=startup"]);
     await bobSession.detach();
 
     // alice asks to resume "shared": she gets a new session of her own, not bob's.
     const aliceSession = open(connect({ token: ALICE_TOKEN }), "shared", "resume");
-    const aliceOpened = await aliceSession.opened;
-    expect(aliceOpened.resumed).toBe(false);
-    expect(contextText(aliceOpened)).toEqual(["agent=alice source=resume"]);
+    expect((await aliceSession.opened).resumed).toBe(false);
+    expect(await contextText(aliceSession)).toEqual(["agent=alice source=resume"]);
 
-    // While alice's "shared" is attached, bob's "shared" is still his to resume.
-    const bobAgain = await open(bobClient, "shared", "resume").opened;
-    expect(bobAgain.resumed).toBe(true);
-    expect(bobAgain.contexts).toEqual([]);
+    // While alice's "shared" is attached, bob's "shared" is still his to resume; its
+    // session-start contexts were delivered once already, so the resumed stream gets none.
+    const bobAgain = open(bobClient, "shared", "resume");
+    expect((await bobAgain.opened).resumed).toBe(true);
+    expect(await contextText(bobAgain)).toEqual([]);
 
     // And alice cannot reach bob's session by declaring bob's agent id either.
     const error = await rejectionOf(open(connect({ token: ALICE_TOKEN, agentId: "bob" }), "shared", "resume").opened);

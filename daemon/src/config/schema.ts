@@ -144,6 +144,11 @@ export const configSchema = z.strictObject({
       maxStepsPerTurn: z.number().int().positive().default(64),
       toolConcurrency: z.number().int().positive().default(4),
       approvalTimeoutMs: durationMs.default(60_000),
+      /**
+       * How long a hosted tool's finalize boundary (finalizes_content) may take at the agent; a
+       * later answer is ignored and the candidate's content kept. Small: it runs once per call.
+       */
+      finalizeTimeoutMs: durationMs.default(1_000),
       /** How long a disconnected session may be resumed. */
       resumeWindowMs: durationMs.default(300_000),
       /** A hosted session with no frame and no turn for this long ends (session-end EXPIRED); absent: never. */

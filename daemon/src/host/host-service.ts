@@ -4,7 +4,7 @@
 import { create } from "@bufbuild/protobuf";
 import { status } from "@grpc/grpc-js";
 import type { Server } from "@grpc/grpc-js";
-import { fromProtoSessionSource, fromProtoToolDefinition, toProtoMessage } from "@hookd/sdk/internal";
+import { fromProtoSessionSource, fromProtoToolDefinition } from "@hookd/sdk/internal";
 import type { SessionEndReason, SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
 import { StatusError, addService, invalidArgument, pb } from "@hookd/sdk/internal";
 import type { ServerStreamCall, ServiceImpl } from "@hookd/sdk/internal";
@@ -142,8 +142,10 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
   });
   let closed: SessionEndReason | undefined;
   try {
-    const contexts = resumed ? [] : await session.start();
-    sender.send({ case: "opened", value: { sessionId: who.session, resumed, contexts: contexts.map(toProtoMessage) } });
+    // Session-start runs before the agent hears the session is open; its contexts wait at the head
+    // of the first step's batch, the one place they are delivered (SessionOpened.contexts stays empty).
+    if (!resumed) await session.start();
+    sender.send({ case: "opened", value: { sessionId: who.session, resumed } });
     for (;;) {
       if (ended !== undefined) break;
       const next = await new Promise<IteratorResult<pb.SessionRequest> | "ended">((resolve, reject) => {

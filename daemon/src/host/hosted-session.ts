@@ -14,6 +14,7 @@ import { runToolBatch, toolLookup } from "../engine/pipeline/index.js";
 import type { ApprovalOutcome, ApprovalSeam, ToolLookup, ToolSpec } from "../engine/pipeline/index.js";
 import type { PluginRegistry } from "../engine/registry.js";
 import type { Logger } from "../log.js";
+import { agentFinalize } from "./finalize-request.js";
 import { PendingRequests } from "./pending.js";
 import { SessionRelay } from "./session-relay.js";
 import type { AgentStream } from "./session-relay.js";
@@ -29,6 +30,8 @@ export interface HostedSessionLimits {
   readonly sessionEndBudgetMs: number;
   readonly toolConcurrency: number;
   readonly approvalTimeoutMs: number;
+  /** How long a tool's finalize boundary may take at the agent before its content is kept. */
+  readonly finalizeTimeoutMs: number;
 }
 
 export interface HostedSessionDeps {
@@ -62,7 +65,7 @@ export class HostedSession {
     // Built at the first tool batch: an idle session holds no lookup map (memory per session, bench/README.md).
     let lookup: ToolLookup | undefined;
     const runTools: ToolBatchRunner = async (calls, ctx) => {
-      lookup ??= toolLookup(tools.map((tool): ToolSpec => ({ name: tool.name, concurrencySafe: tool.concurrencySafe })));
+      lookup ??= toolLookup(tools.map((tool) => this.#toolSpec(tool)));
       const outcome = await runToolBatch(
         {
           env: { registry: deps.registry(), bus: this.#bus, signal: ctx.signal, pointBudgetMs: deps.limits.pointBudgetMs, scope: this.#scope(ctx.turn, ctx.step) },
@@ -71,6 +74,7 @@ export class HostedSession {
           dispatch: (call, signal) => this.#dispatch(call, signal),
           approval: this.approvalSeam,
           maxConcurrency: deps.limits.toolConcurrency,
+          onCommitted: (committed) => ctx.commitContexts(committed.result.contexts),
         },
         calls,
       );
@@ -283,6 +287,13 @@ export class HostedSession {
       throw converted.error;
     }
     return converted.value;
+  }
+
+  #toolSpec(tool: ToolDefinitionInfo): ToolSpec {
+    const spec = { name: tool.name, concurrencySafe: tool.concurrencySafe };
+    if (tool.finalizesContent !== true) return spec;
+    const channel = { stream: () => this.#stream, pending: this.#pending, problem: (code: string, message: string, id: string) => this.problem(code, message, id) };
+    return { ...spec, finalizeAwaited: agentFinalize(channel, this.#deps.limits.finalizeTimeoutMs) };
   }
 
   #requireStream(): AgentStream {

@@ -264,6 +264,7 @@ export class Daemon {
         sessionEndBudgetMs: config.defaults.sessionEndBudgetMs,
         toolConcurrency: config.limits.toolConcurrency,
         approvalTimeoutMs: config.limits.approvalTimeoutMs,
+        finalizeTimeoutMs: config.limits.finalizeTimeoutMs,
       },
     };
   }

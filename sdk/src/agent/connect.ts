@@ -11,7 +11,7 @@ import type { Evaluator } from "./evaluate.js";
 import { evaluator } from "./evaluate.js";
 import { openFrame } from "./frames.js";
 import { Session } from "./session.js";
-import type { AgentHandlers, ConnectOptions, HostedSession, OpenSessionOptions } from "./types.js";
+import type { AgentHandlers, AgentTool, ConnectOptions, HostedSession, OpenSessionOptions } from "./types.js";
 
 export interface HostClient extends Evaluator {
   /**
@@ -44,8 +44,14 @@ export function connectHost(target: string, options: ConnectOptions = {}): HostC
       if (typeof handlers.runStep !== "function" || typeof handlers.dispatch !== "function") {
         throw new HookdError("invalid_argument", "openSession: handlers need runStep and dispatch functions");
       }
+      const finalizers = new Map<string, NonNullable<AgentTool["finalize"]>>();
+      for (const [index, tool] of session.tools.entries()) {
+        if (tool.finalize === undefined) continue;
+        if (typeof tool.finalize !== "function") throw new HookdError("invalid_argument", `openSession: tools[${index}].finalize must be a function`);
+        finalizers.set(tool.name, tool.finalize);
+      }
       const frame = openFrame(session, options.agentId);
-      return new Session(stub.session({ metadata }), session.sessionId, frame, handlers);
+      return new Session(stub.session({ metadata }), session.sessionId, frame, handlers, finalizers);
     },
     close(): void {
       if (closed) return;

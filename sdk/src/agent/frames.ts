@@ -24,7 +24,7 @@ export function openFrame(options: OpenSessionOptions, agentId: string | undefin
         sessionId: options.sessionId,
         source: toProtoSessionSource(options.source ?? "startup"),
         cwd: options.cwd ?? "",
-        tools: options.tools.map(toProtoToolDefinition),
+        tools: options.tools.map(({ finalize, ...tool }) => toProtoToolDefinition({ ...tool, finalizesContent: finalize !== undefined })),
         agentId: agentId ?? "",
         parentSessionId: options.parentSessionId ?? "",
         agentType: options.agentType ?? "",
@@ -66,12 +66,12 @@ export function promptFrame(kind: keyof typeof PROMPT_KINDS, content: PromptCont
   return { frame: { case: "prompt", value: { kind: PROMPT_KINDS[kind], content: proto } } };
 }
 
-export function readOpened(message: pb.SessionOpened): Result<SessionOpenedInfo> {
-  return decode("invalid_argument", "opened", () => ({
-    sessionId: message.sessionId,
-    resumed: message.resumed,
-    contexts: readMessages(message.contexts, "opened.contexts"),
-  }));
+/**
+ * SessionOpened.contexts is deprecated and not read: the daemon delivers session-start contexts
+ * in the first step's batch (older daemons did both; reading both would duplicate them).
+ */
+export function readOpened(message: pb.SessionOpened): SessionOpenedInfo {
+  return Object.freeze({ sessionId: message.sessionId, resumed: message.resumed, contexts: Object.freeze([]) });
 }
 
 export function readContext(message: pb.ContextNotice): Result<AgentMessage[]> {

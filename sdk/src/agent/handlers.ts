@@ -3,16 +3,21 @@
 // reply (an error step, a failure result, a cancelled approval), plus a problem to record.
 // Owns the mapping only; when a reply is sent (or dropped) is the session's business.
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { fromProtoMessage, fromProtoToolCall, toProtoMessage, toProtoToolResult } from "../convert/values.js";
+import { fromProtoMessage, fromProtoToolCall, fromProtoToolResult, toProtoContentBlock, toProtoMessage, toProtoToolResult } from "../convert/values.js";
+import { validateToolResult } from "../validate.js";
 import { deepFreeze, toJsonText } from "../json.js";
 import * as pb from "../proto.js";
 import type { AgentMessage, ToolCall } from "../types.js";
 import { messageOf, resultOf, thrownResult, toolFailure } from "./results.js";
-import type { AgentHandlers, ApprovalAnswer, ProposedToolCall } from "./types.js";
+import type { AgentHandlers, AgentTool, ApprovalAnswer, ProposedToolCall } from "./types.js";
 
 type StepReplyInit = MessageInitShape<typeof pb.StepReplySchema>;
 type DispatchReplyInit = MessageInitShape<typeof pb.DispatchReplySchema>;
 type ApprovalReplyInit = MessageInitShape<typeof pb.ApprovalReplySchema>;
+type FinalizeReplyInit = MessageInitShape<typeof pb.FinalizeReplySchema>;
+
+/** The finalize functions of the session's tools, by tool name. */
+export type Finalizers = ReadonlyMap<string, NonNullable<AgentTool["finalize"]>>;
 
 /** Records something this client could not use in a daemon frame (code INVALID_ARGUMENT). */
 export type Report = (message: string, requestId: string) => void;
@@ -92,6 +97,35 @@ export async function answerApproval(
   } catch (error) {
     return cancelled(`the approver failed: ${messageOf(error)}`);
   }
+}
+
+/**
+ * Runs the tool's finalize function. Total: a function that throws, or a request this client
+ * cannot read, keeps the content (no content in the reply); content that is not a list of valid
+ * blocks is reported and also kept.
+ */
+export async function answerFinalize(finalizers: Finalizers, request: pb.FinalizeRequest, signal: AbortSignal, report: Report): Promise<FinalizeReplyInit> {
+  const { requestId } = request;
+  const keep: FinalizeReplyInit = { requestId };
+  const call = readCall(request.call, "finalize_request.call", requestId, report);
+  const candidate = fromProtoToolResult(request.candidate, "finalize_request.candidate");
+  if (!candidate.ok) report(candidate.error.message, requestId);
+  const finalize = call === undefined ? undefined : finalizers.get(call.toolName);
+  if (call === undefined || !candidate.ok || finalize === undefined) return keep;
+  let answer: unknown;
+  try {
+    answer = await finalize({ call, candidate: candidate.value, deadlineMs: request.deadlineMs, signal });
+  } catch {
+    return keep;
+  }
+  if (answer === undefined) return keep;
+  // Checked as the daemon will: the candidate with this content must still be a valid result.
+  const checked = validateToolResult({ ...candidate.value, content: answer }, "finalize");
+  if (!checked.ok) {
+    report(`the finalize of ${call.toolName} answered unusable content (the content was kept): ${checked.error.message}`, requestId);
+    return keep;
+  }
+  return { requestId, content: { blocks: checked.result.content.map(toProtoContentBlock) } };
 }
 
 function readCall(message: pb.ToolCall | undefined, path: string, requestId: string, report: Report): ToolCall | undefined {

@@ -6,10 +6,13 @@ export { toolSuccess, toolFailure } from "./results.js";
 export { StatusError, statusName, type StatusCode } from "../grpc/status.js";
 export type {
   AgentHandlers,
+  AgentTool,
   ApprovalAnswer,
   ApprovalInput,
   ConnectOptions,
   EvaluateOptions,
+  FinalizeAnswer,
+  FinalizeInput,
   HostedSession,
   CloseReason,
   OpenSessionOptions,

@@ -10,7 +10,8 @@ import { StatusError, toStatusError } from "../grpc/status.js";
 import type * as pb from "../proto.js";
 import type { RequestFrame } from "./frames.js";
 import { closeFrame, promptFrame, readContext, readOpened, readToolResultNotice, readTurnEnded } from "./frames.js";
-import { answerApproval, answerDispatch, answerStep } from "./handlers.js";
+import { answerApproval, answerDispatch, answerFinalize, answerStep } from "./handlers.js";
+import type { Finalizers } from "./handlers.js";
 import { messageOf } from "./results.js";
 import { TurnLedger } from "./turns.js";
 import type { AgentHandlers, CloseReason, HostedSession, PromptContent, SessionEvent, SessionOpenedInfo, SessionProblem, TurnEnd } from "./types.js";
@@ -25,6 +26,7 @@ export class Session implements HostedSession {
   readonly ended: Promise<StatusError | undefined>;
   readonly #call: SessionCall;
   readonly #handlers: AgentHandlers;
+  readonly #finalizers: Finalizers;
   readonly #ledger = new TurnLedger();
   readonly #tasks = new Set<Promise<void>>();
   readonly #problems: SessionProblem[] = [];
@@ -32,10 +34,11 @@ export class Session implements HostedSession {
   #open!: { resolve: (info: SessionOpenedInfo) => void; reject: (error: Error) => void; done: boolean };
 
   /** Sends `open` first; `call` must be a fresh Session call. */
-  constructor(call: SessionCall, sessionId: string, open: RequestFrame, handlers: AgentHandlers) {
+  constructor(call: SessionCall, sessionId: string, open: RequestFrame, handlers: AgentHandlers, finalizers: Finalizers = new Map()) {
     this.sessionId = sessionId;
     this.#call = call;
     this.#handlers = handlers;
+    this.#finalizers = finalizers;
     this.opened = new Promise<SessionOpenedInfo>((resolve, reject) => (this.#open = { resolve, reject, done: false }));
     this.opened.catch(() => {}); // read through `ended` or a follow-up when nobody awaits it
     this.#sendQuietly(open);
@@ -134,16 +137,9 @@ export class Session implements HostedSession {
   #onFrame(message: pb.SessionResponse): void {
     const frame = message.frame;
     switch (frame.case) {
-      case "opened": {
-        const read = readOpened(frame.value);
-        if (read.ok) this.#settleOpen(read.value);
-        else {
-          // The session is open on the daemon all the same; only the unreadable contexts are lost.
-          this.#problem(read.error.message);
-          this.#settleOpen(Object.freeze({ sessionId: frame.value.sessionId, resumed: frame.value.resumed, contexts: [] }));
-        }
+      case "opened":
+        this.#settleOpen(readOpened(frame.value));
         return;
-      }
       case "turnStarted":
         if (!this.#ledger.started(frame.value.turn)) this.#problem(`turn ${frame.value.turn} started with no follow-up waiting`);
         this.#emit({ type: "turn-started", turn: frame.value.turn });
@@ -162,9 +158,20 @@ export class Session implements HostedSession {
         }));
         return;
       }
-      case "approvalRequest":
-        this.#approval(frame.value);
+      case "approvalRequest": {
+        const request = frame.value;
+        this.#deadlined(request.call?.turn ?? 0, request.requestId, request.deadlineMs, "approval", async (signal) => ({
+          frame: { case: "approvalReply", value: await answerApproval(this.#handlers, request, signal, this.#report) },
+        }));
         return;
+      }
+      case "finalizeRequest": {
+        const request = frame.value;
+        this.#deadlined(request.call?.turn ?? 0, request.requestId, request.deadlineMs, "finalize", async (signal) => ({
+          frame: { case: "finalizeReply", value: await answerFinalize(this.#finalizers, request, signal, this.#report) },
+        }));
+        return;
+      }
       case "toolResult": {
         const read = readToolResultNotice(frame.value);
         if (read.ok) this.#emit({ type: "tool-result", ...read.value });
@@ -239,28 +246,25 @@ export class Session implements HostedSession {
     void task.finally(() => this.#tasks.delete(task));
   }
 
-  /** An approval also ends at the local deadline; past it the daemon has denied, so nothing is sent. */
-  #approval(request: pb.ApprovalRequest): void {
+  /**
+   * A request that also ends at its local deadline (approval, finalize): past it the daemon has
+   * already decided without the answer, so nothing is sent.
+   */
+  #deadlined(turn: number, requestId: string, deadlineMs: number, what: string, answer: (signal: AbortSignal) => Promise<RequestFrame>): void {
     let expired = false;
-    this.#run(
-      request.call?.turn ?? 0,
-      request.requestId,
-      async (signal, controller) => {
-        const timer =
-          request.deadlineMs > 0
-            ? setTimeout(() => {
-                expired = true;
-                controller.abort(new HookdError("deadline_exceeded", `the approval deadline of ${request.deadlineMs} ms passed`));
-              }, request.deadlineMs)
-            : undefined;
-        try {
-          return { frame: { case: "approvalReply", value: await answerApproval(this.#handlers, request, signal, this.#report) } };
-        } finally {
-          clearTimeout(timer);
-        }
-      },
-      () => !expired,
-    );
+    const expire = (controller: AbortController): void => {
+      expired = true;
+      controller.abort(new HookdError("deadline_exceeded", `the ${what} deadline of ${deadlineMs} ms passed`));
+    };
+    const run = async (signal: AbortSignal, controller: AbortController): Promise<RequestFrame> => {
+      const timer = deadlineMs > 0 ? setTimeout(expire, deadlineMs, controller) : undefined;
+      try {
+        return await answer(signal);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    this.#run(turn, requestId, run, () => !expired);
   }
 
   // ---- events and problems -----------------------------------------------------------------

@@ -26,7 +26,7 @@ export interface OpenSessionOptions {
   /** Default "startup"; "subagent" requires `parentSessionId`. */
   readonly source?: "startup" | "resume" | "subagent";
   readonly cwd?: string;
-  readonly tools: readonly ToolDefinitionInfo[];
+  readonly tools: readonly AgentTool[];
   /**
    * For a subagent: the session of this same agent that started it (open or resumable). Every
    * event of the child carries it; the daemon refuses a parent it does not know for this agent.
@@ -34,6 +34,29 @@ export interface OpenSessionOptions {
   readonly parentSessionId?: string;
   /** The kind of agent running the session (e.g. the subagent's type). */
   readonly agentType?: string;
+}
+
+/**
+ * A tool the agent offers. With `finalize` it owns the seed's final content boundary: the daemon
+ * asks once per call, after every policy phase, with the normalized candidate (failures
+ * included: a deny, a blocked or thrown call all reach it), and the answer may replace the
+ * content only. `finalizesContent` is sent as `finalize !== undefined`.
+ */
+export interface AgentTool extends ToolDefinitionInfo {
+  readonly finalize?: (input: FinalizeInput) => FinalizeAnswer | Promise<FinalizeAnswer>;
+}
+
+/** Replacement content, or undefined to keep the candidate's. */
+export type FinalizeAnswer = readonly ContentBlock[] | undefined;
+
+export interface FinalizeInput {
+  readonly call: ToolCall;
+  /** The normalized result the model would see; its isError, error identity, contexts and metadata are final. */
+  readonly candidate: ToolResult;
+  /** How long the daemon waits, in milliseconds; past it the content is kept. */
+  readonly deadlineMs: number;
+  /** Aborted at the local deadline, when the turn ends, or when the session stream ends. */
+  readonly signal: AbortSignal;
 }
 
 /** Why the agent ends a session, as session-end plugins are told: closed, or its history cleared. */
@@ -114,7 +137,11 @@ export interface SessionOpenedInfo {
   readonly sessionId: string;
   /** True when an existing session was continued. */
   readonly resumed: boolean;
-  /** Context messages that plugins injected when the session started. */
+  /**
+   * Always empty. Session-start contexts are delivered once, at the head of the first step's
+   * batch (StepInput.messages), where the model sees them.
+   * @deprecated read them from the first step's messages.
+   */
   readonly contexts: readonly AgentMessage[];
 }
 

@@ -146,6 +146,7 @@ export function toProtoToolDefinition(tool: ToolDefinitionInfo): pb.ToolDefiniti
     description: tool.description,
     inputSchemaJson: tool.inputSchemaJson,
     concurrencySafe: tool.concurrencySafe,
+    finalizesContent: tool.finalizesContent === true,
   });
 }
 
@@ -157,6 +158,8 @@ export function readToolDefinition(message: pb.ToolDefinition, path: string): To
     description: message.description,
     inputSchemaJson: message.inputSchemaJson,
     concurrencySafe: message.concurrencySafe,
+    // Only when set, so a definition without the boundary reads back as it was written.
+    ...(message.finalizesContent ? { finalizesContent: true } : {}),
   };
 }
 export const fromProtoToolDefinition = reader(readToolDefinition, "tool");

@@ -17,8 +17,11 @@ export class Inbox {
   readonly #followUps: FollowUp[] = [];
   /** Steering and injections for the next step, in arrival order. */
   #nextStep: Pending[] = [];
-  /** Open while a tool batch runs: injections arriving then are buffered here. */
-  #batchFifo: AgentMessage[] | undefined;
+  /**
+   * Open while a tool batch runs: injections and each committed call's contexts, in arrival
+   * order (the seed's one FIFO); `handedOver` counts the contexts the runner already gave.
+   */
+  #batch: { readonly fifo: AgentMessage[]; handedOver: number } | undefined;
 
   followUp(entry: FollowUp): void {
     this.#followUps.push(entry);
@@ -29,7 +32,7 @@ export class Inbox {
   }
 
   inject(message: AgentMessage): void {
-    if (this.#batchFifo !== undefined) this.#batchFifo.push(message);
+    if (this.#batch !== undefined) this.#batch.fifo.push(message);
     else this.#nextStep.push({ kind: "inject", message });
   }
 
@@ -67,17 +70,28 @@ export class Inbox {
 
   /** A tool batch starts: injections go to its FIFO until it settles. */
   openBatch(): void {
-    this.#batchFifo = [];
+    this.#batch = { fifo: [], handedOver: 0 };
   }
 
   /**
-   * The batch settled: its FIFO in order, the pipeline's contexts first (it hands them over as
-   * one ordered list), then the injections that arrived while it ran.
+   * A call of the running batch committed: its contexts join the FIFO now, after whatever
+   * arrived before (an injection made while it executed comes first).
+   */
+  commitContexts(contexts: readonly AgentMessage[]): void {
+    if (this.#batch === undefined) return;
+    this.#batch.fifo.push(...contexts);
+    this.#batch.handedOver += contexts.length;
+  }
+
+  /**
+   * The batch settled: its FIFO in arrival order. `pipelineContexts` is the batch's whole ordered
+   * list; the part not already handed over through commitContexts (a runner that does not report
+   * commits) arrives now, last.
    */
   settleBatch(pipelineContexts: readonly AgentMessage[]): AgentMessage[] {
-    const injected = this.#batchFifo ?? [];
-    this.#batchFifo = undefined;
-    return [...pipelineContexts, ...injected];
+    const batch = this.#batch ?? { fifo: [], handedOver: 0 };
+    this.#batch = undefined;
+    return [...batch.fifo, ...pipelineContexts.slice(batch.handedOver)];
   }
 
   /** Removes every waiting follow-up (the session is closing). */

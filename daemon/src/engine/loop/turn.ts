@@ -163,12 +163,18 @@ class TurnRun {
 
   /**
    * Runs the batch and appends, once it settles: every result in model order, then the batch's
-   * context FIFO. Also when the runner failed or the turn was cancelled, so every proposed call
+   * context FIFO (injections and each call's contexts in the order they arrived or committed). Also when the runner failed or the turn was cancelled, so every proposed call
    * has a result and buffered contexts are appended before the turn closes.
    */
   async #toolBatch(calls: readonly ProposedCall[]): Promise<void> {
     const { inbox, history, bus, info } = this.deps;
-    const ctx = { session: info, turn: this.turn, step: this.#step, signal: this.signal };
+    const ctx = {
+      session: info,
+      turn: this.turn,
+      step: this.#step,
+      signal: this.signal,
+      commitContexts: (contexts: readonly AgentMessage[]) => inbox.commitContexts(contexts),
+    };
     inbox.openBatch();
     let outcome: ToolBatchOutcome | undefined;
     let failure: unknown;

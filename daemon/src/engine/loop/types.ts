@@ -36,6 +36,12 @@ export interface ToolBatchContext {
   readonly step: number;
   /** The turn's signal. The runner must settle promptly once it aborts. */
   readonly signal: AbortSignal;
+  /**
+   * Hands over one call's contexts as that call commits, in model order: they join the batch's
+   * FIFO then, after the injections that arrived earlier. The outcome's `contexts` still lists
+   * every context of the batch in order; what was not handed over is appended after the rest.
+   */
+  readonly commitContexts: (contexts: readonly AgentMessage[]) => void;
 }
 
 

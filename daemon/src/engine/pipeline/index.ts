@@ -14,6 +14,6 @@ export { finalizeResult } from "./finalize.js";
 export { resolveApproval } from "./approval.js";
 export type { ApprovalSeam, ApprovalRequest, ApprovalOutcome, ApprovalResolution } from "./approval.js";
 export { UnknownToolError, presentValue, toolLookup } from "./spec.js";
-export type { ToolSpec, ToolLookup, Dispatch } from "./spec.js";
+export type { ToolSpec, ToolLookup, Dispatch, AwaitedFinalize } from "./spec.js";
 export { FAILURE_CODES, type FailureCode } from "./normalize.js";
 export { DEFAULT_MAX_CONCURRENCY } from "./gate.js";

@@ -36,6 +36,11 @@ export interface ToolPipelineOptions {
   readonly maxConcurrency?: number;
   /** Set for nested calls: the calling tool's sealed call. */
   readonly parent?: ToolCall;
+  /**
+   * Told of each call as it commits (its final result known), in model order, before the batch
+   * settles: the loop puts the call's contexts into its FIFO at that moment. Must not throw.
+   */
+  readonly onCommitted?: (outcome: ToolCallOutcome) => void;
 }
 
 export type { ToolBatchOutcome, ToolCallOutcome };
@@ -84,7 +89,9 @@ export async function runToolBatch(options: ToolPipelineOptions, proposed: reado
     );
     const trace = traces[index];
     callEnv.bus.emit({ type: "call-settled", scope: callEnv.scope, call: s.call, result, ...(trace === undefined ? {} : { trace }) });
-    calls.push(Object.freeze({ call: s.call, result, ...(trace === undefined ? {} : { trace }) }));
+    const outcome: ToolCallOutcome = Object.freeze({ call: s.call, result, ...(trace === undefined ? {} : { trace }) });
+    calls.push(outcome);
+    options.onCommitted?.(outcome);
   }
   await policy;
   gate.close();
@@ -158,8 +165,14 @@ function refused(verdict: Exclude<PolicyVerdict, { kind: "allow" | "ask" }> | Ex
 /** The review (unless bypassed), finalizeContent exactly once, then the observers of the final result. */
 async function commitPhase(env: PointEnv, session: SessionInfo, sealed: SealedCall, candidate: Candidate): Promise<ToolResult> {
   const { call, spec } = sealed;
-  const transformed = candidate.bypass ? candidate.result : (await reviewResult(env, session, call, spec, candidate.result)).result;
-  const result = finalizeResult(transformed, call, spec);
+  // Whatever the review does, finalize still sees a candidate: it runs once on every path.
+  const transformed = candidate.bypass
+    ? candidate.result
+    : await reviewResult(env, session, call, spec, candidate.result).then(
+        (reviewed) => reviewed.result,
+        (error: unknown) => pipelineFailure("internal", `internal error in the post-tool phase: ${messageOf(error)}`, PIPELINE, candidate.result.contexts),
+      );
+  const result = await finalizeResult(transformed, call, spec);
   // Observers are bounded by their own deadlines but not by the turn's signal, so a call
   // cancelled before dispatch still reaches them, exactly once. Their failures change nothing.
   await decide({ ...env, signal: new AbortController().signal }, "tool-result", { session, call, result }).catch(() => undefined);

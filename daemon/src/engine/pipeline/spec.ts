@@ -18,6 +18,20 @@ export interface ToolSpec {
    * it. Cannot change isError, the error identity, contexts or metadata.
    */
   readonly finalizeContent?: (result: ToolResult, call: ToolCall) => readonly ContentBlock[] | undefined;
+  /**
+   * The same boundary when it lives across a wire (the hosted loop asks the agent): awaited under
+   * its own deadline, not the turn's signal, so a cancelled call still reaches it. It stays total:
+   * a rejection, a timeout or unusable content keeps the candidate's content. Used only when
+   * finalizeContent is absent.
+   */
+  readonly finalizeAwaited?: AwaitedFinalize;
+}
+
+export interface AwaitedFinalize {
+  /** Milliseconds the pipeline waits before keeping the content; `signal` aborts then. */
+  readonly deadlineMs: number;
+  /** Resolves to replacement content, or undefined to keep it. */
+  readonly run: (result: ToolResult, call: ToolCall, signal: AbortSignal) => Promise<unknown>;
 }
 
 /** The tools visible to a call; read once per call, when it is sealed. */
