@@ -1,4 +1,5 @@
-// The audit trail: one JSON line per plugin invocation and per applied decision, appended to the
+// The audit trail: one JSON line per plugin invocation, per applied decision and per shadow
+// call ("would have denied"), appended to the
 // configured file with a synchronous write, so a decision is on disk (and fsynced, with
 // fsync: always) before the agent is answered: the engine emits on the bus before the host
 // replies. Also fans the same records out to live `hookd tail` subscribers. Owns the record
@@ -15,7 +16,8 @@ export type FsyncPolicy = "always" | "interval" | "never";
 export interface AuditRecord {
   /** RFC 3339 with milliseconds. */
   readonly time: string;
-  readonly kind: "invocation" | "decision";
+  /** shadow: a shadow plugin's call, whose decision was never applied. */
+  readonly kind: "invocation" | "decision" | "shadow";
   readonly agentId: string;
   readonly sessionId: string;
   readonly turn: number;
@@ -29,8 +31,28 @@ export interface AuditRecord {
   /** Set for failures: deadline_exceeded, unavailable, invalid_answer, listener_error, ... */
   readonly cause: string;
   readonly durationUs: number;
-  /** Invocations only: answered, passed, fault or error. */
+  /** Invocations and shadow calls: answered, passed, fault or error. */
   readonly outcome?: string;
+  /** Shadow calls only: what the plugin would have done, "would have denied" (shadowVerdict). */
+  readonly verdict?: string;
+}
+
+/** A past participle of a decision kind: deny → denied, allow → allowed, pass → passed. */
+function pastTense(kind: string): string {
+  if (kind.endsWith("e")) return `${kind}d`;
+  if (/[^aeiou]y$/.test(kind)) return `${kind.slice(0, -1)}ied`;
+  return `${kind}ed`;
+}
+
+/**
+ * How a shadow call reads for a person: "would have denied", "would have returned a result", or,
+ * for a fault or error (decision "none"), that it gave no answer and nothing was applied.
+ */
+export function shadowVerdict(decision: string, cause: string): string {
+  if (decision === "none") return `would have given no answer (${cause === "" ? "failed" : cause}); no failure policy applied`;
+  if (decision === "result:ok") return "would have returned a result";
+  if (decision === "result:error") return "would have returned an error result";
+  return `would have ${pastTense(decision)}`;
 }
 
 export interface AuditFilter {
@@ -80,6 +102,23 @@ export function toAuditRecord(event: EngineEvent, now: Date = new Date()): Audit
         cause: event.cause ?? (event.decision === "error" ? "listener_error" : ""),
         durationUs: event.durationUs,
       };
+    case "shadow-decision": {
+      const { shadow } = event;
+      const cause = shadow.cause ?? "";
+      return {
+        time,
+        kind: "shadow",
+        ...where,
+        plugin: shadow.plugin,
+        point: shadow.point,
+        decision: shadow.decision,
+        reason: shadow.reason ?? "",
+        cause,
+        durationUs: shadow.durationUs,
+        outcome: shadow.outcome,
+        verdict: shadowVerdict(shadow.decision, cause),
+      };
+    }
     case "turn-started":
     case "step-started":
     case "call-settled":
@@ -221,7 +260,7 @@ export class AuditTrail {
 
   /** The engine observer: writes the record, then hands it to live subscribers. */
   readonly observe = (event: EngineEvent): void => {
-    if (event.type !== "invocation" && event.type !== "decision") return;
+    if (event.type !== "invocation" && event.type !== "decision" && event.type !== "shadow-decision") return;
     // Nobody reads the record: do not build it (building it showed in profiles of every evaluate).
     if (this.#file === undefined && this.#subscribers.size === 0) return;
     const record = toAuditRecord(event);
