@@ -11,6 +11,8 @@ import type { PointEnv } from "../src/engine/decide.js";
 import { EventBus } from "../src/engine/events.js";
 import type { EngineEvent, ShadowOutcome } from "../src/engine/events.js";
 import { PluginFault } from "../src/engine/faults.js";
+import { runToolBatch } from "../src/engine/pipeline/pipeline.js";
+import { toolLookup } from "../src/engine/pipeline/spec.js";
 import { PluginRegistry } from "../src/engine/registry.js";
 import type { Listener } from "../src/engine/listener.js";
 import { shadowVerdict, toAuditRecord } from "../src/ops/audit.js";
@@ -240,6 +242,42 @@ describe("shadow mode at the other point modes", () => {
     expect(await h.shadows(1)).toMatchObject([{ plugin: "timer", point: "execute", decision: "result:ok" }]);
     expect(dispatched).toBe(1);
     expect(shadowVerdict("result:ok", "")).toBe("would have returned a result");
+  });
+});
+
+describe("shadow mode in the tool pipeline (the hosted loop's)", () => {
+  it("a call that shadow plugins would have denied, wrapped and blocked runs as the enforcing plugins say, dispatched once", async () => {
+    let dispatched = 0;
+    const h = harness([
+      shadowed(listener("pre-tool", "judge", () => deny("no writes"))),
+      shadowed(listener("guard", "strict", () => deny("never"))),
+      shadowed(listener("execute", "wrapper", async (_event, ctx) => ctx.next())),
+      shadowed(listener("post-tool", "reviewer", () => ({ kind: "block", feedback: "looks wrong" }))),
+      shadowed(listener("tool-result", "observer", () => pass())),
+    ]);
+    const outcome = await runToolBatch(
+      {
+        env: h.env,
+        session: { sessionId: "s1", agentId: "agent", cwd: "/" },
+        tools: toolLookup([{ name: "echo", concurrencySafe: true }]),
+        dispatch: async (call) => {
+          dispatched++;
+          return call.arguments;
+        },
+      },
+      [{ callId: "c1", toolName: "echo", arguments: { text: "hi" } }],
+    );
+    expect(outcome.calls[0]?.result).toMatchObject({ isError: false, value: { text: "hi" } });
+    expect(outcome.calls[0]?.trace).toMatchObject({ decidedBy: "default" });
+    expect(dispatched).toBe(1);
+    const shadows = await h.shadows(5);
+    expect(Object.fromEntries(shadows.map((s) => [s.point, [s.plugin, s.decision]]))).toEqual({
+      "pre-tool": ["judge", "deny"],
+      guard: ["strict", "deny"],
+      execute: ["wrapper", "result:ok"],
+      "post-tool": ["reviewer", "block"],
+      "tool-result": ["observer", "pass"],
+    });
   });
 });
 

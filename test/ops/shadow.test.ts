@@ -113,7 +113,9 @@ describe("shadow mode through the daemon", () => {
         ],
       },
     });
-    cleanups.push(() => daemon.stop());
+    cleanups.push(async () => {
+      await daemon.stop();
+    });
     const client = connectHost(daemon.target, { agentId: "tester" });
     cleanups.push(() => client.close());
 
