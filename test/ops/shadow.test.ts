@@ -6,7 +6,7 @@
 // file after the applied decision; the unreachable plugin applies no failure policy and is
 // counted as a shadow fault; Prometheus shows shadow outcomes in their own series.
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { connectHost, definePlugin, deny, pass, servePlugin, snapshotJson } from "@hookd/sdk";
 import type { SessionInfo, ToolCall } from "@hookd/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, startDaemon } from "../support/daemon-process.js";
+import { CLI, startDaemon, writePluginModule } from "../support/daemon-process.js";
 import { adminClient, closeClient, readAudit } from "./support.js";
 import type { pb } from "./support.js";
 
@@ -24,6 +24,7 @@ afterEach(async () => {
 });
 
 const GATE = fileURLToPath(new URL("../fixtures/plugins/gate.mjs", import.meta.url));
+const MANAGED = fileURLToPath(new URL("../fixtures/plugins/managed-plugin.mjs", import.meta.url));
 
 function call(callId: string, toolName: string, command: string): ToolCall {
   const args = snapshotJson({ command });
@@ -179,5 +180,60 @@ describe("shadow mode through the daemon", () => {
     expect(body).toMatch(/^hookd_decisions_total\{point="pre-tool",decision="allow"\} 1$/m);
     expect(body).not.toMatch(/^hookd_plugin_calls_total\{/m);
     expect(body).not.toMatch(/^hookd_plugin_failure_policy_total\{/m);
+  });
+
+  it("applies to in-process, managed and command plugins too: each would have denied, the enforcing plugin's allow applies", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hookd-shadow-"));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const allowing = await writePluginModule("allowing", `import { allow, definePlugin } from "@hookd/sdk";\nexport default definePlugin({ name: "allowing", points: { "pre-tool": () => allow() } });\n`);
+    const denying = await writePluginModule("denying", `import { deny, definePlugin } from "@hookd/sdk";\nexport default definePlugin({ name: "denying", points: { "pre-tool": () => deny("in-process says no") } });\n`);
+    const hooks = join(dir, "hooks.json");
+    const answer = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "the hook says no" } });
+    await writeFile(hooks, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '${answer}'` }] }] } }));
+    const auditPath = join(dir, "audit.jsonl");
+    const daemon = await startDaemon({
+      config: {
+        audit: { path: auditPath, fsync: "always" },
+        plugins: [
+          { name: "allowing", kind: "in-process", module: allowing },
+          { name: "denying", kind: "in-process", module: denying, mode: "shadow" },
+          { name: "fixture", kind: "managed", command: process.execPath, args: [MANAGED], mode: "shadow", required: true },
+          { name: "hooks", kind: "command", hooks, dialect: "claude-code", mode: "shadow" },
+        ],
+      },
+    });
+    cleanups.push(async () => {
+      await daemon.stop();
+    });
+    const client = connectHost(daemon.target, { agentId: "tester" });
+    cleanups.push(() => client.close());
+    const admin = adminClient(daemon.socket);
+    cleanups.push(() => closeClient(admin));
+    const tailing = new AbortController();
+    const records = new Arrivals<pb.AuditRecord>();
+    const tailDone = (async () => {
+      for await (const { record } of admin.tailAudit({ point: 0, sessionId: "s1", plugin: "" }, { signal: tailing.signal })) if (record !== undefined) records.push(record);
+    })().catch(() => undefined);
+    cleanups.push(async () => {
+      tailing.abort();
+      await tailDone;
+    });
+    // Required: readiness waits until the managed plugin serves, so its call cannot find it starting.
+    await daemon.waitForLog((line) => line.msg === "hookd ready");
+    await daemon.waitForLog((line) => line.msg === "audit tail opened");
+    const result = await client.evaluatePreTool({ session, call: call("c1", "Bash", "deny") });
+    expect(result.decision.kind).toBe("allow");
+    expect(result.trace.decidedBy).toBe("allowing");
+    for (const [plugin, reason] of [
+      ["denying", "in-process says no"],
+      ["hooks", "the hook says no"],
+    ] as const) {
+      expect(await records.wait((r) => r.kind === "shadow" && r.plugin === plugin, `shadow record of ${plugin}`)).toMatchObject({ decision: "deny", reason });
+    }
+    const managed = await records.wait((r) => r.kind === "shadow" && r.plugin === "fixture", "shadow record of the managed plugin");
+    expect(managed.decision).toBe("deny");
+    expect(managed.reason).toMatch(/^fixture \d+ denies$/);
+    expect(records.items.filter((r) => r.kind === "invocation").map((r) => r.plugin)).toEqual(["allowing"]);
+    expect(readAudit(auditPath).filter((r) => r.kind === "shadow").map((r) => r.verdict)).toEqual(["would have denied", "would have denied", "would have denied"]);
   });
 });
