@@ -4,7 +4,9 @@
 // is still blocked on a latch the test releases only afterwards; its "would have denied" record
 // then reaches the live tail (HookAdmin.TailAudit and the `hookd tail` command) and the audit
 // file after the applied decision; the unreachable plugin applies no failure policy and is
-// counted as a shadow fault; Prometheus shows shadow outcomes in their own series.
+// counted as a shadow fault; Prometheus shows shadow outcomes in their own series. Then the other
+// kinds (in-process, managed, command) beside an enforcing allow, and the hosted loop with a
+// shadow plugin at every loop and tool point: the turn runs as if it were not there.
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,8 +15,10 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { connectHost, definePlugin, deny, pass, servePlugin, snapshotJson } from "@hookd/sdk";
 import type { SessionInfo, ToolCall } from "@hookd/sdk";
+import { fromProtoPoint } from "@hookd/sdk/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, startDaemon, writePluginModule } from "../support/daemon-process.js";
+import { contextTexts, openScriptedAgent, toolResults } from "../support/scripted-agent.js";
 import { adminClient, closeClient, readAudit } from "./support.js";
 import type { pb } from "./support.js";
 
@@ -236,4 +240,72 @@ describe("shadow mode through the daemon", () => {
     expect(records.items.filter((r) => r.kind === "invocation").map((r) => r.plugin)).toEqual(["allowing"]);
     expect(readAudit(auditPath).filter((r) => r.kind === "shadow").map((r) => r.verdict)).toEqual(["would have denied", "would have denied", "would have denied"]);
   });
+
+  it("in the hosted loop, a shadow plugin at every loop and tool point changes nothing about the turn", async () => {
+    const shadow = await writePluginModule(
+      "meddler",
+      `import { block, deny, definePlugin, inject, reject, steer, userMessage } from "@hookd/sdk";
+export default definePlugin({
+  name: "meddler",
+  points: {
+    "session-start": () => inject([userMessage("meddler context")]),
+    "pre-step": () => reject("meddler rejects every step"),
+    "pre-tool": () => deny("meddler denies every call"),
+    "post-tool": () => block("meddler blocks every result"),
+    "turn-stopping": () => steer([userMessage("meddler steers")]),
+  },
 });
+`,
+    );
+    const daemon = await startDaemon({ config: { plugins: [{ name: "meddler", kind: "in-process", module: shadow, mode: "shadow" }] } });
+    cleanups.push(async () => {
+      await daemon.stop();
+    });
+    const admin = adminClient(daemon.socket);
+    cleanups.push(() => closeClient(admin));
+    const tailing = new AbortController();
+    const records = new Arrivals<pb.AuditRecord>();
+    const tailDone = (async () => {
+      for await (const { record } of admin.tailAudit({ sessionId: "s-loop" }, { signal: tailing.signal })) if (record !== undefined) records.push(record);
+    })().catch(() => undefined);
+    cleanups.push(async () => {
+      tailing.abort();
+      await tailDone;
+    });
+    await daemon.waitForLog((line) => line.msg === "audit tail opened");
+
+    const agent = openScriptedAgent({
+      target: daemon.target,
+      agentId: "loop",
+      session: { sessionId: "s-loop" },
+      script: (prompt, step) => (step === 1 ? { say: "running", calls: [{ callId: "call-1", toolName: "Bash", arguments: { command: "rm -rf /" } }] } : { say: `done: ${prompt}` }),
+    });
+    cleanups.push(async () => {
+      await agent.session.close();
+      agent.client.close();
+    });
+    await agent.session.opened;
+    const turn = await agent.prompt("go");
+    // Not rejected, not steered: two steps (the call, then the answer), completed.
+    expect(turn).toMatchObject({ reason: "completed", steps: 2 });
+    expect(agent.dispatched.map((c) => c.callId)).toEqual(["call-1"]);
+    expect(toolResults(agent.events)[0]?.result.isError).toBe(false);
+    expect(contextTexts(agent.events)).toEqual([]);
+
+    const wouldHave = async (point: string, decision: string): Promise<void> => {
+      await records.wait((r) => r.kind === "shadow" && r.plugin === "meddler" && pointLabel(r.point) === point && r.decision === decision, `shadow ${decision} at ${point}`);
+    };
+    await wouldHave("session-start", "inject");
+    await wouldHave("pre-step", "reject");
+    await wouldHave("pre-tool", "deny");
+    await wouldHave("post-tool", "block");
+    await wouldHave("turn-stopping", "steer");
+    expect(records.items.filter((r) => r.kind === "decision").every((r) => r.plugin === "default")).toBe(true);
+  });
+});
+
+/** A record's point as its name. */
+function pointLabel(point: pb.Point): string {
+  const converted = fromProtoPoint(point, "point");
+  return converted.ok ? converted.value : "";
+}
