@@ -11,13 +11,16 @@ import type { TypedClient } from "@hookd/sdk/internal";
 import { POINTS } from "@hookd/sdk";
 import { toProtoPoint } from "@hookd/sdk/internal";
 import { runtimeDir } from "../config/load.js";
+import { shadowVerdict } from "../ops/audit.js";
 import { table } from "./table.js";
 
 export const ADMIN_USAGE = `  status                  the daemon's version, uptime, agents, sessions, listeners, config
   plugins                 every plugin: health, calls, failures, latency p50/p99, restarts
   reload                  re-read the config (an invalid one is refused; the running one stays)
-  tail [--session S] [--plugin P] [--point X] [--json]
-                          follow the audit records as they are written
+  tail [--session S] [--plugin P] [--point X] [--kind K] [--json]
+                          follow the audit records as they are written; shadow plugins'
+                          calls are kind "shadow" ("would have denied"); --kind keeps one
+                          of invocation, decision, shadow
   (each takes --socket PATH|unix:///PATH|host:port; default $HOOKD_SOCKET, else ${join(runtimeDir(), "hookd.sock")})`;
 
 /** Timeout of the unary admin calls, in milliseconds. */
@@ -135,9 +138,11 @@ export async function reload(args: string[], out: (text: string) => void, err: (
 export async function tail(args: string[], out: (text: string) => void, signal: AbortSignal): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { ...socketOption, session: { type: "string" }, plugin: { type: "string" }, point: { type: "string" }, json: { type: "boolean" } },
+    options: { ...socketOption, session: { type: "string" }, plugin: { type: "string" }, point: { type: "string" }, kind: { type: "string" }, json: { type: "boolean" } },
     strict: true,
   });
+  const kind = values.kind;
+  if (kind !== undefined && !(RECORD_KINDS as readonly string[]).includes(kind)) throw new Error(`--kind: expected one of ${RECORD_KINDS.join(", ")}, got "${kind}"`);
   let point = pb.Point.UNSPECIFIED;
   if (values.point !== undefined) {
     if (!(POINTS as readonly string[]).includes(values.point)) throw new Error(`--point: expected one of ${POINTS.join(", ")}, got "${values.point}"`);
@@ -147,7 +152,7 @@ export async function tail(args: string[], out: (text: string) => void, signal: 
     const request = { sessionId: values.session ?? "", plugin: values.plugin ?? "", point };
     try {
       for await (const { record } of client.tailAudit(request, { signal, waitForReady: false })) {
-        if (record === undefined) continue;
+        if (record === undefined || (kind !== undefined && record.kind !== kind)) continue;
         out(values.json === true ? `${JSON.stringify(recordJson(record))}\n` : `${recordLine(record)}\n`);
       }
     } catch (error) {
@@ -157,6 +162,9 @@ export async function tail(args: string[], out: (text: string) => void, signal: 
     return 0;
   });
 }
+
+/** The audit record kinds `tail --kind` can keep. */
+const RECORD_KINDS = ["invocation", "decision", "shadow"] as const;
 
 /** The record as the audit log writes it. */
 function recordJson(record: pb.AuditRecord): Record<string, unknown> {
@@ -174,11 +182,14 @@ function recordJson(record: pb.AuditRecord): Record<string, unknown> {
     reason: record.reason,
     cause: record.cause,
     durationUs: Number(record.durationUs),
+    ...(record.kind === "shadow" ? { verdict: shadowVerdict(record.decision, record.cause) } : {}),
   };
 }
 
-function recordLine(r: pb.AuditRecord): string {
+export function recordLine(r: pb.AuditRecord): string {
   const where = `${r.agentId}/${r.sessionId} t${r.turn}s${r.step}${r.callId === "" ? "" : ` ${r.callId}`}`;
   const why = [r.cause === "" ? "" : `cause=${r.cause}`, r.reason === "" ? "" : JSON.stringify(r.reason)].filter((x) => x !== "").join(" ");
-  return `${r.time} ${r.kind.padEnd(10)} ${pointName(r.point).padEnd(13)} ${r.plugin} -> ${r.decision} ${micros(r.durationUs)} [${where}]${why === "" ? "" : ` ${why}`}`;
+  // A shadow call is never "-> decision": nothing was applied.
+  const what = r.kind === "shadow" ? `${r.plugin} ${shadowVerdict(r.decision, r.cause)}` : `${r.plugin} -> ${r.decision}`;
+  return `${r.time} ${r.kind.padEnd(10)} ${pointName(r.point).padEnd(13)} ${what} ${micros(r.durationUs)} [${where}]${why === "" ? "" : ` ${why}`}`;
 }

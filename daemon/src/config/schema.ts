@@ -22,6 +22,12 @@ const pluginBase = {
   points: pointOverrides.optional(),
   /** Refuse to start (and fail readiness) when this plugin cannot be reached. */
   required: z.boolean().default(false),
+  /**
+   * shadow: called and audited ("would have denied") beside the enforcing plugins, its answer
+   * never applied and its failures never a failure policy's answer (docs/shadow-mode.md).
+   * Absent means enforce (optional rather than defaulted, so entries built in code need not say it).
+   */
+  mode: z.enum(["enforce", "shadow"]).optional(),
 };
 
 const tlsClient = z.strictObject({

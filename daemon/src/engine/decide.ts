@@ -1,21 +1,25 @@
 // One entry for every point: picks the point's listeners (matching the tool at tool-scoped
 // points), freezes the event, runs the runner of the point's mode within the point's budget, and
-// records every invocation and the applied decision on the event bus. The loop, the tool
+// records every invocation and the applied decision on the event bus; the point's shadow
+// listeners are started beside the enforcing ones and never awaited (runners/shadow.ts). The loop, the tool
 // pipeline and the evaluate API all decide through `decide`, so a point behaves the same
 // wherever it is reached. Knows the modes, never a point by name.
 import { POINT_TABLE, unreachable } from "@hookd/sdk";
 import type { DecisionOf, EventOf, PointName, PointSpec, PointTable, ToolCall, ToolResult } from "@hookd/sdk";
 import { freezeBuilt } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
+import { reasonOf } from "./decisions.js";
 import type { EventBus, EventScope } from "./events.js";
 import type { ChainOutcome } from "./runners/chain.js";
 import { runChain } from "./runners/chain.js";
+import type { Listener } from "./listener.js";
 import type { PluginRegistry } from "./registry.js";
 import type { AroundDispatch } from "./runners/execute.js";
 import { runAround } from "./runners/execute.js";
 import { runGuards } from "./runners/guards.js";
 import type { NotificationOutcome } from "./runners/notify.js";
 import { runNotification } from "./runners/notify.js";
+import { startShadows } from "./runners/shadow.js";
 import type { PointOutcome, RunOptions } from "./runners/outcome.js";
 import { DEFAULT_DECIDER } from "./runners/outcome.js";
 import { runWaterfall } from "./runners/waterfall.js";
@@ -54,7 +58,16 @@ type ModeArgs<P extends PointName> = ModeOf<P> extends "around" ? [around: Aroun
 export function decide<P extends PointName>(env: PointEnv, point: P, event: EventOf<P>, ...args: ModeArgs<P>): Promise<Decided<P>> {
   const spec: PointSpec = POINT_TABLE[point];
   const toolName = spec.toolScoped ? (event as { readonly call: { readonly toolName: string } }).call.toolName : undefined;
-  const listeners = env.registry.listeners(point, toolName);
+  const real = enforced(env, spec, point, env.registry.listeners(point, toolName), event, args);
+  const shadows = env.registry.shadows(point, toolName);
+  if (shadows.length > 0) {
+    startShadows(shadows, freezeBuilt(event), { mode: spec.mode, real, emit: (shadow) => env.bus.emit({ type: "shadow-decision", scope: env.scope, shadow }) });
+  }
+  return real;
+}
+
+/** The enforcing listeners' decision: the one that is applied. */
+function enforced<P extends PointName>(env: PointEnv, spec: PointSpec, point: P, listeners: readonly Listener<P>[], event: EventOf<P>, args: ModeArgs<P>): Promise<Decided<P>> {
   const mode = spec.mode;
   switch (mode) {
     case "waterfall":
@@ -152,13 +165,6 @@ async function recordedChain<E, D>(env: PointEnv, point: PointName, proposed: E,
 function callOf(event: unknown): { call?: ToolCall } {
   const call = (event as { readonly call?: ToolCall }).call;
   return call === undefined ? {} : { call };
-}
-
-/** The reason or feedback a decision carries, for the audit record. */
-function reasonOf(decision: unknown): string | undefined {
-  const d = decision as { reason?: unknown; feedback?: unknown; message?: unknown };
-  const reason = d.reason ?? d.feedback ?? d.message;
-  return typeof reason === "string" ? reason : undefined;
 }
 
 export type { PointOutcome, NotificationOutcome, AroundDispatch };

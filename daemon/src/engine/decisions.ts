@@ -1,5 +1,5 @@
 // What a plugin's answer stands for, read from the point table: the fail-closed answer of a
-// failing plugin, whether an answer is a pass, and the kind recorded for it.
+// failing plugin, whether an answer is a pass, and the kind and reason recorded for it.
 import { POINT_TABLE } from "@hookd/sdk";
 import type { FailurePolicy, Pass, PointAnswer, PointName } from "@hookd/sdk";
 
@@ -23,4 +23,11 @@ export function isPass(answer: unknown): answer is Pass {
 export function answerKind(answer: unknown): string {
   if (typeof answer === "object" && answer !== null && "kind" in answer) return String(answer.kind);
   return (answer as { readonly isError?: unknown }).isError === true ? "result:error" : "result:ok";
+}
+
+/** The reason or feedback a decision carries, for the audit record. */
+export function reasonOf(decision: unknown): string | undefined {
+  const d = decision as { reason?: unknown; feedback?: unknown; message?: unknown };
+  const reason = d.reason ?? d.feedback ?? d.message;
+  return typeof reason === "string" ? reason : undefined;
 }

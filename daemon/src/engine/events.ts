@@ -16,6 +16,26 @@ export interface EventScope {
   readonly callId?: string;
 }
 
+/**
+ * One shadow listener's call (runners/shadow.ts): what it would have decided. Never applied; a
+ * fault or error is recorded with no failure policy's answer standing in for it.
+ */
+export interface ShadowOutcome {
+  readonly plugin: string;
+  readonly point: PointName;
+  /** The plugin's kind ("in-process", "remote", ...). */
+  readonly kind: string;
+  /** answered, passed, fault (the plugin could not answer) or error (the handler's own). */
+  readonly outcome: "answered" | "passed" | "fault" | "error";
+  /** The kind it answered ("deny", "pass", "result:ok", ...); "none" for a fault or an error. */
+  readonly decision: string;
+  /** The answer's reason or feedback, or what went wrong. */
+  readonly reason?: string;
+  /** Set for a fault (its FaultCause) or an error ("listener_error"). */
+  readonly cause?: string;
+  readonly durationUs: number;
+}
+
 export type EngineEvent =
   | { readonly type: "invocation"; readonly scope: EventScope; readonly invocation: Invocation }
   | {
@@ -35,6 +55,7 @@ export type EngineEvent =
        */
       readonly call?: ToolCall;
     }
+  | { readonly type: "shadow-decision"; readonly scope: EventScope; readonly shadow: ShadowOutcome }
   | { readonly type: "turn-started"; readonly scope: EventScope }
   | { readonly type: "step-started"; readonly scope: EventScope; readonly messages: readonly AgentMessage[] }
   /** A call's final result, after every phase, in model order; `trace` says who decided whether it could run. */

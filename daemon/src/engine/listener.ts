@@ -10,6 +10,9 @@ import type { Cancellation } from "@hookd/sdk/internal";
 export type { EventOf } from "@hookd/sdk";
 export type ContextOf<P extends PointName> = Parameters<PointHandlers[P]>[1];
 
+/** Whether a listener's answers are applied ("enforce") or only audited ("shadow"). */
+export type ListenerMode = "enforce" | "shadow";
+
 /** What the runners need to know of how a listener is reached; every kind declares its own. */
 export interface ListenerTraits {
   /** Its handler may call next(), so it runs around the listeners after it and is never fanned out. */
@@ -48,6 +51,11 @@ export interface Listener<P extends PointName = PointName> {
   readonly failurePolicy: FailurePolicy;
   /** May be called concurrently with its neighbours and folded in order (see the proto). */
   readonly sideEffectFree: boolean;
+  /**
+   * "shadow": called beside the enforcing listeners and audited, its answer never applied
+   * (runners/shadow.ts). Absent means "enforce"; the plugin set sets it from the config.
+   */
+  readonly mode?: ListenerMode;
   /**
    * Calls the handler with its author-facing context; `call` carries the engine's cancellation
    * and the effective deadline, which the engine alone enforces. Rejects with a PluginFault when

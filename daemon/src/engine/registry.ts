@@ -1,6 +1,7 @@
 // The plugin registry: every listener of every plugin, ordered per point (priority, then plugin
 // name), built once and frozen. A reload builds a new registry and swaps it whole, so a running
-// call keeps the chain it started with. Owns ordering and matcher filtering.
+// call keeps the chain it started with. Owns ordering and matcher filtering, and keeps shadow
+// listeners apart from the enforcing chain, so no runner can apply a shadow answer by mistake.
 import { HookdError, POINTS } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
 import { compareListeners } from "./listener.js";
@@ -8,32 +9,49 @@ import type { Listener } from "./listener.js";
 
 export class PluginRegistry {
   readonly #byPoint: ReadonlyMap<PointName, readonly Listener[]>;
+  readonly #shadowsByPoint: ReadonlyMap<PointName, readonly Listener[]>;
 
   constructor(listeners: readonly Listener[]) {
     const seen = new Set<string>();
     const byPoint = new Map<PointName, Listener[]>(POINTS.map((point) => [point, []]));
+    const shadowsByPoint = new Map<PointName, Listener[]>(POINTS.map((point) => [point, []]));
     for (const listener of listeners) {
       const key = `${listener.plugin}\u0000${listener.point}`;
       if (seen.has(key)) throw new HookdError("invalid_plugin", `plugin ${listener.plugin} subscribes to ${listener.point} twice`);
       seen.add(key);
-      byPoint.get(listener.point)?.push(listener);
+      (listener.mode === "shadow" ? shadowsByPoint : byPoint).get(listener.point)?.push(listener);
     }
     for (const list of byPoint.values()) Object.freeze(list.sort(compareListeners));
+    for (const list of shadowsByPoint.values()) Object.freeze(list.sort(compareListeners));
     this.#byPoint = byPoint;
+    this.#shadowsByPoint = shadowsByPoint;
     Object.freeze(this);
   }
 
   static readonly EMPTY = new PluginRegistry([]);
 
-  /** The ordered listeners of a point; for tool points, only those matching the tool. */
+  /** The ordered enforcing listeners of a point; for tool points, only those matching the tool. */
   listeners<P extends PointName>(point: P, toolName?: string): readonly Listener<P>[] {
-    const all = (this.#byPoint.get(point) ?? []) as readonly Listener<P>[];
-    if (toolName === undefined || all.length === 0) return all;
-    return all.every((listener) => listener.matches(toolName)) ? all : all.filter((listener) => listener.matches(toolName));
+    return matching((this.#byPoint.get(point) ?? []) as readonly Listener<P>[], toolName);
   }
 
-  /** Every plugin name with the points it subscribes to, in order, for logs and `hookd check`. */
+  /** The point's shadow listeners (mode "shadow"), ordered and matched like `listeners`. */
+  shadows<P extends PointName>(point: P, toolName?: string): readonly Listener<P>[] {
+    return matching((this.#shadowsByPoint.get(point) ?? []) as readonly Listener<P>[], toolName);
+  }
+
+  /** Every enforcing plugin name with the points it subscribes to, in order, for logs and `hookd check`. */
   describe(): { point: PointName; plugins: string[] }[] {
     return POINTS.map((point) => ({ point, plugins: (this.#byPoint.get(point) ?? []).map((l) => l.plugin) }));
   }
+
+  /** The shadow plugins of each point that has any, in order, for logs. */
+  describeShadows(): { point: PointName; shadows: string[] }[] {
+    return POINTS.map((point) => ({ point, shadows: (this.#shadowsByPoint.get(point) ?? []).map((l) => l.plugin) })).filter((entry) => entry.shadows.length > 0);
+  }
+}
+
+function matching<L extends Listener>(all: readonly L[], toolName: string | undefined): readonly L[] {
+  if (toolName === undefined || all.length === 0) return all;
+  return all.every((listener) => listener.matches(toolName)) ? all : all.filter((listener) => listener.matches(toolName));
 }

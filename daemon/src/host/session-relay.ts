@@ -50,6 +50,7 @@ export class SessionRelay {
         return;
       case "invocation":
       case "decision":
+      case "shadow-decision":
       case "step-started":
         return; // not the agent's concern
     }

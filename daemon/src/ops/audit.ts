@@ -1,4 +1,5 @@
-// The audit trail: one JSON line per plugin invocation and per applied decision, appended to the
+// The audit trail: one JSON line per plugin invocation, per applied decision and per shadow
+// call ("would have denied"), appended to the
 // configured file with a synchronous write, so a decision is on disk (and fsynced, with
 // fsync: always) before the agent is answered: the engine emits on the bus before the host
 // replies. Also fans the same records out to live `hookd tail` subscribers. Owns the record
@@ -8,6 +9,9 @@ import { dirname } from "node:path";
 import type { PointName, ToolCall } from "@hookd/sdk";
 import type { EngineEvent } from "../engine/events.js";
 import type { Logger } from "../log.js";
+import { shadowVerdict } from "./shadow-verdict.js";
+
+export { shadowVerdict } from "./shadow-verdict.js";
 
 export type FsyncPolicy = "always" | "interval" | "never";
 
@@ -15,7 +19,8 @@ export type FsyncPolicy = "always" | "interval" | "never";
 export interface AuditRecord {
   /** RFC 3339 with milliseconds. */
   readonly time: string;
-  readonly kind: "invocation" | "decision";
+  /** shadow: a shadow plugin's call, whose decision was never applied. */
+  readonly kind: "invocation" | "decision" | "shadow";
   readonly agentId: string;
   readonly sessionId: string;
   readonly turn: number;
@@ -29,7 +34,7 @@ export interface AuditRecord {
   /** Set for failures: deadline_exceeded, unavailable, invalid_answer, listener_error, ... */
   readonly cause: string;
   readonly durationUs: number;
-  /** Invocations only: answered, passed, fault or error. */
+  /** Invocations and shadow calls: answered, passed, fault or error. */
   readonly outcome?: string;
   /**
    * Rewrite decisions only (not yet in hookd.v1.AuditRecord, so `hookd tail` leaves them out):
@@ -38,6 +43,8 @@ export interface AuditRecord {
   readonly argumentsJson?: string;
   readonly originalArgumentsJson?: string;
   readonly rewrittenBy?: readonly string[];
+  /** Shadow calls only: what the plugin would have done, "would have denied" (shadowVerdict). */
+  readonly verdict?: string;
 }
 
 export interface AuditFilter {
@@ -88,6 +95,23 @@ export function toAuditRecord(event: EngineEvent, now: Date = new Date()): Audit
         durationUs: event.durationUs,
         ...argumentsOf(event.call),
       };
+    case "shadow-decision": {
+      const { shadow } = event;
+      const cause = shadow.cause ?? "";
+      return {
+        time,
+        kind: "shadow",
+        ...where,
+        plugin: shadow.plugin,
+        point: shadow.point,
+        decision: shadow.decision,
+        reason: shadow.reason ?? "",
+        cause,
+        durationUs: shadow.durationUs,
+        outcome: shadow.outcome,
+        verdict: shadowVerdict(shadow.decision, cause),
+      };
+    }
     case "turn-started":
     case "step-started":
     case "call-settled":
@@ -239,7 +263,7 @@ export class AuditTrail {
 
   /** The engine observer: writes the record, then hands it to live subscribers. */
   readonly observe = (event: EngineEvent): void => {
-    if (event.type !== "invocation" && event.type !== "decision") return;
+    if (event.type !== "invocation" && event.type !== "decision" && event.type !== "shadow-decision") return;
     // Nobody reads the record: do not build it (building it showed in profiles of every evaluate).
     if (this.#file === undefined && this.#subscribers.size === 0) return;
     const record = toAuditRecord(event);

@@ -2,7 +2,8 @@
 // failures by cause, failure-policy effects, latency), per point (applied decisions), and per
 // plugin (calls, failures, a window of recent latencies for `hookd plugins` p50/p99). The hot
 // path is a map lookup and a few array increments; rendering the Prometheus text happens only
-// on a scrape (prometheus.ts). Owns no I/O.
+// on a scrape (prometheus.ts). Shadow calls are kept apart (ShadowStats): they never count as
+// the point's calls or decisions, only in the plugin's own totals. Owns no I/O.
 import type { PointName } from "@hookd/sdk";
 import type { EngineEvent } from "../engine/events.js";
 
@@ -70,6 +71,20 @@ export class PluginTotals {
   }
 }
 
+/** One shadow plugin at one point: what it would have decided, its faults, its latency. */
+export class ShadowStats {
+  /** By outcome and decision, keyed "<outcome>\u0000<decision>". */
+  readonly verdicts = new Map<string, number>();
+  /** Faults and listener errors, by cause: counted, never turned into a failure policy's answer. */
+  readonly faults = new Map<string, number>();
+  readonly latency = new Histogram();
+
+  constructor(
+    readonly plugin: string,
+    readonly point: PointName,
+  ) {}
+}
+
 export class DecisionStats {
   readonly byDecision = new Map<string, number>();
   readonly latency = new Histogram();
@@ -84,6 +99,7 @@ export class EngineMetrics {
   readonly pluginPoints = new Map<string, PluginPointStats>();
   readonly plugins = new Map<string, PluginTotals>();
   readonly decisions = new Map<PointName, DecisionStats>();
+  readonly shadows = new Map<string, ShadowStats>();
 
   readonly observe = (event: EngineEvent): void => {
     if (event.type === "invocation") {
@@ -108,6 +124,18 @@ export class EngineMetrics {
       if (stats === undefined) this.decisions.set(event.point, (stats = new DecisionStats()));
       increment(stats.byDecision, event.decision);
       stats.latency.observe(event.durationUs);
+    } else if (event.type === "shadow-decision") {
+      const { plugin, point, outcome, decision, cause, durationUs } = event.shadow;
+      const key = `${plugin}\u0000${point}`;
+      let stats = this.shadows.get(key);
+      if (stats === undefined) this.shadows.set(key, (stats = new ShadowStats(plugin, point)));
+      increment(stats.verdicts, `${outcome}\u0000${decision}`);
+      stats.latency.observe(durationUs);
+      const failed = outcome === "fault" || outcome === "error";
+      if (failed) increment(stats.faults, cause ?? "listener_error");
+      let totals = this.plugins.get(plugin);
+      if (totals === undefined) this.plugins.set(plugin, (totals = new PluginTotals()));
+      totals.record(durationUs, failed);
     }
   };
 

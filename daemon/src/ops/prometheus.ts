@@ -91,6 +91,22 @@ export function renderMetrics(metrics: EngineMetrics, gauges: DaemonGauges): str
   out.family("hookd_point_duration_seconds", "histogram", "Time to decide a point (all its plugins), by point.");
   for (const [point, s] of metrics.decisions) out.histogram("hookd_point_duration_seconds", { point }, s.latency);
 
+  // Shadow plugins have their own series: their verdicts are never decisions, their faults never failure-policy effects.
+  const shadows = [...metrics.shadows.values()];
+  out.family("hookd_shadow_calls_total", "counter", "Shadow plugin calls (never applied), by plugin, point, outcome and the decision it would have made.");
+  for (const s of shadows) {
+    for (const [key, n] of s.verdicts) {
+      const [outcome = "", decision = ""] = key.split("\u0000");
+      out.sample("hookd_shadow_calls_total", { plugin: s.plugin, point: s.point, outcome, decision }, n);
+    }
+  }
+  out.family("hookd_shadow_faults_total", "counter", "Shadow plugin calls that gave no usable answer, by cause; no failure policy was applied.");
+  for (const s of shadows) {
+    for (const [cause, n] of s.faults) out.sample("hookd_shadow_faults_total", { plugin: s.plugin, point: s.point, cause }, n);
+  }
+  out.family("hookd_shadow_call_duration_seconds", "histogram", "Shadow plugin call latency, by plugin and point.");
+  for (const s of shadows) out.histogram("hookd_shadow_call_duration_seconds", { plugin: s.plugin, point: s.point }, s.latency);
+
   out.family("hookd_plugin_restarts_total", "counter", "Restarts (managed) or reconnects (remote) of a plugin.");
   for (const p of gauges.plugins) out.sample("hookd_plugin_restarts_total", { plugin: p.name }, p.restarts);
   out.family("hookd_plugin_health", "gauge", "1 for the plugin's current health state.");

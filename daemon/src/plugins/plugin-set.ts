@@ -4,12 +4,15 @@
 // the swap), applies it by swapping in a
 // new registry whole (a running point keeps the chain it started with), closes retired sources
 // once their in-flight calls finished, waits for required plugins, and records managed plugin
-// processes so a later daemon can sweep what a killed one left. Owns no other config: the
+// processes so a later daemon can sweep what a killed one left. A plugin's `mode` (enforce or
+// shadow) is not part of what makes an entry "changed": a reload that only flips it keeps the
+// running source and marks its listeners in the new registry. Owns no other config: the
 // daemon applies the rest of a reload (runtime/daemon.ts).
 import { isDeepStrictEqual } from "node:util";
 import { HookdError } from "@hookd/sdk";
 import { runtimeDir } from "../config/load.js";
 import type { Config, PluginConfig } from "../config/schema.js";
+import type { Listener, ListenerMode } from "../engine/listener.js";
 import { PluginRegistry } from "../engine/registry.js";
 import type { Logger } from "../log.js";
 import { InflightCalls } from "./inflight.js";
@@ -39,11 +42,29 @@ export function planPlugins(current: readonly PluginConfig[], next: readonly Plu
   const load: PluginConfig[] = [];
   for (const plugin of next) {
     const old = before.get(plugin.name);
-    if (old !== undefined && isDeepStrictEqual(old, plugin) && !codeChanged(plugin.name)) keep.push(plugin.name);
+    if (old !== undefined && isDeepStrictEqual(withoutMode(old), withoutMode(plugin)) && !codeChanged(plugin.name)) keep.push(plugin.name);
     else load.push(plugin);
   }
   const retire = current.filter((plugin) => !keep.includes(plugin.name)).map((plugin) => plugin.name);
   return { keep, retire, load };
+}
+
+/** The entry as the plan compares it: the mode is applied to the registry, never by reloading the plugin. */
+function withoutMode(plugin: PluginConfig): Omit<PluginConfig, "mode"> {
+  const { mode: _mode, ...rest } = plugin;
+  return rest;
+}
+
+/** The names of the config's shadow plugins. */
+export function shadowPlugins(plugins: readonly PluginConfig[]): ReadonlySet<string> {
+  return new Set(plugins.filter((plugin) => plugin.mode === "shadow").map((plugin) => plugin.name));
+}
+
+/** A source's listeners in the mode its config entry gives them. */
+function inMode(listeners: readonly Listener[], shadow: boolean): readonly Listener[] {
+  const mode: ListenerMode = shadow ? "shadow" : "enforce";
+  // Absent is enforce: an enforcing plugin's listeners are used as they are.
+  return listeners.map((listener) => ((listener.mode ?? "enforce") === mode ? listener : { ...listener, mode }));
 }
 
 export interface PluginSetOptions {
@@ -63,6 +84,8 @@ export interface PreparedPlugins {
   /** The sources of the next config, in its order: kept ones and the newly loaded. */
   readonly sources: readonly PluginSource[];
   readonly loaded: readonly PluginSource[];
+  /** The next config's shadow plugins. */
+  readonly shadows: ReadonlySet<string>;
 }
 
 export class PluginSet {
@@ -73,6 +96,7 @@ export class PluginSet {
   /** Aborted by close: retired plugins stop waiting for their drain and are closed with the rest. */
   readonly #stopped = new AbortController();
   #sources: readonly PluginSource[] = [];
+  #shadows: ReadonlySet<string> = new Set();
   #registry = PluginRegistry.EMPTY;
   #pool: WorkerPool | undefined;
   readonly #stateDir: string;
@@ -114,6 +138,7 @@ export class PluginSet {
     const context = this.#context(config);
     const sources: PluginSource[] = [];
     this.#sources = sources;
+    this.#shadows = shadowPlugins(config.plugins);
     for (const plugin of config.plugins) sources.push(await loadPlugin(plugin, context));
     for (const source of sources) source.onChange(() => this.#rebuildOnChange(source.name));
     this.#rebuild();
@@ -136,8 +161,9 @@ export class PluginSet {
       for (const plugin of plan.load) loaded.set(plugin.name, await loadPlugin(plugin, context));
       const kept = new Map(this.#sources.map((source) => [source.name, source]));
       const sources = next.plugins.map((plugin) => loaded.get(plugin.name) ?? kept.get(plugin.name)).filter((s): s is PluginSource => s !== undefined);
-      new PluginRegistry(sources.flatMap((source) => source.listeners()));
-      return { plan, sources, loaded: [...loaded.values()] };
+      const shadows = shadowPlugins(next.plugins);
+      new PluginRegistry(sources.flatMap((source) => inMode(source.listeners(), shadows.has(source.name))));
+      return { plan, sources, loaded: [...loaded.values()], shadows };
     } catch (error) {
       await Promise.allSettled([...loaded.values()].map((source) => source.close()));
       throw error;
@@ -152,6 +178,7 @@ export class PluginSet {
   apply(prepared: PreparedPlugins, pointBudgetMs: number): void {
     const retired = this.#sources.filter((source) => prepared.plan.retire.includes(source.name));
     this.#sources = prepared.sources;
+    this.#shadows = prepared.shadows;
     for (const source of prepared.loaded) source.onChange(() => this.#rebuildOnChange(source.name));
     this.#rebuild();
     for (const source of retired) {
@@ -198,7 +225,7 @@ export class PluginSet {
   }
 
   #rebuild(): void {
-    const registry = new PluginRegistry(this.#sources.flatMap((source) => this.#inflight.listeners(source)));
+    const registry = new PluginRegistry(this.#sources.flatMap((source) => inMode(this.#inflight.listeners(source), this.#shadows.has(source.name))));
     this.#registry = registry;
     // The order plugins run in, per point, so an operator can see it at start and after changes;
     // a plugin not described yet is named with the fallback it is subscribed by.
@@ -212,6 +239,7 @@ export class PluginSet {
       const fallback = Object.fromEntries(plugins.filter((name) => fallbacks.has(name)).map((name) => [name, fallbacks.get(name)]));
       this.#log.info("plugin order", { point, plugins, ...(Object.keys(fallback).length === 0 ? {} : { fallback }) });
     }
+    for (const { point, shadows } of registry.describeShadows()) this.#log.info("shadow plugins (called and audited, never applied)", { point, plugins: shadows });
   }
 }
 

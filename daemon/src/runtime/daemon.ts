@@ -248,7 +248,7 @@ export class Daemon {
     const restart = restartOnlyChanges(current, next);
     if (restart.length > 0) this.#log.warn("config changes that need a restart were not applied", { keys: restart });
     const { plan } = prepared;
-    this.#log.info("config reloaded", { generation: this.#generation, kept: plan.keep, loaded: plan.load.map((p) => p.name), retired: plan.retire });
+    this.#log.info("config reloaded", { generation: this.#generation, kept: plan.keep, loaded: plan.load.map((p) => p.name), retired: plan.retire, shadow: [...prepared.shadows] });
     return { applied: true, error: "", configGeneration: this.#generation };
   }
 

@@ -11,3 +11,5 @@ export { runAround } from "./execute.js";
 export type { AroundDispatch } from "./execute.js";
 export { DEFAULT_DECIDER, decidedBy, handled } from "./outcome.js";
 export type { PointOutcome, RunOptions } from "./outcome.js";
+export { startShadows, callShadow, shadowOutcome } from "./shadow.js";
+export type { ShadowRun } from "./shadow.js";
