@@ -9,7 +9,7 @@ import type { AgentMessage, ContentBlock, SessionEndReason, SessionInfo, Session
 import { pb } from "@hookd/sdk/internal";
 import { EventBus } from "../engine/events.js";
 import { EngineSession } from "../engine/loop/index.js";
-import type { ModelStep, ProposedCall, ToolBatchRunner } from "../engine/loop/index.js";
+import type { ModelStep, ToolBatchRunner } from "../engine/loop/index.js";
 import { runToolBatch, toolLookup } from "../engine/pipeline/index.js";
 import type { ApprovalOutcome, ApprovalSeam, ToolLookup, ToolSpec } from "../engine/pipeline/index.js";
 import type { PluginRegistry } from "../engine/registry.js";
@@ -18,7 +18,7 @@ import { agentFinalize } from "./finalize-request.js";
 import { PendingRequests } from "./pending.js";
 import { SessionRelay } from "./session-relay.js";
 import type { AgentStream } from "./session-relay.js";
-import { argumentsProblem, identityProblem } from "./tool-calls.js";
+import { readStepToolCalls } from "./tool-calls.js";
 
 export type { AgentStream } from "./session-relay.js";
 
@@ -240,37 +240,8 @@ export class HostedSession {
       }
       assistant = converted.value;
     }
-    return { assistant, toolCalls: this.#readToolCalls(answer.toolCalls, id) };
+    return { assistant, toolCalls: readStepToolCalls(answer.toolCalls, (problem) => this.problem("INVALID_ARGUMENT", problem, id)) };
   };
-
-  /**
-   * A step's calls as the contract states them. A call without a call_id or tool_name, or with a
-   * call_id repeated in the reply, refuses the whole reply (a Problem, then the step fails as for
-   * a malformed assistant message): results could not be told apart. Ids are not remembered
-   * across steps: that would hold every id for the session's life. Arguments
-   * that are not a JSON object fail that call alone (the pipeline seals it as failed), so the
-   * model sees its mistake and the turn goes on.
-   */
-  #readToolCalls(calls: readonly pb.ProposedToolCall[], requestId: string): ProposedCall[] {
-    const ids = new Set<string>();
-    for (const [index, call] of calls.entries()) {
-      const path = `step_reply.tool_calls[${index}]`;
-      const problem =
-        identityProblem(call, path) ??
-        (ids.has(call.callId) ? `${path}.call_id: "${call.callId}" is repeated in this step reply` : undefined);
-      if (problem !== undefined) {
-        this.problem("INVALID_ARGUMENT", problem, requestId);
-        throw new HookdError("invalid_argument", problem);
-      }
-      ids.add(call.callId);
-    }
-    return calls.map((call, index): ProposedCall => {
-      const refused = argumentsProblem(call.argumentsJson);
-      if (refused === undefined) return { callId: call.callId, toolName: call.toolName, argumentsJson: call.argumentsJson };
-      this.problem("INVALID_ARGUMENT", `step_reply.tool_calls[${index}].arguments_json: ${refused}`, requestId);
-      return { callId: call.callId, toolName: call.toolName, argumentsJson: call.argumentsJson, refusedArguments: `arguments: ${refused}` };
-    });
-  }
 
   async #dispatch(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
     const stream = this.#requireStream();

@@ -73,10 +73,10 @@ export function shadowOutcome(listener: Listener, result: CallResult): ShadowOut
 function shadowContext(listener: Listener, abort: LazyAbort, run: ShadowRun): HandlerContext {
   const mode = run.mode;
   switch (mode) {
+    // A shadow rewriter (chain) sees the event as proposed: its rewrite is audited, never chained.
+    case "chain":
     case "guards":
     case "notification":
-    // A shadow rewriter sees the event as proposed: its rewrite is audited, never chained.
-    case "chain":
       return new CallContext(abort, listener.plugin);
     case "waterfall":
     case "around": {
