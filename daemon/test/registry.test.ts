@@ -30,6 +30,7 @@ describe("PluginRegistry", () => {
       { point: "session-start", plugins: ["both"] },
       { point: "pre-step", plugins: [] },
       { point: "pre-tool", plugins: ["both"] },
+      { point: "approval", plugins: [] },
       { point: "guard", plugins: ["guarded"] },
       { point: "execute", plugins: [] },
       { point: "post-tool", plugins: [] },

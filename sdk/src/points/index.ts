@@ -2,6 +2,8 @@
 // (the closed list of names, tool points, the typed maps of events, decisions, answers and
 // handlers, the evaluate RPCs). Adding a point is its proto, one file here, and one line in each
 // map below.
+import type { ApprovalTypes } from "./approval.js";
+import { approvalEvaluate, approvalPoint } from "./approval.js";
 import type { EvaluateMethod, PointMode, PointSpec } from "./define.js";
 import type { ExecuteTypes } from "./execute.js";
 import { executePoint } from "./execute.js";
@@ -23,6 +25,7 @@ import { turnStoppingEvaluate, turnStoppingPoint } from "./turn-stopping.js";
 export * from "./session-start.js";
 export * from "./pre-step.js";
 export * from "./pre-tool.js";
+export * from "./approval.js";
 export * from "./deny.js";
 export * from "./guard.js";
 export * from "./execute.js";
@@ -38,6 +41,7 @@ export interface PointTypes {
   "session-start": SessionStartTypes;
   "pre-step": PreStepTypes;
   "pre-tool": PreToolTypes;
+  approval: ApprovalTypes;
   guard: GuardTypes;
   execute: ExecuteTypes;
   "post-tool": PostToolTypes;
@@ -50,6 +54,7 @@ export const POINT_TABLE = Object.freeze({
   "session-start": sessionStartPoint,
   "pre-step": preStepPoint,
   "pre-tool": preToolPoint,
+  approval: approvalPoint,
   guard: guardPoint,
   execute: executePoint,
   "post-tool": postToolPoint,
@@ -62,6 +67,7 @@ export const EVALUATE_TABLE = Object.freeze({
   "session-start": sessionStartEvaluate,
   "pre-step": preStepEvaluate,
   "pre-tool": preToolEvaluate,
+  approval: approvalEvaluate,
   "post-tool": postToolEvaluate,
   "tool-result": toolResultEvaluate,
   "turn-stopping": turnStoppingEvaluate,

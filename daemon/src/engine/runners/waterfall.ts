@@ -71,7 +71,7 @@ export async function runWaterfall<P extends PointName>(
       return { type: "error", error: result.error };
     }
     if (isPass(result.answer)) return inner ?? dispatch(index + 1);
-    return decidedBy(result.answer as D, listener.plugin, result.invocation);
+    return decidedBy(result.answer, listener.plugin, result.invocation);
   };
 
   const outcome = await dispatch(0);
