@@ -31,6 +31,7 @@ describe("PluginRegistry", () => {
       { point: "pre-step", plugins: [] },
       { point: "rewrite", plugins: [] },
       { point: "pre-tool", plugins: ["both"] },
+      { point: "approval", plugins: [] },
       { point: "guard", plugins: ["guarded"] },
       { point: "execute", plugins: [] },
       { point: "post-tool", plugins: [] },

@@ -11,3 +11,5 @@ export { LazyAbort, signalOf, whenAborted } from "./lazy-abort.js";
 export type { Cancellation } from "./lazy-abort.js";
 // Handler contexts with a signal made on first read (sdk/src/context.ts).
 export { CallContext, NextContext } from "./context.js";
+// The note the agent client answers an approval request with when it has no approver.
+export { NO_APPROVER } from "./agent/handlers.js";

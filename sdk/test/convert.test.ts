@@ -5,7 +5,7 @@ import { create, equals, fromBinary, toBinary, toJson } from "@bufbuild/protobuf
 import { describe, expect, test } from "vitest";
 import type { AgentMessage, HookdError, PointName, ToolCall, ToolResult } from "../src/index.js";
 import type { DecisionPoint, ProtoDecision, ProtoEvent, Result, TypedDecision, TypedEvent } from "../src/internal.js";
-import { POINTS, abstain, accept, allow, ask, assistantMessage, block, deny, enter, inject, pass, patch, pluginMessage, reject, replace, steer, text } from "../src/index.js";
+import { POINTS, POINT_TABLE, abstain, accept, allow, approve, ask, assistantMessage, block, deny, enter, inject, pass, patch, pluginMessage, reject, replace, steer, text } from "../src/index.js";
 import { DECISION_POINTS, decisionCodec, eventCodec, fromProtoDecision, fromProtoEvent, fromProtoFailurePolicy, fromProtoMessage, fromProtoPoint, fromProtoSessionSource, fromProtoToolCall, fromProtoToolDefinition, fromProtoToolResult, toProtoDecision, toProtoEvent, toProtoFailurePolicy, toProtoPoint, toProtoSessionSource, toProtoToolCall, toProtoToolResult } from "../src/internal.js";
 import * as pb from "../src/proto.js";
 
@@ -208,6 +208,9 @@ const DECISIONS: readonly DecisionRow[] = [
   row("pre-tool", "allow", create(pb.PreToolDecisionSchema, { decision: { case: "allow", value: {} } }), allow()),
   row("pre-tool", "deny", create(pb.PreToolDecisionSchema, { decision: { case: "deny", value: { reason: `no ${UNICODE}` } } }), deny(`no ${UNICODE}`)),
   row("pre-tool", "ask", create(pb.PreToolDecisionSchema, { decision: { case: "ask", value: { reason: "run rm?" } } }), ask("run rm?")),
+  row("approval", "pass", create(pb.ApprovalDecisionSchema, { decision: PASS_PB }), pass()),
+  row("approval", "approve", create(pb.ApprovalDecisionSchema, { decision: { case: "approve", value: {} } }), approve()),
+  row("approval", "reject", create(pb.ApprovalDecisionSchema, { decision: { case: "reject", value: { reason: "not on main" } } }), reject("not on main")),
   row("guard", "abstain", create(pb.GuardDecisionSchema, { decision: { case: "abstain", value: {} } }), abstain()),
   row("guard", "deny", create(pb.GuardDecisionSchema, { decision: { case: "deny", value: { reason: "forbidden path" } } }), deny("forbidden path")),
   row("execute", "pass", create(pb.ExecuteDecisionSchema, { decision: PASS_PB }), pass()),
@@ -374,6 +377,12 @@ const EVENTS: readonly EventRow[] = [
   }),
   eventRow("pre-tool", "a nested call", create(pb.PreToolEventSchema, { session: sessionPb, call: nestedCallPb }), { session, call: nestedCall }),
   eventRow("rewrite", "a call an earlier plugin rewrote", create(pb.RewriteEventSchema, { session: sessionPb, call: rewrittenCallPb }), { session, call: rewrittenCall }),
+  eventRow(
+    "approval",
+    "an ask about a nested call",
+    create(pb.ApprovalEventSchema, { session: sessionPb, call: nestedCallPb, reason: "run rm?", askedBy: "policy" }),
+    { session, call: nestedCall, reason: "run rm?", askedBy: "policy" },
+  ),
   eventRow("guard", "a top-level call", create(pb.GuardEventSchema, { session: sessionPb, call: topCallPb }), { session, call: topCall }),
   eventRow("execute", "a nested call", create(pb.ExecuteEventSchema, { session: sessionPb, call: nestedCallPb }), { session, call: nestedCall }),
   eventRow("post-tool", "a success", create(pb.PostToolEventSchema, { session: sessionPb, call: nestedCallPb, result: successPb }), {
@@ -504,9 +513,10 @@ describe("tool results", () => {
 
 describe("enums", () => {
   test("every point maps to its proto number and back", () => {
+    // Points added later are numbered in the order they were added, not where they fire.
     POINTS.forEach((point) => {
-      // By name: "pre-tool" is POINT_PRE_TOOL, whatever number the proto gave it.
-      expect(toProtoPoint(point)).toBe(pb.Point[point.toUpperCase().replace(/-/g, "_") as keyof typeof pb.Point]);
+      expect(toProtoPoint(point)).toBe(POINT_TABLE[point].proto);
+      expect(pb.Point[POINT_TABLE[point].proto]).toBe(point.toUpperCase().replaceAll("-", "_"));
       expect(fromProtoPoint(toProtoPoint(point))).toEqual({ ok: true, value: point });
     });
     expect(new Set(POINTS.map(toProtoPoint)).size).toBe(POINTS.length);

@@ -6,6 +6,7 @@ import { HookdError, validateDecision } from "@hookd/sdk";
 import { LazyAbort, whenAborted } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import type { PointAnswer, PointName } from "@hookd/sdk";
+import { authored } from "./authorship.js";
 import { answerKind, failurePolicyAnswer, isPass } from "./decisions.js";
 import { ListenerError, PluginFault } from "./faults.js";
 import type { FaultCause } from "./faults.js";
@@ -58,7 +59,17 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
-export async function callListener<P extends PointName>(listener: Listener<P>, event: EventOf<P>, makeContext: ContextFactory<P>, options: CallOptions): Promise<CallResult<P>> {
+/**
+ * `passedOn` reads what next() gave the handler, if it called it: messages in it handed back
+ * unchanged keep their source (authorship.ts).
+ */
+export async function callListener<P extends PointName>(
+  listener: Listener<P>,
+  event: EventOf<P>,
+  makeContext: ContextFactory<P>,
+  options: CallOptions,
+  passedOn?: () => unknown,
+): Promise<CallResult<P>> {
   options.signal.throwIfAborted();
   const started = performance.now();
   // The call's own signal, made only if the handler reads it: an AbortController and the abort
@@ -81,10 +92,11 @@ export async function callListener<P extends PointName>(listener: Listener<P>, e
     // A handler that answered synchronously is done: there is nothing to time out or cut off.
     if (isThenable(raw)) raw = await withinDeadline(raw, listener, signal, options, timeoutMs);
     // The SDK's validators: the daemon accepts a decision from untyped code only after this
-    // check (the constructors' frozen singletons pass without a walk).
+    // check (the constructors' frozen singletons pass without a walk). Then the daemon sources
+    // the messages it contributes, whatever the plugin wrote.
     const checked = validateDecision(listener.point, raw);
     if (checked.ok) {
-      const answer = checked.decision;
+      const answer = authored(listener.point, listener.plugin, event, checked.decision, passedOn?.());
       return { type: "answer", answer, invocation: finish(isPass(answer) ? "passed" : "answered", answerKind(answer)) };
     }
     if (listener.traits.answersOverWire) throw new PluginFault(listener.plugin, listener.point, "invalid_answer", checked.error.message);

@@ -10,6 +10,7 @@ import { EVALUATED_POINTS, EVALUATE_TABLE } from "@hookd/sdk";
 import { fromProtoEvent } from "@hookd/sdk/internal";
 import type {
   AgentMessage,
+  ApprovalDecision,
   DecisionTrace,
   EvaluateSpec,
   EvaluatedPoint,
@@ -106,7 +107,11 @@ export class EvaluateService {
     });
   }
 
-  /** pre-tool, approval and guards. With `agentResolvesAsk`, an ask is returned (after the guards). */
+  /**
+   * pre-tool, approval and guards. An ask goes to the approval plugins first; with
+   * `agentResolvesAsk`, an ask they all passed is returned (after the guards), otherwise the
+   * session's approval channel is asked.
+   */
   evaluatePreTool(
     event: EventOf<"pre-tool">,
     options: EvaluateOptions & { readonly agentResolvesAsk?: boolean },
@@ -125,6 +130,15 @@ export class EvaluateService {
         case "cancelled":
           throw new StatusError(status.CANCELLED, verdict.reason);
       }
+    });
+  }
+
+  /** The approval waterfall alone, for an ask the agent resolves itself: approve, reject, or pass (ask the agent's approver). */
+  evaluateApproval(event: EventOf<"approval">, options: EvaluateOptions): Promise<{ decision: ApprovalDecision | Pass; trace: Trace }> {
+    return this.#admit(event.session, async (started) => {
+      const outcome = await decide(this.#env(event.session, scopeOf(event), options), "approval", event);
+      if (outcome.type === "error") return { decision: reject(outcome.error.message), trace: trace(outcome.error.plugin, "listener_error", started) };
+      return { decision: outcome.decision, trace: trace(outcome.decidedBy, outcome.fault?.fault ?? "", started) };
     });
   }
 
@@ -196,6 +210,7 @@ export class EvaluateService {
     "pre-step": (event, options) => this.evaluatePreStep(event, options),
     rewrite: (event, options) => this.evaluateRewrite(event, options),
     "pre-tool": (event, options) => this.evaluatePreTool(event, options),
+    approval: (event, options) => this.evaluateApproval(event, options),
     "post-tool": (event, options) => this.evaluatePostTool(event, options),
     "tool-result": (event, options) => this.evaluateToolResult(event, options),
     "turn-stopping": (event, options) => this.evaluateTurnStopping(event, options),

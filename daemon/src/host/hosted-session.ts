@@ -6,12 +6,12 @@
 import { HookdError, assistantMessage } from "@hookd/sdk";
 import { fromProtoContentBlock, fromProtoMessage, fromProtoToolResult, toProtoMessage, toProtoToolCall } from "@hookd/sdk/internal";
 import type { AgentMessage, ContentBlock, SessionEndReason, SessionInfo, SessionSource, ToolCall, ToolDefinitionInfo, ToolResult } from "@hookd/sdk";
-import { pb } from "@hookd/sdk/internal";
+import { NO_APPROVER, pb } from "@hookd/sdk/internal";
 import { EventBus } from "../engine/events.js";
 import { EngineSession } from "../engine/loop/index.js";
 import type { ModelStep, ToolBatchRunner } from "../engine/loop/index.js";
 import { runToolBatch, toolLookup } from "../engine/pipeline/index.js";
-import type { ApprovalOutcome, ApprovalSeam, ToolLookup, ToolSpec } from "../engine/pipeline/index.js";
+import type { ApprovalAnswer, ApprovalOutcome, ApprovalSeam, ToolLookup, ToolSpec } from "../engine/pipeline/index.js";
 import type { PluginRegistry } from "../engine/registry.js";
 import type { Logger } from "../log.js";
 import { agentFinalize } from "./finalize-request.js";
@@ -168,8 +168,11 @@ export class HostedSession {
     this.#stream?.send({ case: "problem", value: { code, message, requestId } });
   }
 
-  /** The approval seam: ask the attached agent, within the approval timeout. */
-  readonly approvalSeam: ApprovalSeam = async (request) => {
+  /**
+   * The approval seam: ask the attached agent, within the approval timeout. The agent's note is
+   * kept for the denial reason; an agent that says it has no approver is not a cancellation.
+   */
+  readonly approvalSeam: ApprovalSeam = async (request): Promise<ApprovalAnswer> => {
     if (this.#stream === undefined) return "unavailable";
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new HookdError("deadline_exceeded", "approval timed out")), this.#deps.limits.approvalTimeoutMs);
@@ -180,7 +183,8 @@ export class HostedSession {
         value: { requestId: id, call: toProtoToolCall(request.call), reason: request.reason, askedBy: request.askedBy, deadlineMs: this.#deps.limits.approvalTimeoutMs },
       });
       const answer = await reply;
-      return APPROVAL_OUTCOME[answer.outcome] ?? "rejected";
+      if (answer.outcome === pb.ApprovalOutcome.CANCELLED && answer.note === NO_APPROVER) return "no-approver";
+      return { outcome: APPROVAL_OUTCOME[answer.outcome] ?? "rejected", note: answer.note };
     } catch {
       return timeout.signal.aborted ? "timed-out" : "cancelled";
     } finally {

@@ -115,7 +115,9 @@ export interface AgentHandlers {
    * Resolves a plugin's `ask`. Only "allowed-once" lets the call continue. A rejection, or an
    * answer that is none of the outcomes, is answered "cancelled" with the error as the note.
    * When absent, every ask is answered "cancelled" at once with the note "agent has no
-   * approver", so the call is denied without waiting for the daemon's deadline.
+   * approver", so the call is denied (the reason says the agent has no approver) without
+   * waiting for the daemon's deadline. Approval plugins answer first: the agent is asked only
+   * when every one of them passed.
    */
   readonly approve?: (input: ApprovalInput) => Promise<ApprovalAnswer | { readonly outcome: ApprovalAnswer; readonly note?: string }>;
   /** Called synchronously for every event, in stream order. A throw is contained (kept in `problems`). */

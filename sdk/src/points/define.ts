@@ -8,7 +8,7 @@ import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { Result } from "../convert/result.js";
 import { Problem, decode } from "../convert/result.js";
 import type * as pb from "../proto.js";
-import type { DecisionTrace } from "../types.js";
+import type { AgentMessage, DecisionTrace } from "../types.js";
 
 /**
  * How a point calls its plugins (the seed's kinds of authority):
@@ -93,6 +93,22 @@ export interface PointSpec<N extends string = string, T extends PointShape = Poi
    * undefined when it changed nothing. Total for decisions readAnswer accepted.
    */
   apply?(event: T["event"], decision: T["decision"], plugin: string): T["event"] | undefined;
+  /** Where the point's answers carry messages; absent when they carry none. */
+  readonly authorship?: Authorship<T>;
+}
+
+/**
+ * The messages a point's answers contribute, for the daemon to source them: authorship is the
+ * daemon's, so each is sourced to the answering plugin unless it is one the plugin was given
+ * (by the event, or by next()) and handed back unchanged.
+ */
+export interface Authorship<T extends PointShape> {
+  /** The messages of the event a plugin may hand back unchanged, keeping their source. */
+  given(event: T["event"]): readonly AgentMessage[];
+  /** The messages an answer contributes, in order (none for pass). */
+  contributed(answer: T["answer"]): readonly AgentMessage[];
+  /** The answer with its contributed messages replaced, in the same order. */
+  replaced(answer: T["answer"], messages: readonly AgentMessage[]): T["answer"];
 }
 
 /** The proto form of a decision trace; failure_cause "" when no failure policy decided. */

@@ -60,4 +60,11 @@ export const executePoint = {
   // Nobody deciding means core dispatch, which the around runner calls itself.
   fallback: () => undefined,
   failClosed: (reason, plugin) => failureResult("plugin_failure", plugin, reason),
+  // The event carries no messages; contexts of the result next() gave, handed back unchanged,
+  // keep their source (the runner passes that result on as given).
+  authorship: {
+    given: () => [],
+    contributed: (answer) => ("kind" in answer ? [] : answer.contexts),
+    replaced: (answer, contexts) => ("kind" in answer ? answer : { ...answer, contexts }),
+  },
 } as const satisfies PointSpec<"execute", ExecuteTypes>;

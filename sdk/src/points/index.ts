@@ -2,6 +2,8 @@
 // (the closed list of names, tool points, the typed maps of events, decisions, answers and
 // handlers, the evaluate RPCs). Adding a point is its proto, one file here, and one line in each
 // map below.
+import type { ApprovalTypes } from "./approval.js";
+import { approvalEvaluate, approvalPoint } from "./approval.js";
 import type { EvaluateMethod, PointMode, PointSpec } from "./define.js";
 import type { ExecuteTypes } from "./execute.js";
 import { executePoint } from "./execute.js";
@@ -30,6 +32,7 @@ export * from "./session-start.js";
 export * from "./pre-step.js";
 export * from "./rewrite.js";
 export * from "./pre-tool.js";
+export * from "./approval.js";
 export * from "./deny.js";
 export * from "./guard.js";
 export * from "./execute.js";
@@ -48,6 +51,7 @@ export interface PointTypes {
   "pre-step": PreStepTypes;
   rewrite: RewriteTypes;
   "pre-tool": PreToolTypes;
+  approval: ApprovalTypes;
   guard: GuardTypes;
   execute: ExecuteTypes;
   "post-tool": PostToolTypes;
@@ -63,6 +67,7 @@ export const POINT_TABLE = Object.freeze({
   "pre-step": preStepPoint,
   rewrite: rewritePoint,
   "pre-tool": preToolPoint,
+  approval: approvalPoint,
   guard: guardPoint,
   execute: executePoint,
   "post-tool": postToolPoint,
@@ -78,6 +83,7 @@ export const EVALUATE_TABLE = Object.freeze({
   "pre-step": preStepEvaluate,
   rewrite: rewriteEvaluate,
   "pre-tool": preToolEvaluate,
+  approval: approvalEvaluate,
   "post-tool": postToolEvaluate,
   "tool-result": toolResultEvaluate,
   "turn-stopping": turnStoppingEvaluate,

@@ -159,6 +159,12 @@ export const postToolPoint = {
   },
   fallback: () => accept(),
   failClosed: (reason) => block(reason),
+  // A context the result already carried, handed back unchanged, keeps its source.
+  authorship: {
+    given: (event) => event.result.contexts,
+    contributed: (answer) => (answer.kind === "pass" ? [] : (answer.additionalContexts ?? [])),
+    replaced: (answer, added) => (answer.kind === "pass" ? answer : { ...answer, additionalContexts: added }),
+  },
 } as const satisfies PointSpec<"post-tool", PostToolTypes>;
 
 export const postToolEvaluate: EvaluateSpec<PostToolEvent, EvaluateOptions, PostToolEvaluation, "evaluatePostTool"> = {

@@ -100,6 +100,12 @@ export const preStepPoint = {
   },
   fallback: (event) => enter(event.messages),
   failClosed: (reason) => reject(reason),
+  // A claimed message entered unchanged keeps its source; an added or changed one is the plugin's.
+  authorship: {
+    given: (event) => event.messages,
+    contributed: (answer) => (answer.kind === "enter" ? answer.messages : []),
+    replaced: (answer, batch) => (answer.kind === "enter" ? enter(batch) : answer),
+  },
 } as const satisfies PointSpec<"pre-step", PreStepTypes>;
 
 export const preStepEvaluate: EvaluateSpec<PreStepEvent, EvaluateOptions, PreStepEvaluation, "evaluatePreStep"> = {

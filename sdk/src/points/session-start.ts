@@ -98,6 +98,12 @@ export const sessionStartPoint = {
   },
   fallback: () => undefined,
   failClosed: () => pass(),
+  // The event carries no messages: every injected one is the plugin's.
+  authorship: {
+    given: () => [],
+    contributed: (answer) => (answer.kind === "inject" ? answer.messages : []),
+    replaced: (answer, batch) => (answer.kind === "inject" ? inject(batch) : answer),
+  },
 } as const satisfies PointSpec<"session-start", SessionStartTypes>;
 
 export const sessionStartEvaluate: EvaluateSpec<SessionStartEvent, EvaluateOptions, SessionStartEvaluation, "evaluateSessionStart"> = {

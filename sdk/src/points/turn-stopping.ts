@@ -109,6 +109,12 @@ export const turnStoppingPoint = {
   },
   fallback: () => undefined,
   failClosed: () => pass(),
+  // Steering is always new input: even the last assistant message steered back is the plugin's.
+  authorship: {
+    given: () => [],
+    contributed: (answer) => (answer.kind === "steer" ? answer.messages : []),
+    replaced: (answer, batch) => (answer.kind === "steer" ? steer(batch) : answer),
+  },
 } as const satisfies PointSpec<"turn-stopping", TurnStoppingTypes>;
 
 export const turnStoppingEvaluate: EvaluateSpec<TurnStoppingEvent, EvaluateOptions, TurnStoppingEvaluation, "evaluateTurnStopping"> = {

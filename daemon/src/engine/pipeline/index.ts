@@ -12,7 +12,7 @@ export { reviewResult } from "./review.js";
 export type { ReviewOutcome } from "./review.js";
 export { finalizeResult } from "./finalize.js";
 export { resolveApproval } from "./approval.js";
-export type { ApprovalSeam, ApprovalRequest, ApprovalOutcome, ApprovalResolution } from "./approval.js";
+export type { ApprovalAnswer, ApprovalSeam, ApprovalRequest, ApprovalOutcome, ApprovalResolution } from "./approval.js";
 export { UnknownToolError, presentValue, toolLookup } from "./spec.js";
 export type { ToolSpec, ToolLookup, Dispatch, AwaitedFinalize } from "./spec.js";
 export { FAILURE_CODES, type FailureCode } from "./normalize.js";

@@ -1,18 +1,17 @@
 // The policy phases before dispatch, in the seed's order: the pre-tool waterfall, the approval
-// seam for an ask, then the guards (which may only deny, so no listener order can resurrect a
-// call a guard forbids). Reused as is by the evaluate API. Owns no result shaping.
+// of an ask (the approval waterfall, then the agent's approver: ask.ts), then the guards (which
+// may only deny, so no listener order can resurrect a call a guard forbids). Reused as is by the
+// evaluate API. Owns no result shaping.
 import { unreachable } from "@hookd/sdk";
 import type { DecisionTrace, SessionInfo, ToolCall } from "@hookd/sdk";
-import { signalOf } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import { decide } from "../decide.js";
 import type { PointEnv } from "../decide.js";
-import { resolveApproval } from "./approval.js";
 import type { ApprovalSeam } from "./approval.js";
+import { APPROVAL, LISTENER_ERROR, resolveAsk, traceOf } from "./ask.js";
 import { PIPELINE, messageOf } from "./normalize.js";
 
-/** The decidedBy of an approval-seam outcome. */
-export const APPROVAL = "approval";
+export { APPROVAL };
 
 export type PolicyPhase = "pre-tool" | "approval" | "guard";
 
@@ -22,21 +21,25 @@ export type PolicyPhase = "pre-tool" | "approval" | "guard";
  * evaluate API both report it. Every verdict but a cancellation has one.
  */
 export type PolicyVerdict = (
-  /** decidedBy: the allowing pre-tool plugin ("default" when all passed), or "approval" after an ask. */
+  /**
+   * decidedBy: the allowing pre-tool plugin ("default" when all passed); after an ask, the
+   * approving approval plugin, or "approval" when the agent's approver allowed it once.
+   */
   | { readonly kind: "allow"; readonly decidedBy: string; readonly askedBy?: string }
   /** `cause` is set when a plugin's failure policy made the denial (e.g. "deadline_exceeded"). */
   | { readonly kind: "deny"; readonly phase: PolicyPhase; readonly decidedBy: string; readonly reason: string; readonly cause?: string }
-  /** A pre-tool or guard handler threw or answered something unusable: a final failure. */
-  | { readonly kind: "error"; readonly phase: "pre-tool" | "guard"; readonly decidedBy: string; readonly reason: string }
+  /** A pre-tool, approval or guard handler threw or answered something unusable: a final failure. */
+  | { readonly kind: "error"; readonly phase: PolicyPhase; readonly decidedBy: string; readonly reason: string }
   /** The turn was cancelled before the policy could finish. */
   | { readonly kind: "cancelled"; readonly reason: string }
-  /** Only with RETURN_ASK: a plugin asked and no guard denied; the caller resolves the ask. */
+  /** Only with RETURN_ASK: a plugin asked, every approval plugin passed and no guard denied; the caller resolves the ask. */
   | { readonly kind: "ask"; readonly decidedBy: string; readonly reason: string }
 ) & { readonly trace?: DecisionTrace };
 
 /**
- * Pass as the approval to have an ask returned to the caller (an agent that resolves asks
- * itself) instead of resolved: the guards still run, and no approval is recorded.
+ * Pass as the approval to have an ask the approval plugins all passed returned to the caller (an
+ * agent that resolves asks itself) instead of resolved: the guards still run, and no approval by
+ * the agent is recorded.
  */
 export const RETURN_ASK = Symbol("return the ask to the caller");
 
@@ -54,7 +57,7 @@ export async function decideToolPolicy(
   call: ToolCall,
   approval: ApprovalSeam | typeof RETURN_ASK | undefined,
 ): Promise<PolicyVerdict> {
-  const at: { phase: "pre-tool" | "guard" } = { phase: "pre-tool" };
+  const at: { phase: PolicyPhase } = { phase: "pre-tool" };
   const started = performance.now();
   try {
     return await decidePolicy(env, session, call, approval, at);
@@ -71,7 +74,7 @@ async function decidePolicy(
   session: SessionInfo,
   call: ToolCall,
   approval: ApprovalSeam | typeof RETURN_ASK | undefined,
-  at: { phase: "pre-tool" | "guard" },
+  at: { phase: PolicyPhase },
 ): Promise<PolicyVerdict> {
   if (env.signal.aborted) return cancelled(env.signal);
   const preStarted = performance.now();
@@ -89,26 +92,24 @@ async function decidePolicy(
     case "deny":
       return { kind: "deny", phase: "pre-tool", decidedBy: pre.decidedBy, reason: decision.reason, ...causeOf(pre), trace: preTrace };
     case "ask": {
-      if (approval === RETURN_ASK) {
-        allowed = { kind: "ask", decidedBy: pre.decidedBy, reason: decision.reason, trace: preTrace };
-        break;
+      at.phase = "approval";
+      const ask = { session, call, reason: decision.reason, askedBy: pre.decidedBy };
+      const resolved = await resolveAsk(env, ask, approval === RETURN_ASK ? undefined : approval, approval === RETURN_ASK);
+      const trace = resolved.trace === undefined ? {} : { trace: resolved.trace };
+      switch (resolved.kind) {
+        case "unresolved":
+          allowed = { kind: "ask", decidedBy: pre.decidedBy, reason: decision.reason, trace: preTrace };
+          break;
+        case "allow":
+          allowed = { kind: "allow", decidedBy: resolved.decidedBy, askedBy: pre.decidedBy, ...trace };
+          break;
+        case "deny":
+          return { kind: "deny", phase: "approval", decidedBy: resolved.decidedBy, reason: resolved.reason, ...(resolved.cause === undefined ? {} : { cause: resolved.cause }), ...trace };
+        case "error":
+          return { kind: "error", phase: "approval", decidedBy: resolved.decidedBy, reason: resolved.reason, ...trace };
+        default:
+          return unreachable(resolved, "approval resolution");
       }
-      const started = performance.now();
-      const resolution = await resolveApproval(approval, { session, call, reason: decision.reason, askedBy: pre.decidedBy, signal: signalOf(env.signal) });
-      const reason = resolution.outcome === "allowed-once" ? undefined : resolution.reason;
-      env.bus.emit({
-        type: "decision",
-        scope: env.scope,
-        point: "pre-tool",
-        decision: resolution.outcome,
-        decidedBy: APPROVAL,
-        ...(reason === undefined ? {} : { reason }),
-        durationUs: Math.round((performance.now() - started) * 1000),
-      });
-      if (env.signal.aborted) return cancelled(env.signal);
-      const approvalTrace = traceOf(APPROVAL, undefined, started);
-      if (reason !== undefined) return { kind: "deny", phase: "approval", decidedBy: APPROVAL, reason, trace: approvalTrace };
-      allowed = { kind: "allow", decidedBy: APPROVAL, askedBy: pre.decidedBy, trace: approvalTrace };
       break;
     }
     default:
@@ -127,13 +128,6 @@ async function decidePolicy(
     return { kind: "deny", phase: "guard", decidedBy: guards.decidedBy, reason: guards.decision.reason, ...causeOf(guards), trace };
   }
   return allowed;
-}
-
-/** The failure cause a trace names when a handler threw or answered something unusable (as the audit log does). */
-const LISTENER_ERROR = "listener_error";
-
-function traceOf(decidedBy: string, failureCause: string | undefined, started: number): DecisionTrace {
-  return { decidedBy, ...(failureCause === undefined ? {} : { failureCause }), durationUs: Math.round((performance.now() - started) * 1000) };
 }
 
 function causeOf(outcome: { readonly fault?: { readonly fault?: string } }): { cause?: string } {

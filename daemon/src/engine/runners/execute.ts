@@ -26,16 +26,18 @@ export async function runAround(listeners: readonly Listener[], event: unknown, 
     const listener = listeners[index];
     if (listener === undefined) return around.dispatch(signal);
     let inner: Promise<ToolResult> | undefined;
+    // What next() resolved to: handing it back unchanged authors none of its contexts.
+    let passedOn: ToolResult | undefined;
     const callerSignal = signal;
     const makeContext = (abort: LazyAbort): ExecuteContext =>
       new NextContext(abort, listener.plugin, (nextOptions?: { readonly signal?: AbortSignal }): Promise<ToolResult> => {
         if (inner !== undefined) return handled(Promise.reject(new HookdError("invalid_decision", `plugin ${listener.plugin} called next() twice at ${listener.point}`)));
         // A wrapper may replace the signal, but the caller's cancellation still reaches the body.
         const replaced = nextOptions?.signal;
-        inner = run(index + 1, replaced === undefined ? callerSignal : AbortSignal.any([replaced, callerSignal]));
+        inner = run(index + 1, replaced === undefined ? callerSignal : AbortSignal.any([replaced, callerSignal])).then((result) => (passedOn = result));
         return handled(inner);
       });
-    const result = await callListener(listener, event as never, makeContext as never, { ...options, signal });
+    const result = await callListener(listener, event as never, makeContext as never, { ...options, signal }, () => passedOn);
     options.onInvocation(result.invocation);
     if (result.type === "error") return around.onError(result.error);
     if (isPass(result.answer)) return inner ?? run(index + 1, signal);

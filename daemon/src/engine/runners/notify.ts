@@ -29,7 +29,7 @@ export async function runNotification<P extends PointName>(listeners: readonly L
   const errors: ListenerError[] = [];
   for (const { listener, result } of results) {
     if (result.type === "error") errors.push(result.error);
-    else if (!isPass(result.answer)) answers.push({ plugin: listener.plugin, decision: result.answer as D });
+    else if (!isPass(result.answer)) answers.push({ plugin: listener.plugin, decision: result.answer });
   }
   return { answers, errors };
 }

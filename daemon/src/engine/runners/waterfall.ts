@@ -50,6 +50,8 @@ export async function runWaterfall<P extends PointName>(
       return sticky !== undefined ? { type: "error", error: sticky } : folded;
     }
     let inner: Promise<PointOutcome<D>> | undefined;
+    // What next() resolved to: handing it back unchanged authors none of its messages.
+    let passedOn: D | undefined;
     const next = (): Promise<D> => {
       if (inner !== undefined) {
         return handled(Promise.reject(new HookdError("invalid_decision", `plugin ${listener.plugin} called next() twice at ${listener.point}`)));
@@ -58,12 +60,13 @@ export async function runWaterfall<P extends PointName>(
       return handled(
         inner.then((outcome) => {
           if (outcome.type === "error") throw outcome.error;
+          passedOn = outcome.decision;
           return outcome.decision;
         }),
       );
     };
     const makeContext = (abort: LazyAbort) => new NextContext(abort, listener.plugin, next) satisfies WaterfallContext<D>;
-    const result = await callListener(listener, event, makeContext, options);
+    const result = await callListener(listener, event, makeContext, options, () => passedOn);
     options.onInvocation(result.invocation);
     if (sticky !== undefined) return { type: "error", error: sticky };
     if (result.type === "error") {
@@ -71,7 +74,7 @@ export async function runWaterfall<P extends PointName>(
       return { type: "error", error: result.error };
     }
     if (isPass(result.answer)) return inner ?? dispatch(index + 1);
-    return decidedBy(result.answer as D, listener.plugin, result.invocation);
+    return decidedBy(result.answer, listener.plugin, result.invocation);
   };
 
   const outcome = await dispatch(0);
