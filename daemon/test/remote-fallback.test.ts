@@ -68,7 +68,7 @@ describe("a remote plugin that cannot be described", () => {
   it("with neither config points nor a last known manifest, is subscribed at every gate point, for every tool, failing closed", async () => {
     const remote = plugin();
     await remote.start();
-    expect(GATE_POINTS).toEqual(["pre-step", "pre-tool", "guard", "post-tool"]);
+    expect(GATE_POINTS).toEqual(["pre-step", "rewrite", "pre-tool", "approval", "guard", "post-tool"]);
     expect(remote.status()).toMatchObject({ health: "unavailable", points: GATE_POINTS, subscriptions: "none: failing every gate point" });
     for (const listener of remote.listeners()) expect(listener).toMatchObject({ failurePolicy: "fail-closed", kind: "remote" });
     const preTool = at(remote, "pre-tool");

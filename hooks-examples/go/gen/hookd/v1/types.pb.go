@@ -128,11 +128,11 @@ func (Point) EnumDescriptor() ([]byte, []int) {
 type FailurePolicy int32
 
 const (
-	// The point's default: fail-closed for gates (pre-step, pre-tool, guard, post-tool),
-	// fail-open for everything else.
+	// The point's default: fail-closed for gates (pre-step, rewrite, pre-tool, approval, guard,
+	// post-tool), fail-open for everything else.
 	FailurePolicy_FAILURE_POLICY_UNSPECIFIED FailurePolicy = 0
-	// The failure becomes the point's refusal: reject (pre-step), deny (pre-tool, guard) or
-	// block (post-tool).
+	// The failure becomes the point's refusal: reject (pre-step, approval), deny (rewrite,
+	// pre-tool, guard) or block (post-tool).
 	FailurePolicy_FAILURE_POLICY_FAIL_CLOSED FailurePolicy = 1
 	// The failure counts as if the plugin had answered `pass`.
 	FailurePolicy_FAILURE_POLICY_FAIL_OPEN FailurePolicy = 2

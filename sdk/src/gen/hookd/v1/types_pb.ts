@@ -708,16 +708,16 @@ export const PointSchema: GenEnum<Point> = /*@__PURE__*/
  */
 export enum FailurePolicy {
   /**
-   * The point's default: fail-closed for gates (pre-step, pre-tool, guard, post-tool),
-   * fail-open for everything else.
+   * The point's default: fail-closed for gates (pre-step, rewrite, pre-tool, approval, guard,
+   * post-tool), fail-open for everything else.
    *
    * @generated from enum value: FAILURE_POLICY_UNSPECIFIED = 0;
    */
   UNSPECIFIED = 0,
 
   /**
-   * The failure becomes the point's refusal: reject (pre-step), deny (pre-tool, guard) or
-   * block (post-tool).
+   * The failure becomes the point's refusal: reject (pre-step, approval), deny (rewrite,
+   * pre-tool, guard) or block (post-tool).
    *
    * @generated from enum value: FAILURE_POLICY_FAIL_CLOSED = 1;
    */
