@@ -1,42 +1,37 @@
-// Conformance: ONE scenario table run against the same plugin written in TypeScript, Python and Go
-// (test/conformance/plugins), each started by a real `hookd serve` as a managed plugin, and driven
-// through the agent SDK's evaluate API. Whatever language a plugin is written in, its answers
-// (and its faults: hangs, crashes, garbage, another point's answer, invalid combinations) must
-// become the same typed decisions with the same trace.
+// Conformance: ONE scenario table (rows.ts) run against the same plugin written in TypeScript,
+// Python and Go (test/conformance/plugins), each started by a real `hookd serve` as a managed
+// plugin, and driven through the agent SDK's evaluate API. Whatever language a plugin is written
+// in, its answers (and its faults: hangs, crashes, garbage, another point's answer, invalid
+// combinations, forged sources) must become the same typed decisions with the same trace.
 //
 // Per language two daemons run: one with the plugin's points configured fail-closed, one
 // fail-open (the config's per-point failurePolicy overrides the manifest, which says fail-closed),
-// both with a small per-call deadline so a hang costs DEADLINE_MS. A row names its point, its
-// input, the failure policy (which daemon), and the expected decision, decider and failure cause.
-// Every evaluation runs in a session of its own, so the daemon's audit log (written before the
-// answer) shows exactly that evaluation's plugin invocation: its outcome and, for a fault, the
-// cause, whatever the failure policy made of it.
+// both with a small per-call deadline so a hang costs DEADLINE_MS. Two more run the same plugin
+// configured without points and told to exit before it serves (the unreachable rows). Every
+// evaluation runs in a session of its own, so the daemon's audit log (written before the answer)
+// shows exactly that evaluation's plugin invocation: its outcome and, for a fault, the cause,
+// whatever the failure policy made of it. Session-end and turn-end answer nothing: the plugins
+// record what they received in a directory of the test's before answering, and the row reads it.
+//
+// The plugins subscribe to the points the test names ($HOOKD_CONFORMANCE_POINTS): those of
+// SERVED_POINTS the built SDK knows, since a daemon refuses a manifest naming a point it does not.
 //
 // Prerequisites (`npm run test:conformance` does them): `npm run build` (the daemon and the SDK
 // the TypeScript plugin imports) and `npm run setup:polyglot` (.venv with grpcio; Go). A missing
 // prerequisite fails the language's tests; nothing is skipped.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { connectHost, pluginMessage, snapshotJson, text, userMessage } from "@hookd/sdk";
-import type {
-  AgentMessage,
-  DecisionTrace,
-  FailurePolicy,
-  HostClient,
-  PostToolDecision,
-  PreStepDecision,
-  PreToolDecision,
-  SessionInfo,
-  ToolCall,
-  ToolResult,
-} from "@hookd/sdk";
+import { POINTS, assistantMessage, connectHost, parseJson, snapshotJson } from "@hookd/sdk";
+import type { DecisionTrace, FailurePolicy, HostClient, JsonValue, PointName, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO, startDaemon } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
+import { TOOL_OUTPUT, UNREACHABLE_INPUT, UNREACHABLE_ROWS, ROWS, argumentsOf, claimed, pluginName } from "./rows.js";
+import type { RecordedRow, RewriteOutcome, Row, UnreachableRow } from "./rows.js";
 
 /** The per-call deadline the daemon gives the conformance plugin at every point. */
 const DEADLINE_MS = 500;
@@ -100,106 +95,13 @@ const LANGUAGES: readonly Language[] = [
   },
 ];
 
-const pluginName = (lang: string): string => `conformance-${lang}`;
-
-// ---- the table -------------------------------------------------------------------------------
-
-/** Non-empty text: the failure-policy refusals word their reason as the daemon likes. */
-const someText = expect.stringMatching(/\S/) as unknown as string;
-
-const TOOL_OUTPUT: ToolResult = { isError: false, value: "tool output", content: [text("tool output")], contexts: [] };
-
-interface RowBase {
-  /** The scenario (tool points) or the first message's text (pre-step). */
-  readonly input: string;
-  readonly policy: FailurePolicy;
-  /** Who the trace must name: the plugin, or "default" when every plugin passed (fail-open counts as a pass). */
-  readonly decidedBy: "plugin" | "default";
-  /** The trace's failure cause; absent when the plugin answered. */
-  readonly cause?: string;
-  /** The call kills the plugin: afterwards the restarted plugin must answer again. */
-  readonly restart?: true;
-}
-interface PreToolRow extends RowBase {
-  readonly point: "pre-tool";
-  readonly agentResolvesAsk?: true;
-  decision(lang: string): PreToolDecision;
-}
-interface PostToolRow extends RowBase {
-  readonly point: "post-tool";
-  decision(lang: string): PostToolDecision;
-  /** The result as the model should see it after the decision. */
-  result(lang: string): ToolResult;
-}
-interface PreStepRow extends RowBase {
-  readonly point: "pre-step";
-  decision(lang: string): PreStepDecision;
-}
-type Row = PreToolRow | PostToolRow | PreStepRow;
-
-const contextFrom = (lang: string): AgentMessage => pluginMessage(pluginName(lang), `conformance: context from ${lang}`);
-const claimed = (input: string): AgentMessage[] => [userMessage(input)];
-/** A result with at least these fields. */
-const resultWith = (fields: Readonly<Record<string, unknown>>): ToolResult => expect.objectContaining(fields) as ToolResult;
-/** A refusal turns the result into a failure; its wording is the daemon's. */
-const refusedResult = resultWith({ isError: true });
-
-const ROWS: readonly Row[] = [
-  // pre-tool: the plugin decides
-  { point: "pre-tool", input: "allow", policy: "fail-closed", decidedBy: "plugin", decision: () => ({ kind: "allow" }) },
-  { point: "pre-tool", input: "deny", policy: "fail-closed", decidedBy: "plugin", decision: (l) => ({ kind: "deny", reason: `conformance: denied by ${l}` }) },
-  { point: "pre-tool", input: "ask", policy: "fail-closed", decidedBy: "plugin", agentResolvesAsk: true, decision: (l) => ({ kind: "ask", reason: `conformance: asked by ${l}` }) },
-  { point: "pre-tool", input: "pass", policy: "fail-closed", decidedBy: "default", decision: () => ({ kind: "allow" }) },
-  // pre-tool: faults, under both policies
-  { point: "pre-tool", input: "hang", policy: "fail-closed", decidedBy: "plugin", cause: "deadline_exceeded", decision: () => ({ kind: "deny", reason: someText }) },
-  { point: "pre-tool", input: "hang", policy: "fail-open", decidedBy: "default", cause: "deadline_exceeded", decision: () => ({ kind: "allow" }) },
-  { point: "pre-tool", input: "crash", policy: "fail-closed", decidedBy: "plugin", cause: "crashed", restart: true, decision: () => ({ kind: "deny", reason: someText }) },
-  { point: "pre-tool", input: "crash", policy: "fail-open", decidedBy: "default", cause: "crashed", restart: true, decision: () => ({ kind: "allow" }) },
-  { point: "pre-tool", input: "garbage", policy: "fail-closed", decidedBy: "plugin", cause: "invalid_answer", decision: () => ({ kind: "deny", reason: someText }) },
-  { point: "pre-tool", input: "garbage", policy: "fail-open", decidedBy: "default", cause: "invalid_answer", decision: () => ({ kind: "allow" }) },
-  { point: "pre-tool", input: "wrong-variant", policy: "fail-closed", decidedBy: "plugin", cause: "wrong_point", decision: () => ({ kind: "deny", reason: someText }) },
-  { point: "pre-tool", input: "wrong-variant", policy: "fail-open", decidedBy: "default", cause: "wrong_point", decision: () => ({ kind: "allow" }) },
-  // post-tool: the plugin decides
-  {
-    point: "post-tool", input: "block", policy: "fail-closed", decidedBy: "plugin",
-    decision: (l) => ({ kind: "block", feedback: `conformance: blocked by ${l}` }),
-    result: (l) => resultWith({ isError: true, code: "blocked", content: [text(`conformance: blocked by ${l}`)] }),
-  },
-  {
-    point: "post-tool", input: "replace", policy: "fail-closed", decidedBy: "plugin",
-    decision: (l) => ({ kind: "accept", content: [text(`conformance: replaced by ${l}`)] }),
-    result: (l) => ({ ...TOOL_OUTPUT, content: [text(`conformance: replaced by ${l}`)] }),
-  },
-  {
-    point: "post-tool", input: "value", policy: "fail-closed", decidedBy: "plugin",
-    decision: (l) => ({ kind: "accept", value: { replacedBy: l } }),
-    result: (l) => resultWith({ isError: false, value: { replacedBy: l } }),
-  },
-  {
-    point: "post-tool", input: "context", policy: "fail-closed", decidedBy: "plugin",
-    decision: (l) => ({ kind: "accept", additionalContexts: [contextFrom(l)] }),
-    result: (l) => ({ ...TOOL_OUTPUT, contexts: [contextFrom(l)] }),
-  },
-  { point: "post-tool", input: "pass", policy: "fail-closed", decidedBy: "default", decision: () => ({ kind: "accept" }), result: () => TOOL_OUTPUT },
-  // post-tool: faults
-  { point: "post-tool", input: "invalid", policy: "fail-closed", decidedBy: "plugin", cause: "invalid_answer", decision: () => ({ kind: "block", feedback: someText }), result: () => refusedResult },
-  { point: "post-tool", input: "invalid", policy: "fail-open", decidedBy: "default", cause: "invalid_answer", decision: () => ({ kind: "accept" }), result: () => TOOL_OUTPUT },
-  { point: "post-tool", input: "hang", policy: "fail-closed", decidedBy: "plugin", cause: "deadline_exceeded", decision: () => ({ kind: "block", feedback: someText }), result: () => refusedResult },
-  { point: "post-tool", input: "crash", policy: "fail-closed", decidedBy: "plugin", cause: "crashed", restart: true, decision: () => ({ kind: "block", feedback: someText }), result: () => refusedResult },
-  { point: "post-tool", input: "garbage", policy: "fail-closed", decidedBy: "plugin", cause: "invalid_answer", decision: () => ({ kind: "block", feedback: someText }), result: () => refusedResult },
-  { point: "post-tool", input: "wrong-variant", policy: "fail-closed", decidedBy: "plugin", cause: "wrong_point", decision: () => ({ kind: "block", feedback: someText }), result: () => refusedResult },
-  // pre-step: the plugin decides
-  { point: "pre-step", input: "inject the plugin's context", policy: "fail-closed", decidedBy: "plugin", decision: (l) => ({ kind: "enter", messages: [...claimed("inject the plugin's context"), contextFrom(l)] }) },
-  { point: "pre-step", input: "reject this step", policy: "fail-closed", decidedBy: "plugin", decision: (l) => ({ kind: "reject", reason: `conformance: rejected by ${l}` }) },
-  { point: "pre-step", input: "pass", policy: "fail-closed", decidedBy: "default", decision: () => ({ kind: "enter", messages: claimed("pass") }) },
-  // pre-step: faults
-  { point: "pre-step", input: "hang", policy: "fail-closed", decidedBy: "plugin", cause: "deadline_exceeded", decision: () => ({ kind: "reject", reason: someText }) },
-  { point: "pre-step", input: "hang", policy: "fail-open", decidedBy: "default", cause: "deadline_exceeded", decision: () => ({ kind: "enter", messages: claimed("hang") }) },
-  { point: "pre-step", input: "garbage", policy: "fail-closed", decidedBy: "plugin", cause: "invalid_answer", decision: () => ({ kind: "reject", reason: someText }) },
-  { point: "pre-step", input: "wrong-variant", policy: "fail-closed", decidedBy: "plugin", cause: "wrong_point", decision: () => ({ kind: "reject", reason: someText }) },
-];
-
 const title = (row: Row): string => `${row.point} ${JSON.stringify(row.input)} (${row.policy})`;
+
+/** Every point the conformance plugins serve, in firing order. */
+const SERVED_POINTS = ["pre-step", "rewrite", "pre-tool", "approval", "post-tool", "turn-stopping", "turn-end", "session-end"] as const;
+const KNOWN_POINTS: readonly string[] = POINTS;
+const SUBSCRIBED: readonly PointName[] = SERVED_POINTS.filter((point): point is (typeof SERVED_POINTS)[number] & PointName => KNOWN_POINTS.includes(point));
+const RECORDS_DIR = "records";
 
 // ---- driving the daemon ----------------------------------------------------------------------
 
@@ -217,7 +119,8 @@ interface AuditedInvocation {
 
 interface Observed {
   readonly decision: unknown;
-  readonly decidedBy: string;
+  /** Undefined at a notification whose evaluation carries no trace. */
+  readonly decidedBy: string | undefined;
   /** "" when the trace names no cause. */
   readonly failureCause: string;
   readonly result?: ToolResult;
@@ -242,6 +145,16 @@ function withoutIds(value: unknown): unknown {
   return Object.fromEntries(isMessage ? entries.filter(([key]) => key !== "id") : entries);
 }
 
+/** The effective call (what runs, what policy sees, the agent's original, who rewrote it) or the refusal. */
+function rewriteOutcome(evaluation: { readonly call?: ToolCall; readonly deny?: { readonly reason: string } }): RewriteOutcome {
+  if (evaluation.deny !== undefined) return { kind: "deny", reason: evaluation.deny.reason };
+  const call = evaluation.call;
+  if (call === undefined) throw new Error(`the rewrite evaluation has neither a call nor a deny: ${JSON.stringify(evaluation)}`);
+  // The text is what dispatch and the audit read: it must hold the same value, digit for digit.
+  expect(parseJson(call.argumentsJson)).toEqual(call.arguments);
+  return { kind: "call", arguments: call.arguments, originalArgumentsJson: call.originalArgumentsJson ?? null, rewrittenBy: call.rewrittenBy ?? [] };
+}
+
 class Agent {
   #sessions = 0;
 
@@ -249,16 +162,17 @@ class Agent {
     readonly client: HostClient,
     readonly lang: string,
     readonly auditPath: string,
+    readonly recordsDir: string,
   ) {}
 
   /** A fresh session: its audit records are this evaluation's alone. */
-  session(): SessionInfo {
-    return { sessionId: `conformance-${this.lang}-${++this.#sessions}`, agentId: AGENT, cwd: "/" };
+  session(lineage: { readonly parentSessionId: string; readonly agentType: string } | undefined = undefined): SessionInfo {
+    return { sessionId: `conformance-${this.lang}-${++this.#sessions}`, agentId: AGENT, cwd: "/", ...lineage };
   }
 
-  call(session: SessionInfo, scenario: string): ToolCall {
-    const args = snapshotJson({ scenario });
-    return { callId: "call-1", rootCallId: "call-1", toolName: "Bash", arguments: args.value, argumentsJson: args.text, sessionId: session.sessionId, turn: 1, step: 1 };
+  call(session: SessionInfo, args: Readonly<Record<string, JsonValue>>): ToolCall {
+    const snapshot = snapshotJson(args);
+    return { callId: "call-1", rootCallId: "call-1", toolName: "Bash", arguments: snapshot.value, argumentsJson: snapshot.text, sessionId: session.sessionId, turn: 1, step: 1 };
   }
 
   /** The plugin invocations audited for `session` (records are written before the daemon answers). */
@@ -278,30 +192,70 @@ class Agent {
       }));
   }
 
+  /** What the plugin recorded it received at a notification point; undefined when nothing. */
+  recorded(point: RecordedRow["point"], session: SessionInfo): unknown {
+    const path = join(this.recordsDir, `${point}.${session.sessionId}.json`);
+    return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as unknown) : undefined;
+  }
+
   async evaluate(row: Row): Promise<Observed> {
-    const session = this.session();
-    const observe = (decision: unknown, trace: DecisionTrace, result?: ToolResult): Observed => ({
+    const session = this.session(row.point === "session-end" && row.subagent === true ? { parentSessionId: "conformance-parent", agentType: "conformance-subagent" } : undefined);
+    const observe = (decision: unknown, trace: DecisionTrace | undefined, result?: ToolResult): Observed => ({
       decision: withoutIds(decision),
-      decidedBy: trace.decidedBy,
-      failureCause: trace.failureCause ?? "",
+      decidedBy: trace?.decidedBy,
+      failureCause: trace?.failureCause ?? "",
       ...(result === undefined ? {} : { result: withoutIds(result) as ToolResult }),
       invocations: this.invocations(session),
     });
     switch (row.point) {
       case "pre-tool": {
         const options = row.agentResolvesAsk === true ? { agentResolvesAsk: true } : {};
-        const { decision, trace } = await this.client.evaluatePreTool({ session, call: this.call(session, row.input) }, options);
+        const { decision, trace } = await this.client.evaluatePreTool({ session, call: this.call(session, argumentsOf(row)) }, options);
         return observe(decision, trace);
       }
       case "post-tool": {
-        const { decision, trace, result } = await this.client.evaluatePostTool({ session, call: this.call(session, row.input), result: TOOL_OUTPUT });
+        const { decision, trace, result } = await this.client.evaluatePostTool({ session, call: this.call(session, argumentsOf(row)), result: TOOL_OUTPUT });
         return observe(decision, trace, result);
       }
       case "pre-step": {
         const { decision, trace } = await this.client.evaluatePreStep({ session, turn: 1, step: 1, messages: claimed(row.input) });
         return observe(decision, trace);
       }
+      case "rewrite": {
+        const evaluation = await this.client.evaluateRewrite({ session, call: this.call(session, argumentsOf(row)) });
+        return observe(rewriteOutcome(evaluation), evaluation.trace);
+      }
+      case "approval": {
+        const event = { session, call: this.call(session, argumentsOf(row)), reason: "conformance: may this run?", askedBy: "conformance-asker" };
+        const { decision, trace } = await this.client.evaluateApproval(event);
+        return observe(decision, trace);
+      }
+      case "turn-stopping": {
+        const event = { session, turn: 1, step: 1, stopHookActive: false, steeredContinuations: 0, lastAssistantMessage: assistantMessage(row.input) };
+        const { decision, trace } = await this.client.evaluateTurnStopping(event);
+        return observe(decision, trace);
+      }
+      case "session-end": {
+        const { reason, detail, turns } = row.decision(this.lang);
+        await this.client.evaluateSessionEnd({ session, reason, detail, turns } as Parameters<HostClient["evaluateSessionEnd"]>[0]);
+        return observe(this.recorded(row.point, session), undefined);
+      }
+      case "turn-end": {
+        const { turn, outcome, detail, steps } = row.decision(this.lang);
+        await this.client.evaluateTurnEnd({ session, turn, outcome, detail, steps } as Parameters<HostClient["evaluateTurnEnd"]>[0]);
+        return observe(this.recorded(row.point, session), undefined);
+      }
     }
+  }
+
+  /** An unreachable row: a pre-tool or pre-step evaluation that no plugin can answer. */
+  async evaluateUnreachable(row: UnreachableRow): Promise<Observed> {
+    const session = this.session();
+    const { decision, trace } =
+      row.point === "pre-tool"
+        ? await this.client.evaluatePreTool({ session, call: this.call(session, { scenario: UNREACHABLE_INPUT }) })
+        : await this.client.evaluatePreStep({ session, turn: 1, step: 1, messages: claimed(UNREACHABLE_INPUT) });
+    return { decision: withoutIds(decision), decidedBy: trace.decidedBy, failureCause: trace.failureCause ?? "", invocations: this.invocations(session) };
   }
 
   /**
@@ -313,7 +267,7 @@ class Agent {
     let last: unknown;
     for (let attempt = 1; performance.now() < until; attempt++) {
       const session = this.session();
-      const { decision, trace } = await this.client.evaluatePreTool({ session, call: this.call(session, "allow") });
+      const { decision, trace } = await this.client.evaluatePreTool({ session, call: this.call(session, { scenario: "allow" }) });
       if (decision.kind === "allow" && trace.decidedBy === plugin && trace.failureCause === undefined) return attempt;
       last = { decision, trace };
       await delay(50); // the poll interval; each failed attempt is answered fast while the plugin is down
@@ -322,23 +276,41 @@ class Agent {
   }
 }
 
-function expected(row: Row, lang: string): Observed {
-  const plugin = pluginName(lang);
-  const outcome = row.cause !== undefined ? "fault" : row.decidedBy === "default" ? "passed" : "answered";
+/** The failure cause the trace shows: under fail-open the plugin counts as having passed, so either. */
+function traceCause(policy: FailurePolicy, cause: string | undefined): string {
   // host.proto: failure_cause is "set when the decision came from a failure policy". Fail-closed
   // refusals are exactly that. Under fail-open the plugin counts as having passed and the default
   // decides, so the trace may name the cause or not; the audit record must name it either way.
-  const failureCause = row.policy === "fail-open" && row.cause !== undefined ? (expect.toBeOneOf(["", row.cause]) as string) : (row.cause ?? "");
+  return policy === "fail-open" && cause !== undefined ? (expect.toBeOneOf(["", cause]) as string) : (cause ?? "");
+}
+
+function expected(row: Row, lang: string): Observed {
+  const plugin = pluginName(lang);
+  const outcome =
+    row.cause !== undefined ? "fault" : row.decidedBy === "default" ? "passed" : row.decidedBy === "nobody" ? (expect.toBeOneOf(["answered", "passed"]) as string) : "answered";
+  const decision = row.point === "session-end" || row.point === "turn-end" ? { point: row.point, sessionId: expect.any(String) as string, agentId: AGENT, ...row.decision(lang) } : row.decision(lang);
   return {
-    decision: withoutIds(row.decision(lang)),
-    decidedBy: row.decidedBy === "plugin" ? plugin : "default",
-    failureCause,
+    decision: withoutIds(decision),
+    decidedBy: row.decidedBy === "plugin" ? plugin : row.decidedBy === "default" ? "default" : undefined,
+    failureCause: traceCause(row.policy, row.cause),
     ...(row.point === "post-tool" ? { result: withoutIds(row.result(lang)) as ToolResult } : {}),
     invocations: [{ plugin, point: row.point, outcome, cause: row.cause ?? "", reason: expect.any(String) as string }],
   };
 }
 
-function daemonConfig(lang: Language["lang"], plugin: PluginCommand, policy: FailurePolicy): Record<string, unknown> {
+function expectedUnreachable(row: UnreachableRow, lang: string): Observed {
+  const plugin = pluginName(lang);
+  return {
+    decision: row.decision,
+    decidedBy: row.decidedBy === "plugin" ? plugin : "default",
+    failureCause: traceCause(row.policy, "unavailable"),
+    invocations: [{ plugin, point: row.point, outcome: "fault", cause: "unavailable", reason: expect.any(String) as string }],
+  };
+}
+
+const HEALTH = { ejectAfterFailures: 1_000, initialBackoffMs: 50, maxBackoffMs: 1_000 };
+
+function daemonConfig(lang: Language["lang"], plugin: PluginCommand, policy: FailurePolicy, recordsDir: string): Record<string, unknown> {
   const override = { deadlineMs: DEADLINE_MS, failurePolicy: policy };
   return {
     audit: { path: AUDIT_FILE, fsync: "never" },
@@ -348,12 +320,32 @@ function daemonConfig(lang: Language["lang"], plugin: PluginCommand, policy: Fai
         kind: "managed",
         command: plugin.command,
         args: plugin.args,
-        env: plugin.env,
+        env: { ...plugin.env, HOOKD_CONFORMANCE_POINTS: SUBSCRIBED.join(","), HOOKD_CONFORMANCE_RECORDS: recordsDir },
         required: true,
         startTimeoutMs: 30_000,
         // Fault rows follow each other; ejection (its own behaviour) must not turn their causes into "ejected".
-        health: { ejectAfterFailures: 1_000, initialBackoffMs: 50, maxBackoffMs: 1_000 },
-        points: { "pre-step": override, "pre-tool": override, "post-tool": override },
+        health: HEALTH,
+        points: Object.fromEntries(SUBSCRIBED.map((point) => [point, override])),
+      },
+    ],
+  };
+}
+
+/** The plugin exits before it serves; under fail-closed nothing but its name is configured. */
+function unreachableConfig(lang: Language["lang"], plugin: PluginCommand, policy: FailurePolicy): Record<string, unknown> {
+  return {
+    audit: { path: AUDIT_FILE, fsync: "never" },
+    plugins: [
+      {
+        name: pluginName(lang),
+        kind: "managed",
+        command: plugin.command,
+        args: plugin.args,
+        env: { ...plugin.env, HOOKD_CONFORMANCE_UNREACHABLE: "1" },
+        required: false,
+        startTimeoutMs: 5_000,
+        health: HEALTH,
+        ...(policy === "fail-open" ? { points: { "pre-tool": { failurePolicy: "fail-open" } } } : {}),
       },
     ],
   };
@@ -364,37 +356,46 @@ function daemonConfig(lang: Language["lang"], plugin: PluginCommand, policy: Fai
 describe.each(LANGUAGES)("conformance: $lang plugin through a real daemon", (language) => {
   const { lang } = language;
   const plugin = pluginName(lang);
-  const targets = new Map<FailurePolicy, Target>();
+  const targets: Target[] = [];
   /** The daemons' runtime dir (XDG_RUNTIME_DIR), where they put the managed plugin's socket. */
   let runtimeDir: string | undefined;
-  const agents = new Map<FailurePolicy, Agent>();
-  const agent = (policy: FailurePolicy): Agent => {
-    const found = agents.get(policy);
+  const agents = new Map<string, Agent>();
+  const agent = (policy: FailurePolicy, unreachable = false): Agent => {
+    const found = agents.get(`${policy}${unreachable ? " unreachable" : ""}`);
     if (found === undefined) throw new Error(`no ${policy} daemon for ${lang} (did beforeAll fail?)`);
     return found;
   };
 
   beforeAll(async () => {
     const command = language.prepare();
-    runtimeDir = await mkdtemp(join(tmpdir(), "hookd-conf-"));
+    const dir = await mkdtemp(join(tmpdir(), "hookd-conf-"));
+    runtimeDir = dir;
     const policies: readonly FailurePolicy[] = ["fail-closed", "fail-open"];
-    // allSettled: a daemon that did start is recorded (and stopped by afterAll) even when the other fails.
-    const started = await Promise.allSettled(
-      policies.map(async (policy) => {
-        const daemon = await startDaemon({ config: daemonConfig(lang, command, policy), env: { XDG_RUNTIME_DIR: runtimeDir }, timeoutMs: 60_000 });
-        const client = connectHost(daemon.target, { agentId: AGENT });
-        targets.set(policy, { daemon, client });
-        const ready = new Agent(client, lang, join(daemon.dir, AUDIT_FILE));
+    const start = async (key: string, config: Record<string, unknown>, recordsDir: string): Promise<Agent> => {
+      const daemon = await startDaemon({ config, env: { XDG_RUNTIME_DIR: dir }, timeoutMs: 60_000 });
+      const client = connectHost(daemon.target, { agentId: AGENT });
+      targets.push({ daemon, client });
+      const ready = new Agent(client, lang, join(daemon.dir, AUDIT_FILE), recordsDir);
+      agents.set(key, ready);
+      return ready;
+    };
+    // allSettled: a daemon that did start is recorded (and stopped by afterAll) even when another fails.
+    const started = await Promise.allSettled([
+      ...policies.map(async (policy) => {
+        const records = join(dir, `${RECORDS_DIR}-${policy}`);
+        await mkdir(records);
+        const ready = await start(`${policy}-starting`, daemonConfig(lang, command, policy, records), records);
         await ready.untilAnswering(plugin);
         agents.set(policy, ready);
       }),
-    );
+      ...policies.map((policy) => start(`${policy} unreachable`, unreachableConfig(lang, command, policy), dir)),
+    ]);
     const failed = started.find((outcome) => outcome.status === "rejected");
     if (failed !== undefined) throw failed.reason;
   });
 
   afterAll(async () => {
-    for (const { daemon, client } of targets.values()) {
+    for (const { daemon, client } of targets) {
       client.close();
       await daemon.stop();
     }
@@ -412,12 +413,17 @@ describe.each(LANGUAGES)("conformance: $lang plugin through a real daemon", (lan
     expect(observed).toEqual(expected(row, lang));
   });
 
+  it.each(UNREACHABLE_ROWS.map((row) => ({ row, name: `unreachable gate plugin without points: ${row.point} (${row.policy})` })))("$name", async ({ row }) => {
+    const observed = await agent(row.policy, true).evaluateUnreachable(row);
+    expect(observed).toEqual(expectedUnreachable(row, lang));
+  });
+
   it("a plugin that never answers is cut at its deadline by the daemon", async () => {
     const driver = agent("fail-closed");
     const session = driver.session();
     // The daemon answers with the deadline fault long before the agent's own 30 s timeout would
     // fail the call; how long the hung call cost is the benchmark's business.
-    const { decision, trace } = await driver.client.evaluatePreTool({ session, call: driver.call(session, "hang") }, { timeoutMs: 30_000 });
+    const { decision, trace } = await driver.client.evaluatePreTool({ session, call: driver.call(session, { scenario: "hang" }) }, { timeoutMs: 30_000 });
     expect({ kind: decision.kind, decidedBy: trace.decidedBy, failureCause: trace.failureCause ?? "" }).toEqual({ kind: "deny", decidedBy: plugin, failureCause: "deadline_exceeded" });
     // The hung call left the plugin usable.
     expect(await driver.untilAnswering(plugin)).toBe(1);

@@ -2,9 +2,10 @@
 // exactly like the TypeScript and Python conformance plugins, so one scenario table
 // (test/conformance/conformance.test.ts) runs against all three through a real daemon.
 //
-// The scenario is read from the event: at pre-tool and post-tool from the tool call's arguments
-// field "scenario"; at pre-step from the text of the first message ("inject…" and "reject…" match
-// by prefix). Scenarios at every subscribed point:
+// The scenario is read from the event: at pre-tool, post-tool, rewrite and approval from the tool
+// call's arguments field "scenario"; at pre-step from the text of the first message ("inject…",
+// "reject…", "redact…", "rewrite…" and "forge…" match by prefix); at turn-stopping from the text
+// of the last assistant message. Scenarios at every subscribed point:
 //
 //	pass           answer Pass
 //	hang           never answer; wait until the call is cancelled (deadline or caller)
@@ -14,8 +15,19 @@
 //	               PreToolResponse)
 //
 // pre-tool: allow, deny, ask. post-tool: block, replace (content), value (canonical value),
-// context (additional context), invalid (Accept with BOTH content and value_json). pre-step:
-// inject… (enter the same messages plus one context message), reject…. Anything else passes.
+// context (additional context), invalid (Accept with BOTH content and value_json), forge-context
+// (an additional context claiming the user as its source). pre-step: inject… (enter the same
+// messages plus one context message), reject…, redact… (enter the batch with "SECRET-1234" in the
+// first message redacted), rewrite… (the first message's text replaced), forge… (the batch plus a
+// message sourced to another plugin). rewrite: replace, patch (RFC 7386), non-object,
+// patch-non-object, invalid-json, big-int (the arguments re-emitted losslessly plus one key).
+// approval: approve, reject. turn-stopping: steer, forge-steer (steering sourced as the user).
+// session-end, turn-end: record the event as JSON in $HOOKD_CONFORMANCE_RECORDS/<point>.<session
+// id>.json before answering. Anything else passes.
+//
+// The manifest subscribes to the points $HOOKD_CONFORMANCE_POINTS names (comma-separated; all
+// this plugin serves when unset). With $HOOKD_CONFORMANCE_UNREACHABLE set the process exits before
+// it serves.
 //
 // The HookPlugin service is registered by hand (a grpc.ServiceDesc whose handlers return any
 // proto.Message), so a handler can answer another RPC's response, or an emptypb.Empty whose
@@ -28,6 +40,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,11 +50,13 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
@@ -58,6 +73,10 @@ const (
 	service    = "hookd.v1.HookPlugin"
 	socketEnv  = "HOOKD_PLUGIN_SOCKET"
 	policyEnv  = "HOOKD_CONFORMANCE_FAILURE_POLICY"
+	pointsEnv  = "HOOKD_CONFORMANCE_POINTS"
+	recordsEnv = "HOOKD_CONFORMANCE_RECORDS"
+	unreachEnv = "HOOKD_CONFORMANCE_UNREACHABLE"
+	secret     = "SECRET-1234"
 	stopGrace  = 2 * time.Second
 	versionTag = "1.0.0"
 )
@@ -65,6 +84,10 @@ const (
 func main() {
 	listen := flag.String("listen", "", "address to serve on, unix:PATH or HOST:PORT (default: unix socket from $"+socketEnv+")")
 	flag.Parse()
+	if os.Getenv(unreachEnv) != "" {
+		fmt.Fprintf(os.Stderr, "%s %d: $%s is set: exiting before serving\n", name, os.Getpid(), unreachEnv)
+		os.Exit(3)
+	}
 	if err := run(*listen); err != nil {
 		fmt.Fprintln(os.Stderr, name+":", err)
 		os.Exit(1)
@@ -73,6 +96,10 @@ func main() {
 
 func run(listen string) error {
 	policy, err := failurePolicy()
+	if err != nil {
+		return err
+	}
+	points, err := subscribedPoints()
 	if err != nil {
 		return err
 	}
@@ -93,7 +120,7 @@ func run(listen string) error {
 	healthSrv := health.NewServer()
 	healthpb.RegisterHealthServer(srv, healthSrv)
 	healthSrv.SetServingStatus(service, healthpb.HealthCheckResponse_SERVING)
-	srv.RegisterService(serviceDesc(), &conformance{policy: policy})
+	srv.RegisterService(serviceDesc(), &conformance{policy: policy, points: points})
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
@@ -160,6 +187,49 @@ func listenOn(addr string) (net.Listener, error) {
 
 type conformance struct {
 	policy hookdv1.FailurePolicy
+	points []hookdv1.Point
+}
+
+// servedPoints are the points this plugin serves, by the daemon's names, in firing order.
+var servedPoints = []struct {
+	name  string
+	point hookdv1.Point
+}{
+	{"pre-step", hookdv1.Point_POINT_PRE_STEP},
+	{"rewrite", hookdv1.Point_POINT_REWRITE},
+	{"pre-tool", hookdv1.Point_POINT_PRE_TOOL},
+	{"approval", hookdv1.Point_POINT_APPROVAL},
+	{"post-tool", hookdv1.Point_POINT_POST_TOOL},
+	{"turn-stopping", hookdv1.Point_POINT_TURN_STOPPING},
+	{"turn-end", hookdv1.Point_POINT_TURN_END},
+	{"session-end", hookdv1.Point_POINT_SESSION_END},
+}
+
+func subscribedPoints() ([]hookdv1.Point, error) {
+	value, set := os.LookupEnv(pointsEnv)
+	var points []hookdv1.Point
+	for _, served := range servedPoints {
+		points = append(points, served.point)
+	}
+	if !set {
+		return points, nil
+	}
+	points = nil
+	for _, want := range strings.Split(value, ",") {
+		if want == "" {
+			continue
+		}
+		found := false
+		for _, served := range servedPoints {
+			if served.name == want {
+				points, found = append(points, served.point), true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("$%s names a point this plugin does not serve: %q", pointsEnv, want)
+		}
+	}
+	return points, nil
 }
 
 // method adapts a handler that may answer any message to grpc-go's untyped method handler.
@@ -192,6 +262,11 @@ func serviceDesc() *grpc.ServiceDesc {
 			method("PreStep", (*conformance).preStep),
 			method("PreTool", (*conformance).preTool),
 			method("PostTool", (*conformance).postTool),
+			method("TurnStopping", (*conformance).turnStopping),
+			method("Rewrite", (*conformance).rewrite),
+			method("Approve", (*conformance).approve),
+			method("SessionEnd", (*conformance).sessionEnd),
+			method("TurnEnd", (*conformance).turnEnd),
 		},
 		Metadata: "hookd/v1/plugin.proto",
 	}
@@ -199,7 +274,7 @@ func serviceDesc() *grpc.ServiceDesc {
 
 func (c *conformance) describe(context.Context, *hookdv1.DescribeRequest) (proto.Message, error) {
 	var subscriptions []*hookdv1.Subscription
-	for _, point := range []hookdv1.Point{hookdv1.Point_POINT_PRE_STEP, hookdv1.Point_POINT_PRE_TOOL, hookdv1.Point_POINT_POST_TOOL} {
+	for _, point := range c.points {
 		subscriptions = append(subscriptions, &hookdv1.Subscription{Point: point, Tools: []string{}, FailurePolicy: c.policy})
 	}
 	return &hookdv1.DescribeResponse{Manifest: &hookdv1.PluginManifest{Name: name, Version: versionTag, Subscriptions: subscriptions}}, nil
@@ -271,6 +346,9 @@ func (c *conformance) postTool(ctx context.Context, req *hookdv1.PostToolRequest
 		decision.Decision = &hookdv1.PostToolDecision_Accept{Accept: &hookdv1.Accept{AdditionalContexts: []*hookdv1.Message{contextMessage()}}}
 	case "invalid":
 		decision.Decision = &hookdv1.PostToolDecision_Accept{Accept: &hookdv1.Accept{Content: replacement, ValueJson: &value}}
+	case "forge-context":
+		forged := message("conformance: forged by "+lang, userSource())
+		decision.Decision = &hookdv1.PostToolDecision_Accept{Accept: &hookdv1.Accept{AdditionalContexts: []*hookdv1.Message{forged}}}
 	default:
 		decision.Decision = &hookdv1.PostToolDecision_Pass{Pass: &hookdv1.Pass{}}
 	}
@@ -290,10 +368,164 @@ func (c *conformance) preStep(ctx context.Context, req *hookdv1.PreStepRequest) 
 		decision.Decision = &hookdv1.PreStepDecision_Enter{Enter: &hookdv1.Enter{Messages: entered}}
 	case strings.HasPrefix(first, "reject"):
 		decision.Decision = &hookdv1.PreStepDecision_Reject{Reject: &hookdv1.Reject{Reason: "conformance: rejected by " + lang}}
+	case strings.HasPrefix(first, "redact"):
+		// Prompt redaction: the whole batch goes back, the first message with the secret removed.
+		entered := append([]*hookdv1.Message{withText(messages[0], strings.ReplaceAll(first, secret, "[redacted]"))}, messages[1:]...)
+		decision.Decision = &hookdv1.PreStepDecision_Enter{Enter: &hookdv1.Enter{Messages: entered}}
+	case strings.HasPrefix(first, "rewrite"):
+		entered := append([]*hookdv1.Message{withText(messages[0], "conformance: prompt rewritten by "+lang)}, messages[1:]...)
+		decision.Decision = &hookdv1.PreStepDecision_Enter{Enter: &hookdv1.Enter{Messages: entered}}
+	case strings.HasPrefix(first, "forge"):
+		forged := message("conformance: forged by "+lang, pluginSource("someone-else"))
+		entered := append(append([]*hookdv1.Message{}, messages...), forged)
+		decision.Decision = &hookdv1.PreStepDecision_Enter{Enter: &hookdv1.Enter{Messages: entered}}
 	default:
 		decision.Decision = &hookdv1.PreStepDecision_Pass{Pass: &hookdv1.Pass{}}
 	}
 	return &hookdv1.PreStepResponse{Decision: decision}, nil
+}
+
+func (c *conformance) rewrite(ctx context.Context, req *hookdv1.RewriteRequest) (proto.Message, error) {
+	call := req.GetEvent().GetCall()
+	scenario := scenarioOfCall(call)
+	if answer, done, err := common(ctx, scenario, hookdv1.Point_POINT_REWRITE); done {
+		return answer, err
+	}
+	replace := func(arguments string) *hookdv1.RewriteResponse {
+		return &hookdv1.RewriteResponse{Decision: &hookdv1.RewriteDecision{Decision: &hookdv1.RewriteDecision_Replace{Replace: &hookdv1.Replace{ArgumentsJson: arguments}}}}
+	}
+	patch := func(mergePatch string) *hookdv1.RewriteResponse {
+		return &hookdv1.RewriteResponse{Decision: &hookdv1.RewriteDecision{Decision: &hookdv1.RewriteDecision_Patch{Patch: &hookdv1.Patch{MergePatchJson: mergePatch}}}}
+	}
+	switch scenario {
+	case "replace":
+		return replace(`{"scenario":"replace","rewrittenBy":"` + lang + `"}`), nil
+	case "patch":
+		return patch(`{"patchedBy":"` + lang + `","drop":null,"nested":{"added":true}}`), nil
+	case "non-object":
+		return replace(`["not","an","object"]`), nil
+	case "patch-non-object":
+		return patch(`"not an object"`), nil
+	case "invalid-json":
+		return replace(`{"scenario": `), nil
+	case "big-int":
+		// UseNumber keeps every number as its JSON text (json.Number), so it is written back digit
+		// for digit; a float64 would round 9223372036854775807.
+		decoder := json.NewDecoder(bytes.NewReader([]byte(call.GetArgumentsJson())))
+		decoder.UseNumber()
+		var arguments map[string]any
+		if err := decoder.Decode(&arguments); err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "arguments_json: %v", err)
+		}
+		arguments["rewrittenBy"] = lang
+		rewritten, err := json.Marshal(arguments)
+		if err != nil {
+			return nil, status.Errorf(codes.Internal, "arguments: %v", err)
+		}
+		return replace(string(rewritten)), nil
+	}
+	return &hookdv1.RewriteResponse{Decision: &hookdv1.RewriteDecision{Decision: &hookdv1.RewriteDecision_Pass{Pass: &hookdv1.Pass{}}}}, nil
+}
+
+func (c *conformance) approve(ctx context.Context, req *hookdv1.ApproveRequest) (proto.Message, error) {
+	scenario := scenarioOfCall(req.GetEvent().GetCall())
+	if answer, done, err := common(ctx, scenario, hookdv1.Point_POINT_APPROVAL); done {
+		return answer, err
+	}
+	decision := &hookdv1.ApprovalDecision{}
+	switch scenario {
+	case "approve":
+		decision.Decision = &hookdv1.ApprovalDecision_Approve{Approve: &hookdv1.Approve{}}
+	case "reject":
+		decision.Decision = &hookdv1.ApprovalDecision_Reject{Reject: &hookdv1.Reject{Reason: "conformance: rejected by " + lang}}
+	default:
+		decision.Decision = &hookdv1.ApprovalDecision_Pass{Pass: &hookdv1.Pass{}}
+	}
+	return &hookdv1.ApproveResponse{Decision: decision}, nil
+}
+
+func (c *conformance) turnStopping(ctx context.Context, req *hookdv1.TurnStoppingRequest) (proto.Message, error) {
+	last := req.GetEvent().GetLastAssistantMessage()
+	said := ""
+	if last != nil {
+		said = firstText([]*hookdv1.Message{last})
+	}
+	if answer, done, err := common(ctx, said, hookdv1.Point_POINT_TURN_STOPPING); done {
+		return answer, err
+	}
+	steer := func(source *hookdv1.MessageSource) *hookdv1.TurnStoppingResponse {
+		steering := []*hookdv1.Message{message("conformance: steered by "+lang, source)}
+		return &hookdv1.TurnStoppingResponse{Decision: &hookdv1.TurnStoppingDecision{Decision: &hookdv1.TurnStoppingDecision_Steer{Steer: &hookdv1.Steer{Messages: steering}}}}
+	}
+	switch said {
+	case "steer":
+		return steer(pluginSource(name)), nil
+	case "forge-steer":
+		return steer(userSource()), nil
+	}
+	return &hookdv1.TurnStoppingResponse{Decision: &hookdv1.TurnStoppingDecision{Decision: &hookdv1.TurnStoppingDecision_Pass{Pass: &hookdv1.Pass{}}}}, nil
+}
+
+func (c *conformance) sessionEnd(_ context.Context, req *hookdv1.SessionEndRequest) (proto.Message, error) {
+	event := req.GetEvent()
+	fields := map[string]any{
+		"reason": enumName(event.GetReason().String(), "SESSION_END_REASON_"),
+		"detail": event.GetDetail(),
+		"turns":  event.GetTurns(),
+	}
+	if err := record("session-end", event.GetSession(), fields); err != nil {
+		return nil, status.Errorf(codes.Internal, "recording session-end: %v", err)
+	}
+	return &hookdv1.SessionEndResponse{}, nil
+}
+
+func (c *conformance) turnEnd(_ context.Context, req *hookdv1.TurnEndRequest) (proto.Message, error) {
+	event := req.GetEvent()
+	fields := map[string]any{
+		"turn":    event.GetTurn(),
+		"outcome": enumName(event.GetOutcome().String(), "TURN_END_OUTCOME_"),
+		"detail":  event.GetDetail(),
+		"steps":   event.GetSteps(),
+	}
+	if err := record("turn-end", event.GetSession(), fields); err != nil {
+		return nil, status.Errorf(codes.Internal, "recording turn-end: %v", err)
+	}
+	return &hookdv1.TurnEndResponse{}, nil
+}
+
+// record writes what a notification received, atomically, where the test reads it.
+func record(point string, session *hookdv1.SessionInfo, fields map[string]any) error {
+	dir := os.Getenv(recordsEnv)
+	if dir == "" {
+		return nil
+	}
+	fields["point"] = point
+	fields["sessionId"] = session.GetSessionId()
+	fields["agentId"] = session.GetAgentId()
+	fields["parentSessionId"] = session.GetParentSessionId()
+	fields["agentType"] = session.GetAgentType()
+	data, err := json.Marshal(fields)
+	if err != nil {
+		return err
+	}
+	temporary, err := os.CreateTemp(dir, ".record-")
+	if err != nil {
+		return err
+	}
+	if _, err := temporary.Write(data); err != nil {
+		temporary.Close()
+		return err
+	}
+	if err := temporary.Close(); err != nil {
+		return err
+	}
+	return os.Rename(temporary.Name(), filepath.Join(dir, point+"."+session.GetSessionId()+".json"))
+}
+
+// enumName turns SESSION_END_REASON_DAEMON_STOPPING into daemon-stopping: the record's
+// language-neutral form.
+func enumName(value, prefix string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(value, prefix)), "_", "-")
 }
 
 // ---- helpers -------------------------------------------------------------------------------
@@ -325,10 +557,25 @@ func text(value string) *hookdv1.ContentBlock {
 	return &hookdv1.ContentBlock{Block: &hookdv1.ContentBlock_Text{Text: value}}
 }
 
+func message(content string, source *hookdv1.MessageSource) *hookdv1.Message {
+	return &hookdv1.Message{Role: hookdv1.Role_ROLE_USER, Content: []*hookdv1.ContentBlock{text(content)}, Source: source}
+}
+
+func pluginSource(plugin string) *hookdv1.MessageSource {
+	return &hookdv1.MessageSource{Kind: &hookdv1.MessageSource_Plugin{Plugin: &hookdv1.PluginSource{Name: plugin}}}
+}
+
+func userSource() *hookdv1.MessageSource {
+	return &hookdv1.MessageSource{Kind: &hookdv1.MessageSource_User{User: &hookdv1.UserSource{}}}
+}
+
 func contextMessage() *hookdv1.Message {
-	return &hookdv1.Message{
-		Role:    hookdv1.Role_ROLE_USER,
-		Content: []*hookdv1.ContentBlock{text("conformance: context from " + lang)},
-		Source:  &hookdv1.MessageSource{Kind: &hookdv1.MessageSource_Plugin{Plugin: &hookdv1.PluginSource{Name: name}}},
-	}
+	return message("conformance: context from "+lang, pluginSource(name))
+}
+
+// withText is the same message (role, id, the source the plugin saw) with its content replaced.
+func withText(original *hookdv1.Message, content string) *hookdv1.Message {
+	changed := proto.Clone(original).(*hookdv1.Message)
+	changed.Content = []*hookdv1.ContentBlock{text(content)}
+	return changed
 }

@@ -4,8 +4,10 @@ Every conformance plugin (TypeScript, Python, Go) behaves the same way, so one s
 test/conformance/conformance.test.ts runs against each of them through a real daemon. The
 scenario is read from the event:
 
-- pre-tool and post-tool: the tool call's arguments JSON field "scenario";
-- pre-step: the text of the first message (``inject…`` and ``reject…`` match by prefix).
+- pre-tool, post-tool, rewrite and approval: the tool call's arguments JSON field "scenario";
+- pre-step: the text of the first message (``inject…``, ``reject…``, ``redact…``, ``rewrite…``
+  and ``forge…`` match by prefix);
+- turn-stopping: the text of the last assistant message.
 
 Scenarios at every subscribed point:
     pass           answer Pass
@@ -17,11 +19,26 @@ Scenarios at every subscribed point:
 pre-tool:  allow, deny, ask
 post-tool: block, replace (content), value (canonical value), context (additional context),
            invalid (Accept with BOTH content and value_json: an invalid combination)
-pre-step:  inject… (enter the same messages plus one context message), reject…
+           forge-context (an additional context that claims the user as its source)
+pre-step:  inject… (enter the same messages plus one context message), reject…,
+           redact… (enter the batch with "SECRET-1234" in the first message redacted),
+           rewrite… (enter the first message with its text replaced),
+           forge… (enter the batch plus a message sourced to another plugin)
+rewrite:   replace (new arguments), patch (an RFC 7386 merge patch), non-object (replace with a
+           JSON array), patch-non-object (a patch whose result is a string), invalid-json
+           (arguments_json that does not parse), big-int (replace with the arguments re-emitted
+           plus one key: its integers must survive digit for digit)
+approval:  approve, reject
+turn-stopping: steer (steer with a message sourced to this plugin), forge-steer (steer with a
+           message that claims the user as its source)
+session-end, turn-end: record the event as JSON in $HOOKD_CONFORMANCE_RECORDS/<point>.<session
+           id>.json (written before the answer, so it is there when the evaluation returns)
 
-Anything else answers Pass. The manifest subscribes to pre-step, pre-tool and post-tool (every
-tool), fail-closed unless $HOOKD_CONFORMANCE_FAILURE_POLICY says "fail-open"; the daemon's config
-may override that per point. The service is registered through one generic handler whose
+Anything else answers Pass. The manifest subscribes to the points $HOOKD_CONFORMANCE_POINTS names
+(comma-separated; every point this plugin serves when unset), every tool, fail-closed unless
+$HOOKD_CONFORMANCE_FAILURE_POLICY says "fail-open"; the daemon's config may override that per
+point. With $HOOKD_CONFORMANCE_UNREACHABLE set the process exits before it serves (the
+unreachable-plugin rows). The service is registered through one generic handler whose
 response serializer passes raw bytes through and serializes any message it is given, so the
 faulty answers travel exactly as written. Health reports SERVING for "" and hookd.v1.HookPlugin.
 
@@ -34,6 +51,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import tempfile
 import signal
 import sys
 import threading
@@ -51,6 +69,10 @@ NAME = f"conformance-{LANG}"
 SERVICE = "hookd.v1.HookPlugin"
 SOCKET_ENV = "HOOKD_PLUGIN_SOCKET"
 POLICY_ENV = "HOOKD_CONFORMANCE_FAILURE_POLICY"
+POINTS_ENV = "HOOKD_CONFORMANCE_POINTS"
+RECORDS_ENV = "HOOKD_CONFORMANCE_RECORDS"
+UNREACHABLE_ENV = "HOOKD_CONFORMANCE_UNREACHABLE"
+SECRET = "SECRET-1234"
 GRACE_SECONDS = 2.0
 
 Answer = Union[ProtoMessage, bytes]
@@ -65,12 +87,68 @@ def _policy() -> int:
     raise SystemExit(f"{NAME}: ${POLICY_ENV} must be fail-closed or fail-open, got {value!r}")
 
 
+# The points this plugin serves, by the daemon's names.
+POINTS = {
+    "pre-step": types_pb2.POINT_PRE_STEP,
+    "pre-tool": types_pb2.POINT_PRE_TOOL,
+    "post-tool": types_pb2.POINT_POST_TOOL,
+    "turn-stopping": types_pb2.POINT_TURN_STOPPING,
+    "rewrite": types_pb2.POINT_REWRITE,
+    "approval": types_pb2.POINT_APPROVAL,
+    "session-end": types_pb2.POINT_SESSION_END,
+    "turn-end": types_pb2.POINT_TURN_END,
+}
+
+
+def _points() -> list[int]:
+    value = os.environ.get(POINTS_ENV)
+    if value is None:
+        return list(POINTS.values())
+    names = [name for name in value.split(",") if name]
+    unknown = [name for name in names if name not in POINTS]
+    if unknown:
+        raise SystemExit(f"{NAME}: ${POINTS_ENV} names points this plugin does not serve: {unknown}")
+    return [POINTS[name] for name in names]
+
+
+def _message(text: str, source: types_pb2.MessageSource) -> types_pb2.Message:
+    return types_pb2.Message(role=types_pb2.ROLE_USER, content=[types_pb2.ContentBlock(text=text)], source=source)
+
+
+def _plugin_source(name: str = NAME) -> types_pb2.MessageSource:
+    return types_pb2.MessageSource(plugin=types_pb2.PluginSource(name=name))
+
+
+def _user_source() -> types_pb2.MessageSource:
+    return types_pb2.MessageSource(user=types_pb2.UserSource())
+
+
 def _context_message() -> types_pb2.Message:
-    return types_pb2.Message(
-        role=types_pb2.ROLE_USER,
-        content=[types_pb2.ContentBlock(text=f"conformance: context from {LANG}")],
-        source=types_pb2.MessageSource(plugin=types_pb2.PluginSource(name=NAME)),
-    )
+    return _message(f"conformance: context from {LANG}", _plugin_source())
+
+
+def _enum_name(value: str, prefix: str) -> str:
+    """SESSION_END_REASON_DAEMON_STOPPING -> daemon-stopping: the record's language-neutral form."""
+    return value.removeprefix(prefix).lower().replace("_", "-")
+
+
+def _record(point: str, session: types_pb2.SessionInfo, fields: dict[str, object]) -> None:
+    """Writes what a notification received, atomically, where the test reads it."""
+    directory = os.environ.get(RECORDS_ENV)
+    if not directory:
+        return
+    record = {
+        "point": point,
+        "sessionId": session.session_id,
+        "agentId": session.agent_id,
+        "parentSessionId": session.parent_session_id,
+        "agentType": session.agent_type,
+        **fields,
+    }
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".record-")
+    with os.fdopen(handle, "w") as out:
+        json.dump(record, out)
+    os.replace(temporary, os.path.join(directory, f"{point}.{session.session_id}.json"))
 
 
 def _garbage(point: int) -> bytes:
@@ -106,10 +184,21 @@ def _scenario_of_call(call: types_pb2.ToolCall) -> str:
     return scenario if isinstance(scenario, str) else ""
 
 
+def _message_text(message: types_pb2.Message) -> str:
+    return "\n".join(block.text for block in message.content if block.WhichOneof("block") == "text")
+
+
 def _first_text(messages) -> str:  # type: ignore[no-untyped-def]
-    if not messages:
-        return ""
-    return "\n".join(block.text for block in messages[0].content if block.WhichOneof("block") == "text")
+    return _message_text(messages[0]) if messages else ""
+
+
+def _with_text(message: types_pb2.Message, text: str) -> types_pb2.Message:
+    """The same message (role, id, the source the plugin saw) with its content replaced by text."""
+    changed = types_pb2.Message()
+    changed.CopyFrom(message)
+    del changed.content[:]
+    changed.content.append(types_pb2.ContentBlock(text=text))
+    return changed
 
 
 def _pre_tool(decision: points_pb2.PreToolDecision) -> plugin_pb2.PreToolResponse:
@@ -122,6 +211,26 @@ def _post_tool(decision: points_pb2.PostToolDecision) -> plugin_pb2.PostToolResp
 
 def _pre_step(decision: points_pb2.PreStepDecision) -> plugin_pb2.PreStepResponse:
     return plugin_pb2.PreStepResponse(decision=decision)
+
+
+def _rewrite(decision: points_pb2.RewriteDecision) -> plugin_pb2.RewriteResponse:
+    return plugin_pb2.RewriteResponse(decision=decision)
+
+
+def _approve(decision: points_pb2.ApprovalDecision) -> plugin_pb2.ApproveResponse:
+    return plugin_pb2.ApproveResponse(decision=decision)
+
+
+def _turn_stopping(decision: points_pb2.TurnStoppingDecision) -> plugin_pb2.TurnStoppingResponse:
+    return plugin_pb2.TurnStoppingResponse(decision=decision)
+
+
+def _replace(arguments_json: str) -> plugin_pb2.RewriteResponse:
+    return _rewrite(points_pb2.RewriteDecision(replace=points_pb2.Replace(arguments_json=arguments_json)))
+
+
+def _patch(merge_patch_json: str) -> plugin_pb2.RewriteResponse:
+    return _rewrite(points_pb2.RewriteDecision(patch=points_pb2.Patch(merge_patch_json=merge_patch_json)))
 
 
 def _pass(decision_type):  # type: ignore[no-untyped-def]
@@ -151,13 +260,14 @@ def _common(scenario: str, point: int, context: grpc.ServicerContext) -> Answer 
 class Conformance:
     """The HookPlugin methods; each returns a response message or raw bytes."""
 
-    def __init__(self, failure_policy: int) -> None:
+    def __init__(self, failure_policy: int, points: list[int]) -> None:
         self._failure_policy = failure_policy
+        self._points = points
 
     def Describe(self, request: plugin_pb2.DescribeRequest, context: grpc.ServicerContext) -> Answer:
         subscriptions = [
             plugin_pb2.Subscription(point=point, tools=[], failure_policy=self._failure_policy)
-            for point in (types_pb2.POINT_PRE_STEP, types_pb2.POINT_PRE_TOOL, types_pb2.POINT_POST_TOOL)
+            for point in self._points
         ]
         return plugin_pb2.DescribeResponse(
             manifest=plugin_pb2.PluginManifest(name=NAME, version="1.0.0", subscriptions=subscriptions)
@@ -199,6 +309,9 @@ class Conformance:
         if scenario == "invalid":
             accept = points_pb2.Accept(content=replacement, value_json=value_json)
             return _post_tool(points_pb2.PostToolDecision(accept=accept))
+        if scenario == "forge-context":
+            forged = _message(f"conformance: forged by {LANG}", _user_source())
+            return _post_tool(points_pb2.PostToolDecision(accept=points_pb2.Accept(additional_contexts=[forged])))
         return _post_tool(_pass(points_pb2.PostToolDecision))
 
     def PreStep(self, request: plugin_pb2.PreStepRequest, context: grpc.ServicerContext) -> Answer:
@@ -212,7 +325,82 @@ class Conformance:
             return _pre_step(points_pb2.PreStepDecision(enter=points_pb2.Enter(messages=messages)))
         if text.startswith("reject"):
             return _pre_step(points_pb2.PreStepDecision(reject=points_pb2.Reject(reason=f"conformance: rejected by {LANG}")))
+        messages = list(request.event.messages)
+        if text.startswith("redact"):
+            # Prompt redaction: the whole batch goes back, the first message with the secret removed.
+            messages[0] = _with_text(messages[0], text.replace(SECRET, "[redacted]"))
+            return _pre_step(points_pb2.PreStepDecision(enter=points_pb2.Enter(messages=messages)))
+        if text.startswith("rewrite"):
+            messages[0] = _with_text(messages[0], f"conformance: prompt rewritten by {LANG}")
+            return _pre_step(points_pb2.PreStepDecision(enter=points_pb2.Enter(messages=messages)))
+        if text.startswith("forge"):
+            forged = _message(f"conformance: forged by {LANG}", _plugin_source("someone-else"))
+            return _pre_step(points_pb2.PreStepDecision(enter=points_pb2.Enter(messages=messages + [forged])))
         return _pre_step(_pass(points_pb2.PreStepDecision))
+
+    def Rewrite(self, request: plugin_pb2.RewriteRequest, context: grpc.ServicerContext) -> Answer:
+        call = request.event.call
+        scenario = _scenario_of_call(call)
+        common = _common(scenario, types_pb2.POINT_REWRITE, context)
+        if common is not None:
+            return common
+        _check_deadline(context)
+        if scenario == "replace":
+            return _replace(json.dumps({"scenario": "replace", "rewrittenBy": LANG}))
+        if scenario == "patch":
+            return _patch(json.dumps({"patchedBy": LANG, "drop": None, "nested": {"added": True}}))
+        if scenario == "non-object":
+            return _replace(json.dumps(["not", "an", "object"]))
+        if scenario == "patch-non-object":
+            return _patch(json.dumps("not an object"))
+        if scenario == "invalid-json":
+            return _replace('{"scenario": ')
+        if scenario == "big-int":
+            # json parses integers as exact ints and writes them back digit for digit; a float
+            # would round, so this plugin never turns one into a float.
+            arguments = json.loads(call.arguments_json)
+            arguments["rewrittenBy"] = LANG
+            return _replace(json.dumps(arguments))
+        return _rewrite(_pass(points_pb2.RewriteDecision))
+
+    def Approve(self, request: plugin_pb2.ApproveRequest, context: grpc.ServicerContext) -> Answer:
+        scenario = _scenario_of_call(request.event.call)
+        common = _common(scenario, types_pb2.POINT_APPROVAL, context)
+        if common is not None:
+            return common
+        _check_deadline(context)
+        if scenario == "approve":
+            return _approve(points_pb2.ApprovalDecision(approve=points_pb2.Approve()))
+        if scenario == "reject":
+            return _approve(points_pb2.ApprovalDecision(reject=points_pb2.Reject(reason=f"conformance: rejected by {LANG}")))
+        return _approve(_pass(points_pb2.ApprovalDecision))
+
+    def TurnStopping(self, request: plugin_pb2.TurnStoppingRequest, context: grpc.ServicerContext) -> Answer:
+        event = request.event
+        text = _message_text(event.last_assistant_message) if event.HasField("last_assistant_message") else ""
+        common = _common(text, types_pb2.POINT_TURN_STOPPING, context)
+        if common is not None:
+            return common
+        _check_deadline(context)
+        if text == "steer":
+            steering = _message(f"conformance: steered by {LANG}", _plugin_source())
+            return _turn_stopping(points_pb2.TurnStoppingDecision(steer=points_pb2.Steer(messages=[steering])))
+        if text == "forge-steer":
+            forged = _message(f"conformance: steered by {LANG}", _user_source())
+            return _turn_stopping(points_pb2.TurnStoppingDecision(steer=points_pb2.Steer(messages=[forged])))
+        return _turn_stopping(_pass(points_pb2.TurnStoppingDecision))
+
+    def SessionEnd(self, request: plugin_pb2.SessionEndRequest, context: grpc.ServicerContext) -> Answer:
+        event = request.event
+        reason = _enum_name(types_pb2.SessionEndReason.Name(event.reason), "SESSION_END_REASON_")
+        _record("session-end", event.session, {"reason": reason, "detail": event.detail, "turns": event.turns})
+        return plugin_pb2.SessionEndResponse()
+
+    def TurnEnd(self, request: plugin_pb2.TurnEndRequest, context: grpc.ServicerContext) -> Answer:
+        event = request.event
+        outcome = _enum_name(points_pb2.TurnEndOutcome.Name(event.outcome), "TURN_END_OUTCOME_")
+        _record("turn-end", event.session, {"turn": event.turn, "outcome": outcome, "detail": event.detail, "steps": event.steps})
+        return plugin_pb2.TurnEndResponse()
 
 
 def _serialize(answer: Answer) -> bytes:
@@ -226,6 +414,11 @@ def _service(plugin: Conformance) -> grpc.GenericRpcHandler:
         "PreStep": (plugin.PreStep, plugin_pb2.PreStepRequest.FromString),
         "PreTool": (plugin.PreTool, plugin_pb2.PreToolRequest.FromString),
         "PostTool": (plugin.PostTool, plugin_pb2.PostToolRequest.FromString),
+        "TurnStopping": (plugin.TurnStopping, plugin_pb2.TurnStoppingRequest.FromString),
+        "Rewrite": (plugin.Rewrite, plugin_pb2.RewriteRequest.FromString),
+        "Approve": (plugin.Approve, plugin_pb2.ApproveRequest.FromString),
+        "SessionEnd": (plugin.SessionEnd, plugin_pb2.SessionEndRequest.FromString),
+        "TurnEnd": (plugin.TurnEnd, plugin_pb2.TurnEndRequest.FromString),
     }
     return grpc.method_handlers_generic_handler(
         SERVICE,
@@ -240,7 +433,7 @@ def _service(plugin: Conformance) -> grpc.GenericRpcHandler:
 
 def serve(address: str) -> None:
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=16))
-    server.add_generic_rpc_handlers((_service(Conformance(_policy())),))
+    server.add_generic_rpc_handlers((_service(Conformance(_policy(), _points())),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for service in ("", SERVICE):
@@ -262,6 +455,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="conformance_plugin.py", description=__doc__.splitlines()[0])
     parser.add_argument("--listen", metavar="ADDRESS", help=f"unix:PATH or HOST:PORT (default: unix:${SOCKET_ENV})")
     args = parser.parse_args(argv)
+    if os.environ.get(UNREACHABLE_ENV):
+        sys.stderr.write(f"{NAME} {os.getpid()}: ${UNREACHABLE_ENV} is set: exiting before serving\n")
+        return 3
     address = args.listen or (f"unix:{path}" if (path := os.environ.get(SOCKET_ENV)) else None)
     if address is None:
         parser.error(f"no address: pass --listen or set {SOCKET_ENV}")

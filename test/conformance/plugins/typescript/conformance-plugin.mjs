@@ -2,9 +2,10 @@
 // (servePlugin; run `npm run build` first). It behaves exactly like the Python and Go conformance
 // plugins, so one scenario table (test/conformance/conformance.test.ts) runs against all three.
 //
-// The scenario is read from the event: at pre-tool and post-tool from the tool call's arguments
-// field "scenario"; at pre-step from the text of the first message ("inject…" and "reject…" match
-// by prefix). Scenarios at every subscribed point:
+// The scenario is read from the event: at pre-tool, post-tool, rewrite and approval from the tool
+// call's arguments field "scenario"; at pre-step from the text of the first message ("inject…",
+// "reject…", "redact…", "rewrite…" and "forge…" match by prefix); at turn-stopping from the text
+// of the last assistant message. Scenarios at every subscribed point:
 //   pass           answer pass
 //   hang           never answer; wait until the call is cancelled (deadline or caller)
 //   crash          the process exits abruptly in the middle of the call (process.exit(1))
@@ -12,28 +13,71 @@
 //   wrong-variant  answer another point's response (pre-tool: a PostToolResponse; others: a
 //                  PreToolResponse)
 // pre-tool: allow, deny, ask. post-tool: block, replace (content), value (canonical value),
-// context (additional context), invalid (accept with BOTH content and value_json). pre-step:
-// inject… (enter the same messages plus one context message), reject…. Anything else passes.
+// context (additional context), invalid (accept with BOTH content and value_json), forge-context
+// (an additional context claiming the user as its source). pre-step: inject… (enter the same
+// messages plus one context message), reject…, redact… (enter the batch with "SECRET-1234" in the
+// first message redacted), rewrite… (the first message's text replaced), forge… (the batch plus a
+// message sourced to another plugin). rewrite: replace, patch (RFC 7386), non-object,
+// patch-non-object, invalid-json, big-int (the arguments re-emitted losslessly plus one key).
+// approval: approve, reject. turn-stopping: steer, forge-steer (steering sourced as the user).
+// session-end, turn-end: record the event as JSON in $HOOKD_CONFORMANCE_RECORDS/<point>.<session
+// id>.json before answering. Anything else passes.
 //
-// servePlugin validates and encodes every answer, so the three answers no valid decision can
-// express (garbage, wrong-variant, invalid) are sent by a raw grpc-js handler: while servePlugin
-// registers the HookPlugin service, the registration of PreStep, PreTool and PostTool is wrapped
-// so that those scenarios answer hand-made bytes through an identity serializer and every other
-// call goes to the SDK's handler untouched.
+// servePlugin validates and encodes every answer, so the answers no valid decision can express
+// (garbage, wrong-variant, invalid, and the rewrite's non-object, patch-non-object and
+// invalid-json) are sent by a raw grpc-js handler: while servePlugin registers the HookPlugin
+// service, the registration of the point RPCs is wrapped so that those scenarios answer hand-made
+// bytes through an identity serializer and every other call goes to the SDK's handler untouched.
 //
-// Manifest: name conformance-typescript, pre-step, pre-tool and post-tool (every tool),
-// fail-closed unless $HOOKD_CONFORMANCE_FAILURE_POLICY says "fail-open" (the daemon's config may
-// override it per point). Listens on $HOOKD_PLUGIN_SOCKET; SIGTERM closes it gracefully.
+// Manifest: name conformance-typescript, the points $HOOKD_CONFORMANCE_POINTS names
+// (comma-separated; all this plugin serves when unset), every tool, fail-closed unless
+// $HOOKD_CONFORMANCE_FAILURE_POLICY says "fail-open" (the daemon's config may override it per
+// point). Listens on $HOOKD_PLUGIN_SOCKET; SIGTERM closes it gracefully. With
+// $HOOKD_CONFORMANCE_UNREACHABLE set the process exits before it serves.
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Server } from "@grpc/grpc-js";
-import { accept, allow, ask, block, definePlugin, deny, enter, messageText, pass, pluginMessage, reject, servePlugin } from "@hookd/sdk";
+import { renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as sdk from "@hookd/sdk";
 import { pb } from "@hookd/sdk/internal";
+
+// From the namespace rather than by name: the test also runs this plugin against an SDK that does
+// not have the newer points' constructors yet (a missing named import would fail the module); the
+// test then subscribes it only to the points that SDK knows, so those handlers never run.
+const { accept, allow, approve, ask, block, definePlugin, deny, enter, messageText, pass, patch, pluginMessage, reject, replace, servePlugin, steer, userMessage } = sdk;
 
 const LANG = "typescript";
 const NAME = `conformance-${LANG}`;
+const SECRET = "SECRET-1234";
 const failurePolicy = process.env.HOOKD_CONFORMANCE_FAILURE_POLICY ?? "fail-closed";
 
+if (process.env.HOOKD_CONFORMANCE_UNREACHABLE) {
+  process.stderr.write(`${NAME} ${process.pid}: $HOOKD_CONFORMANCE_UNREACHABLE is set: exiting before serving\n`);
+  process.exit(3);
+}
+
 const contextMessage = () => pluginMessage(NAME, `conformance: context from ${LANG}`);
+/** The same message (role, id, the source the plugin saw) with its content replaced. */
+const withText = (message, text) => ({ ...message, content: [{ type: "text", text }] });
+/** SESSION_END_REASON_DAEMON_STOPPING or daemon_stopping -> daemon-stopping: the record's language-neutral form. */
+const enumName = (value, prefix) => String(value).replace(prefix, "").toLowerCase().replaceAll("_", "-");
+
+/** Writes what a notification received, atomically, where the test reads it. */
+function record(point, session, fields) {
+  const dir = process.env.HOOKD_CONFORMANCE_RECORDS;
+  if (!dir) return;
+  const written = {
+    point,
+    sessionId: session.sessionId,
+    agentId: session.agentId,
+    parentSessionId: session.parentSessionId ?? "",
+    agentType: session.agentType ?? "",
+    ...fields,
+  };
+  const temporary = join(dir, `.record-${process.pid}-${point}-${session.sessionId}`);
+  writeFileSync(temporary, JSON.stringify(written));
+  renameSync(temporary, join(dir, `${point}.${session.sessionId}.json`));
+}
 const scenarioOfCall = (call) => {
   const args = call.arguments;
   return typeof args === "object" && args !== null && !Array.isArray(args) && typeof args.scenario === "string" ? args.scenario : "";
@@ -60,50 +104,109 @@ function common(scenario, signal) {
   return undefined;
 }
 
-const plugin = definePlugin({
-  name: NAME,
-  version: "1.0.0",
-  points: {
-    "pre-step": {
-      failurePolicy,
-      handler: (event, ctx) => {
-        const text = firstText(event.messages);
-        const faulty = common(text, ctx.signal);
-        if (faulty !== undefined) return faulty;
-        if (text.startsWith("inject")) return enter([...event.messages, contextMessage()]);
-        if (text.startsWith("reject")) return reject(`conformance: rejected by ${LANG}`);
-        return pass();
-      },
-    },
-    "pre-tool": {
-      tools: [],
-      failurePolicy,
-      handler: (event, ctx) => {
-        const scenario = scenarioOfCall(event.call);
-        const faulty = common(scenario, ctx.signal);
-        if (faulty !== undefined) return faulty;
-        if (scenario === "allow") return allow();
-        if (scenario === "deny") return deny(`conformance: denied by ${LANG}`);
-        if (scenario === "ask") return ask(`conformance: asked by ${LANG}`);
-        return pass();
-      },
-    },
-    "post-tool": {
-      tools: [],
-      failurePolicy,
-      handler: (event, ctx) => {
-        const scenario = scenarioOfCall(event.call);
-        const faulty = common(scenario, ctx.signal);
-        if (faulty !== undefined) return faulty;
-        if (scenario === "block") return block(`conformance: blocked by ${LANG}`);
-        if (scenario === "replace") return accept({ content: [{ type: "text", text: `conformance: replaced by ${LANG}` }] });
-        if (scenario === "value") return accept({ value: { replacedBy: LANG } });
-        if (scenario === "context") return accept({ additionalContexts: [contextMessage()] });
-        return pass();
-      },
+/** Every point this plugin serves; the manifest subscribes to those the test names (see subscribed). */
+const handlers = {
+  "pre-step": {
+    failurePolicy,
+    handler: (event, ctx) => {
+      const text = firstText(event.messages);
+      const faulty = common(text, ctx.signal);
+      if (faulty !== undefined) return faulty;
+      if (text.startsWith("inject")) return enter([...event.messages, contextMessage()]);
+      if (text.startsWith("reject")) return reject(`conformance: rejected by ${LANG}`);
+      const [first, ...rest] = event.messages;
+      // Prompt redaction and rewrite: the whole batch goes back, the first message changed.
+      if (text.startsWith("redact")) return enter([withText(first, text.replaceAll(SECRET, "[redacted]")), ...rest]);
+      if (text.startsWith("rewrite")) return enter([withText(first, `conformance: prompt rewritten by ${LANG}`), ...rest]);
+      if (text.startsWith("forge")) return enter([...event.messages, pluginMessage("someone-else", `conformance: forged by ${LANG}`)]);
+      return pass();
     },
   },
-});
+  rewrite: {
+    failurePolicy,
+    handler: (event, ctx) => {
+      const scenario = scenarioOfCall(event.call);
+      const faulty = common(scenario, ctx.signal);
+      if (faulty !== undefined) return faulty;
+      if (scenario === "replace") return replace({ scenario: "replace", rewrittenBy: LANG });
+      if (scenario === "patch") return patch({ patchedBy: LANG, drop: null, nested: { added: true } });
+      // The SDK's arguments are lossless (integers past 2^53 are bigints), and so is its encoding.
+      if (scenario === "big-int") return replace({ ...event.call.arguments, rewrittenBy: LANG });
+      return pass();
+    },
+  },
+  "pre-tool": {
+    tools: [],
+    failurePolicy,
+    handler: (event, ctx) => {
+      const scenario = scenarioOfCall(event.call);
+      const faulty = common(scenario, ctx.signal);
+      if (faulty !== undefined) return faulty;
+      if (scenario === "allow") return allow();
+      if (scenario === "deny") return deny(`conformance: denied by ${LANG}`);
+      if (scenario === "ask") return ask(`conformance: asked by ${LANG}`);
+      return pass();
+    },
+  },
+  approval: {
+    failurePolicy,
+    handler: (event, ctx) => {
+      const scenario = scenarioOfCall(event.call);
+      const faulty = common(scenario, ctx.signal);
+      if (faulty !== undefined) return faulty;
+      if (scenario === "approve") return approve();
+      if (scenario === "reject") return reject(`conformance: rejected by ${LANG}`);
+      return pass();
+    },
+  },
+  "post-tool": {
+    tools: [],
+    failurePolicy,
+    handler: (event, ctx) => {
+      const scenario = scenarioOfCall(event.call);
+      const faulty = common(scenario, ctx.signal);
+      if (faulty !== undefined) return faulty;
+      if (scenario === "block") return block(`conformance: blocked by ${LANG}`);
+      if (scenario === "replace") return accept({ content: [{ type: "text", text: `conformance: replaced by ${LANG}` }] });
+      if (scenario === "value") return accept({ value: { replacedBy: LANG } });
+      if (scenario === "context") return accept({ additionalContexts: [contextMessage()] });
+      if (scenario === "forge-context") return accept({ additionalContexts: [userMessage(`conformance: forged by ${LANG}`)] });
+      return pass();
+    },
+  },
+  "turn-stopping": {
+    handler: (event, ctx) => {
+      const said = event.lastAssistantMessage === undefined ? "" : messageText(event.lastAssistantMessage);
+      const faulty = common(said, ctx.signal);
+      if (faulty !== undefined) return faulty;
+      if (said === "steer") return steer([pluginMessage(NAME, `conformance: steered by ${LANG}`)]);
+      if (said === "forge-steer") return steer([userMessage(`conformance: steered by ${LANG}`)]);
+      return pass();
+    },
+  },
+  "turn-end": {
+    handler: (event) => {
+      record("turn-end", event.session, { turn: event.turn, outcome: enumName(event.outcome, "TURN_END_OUTCOME_"), detail: event.detail, steps: event.steps });
+    },
+  },
+  "session-end": {
+    handler: (event) => {
+      record("session-end", event.session, { reason: enumName(event.reason, "SESSION_END_REASON_"), detail: event.detail, turns: event.turns });
+    },
+  },
+};
+
+/** The points $HOOKD_CONFORMANCE_POINTS names; every point above when unset. */
+function subscribed() {
+  const named = process.env.HOOKD_CONFORMANCE_POINTS;
+  if (named === undefined) return handlers;
+  const points = named.split(",").filter((point) => point !== "");
+  const unknown = points.filter((point) => !Object.hasOwn(handlers, point));
+  if (unknown.length > 0) throw new Error(`${NAME}: $HOOKD_CONFORMANCE_POINTS names points this plugin does not serve: ${unknown.join(", ")}`);
+  return Object.fromEntries(points.map((point) => [point, handlers[point]]));
+}
+
+const plugin = definePlugin({ name: NAME, version: "1.0.0", points: subscribed() });
 
 // ---- raw answers ---------------------------------------------------------------------------
 
@@ -113,10 +216,31 @@ const scenarioOfRequest = {
   PreStep: (request) => protoFirstText(request.event?.messages ?? []),
   PreTool: (request) => scenarioFromJson(request.event?.call?.argumentsJson),
   PostTool: (request) => scenarioFromJson(request.event?.call?.argumentsJson),
+  Rewrite: (request) => scenarioFromJson(request.event?.call?.argumentsJson),
+  Approve: (request) => scenarioFromJson(request.event?.call?.argumentsJson),
+  TurnStopping: (request) => {
+    const last = request.event?.lastAssistantMessage;
+    return last === undefined ? "" : protoFirstText([last]);
+  },
 };
-const REQUESTS = { PreStep: pb.PreStepRequestSchema, PreTool: pb.PreToolRequestSchema, PostTool: pb.PostToolRequestSchema };
+const REQUESTS = {
+  PreStep: pb.PreStepRequestSchema,
+  PreTool: pb.PreToolRequestSchema,
+  PostTool: pb.PostToolRequestSchema,
+  Rewrite: pb.RewriteRequestSchema,
+  Approve: pb.ApproveRequestSchema,
+  TurnStopping: pb.TurnStoppingRequestSchema,
+};
 /** The decision's field number in each response: the point's `Point` value. */
-const DECISION_FIELD = { PreStep: pb.Point.PRE_STEP, PreTool: pb.Point.PRE_TOOL, PostTool: pb.Point.POST_TOOL };
+const DECISION_FIELD = {
+  PreStep: pb.Point.PRE_STEP,
+  PreTool: pb.Point.PRE_TOOL,
+  PostTool: pb.Point.POST_TOOL,
+  Rewrite: pb.Point.REWRITE,
+  Approve: pb.Point.APPROVAL,
+  TurnStopping: pb.Point.TURN_STOPPING,
+};
+const rewriteAnswer = (decision) => bytes(pb.RewriteResponseSchema, { decision: { decision } });
 
 /** firstText of protobuf messages: the text blocks of the first message, joined by newlines. */
 function protoFirstText(messages) {
@@ -143,6 +267,12 @@ function rawAnswer(method, scenario) {
       return method === "PreTool"
         ? bytes(pb.PostToolResponseSchema, { decision: { decision: { case: "accept", value: {} } } })
         : bytes(pb.PreToolResponseSchema, { decision: { decision: { case: "allow", value: {} } } });
+    case "non-object":
+      return method === "Rewrite" ? rewriteAnswer({ case: "replace", value: { argumentsJson: JSON.stringify(["not", "an", "object"]) } }) : undefined;
+    case "patch-non-object":
+      return method === "Rewrite" ? rewriteAnswer({ case: "patch", value: { mergePatchJson: JSON.stringify("not an object") } }) : undefined;
+    case "invalid-json":
+      return method === "Rewrite" ? rewriteAnswer({ case: "replace", value: { argumentsJson: '{"scenario": ' } }) : undefined;
     case "invalid":
       if (method !== "PostTool") return undefined;
       return bytes(pb.PostToolResponseSchema, {
