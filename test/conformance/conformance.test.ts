@@ -26,7 +26,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { POINTS, assistantMessage, connectHost, parseJson, snapshotJson } from "@hookd/sdk";
-import type { DecisionTrace, FailurePolicy, HostClient, JsonValue, PointName, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
+import type { DecisionTrace, FailurePolicy, HostClient, JsonValue, PointName, RewriteEvaluation, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO, startDaemon } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
@@ -146,10 +146,10 @@ function withoutIds(value: unknown): unknown {
 }
 
 /** The effective call (what runs, what policy sees, the agent's original, who rewrote it) or the refusal. */
-function rewriteOutcome(evaluation: { readonly call?: ToolCall; readonly deny?: { readonly reason: string } }): RewriteOutcome {
-  if (evaluation.deny !== undefined) return { kind: "deny", reason: evaluation.deny.reason };
-  const call = evaluation.call;
-  if (call === undefined) throw new Error(`the rewrite evaluation has neither a call nor a deny: ${JSON.stringify(evaluation)}`);
+function rewriteOutcome(evaluation: RewriteEvaluation): RewriteOutcome {
+  const { outcome } = evaluation;
+  if (outcome.kind === "deny") return { kind: "deny", reason: outcome.reason };
+  const call = outcome.call;
   // The text is what dispatch and the audit read: it must hold the same value, digit for digit.
   expect(parseJson(call.argumentsJson)).toEqual(call.arguments);
   return { kind: "call", arguments: call.arguments, originalArgumentsJson: call.originalArgumentsJson ?? null, rewrittenBy: call.rewrittenBy ?? [] };
@@ -294,7 +294,11 @@ function expected(row: Row, lang: string): Observed {
     decidedBy: row.decidedBy === "plugin" ? plugin : row.decidedBy === "default" ? "default" : undefined,
     failureCause: traceCause(row.policy, row.cause),
     ...(row.point === "post-tool" ? { result: withoutIds(row.result(lang)) as ToolResult } : {}),
-    invocations: [{ plugin, point: row.point, outcome, cause: row.cause ?? "", reason: expect.any(String) as string }],
+    invocations: [
+      { plugin, point: row.point, outcome, cause: row.cause ?? "", reason: expect.any(String) as string },
+      // An ask the agent resolves is first offered to the approval plugins; this one passes on it.
+      ...(row.point === "pre-tool" && row.agentResolvesAsk === true ? [{ plugin, point: "approval" as const, outcome: "passed", cause: "", reason: expect.any(String) as string }] : []),
+    ],
   };
 }
 

@@ -40,6 +40,7 @@ interface ToolRowBase extends RowBase {
 }
 export interface PreToolRow extends ToolRowBase {
   readonly point: "pre-tool";
+  /** The ask goes to the approval waterfall first (the plugin passes there), then back to the agent. */
   readonly agentResolvesAsk?: true;
   decision(lang: string): PreToolDecision;
 }

@@ -150,6 +150,20 @@ describe("hookd check", () => {
     expect(stdout).toContain("ok\n");
   });
 
+  it("lists shadow plugins apart from the order they never join", async () => {
+    work = new Workdir();
+    const config = work.writeConfig({
+      listeners: [{ unix: work.file("hookd.sock") }],
+      plugins: [pluginEntry("tagger", { mode: "shadow", points: { "pre-tool": { priority: -5 } } }), pluginEntry("policy", { points: { "pre-tool": { priority: 1 } } })],
+    });
+    const { code, stdout, stderr } = await runCli(["check", "--config", config]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/pre-tool\s+1\s+policy\s+in-process\s+1\s+2000ms\s+fail-closed\n/);
+    expect(stdout).toMatch(/pre-tool\s+shadow\s+tagger\s+in-process\s+-5\s+2000ms\s+contained\n/);
+    expect(stdout).not.toMatch(/pre-tool\s+2\s+/);
+  });
+
   it("fails when a plugin cannot be loaded, naming it", async () => {
     work = new Workdir();
     const config = work.writeConfig({

@@ -114,6 +114,8 @@ function printOrder(config: Config, sources: readonly PluginSource[], problems: 
   const rows: string[][] = [];
   for (const point of POINTS) {
     registry.listeners(point).forEach((l, i) => rows.push([point, String(i + 1), l.plugin, l.kind, String(l.priority), `${l.deadlineMs}ms`, l.failurePolicy]));
+    // Shadow plugins are called beside the chain and never applied, so they have no place in its order.
+    for (const l of registry.shadows(point)) rows.push([point, "shadow", l.plugin, l.kind, String(l.priority), `${l.deadlineMs}ms`, "contained"]);
   }
   if (rows.length === 0) out("no plugin subscribes to any point\n");
   else out(table(["POINT", "#", "PLUGIN", "KIND", "PRIORITY", "DEADLINE", "ON FAILURE"], rows));
