@@ -52,7 +52,7 @@ describe("hookd under real systemd (systemd-nspawn)", () => {
       expect(at("evaluate-denied"), context).toContain('"deny":{"reason":"policy: a recursive remove of / is never run"}');
       expect(at("evaluate-passed"), context).toContain('"allow":{}');
       expect(at("service-after-connect"), context).toBe("active/running");
-      expect(at("status-text"), context).toBe("serving on unix:///run/hookd/admin/admin.sock, systemd:agents");
+      expect(at("status-text"), context).toBe("serving on unix:///run/hookd/admin/admin.sock, systemd:agents; meddler subscribed by config");
       expect(at("notify-access"), context).toBe("main");
       expect(at("user"), context).toBe("hookd");
       expect(at("admin-mode"), context).toBe("600");
@@ -64,7 +64,7 @@ describe("hookd under real systemd (systemd-nspawn)", () => {
       // A plugin child gets no NOTIFY_SOCKET, and what it sends to systemd's socket is ignored.
       expect(at("meddler-env"), context).toBe("meddler env NOTIFY_SOCKET='' WATCHDOG_USEC=''");
       expect(at("meddler-sent"), context).toMatch(/^meddler \/run\/systemd\/notify: (sent|refused)/);
-      expect(at("status-after-meddler"), context).toBe("serving on unix:///run/hookd/admin/admin.sock, systemd:agents");
+      expect(at("status-after-meddler"), context).toBe("serving on unix:///run/hookd/admin/admin.sock, systemd:agents; meddler subscribed by config");
       // Reload with a hosted session connected: it waits, applies, and turn 2 completes.
       expect(at("reload-exit"), context).toBe("0");
       expect(at("generation"), context).toBe("config generation 1");

@@ -14,6 +14,7 @@ import { WorkerPool } from "../plugins/worker/index.js";
 import { AgentIdentities } from "../host/identity.js";
 import { createLogger } from "../log.js";
 import { loadPlugin } from "../plugins/load.js";
+import { inMode, shadowPlugins } from "../plugins/plugin-set.js";
 import type { LoadContext } from "../plugins/load.js";
 import { ManifestStore } from "../plugins/remote/manifest-store.js";
 import type { PluginSource } from "../plugins/source.js";
@@ -106,7 +107,8 @@ function printOrder(config: Config, sources: readonly PluginSource[], problems: 
   const ordered = config.plugins.map((p) => sources.find((s) => s.name === p.name)).filter((s): s is PluginSource => s !== undefined);
   let registry: PluginRegistry;
   try {
-    registry = new PluginRegistry(ordered.flatMap((s) => s.listeners()));
+    const shadows = shadowPlugins(config.plugins);
+    registry = new PluginRegistry(ordered.flatMap((s) => inMode(s.listeners(), shadows.has(s.name))));
   } catch (error) {
     problems.push(`plugins: ${messageOf(error)}`);
     return;

@@ -60,8 +60,8 @@ export function shadowPlugins(plugins: readonly PluginConfig[]): ReadonlySet<str
   return new Set(plugins.filter((plugin) => plugin.mode === "shadow").map((plugin) => plugin.name));
 }
 
-/** A source's listeners in the mode its config entry gives them. */
-function inMode(listeners: readonly Listener[], shadow: boolean): readonly Listener[] {
+/** A source's listeners in the mode its config entry gives them (also for `hookd check`). */
+export function inMode(listeners: readonly Listener[], shadow: boolean): readonly Listener[] {
   const mode: ListenerMode = shadow ? "shadow" : "enforce";
   // Absent is enforce: an enforcing plugin's listeners are used as they are.
   return listeners.map((listener) => ((listener.mode ?? "enforce") === mode ? listener : { ...listener, mode }));
