@@ -17,7 +17,7 @@ const C_SOURCE = join(REPO, "daemon/src/forward/hookd-hook.c");
 // Records what each point saw (session lineage included) as JSON lines in HOOKD_TEST_LOG.
 const PLUGINS = `
 import { appendFileSync } from "node:fs";
-import { allow, approve, ask, definePlugin, deny, inject, pass, patch, pluginMessage, reject } from "@hookd/sdk";
+import { allow, approve, ask, definePlugin, deny, inject, messageText, pass, patch, pluginMessage, reject } from "@hookd/sdk";
 const record = (point, e, extra = {}) => appendFileSync(process.env.HOOKD_TEST_LOG, JSON.stringify({ point, session: e.session, ...extra }) + "\\n");
 const command = (e) => String(e.call.arguments.command ?? "");
 export const rewriter = definePlugin({
@@ -34,6 +34,7 @@ export const policy = definePlugin({
       if (command(e).includes("git push")) return ask("pushing needs a human");
       return command(e).startsWith("ls") ? allow() : pass();
     },
+    "pre-step": (e) => (e.messages.some((m) => messageText(m).includes("forbidden")) ? reject("not that") : pass()),
     approval: (e) => (record("approval", e, { askedBy: e.askedBy }), command(e).includes("deploy") ? approve() : command(e).includes("rm ") ? reject("no removals") : pass()),
     "turn-end": (e) => record("turn-end", e, { outcome: e.outcome, detail: e.detail }),
     "session-end": (e) => record("session-end", e, { reason: e.reason, detail: e.detail }),
@@ -134,6 +135,13 @@ describe("Claude Code http hooks: every event to its point", () => {
       ["pre-tool", lineage],
       ["turn-end", lineage],
     ]);
+  });
+
+  it("a rejected prompt ends the turn: block, continue false with the reason as stopReason, turn-end blocked", async () => {
+    const session = "cc-reject";
+    expect(await post({ session_id: session, hook_event_name: "UserPromptSubmit", prompt: "do the forbidden thing" })).toEqual({ decision: "block", reason: "not that", continue: false, stopReason: "not that" });
+    expect(await post({ session_id: session, hook_event_name: "UserPromptSubmit", prompt: "add a test" })).toEqual({});
+    expect(recorded().filter((r) => r.session.sessionId === session).map((r) => [r.point, r.outcome, r.detail])).toEqual([["turn-end", "blocked", "not that"]]);
   });
 
   it("Stop ends the turn (turn-end completed); StopFailure is turn-end error; SessionEnd reaches session-end", async () => {
