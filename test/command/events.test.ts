@@ -4,7 +4,11 @@
 // with lineage, SessionEnd, StopFailure, PreToolUse's additionalContext at post-tool, and a
 // failing hook under fail-open audited as a fault with its cause.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { definePlugin, patch } from "@hookd/sdk";
 import type { SessionInfo, ToolResult } from "@hookd/sdk";
+import { PluginRegistry } from "../../daemon/src/engine/registry.js";
+import { EventBus } from "../../daemon/src/engine/events.js";
+import { inProcessListeners } from "../../daemon/src/plugins/in-process/listeners.js";
 import { decide } from "../../daemon/src/engine/decide.js";
 import type { EngineEvent } from "../../daemon/src/engine/events.js";
 import { runToolCall } from "../../daemon/src/engine/pipeline/pipeline.js";
@@ -48,6 +52,24 @@ describe("PreToolUse -> rewrite + pre-tool", () => {
     expect(ws.read("runs.txt").trim().split("\n").sort()).toEqual(["first", "second"]);
     // The pre-tool answer came from the same run.
     expect(h.reports.map((r) => [r.point, r.reused ?? "ran"])).toEqual([["rewrite", "ran"], ["pre-tool", "rewrite"]]);
+  });
+
+  it("when a later rewriter changes the arguments, the hooks run again at pre-tool on what will really run", async () => {
+    ws.script("gate.sh", 'input=$(cat)\necho "$input" >> seen.txt\ncase "$input" in *sudo*) echo "no sudo" >&2; exit 2;; esac');
+    const h = await harness(ws, { PreToolUse: [{ hooks: [hook(`${ws.dir}/gate.sh`)] }] });
+    // An in-process rewriter after the command plugin (higher priority number runs later) adds sudo.
+    const sudo = definePlugin({ name: "sudo", points: { rewrite: { priority: 10, handler: () => patch({ command: "sudo ls" }) } } });
+    const registry = new PluginRegistry([...h.source.listeners(), ...inProcessListeners(sudo)]);
+    const env = { registry, bus: new EventBus(), scope: { sessionId: "s1", agentId: "agent-1", turn: 1, step: 1 }, signal: new AbortController().signal };
+    const dispatched: unknown[] = [];
+    const { result } = await runToolCall(
+      { env, session: h.session, tools: toolLookup([{ name: "Bash", concurrencySafe: true }]), dispatch: async (c) => (dispatched.push(c.arguments), "ran") },
+      { callId: "c1", toolName: "Bash", arguments: { command: "ls" } },
+    );
+    expect(result).toMatchObject({ isError: true, code: "denied", message: "no sudo" });
+    expect(dispatched).toEqual([]);
+    const seen = ws.read("seen.txt").trim().split("\n").map((line) => (JSON.parse(line) as { tool_input: unknown }).tool_input);
+    expect(seen).toEqual([{ command: "ls" }, { command: "sudo ls" }]);
   });
 
   it("a deny from the same run denies the call with its reason; nothing is dispatched", async () => {
