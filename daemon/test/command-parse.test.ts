@@ -104,11 +104,15 @@ describe("parseHooks", () => {
     expect(() => parseHooks({ SubagentStop: [{ matcher: "[", hooks: [cmd("x")] }] }, "codex", "f")).toThrow(/SubagentStop\[0\]\.matcher/);
   });
 
-  it("gives each hook the agent's own default timeout, and SessionEnd Claude Code's 1.5 s (at most 60 s)", () => {
+  it("gives each hook the agent's own default timeout; Claude Code's SessionEnd hooks share max(1.5 s, the longest own timeout up to 60 s)", () => {
     const file = { PreToolUse: [{ hooks: [cmd("a")] }], SessionEnd: [{ hooks: [cmd("b"), cmd("c", { timeout: 5 }), cmd("d", { timeout: 900 })] }] };
     const claude = parseHooks(file, "claude-code", "f");
     expect(claude.groups.PreToolUse?.[0]?.hooks.map((h) => [h.timeoutSec, h.ownTimeout])).toEqual([[600, false]]);
-    expect(claude.groups.SessionEnd?.[0]?.hooks.map((h) => h.timeoutSec)).toEqual([1.5, 5, 60]);
+    expect(claude.groups.SessionEnd?.[0]?.hooks.map((h) => h.timeoutSec)).toEqual([60, 60, 60]);
+    const short = parseHooks({ SessionEnd: [{ hooks: [cmd("b")] }, { hooks: [cmd("c", { timeout: 0.5 })] }] }, "claude-code", "f");
+    expect(short.groups.SessionEnd?.flatMap((g) => g.hooks.map((h) => h.timeoutSec))).toEqual([1.5, 1.5]);
+    const five = parseHooks({ SessionEnd: [{ hooks: [cmd("b"), cmd("c", { timeout: 5 })] }] }, "claude-code", "f");
+    expect(five.groups.SessionEnd?.[0]?.hooks.map((h) => h.timeoutSec)).toEqual([5, 5]);
     const codex = parseHooks(file, "codex", "f");
     expect(codex.groups.SessionEnd?.[0]?.hooks.map((h) => h.timeoutSec)).toEqual([600, 5, 900]);
   });

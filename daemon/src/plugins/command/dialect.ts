@@ -110,6 +110,11 @@ export interface DialectSpec {
   readonly eventTimeoutSec: { readonly [E in HookEvent]?: number };
   /** Per-event ceilings the agent applies to a hook's own `timeout`. */
   readonly maxTimeoutSec: { readonly [E in HookEvent]?: number };
+  /**
+   * Events whose hooks share one budget: the longest of their timeouts, at least `minSec`
+   * (Claude Code's SessionEnd: every hook gets max(1.5 s, the longest own timeout up to 60 s)).
+   */
+  readonly sharedTimeout: { readonly [E in HookEvent]?: { readonly minSec: number } };
   /** What a hook's non-blocking error stands for when the config sets no failurePolicy. */
   readonly defaultFailurePolicy: FailurePolicy;
   /**
@@ -134,6 +139,7 @@ export const DIALECTS: { readonly [D in Dialect]: DialectSpec } = {
     defaultTimeoutSec: 600,
     eventTimeoutSec: { SessionEnd: 1.5 },
     maxTimeoutSec: { SessionEnd: 60 },
+    sharedTimeout: { SessionEnd: { minSec: 1.5 } },
     defaultFailurePolicy: "fail-open",
     blockNeedsReason: false,
     unknownTranscript: "",
@@ -146,6 +152,7 @@ export const DIALECTS: { readonly [D in Dialect]: DialectSpec } = {
     defaultTimeoutSec: 600,
     eventTimeoutSec: {},
     maxTimeoutSec: {},
+    sharedTimeout: {},
     defaultFailurePolicy: "fail-open",
     blockNeedsReason: true,
     unknownTranscript: null,

@@ -124,9 +124,16 @@ export function parseHooks(value: unknown, dialect: Dialect, source: string): Ho
       });
       parsed.push(Object.freeze({ event, index, matcher: entry.matcher, matches: compiled.matches, hooks: Object.freeze(hooks) }));
     });
-    groups[event] = Object.freeze(parsed);
+    groups[event] = Object.freeze(shareTimeout(parsed, spec.sharedTimeout[event]?.minSec));
   }
   return Object.freeze({ dialect, groups: Object.freeze(groups), notes: Object.freeze(notes) });
+}
+
+/** Every hook of an event that shares one budget gets that budget as its timeout. */
+function shareTimeout(groups: HookGroup[], minSec: number | undefined): HookGroup[] {
+  if (minSec === undefined) return groups;
+  const shared = Math.max(minSec, ...groups.flatMap((g) => g.hooks.map((h) => h.timeoutSec)));
+  return groups.map((g) => Object.freeze({ ...g, hooks: Object.freeze(g.hooks.map((h) => Object.freeze({ ...h, timeoutSec: shared }))) }));
 }
 
 /** Parses hooks-file text; a JSON syntax error is reported like any other problem. */
