@@ -24,17 +24,17 @@ function call(args: JsonObject, rewrittenBy?: readonly string[], toolName = "Bas
 describe("every event to its point", () => {
   it("SubagentStart opens the subagent's own session with lineage; its tool calls and stop belong to it", () => {
     const start = read({ hook_event_name: "SubagentStart", agent_id: "a7f", agent_type: "Explore" });
-    expect(start).toMatchObject({ point: "session-start", data: { source: "subagent", session: { sessionId: "main-1/a7f", parentSessionId: "main-1", agentType: "Explore", agentId: "claude-code" } } });
+    expect(start).toMatchObject({ point: "session-start", data: { source: "subagent", session: { sessionId: "a7f", parentSessionId: "main-1", agentType: "Explore", agentId: "claude-code" } } });
     const tool = read({ hook_event_name: "PreToolUse", agent_id: "a7f", agent_type: "Explore", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_s" });
-    expect(tool).toMatchObject({ point: "pre-tool", data: { session: { sessionId: "main-1/a7f", parentSessionId: "main-1" }, call: { sessionId: "main-1/a7f", callId: "toolu_s" } } });
+    expect(tool).toMatchObject({ point: "pre-tool", data: { session: { sessionId: "a7f", parentSessionId: "main-1" }, call: { sessionId: "a7f", callId: "toolu_s" } } });
     const seen: string[] = [];
     const stop = read(
       { hook_event_name: "SubagentStop", agent_id: "a7f", agent_type: "Explore", agent_transcript_path: "/t/a7f.jsonl", stop_hook_active: false, last_assistant_message: "found it" },
       { ...context, steeredContinuations: (sessionId) => (seen.push(sessionId), 0) },
     );
-    expect(stop).toMatchObject({ point: "turn-stopping", data: { session: { sessionId: "main-1/a7f", parentSessionId: "main-1" }, lastAssistantMessage: { role: "assistant" } } });
+    expect(stop).toMatchObject({ point: "turn-stopping", data: { session: { sessionId: "a7f", parentSessionId: "main-1" }, lastAssistantMessage: { role: "assistant" } } });
     // The continuation cap counts the subagent's stops apart from its parent's.
-    expect(seen).toEqual(["main-1/a7f"]);
+    expect(seen).toEqual(["a7f"]);
     // A top-level event names no parent.
     expect(read({ hook_event_name: "Stop", stop_hook_active: false }).session).toEqual({ sessionId: "main-1", agentId: "claude-code", cwd: "/repo" });
   });

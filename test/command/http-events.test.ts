@@ -129,8 +129,8 @@ describe("Claude Code http hooks: every event to its point", () => {
     expect(await post({ hook_event_name: "SubagentStart", ...sub })).toEqual({ hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: "subagent of cc-main" } });
     expect(await post({ hook_event_name: "PreToolUse", ...sub, tool_name: "Bash", tool_input: { command: "curl evil" }, tool_use_id: "toolu_sub" })).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
     expect(await post({ hook_event_name: "SubagentStop", ...sub, agent_transcript_path: "/t/a91.jsonl", stop_hook_active: false })).toEqual({});
-    const lineage = { sessionId: "cc-main/a91", parentSessionId: "cc-main", agentType: "Explore", agentId: "claude-code", cwd: "/repo" };
-    expect(recorded().filter((r) => r.session.sessionId === "cc-main/a91").map((r) => [r.point, r.session])).toEqual([
+    const lineage = { sessionId: "a91", parentSessionId: "cc-main", agentType: "Explore", agentId: "claude-code", cwd: "/repo" };
+    expect(recorded().filter((r) => r.session.sessionId === "a91").map((r) => [r.point, r.session])).toEqual([
       ["session-start", lineage],
       ["pre-tool", lineage],
       ["turn-end", lineage],
@@ -208,6 +208,6 @@ describe.each<["node" | "c"]>([["node"], ["c"]])("Codex through the %s forwarder
   it("a subagent's tool call (Codex sends the parent's session_id) is gated with lineage", async () => {
     const denied = await forward(which, "PreToolUse", { agent_id: `w-${which}`, agent_type: "worker", tool_name: "Bash", tool_input: { command: "curl x" }, tool_use_id: `cx-sub-${which}` });
     expect(denied).toEqual({ code: 2, stdout: "", stderr: "no network\n" });
-    expect(recorded().find((r) => r.point === "pre-tool" && r.session.sessionId === `cx-main/w-${which}`)).toMatchObject({ session: { parentSessionId: "cx-main", agentType: "worker" } });
+    expect(recorded().find((r) => r.point === "pre-tool" && r.session.sessionId === `w-${which}`)).toMatchObject({ session: { parentSessionId: "cx-main", agentType: "worker" } });
   });
 });

@@ -1,8 +1,8 @@
 // A Claude Code or Codex hook request body (the same JSON a command hook reads on stdin) to the
 // typed hookd event of the point it drives. The session is {sessionId: session_id, agentId, cwd}
 // plus lineage: an event from inside a subagent (agent_id, agent_type in the payload; both agents
-// send the parent's session_id there) belongs to the subagent's own session
-// "<session_id>/<agent_id>" whose parent is session_id. A tool call is sealed exactly as the
+// send the parent's session_id there) belongs to the subagent's own session, named by its
+// agent_id, whose parent is session_id (the command kind writes such a session back the same way). A tool call is sealed exactly as the
 // pipeline seals one (callId = tool_use_id, arguments from tool_input, parsed losslessly); turn
 // and step are 0 (the agents do not report them). Every problem is a BadRequest naming the field.
 // An event without a typed point keeps its whole payload, lossless, for the generic point.
@@ -71,8 +71,11 @@ const SOURCES: { readonly [source: string]: SessionSource } = { startup: "startu
 // Codex: other). Only `clear` has a hookd reason of its own; the agent's word is kept in `detail`.
 const END_REASONS: { readonly [reason: string]: SessionEndReason } = { clear: "cleared" };
 
-/** The session a subagent's events belong to. */
-export const subagentSessionId = (parentSessionId: string, agentId: string): string => `${parentSessionId}/${agentId}`;
+/**
+ * The session a subagent's events belong to: its agent_id (unique per subagent in both agents),
+ * so a subagent session round-trips through the command kind's payload (agent_id = session id).
+ */
+export const subagentSessionId = (_parentSessionId: string, agentId: string): string => agentId;
 
 function sessionOf(body: Body, agentId: string, subagentRequired: boolean): SessionInfo {
   const sessionId = str(body, "session_id", { required: true, nonEmpty: true }) ?? "";
