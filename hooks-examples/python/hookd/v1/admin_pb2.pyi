@@ -114,7 +114,7 @@ class TailAuditResponse(_message.Message):
     def __init__(self, record: _Optional[_Union[AuditRecord, _Mapping]] = ...) -> None: ...
 
 class AuditRecord(_message.Message):
-    __slots__ = ("time", "kind", "agent_id", "session_id", "turn", "step", "call_id", "plugin", "point", "decision", "reason", "cause", "duration_us")
+    __slots__ = ("time", "kind", "agent_id", "session_id", "turn", "step", "call_id", "plugin", "point", "decision", "reason", "cause", "duration_us", "event_name")
     TIME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -128,6 +128,7 @@ class AuditRecord(_message.Message):
     REASON_FIELD_NUMBER: _ClassVar[int]
     CAUSE_FIELD_NUMBER: _ClassVar[int]
     DURATION_US_FIELD_NUMBER: _ClassVar[int]
+    EVENT_NAME_FIELD_NUMBER: _ClassVar[int]
     time: str
     kind: str
     agent_id: str
@@ -141,4 +142,5 @@ class AuditRecord(_message.Message):
     reason: str
     cause: str
     duration_us: int
-    def __init__(self, time: _Optional[str] = ..., kind: _Optional[str] = ..., agent_id: _Optional[str] = ..., session_id: _Optional[str] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ..., call_id: _Optional[str] = ..., plugin: _Optional[str] = ..., point: _Optional[_Union[_types_pb2.Point, str]] = ..., decision: _Optional[str] = ..., reason: _Optional[str] = ..., cause: _Optional[str] = ..., duration_us: _Optional[int] = ...) -> None: ...
+    event_name: str
+    def __init__(self, time: _Optional[str] = ..., kind: _Optional[str] = ..., agent_id: _Optional[str] = ..., session_id: _Optional[str] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ..., call_id: _Optional[str] = ..., plugin: _Optional[str] = ..., point: _Optional[_Union[_types_pb2.Point, str]] = ..., decision: _Optional[str] = ..., reason: _Optional[str] = ..., cause: _Optional[str] = ..., duration_us: _Optional[int] = ..., event_name: _Optional[str] = ...) -> None: ...

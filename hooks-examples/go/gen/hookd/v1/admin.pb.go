@@ -661,8 +661,10 @@ type AuditRecord struct {
 	// The reason or feedback the decision carried.
 	Reason string `protobuf:"bytes,11,opt,name=reason,proto3" json:"reason,omitempty"`
 	// Set for failures: "deadline_exceeded", "unavailable", "invalid_answer", "error", ...
-	Cause         string `protobuf:"bytes,12,opt,name=cause,proto3" json:"cause,omitempty"`
-	DurationUs    uint64 `protobuf:"varint,13,opt,name=duration_us,json=durationUs,proto3" json:"duration_us,omitempty"`
+	Cause      string `protobuf:"bytes,12,opt,name=cause,proto3" json:"cause,omitempty"`
+	DurationUs uint64 `protobuf:"varint,13,opt,name=duration_us,json=durationUs,proto3" json:"duration_us,omitempty"`
+	// agent-event records only: the agent's event name.
+	EventName     string `protobuf:"bytes,14,opt,name=event_name,json=eventName,proto3" json:"event_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -788,6 +790,13 @@ func (x *AuditRecord) GetDurationUs() uint64 {
 	return 0
 }
 
+func (x *AuditRecord) GetEventName() string {
+	if x != nil {
+		return x.EventName
+	}
+	return ""
+}
+
 var File_hookd_v1_admin_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_admin_proto_rawDesc = "" +
@@ -833,7 +842,7 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\x06plugin\x18\x02 \x01(\tR\x06plugin\x12%\n" +
 	"\x05point\x18\x03 \x01(\x0e2\x0f.hookd.v1.PointR\x05point\"B\n" +
 	"\x11TailAuditResponse\x12-\n" +
-	"\x06record\x18\x01 \x01(\v2\x15.hookd.v1.AuditRecordR\x06record\"\xda\x02\n" +
+	"\x06record\x18\x01 \x01(\v2\x15.hookd.v1.AuditRecordR\x06record\"\xf9\x02\n" +
 	"\vAuditRecord\x12\x12\n" +
 	"\x04time\x18\x01 \x01(\tR\x04time\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x19\n" +
@@ -850,7 +859,9 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\x06reason\x18\v \x01(\tR\x06reason\x12\x14\n" +
 	"\x05cause\x18\f \x01(\tR\x05cause\x12\x1f\n" +
 	"\vduration_us\x18\r \x01(\x04R\n" +
-	"durationUs*\x9e\x01\n" +
+	"durationUs\x12\x1d\n" +
+	"\n" +
+	"event_name\x18\x0e \x01(\tR\teventName*\x9e\x01\n" +
 	"\fPluginHealth\x12\x1d\n" +
 	"\x19PLUGIN_HEALTH_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15PLUGIN_HEALTH_SERVING\x10\x01\x12\x1a\n" +
