@@ -10,6 +10,8 @@ import type { PointEnv } from "../src/engine/decide.js";
 import { EventBus } from "../src/engine/events.js";
 import type { EngineEvent } from "../src/engine/events.js";
 import { PluginRegistry } from "../src/engine/registry.js";
+import { recordLine } from "../src/commands/admin.js";
+import { toProtoAuditRecord } from "../src/ops/admin-service.js";
 import { toAuditRecord } from "../src/ops/audit-record.js";
 import { inProcessListeners } from "../src/plugins/in-process/listeners.js";
 
@@ -109,5 +111,23 @@ describe("agent-event: subscriptions", () => {
       'p: points.session-end.tools: matchers apply only to tool points and agent-event',
     );
     expect(() => definePlugin({ name: "p", points: { "agent-event": { handler: () => undefined, tools: [""] } } })).toThrow("p: points.agent-event.tools[0]: a tool matcher must be a non-empty string");
+  });
+});
+
+describe("agent-event: the audit record over HookAdmin and `hookd tail`", () => {
+  test("the event name travels in AuditRecord.event_name and is shown in the tail line", () => {
+    const record = toAuditRecord({
+      type: "invocation",
+      scope: { sessionId: "s1", agentId: "a1", turn: 0, step: 0, eventName: "PreCompact" },
+      invocation: { plugin: "watcher", point: "agent-event", kind: "in-process", durationUs: 12, outcome: "passed", decision: "pass" },
+    });
+    expect(record).toMatchObject({ eventName: "PreCompact", callId: "" });
+    const proto = toProtoAuditRecord(record as NonNullable<typeof record>);
+    expect(proto.eventName).toBe("PreCompact");
+    expect(recordLine(proto)).toContain("[a1/s1 t0s0 PreCompact]");
+    // Records of other points carry no event name.
+    const other = toProtoAuditRecord(toAuditRecord({ type: "invocation", scope: { sessionId: "s1", agentId: "a1", turn: 1, step: 1, callId: "c1" }, invocation: { plugin: "p", point: "pre-tool", kind: "in-process", durationUs: 1, outcome: "answered", decision: "allow" } }) as NonNullable<typeof record>);
+    expect(other.eventName).toBe("");
+    expect(recordLine(other)).toContain("[a1/s1 t1s1 c1]");
   });
 });
