@@ -8,7 +8,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { accept, ask, definePlugin, deny, enter, inject, messageText, pass, patch, pluginMessage, reject, steer, userMessage } from "@hookd/sdk";
 import type { SessionEndEvent } from "@hookd/sdk";
 import { EventBus } from "../../daemon/src/engine/events.js";
@@ -220,6 +220,10 @@ describe.each([
     expect(existsSync(join(victim, "keep.txt"))).toBe(true);
     expect(run.api.functionResponses().some((text) => text.includes("destructive command refused by hookd"))).toBe(true);
     expect(JSON.stringify(run.api.requests[0])).toContain("prompt context from hookd");
+    // SessionStart's context arrived too (headless: prepended to the first prompt).
+    expect(JSON.stringify(run.api.requests[0])).toContain("hookd policy v1 is active");
+    // Gemini does not wait for SessionEnd hooks, but the forwarder it started still reports it.
+    await vi.waitFor(() => expect(ended.some((event) => event.detail === "gemini: exit" && event.session.cwd === run.project)).toBe(true), { timeout: 15_000, interval: 50 });
   }, 120_000);
 
   it("a rewrite is applied by Gemini itself: the command that ran is the rewritten one", async () => {
