@@ -49,7 +49,12 @@ const guard = definePlugin({
       return prompt.includes("forbidden") ? reject("that prompt is not allowed") : enter([...event.messages, pluginMessage("guard", "prompt context from hookd")]);
     },
     "post-tool": () => accept({ additionalContexts: [pluginMessage("guard", "post-tool context from hookd")] }),
-    "turn-stopping": (event) => (messageText(event.lastAssistantMessage ?? { content: [] }).includes("STEER ME") ? steer([userMessage("keep going")]) : pass()),
+    "turn-stopping": (event) => {
+      const last = messageText(event.lastAssistantMessage ?? { content: [] });
+      // "STEER ONCE" steers only a first stop: Gemini's prompt_response on a retry still holds it.
+      const steers = last.includes("STEER ME") || (last.includes("STEER ONCE") && !event.stopHookActive);
+      return steers ? steer([userMessage("keep going")]) : pass();
+    },
     "session-start": () => inject([pluginMessage("guard", "hookd policy v1 is active")]),
     "session-end": (event) => void ended.push(event),
   },
@@ -231,5 +236,14 @@ describe.each([
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(join(run.project, "out.txt"), "utf8").trim()).toBe("rewritten");
     expect(run.api.functionResponses().some((text) => text.includes("post-tool context from hookd"))).toBe(true);
+  }, 120_000);
+
+  it("a stop steer continues the turn once: AfterAgent's deny makes Gemini retry with the steering text", async () => {
+    const run = await runGemini(hook(), [[{ text: "STEER ONCE" }]], "finish the job");
+    expect(run.code, run.stderr).toBe(0);
+    // Request 1: the prompt; request 2: the retry carrying hookd's steering text; then it stops.
+    expect(run.api.requests).toHaveLength(2);
+    expect(JSON.stringify(run.api.requests[1])).toContain("keep going");
+    expect(run.stdout).toContain("All done.");
   }, 120_000);
 });
