@@ -159,7 +159,7 @@ describe("HTTP endpoint, Gemini dialect (payloads of the real Gemini CLI 0.61)",
   });
 
   it("observe-only events answer no opinion; bad bodies are 400 naming the field", async () => {
-    for (const event of ["BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress"]) expect(await post(payload(event))).toEqual({ status: 200, json: {} });
+    for (const event of ["BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress", "Notification"]) expect(await post(payload(event))).toEqual({ status: 200, json: {} });
     expect(await post(payload("BeforeTool", { tool_name: undefined }))).toEqual({ status: 400, json: { error: "tool_name: required" } });
     expect(await post(payload("BeforeTool", { tool_input: [1] }))).toEqual({ status: 400, json: { error: "tool_input: expected an object" } });
     expect(await post(payload("SessionEnd", { reason: "crash" }))).toMatchObject({ status: 400, json: { error: expect.stringMatching(/^reason: expected one of exit/) as unknown } });
