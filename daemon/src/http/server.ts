@@ -21,27 +21,24 @@ import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
-import type { EvaluateService } from "../host/evaluate.js";
 import type { Logger } from "../log.js";
-import { forwardedOutput, postToolAnswer, preStepAnswer, preToolAnswer, sessionStartAnswer, stopAnswer } from "./answer.js";
-import type { AnswerDialect, HookAnswer } from "./answer.js";
+import { forwardedOutput } from "./answer.js";
+import type { AnswerDialect } from "./answer.js";
+import { answerHook } from "./dispatch.js";
+import type { HookEvaluator } from "./dispatch.js";
 import { BadRequest, StopCounter, readHookRequest } from "./request.js";
-import type { HookRequest } from "./request.js";
 import { answerGeminiHook } from "./gemini.js";
-import type { GeminiEvaluator } from "./gemini.js";
 import { geminiForwardedOutput } from "./gemini-answer.js";
 import { readGeminiRequest } from "./gemini-request.js";
+import type { HookAnswer } from "./answer.js";
+
+/** The dialects the endpoint speaks: the answer dialects of answer.ts, and Gemini CLI's. */
+export type HttpDialect = AnswerDialect | "gemini";
 
 export const DIALECT_HEADER = "x-hookd-dialect";
 export const AGENT_HEADER = "x-hookd-agent";
 export const FORWARD_HEADER = "x-hookd-forward";
 export const EXIT_HEADER = "x-hookd-exit";
-
-/** What the endpoint needs of the evaluate API. */
-export type HookEvaluator = Pick<EvaluateService, "evaluateSessionStart" | "evaluatePreStep" | "evaluatePreTool" | "evaluatePostTool" | "evaluateTurnStopping"> & GeminiEvaluator;
-
-/** The dialects the endpoint speaks: the answer dialects of answer.ts, and Gemini CLI's. */
-export type HttpDialect = AnswerDialect | "gemini";
 
 export interface HookHttpOptions {
   /** "host:port" (config `http.listen`), or a Unix socket: "unix:/path" or an absolute path. */
@@ -57,6 +54,11 @@ export interface HookHttpOptions {
   readonly maxBodyBytes?: number;
   /** File mode of a Unix socket; default 0o600 (owner only). */
   readonly socketMode?: number;
+  /**
+   * Whether a plugin's allow may bypass the agent's own permission rules (the plugin's config
+   * says `bypassAgentPermissions: true`). Default: no plugin may; an allow answers no opinion.
+   */
+  readonly bypassesAgentPermissions?: (plugin: string) => boolean;
 }
 
 export interface HookHttpServer {
@@ -159,34 +161,11 @@ function httpStatusOf(error: unknown): number {
   }
 }
 
-/** Decides one request through the evaluate API and renders the dialect's answer. */
-export async function answerHook(evaluate: HookEvaluator, request: HookRequest, dialect: AnswerDialect, signal: AbortSignal): Promise<HookAnswer> {
-  switch (request.event) {
-    case "SessionStart":
-      return sessionStartAnswer((await evaluate.evaluateSessionStart(request.data, { signal })).contexts);
-    case "UserPromptSubmit":
-      return preStepAnswer((await evaluate.evaluatePreStep(request.data, { signal })).decision);
-    case "PreToolUse": {
-      const result = await evaluate.evaluatePreTool(request.data, { signal, agentResolvesAsk: true });
-      return preToolAnswer(result.decision, result.trace.decidedBy, dialect);
-    }
-    case "PostToolUse": {
-      const result = await evaluate.evaluatePostTool(request.data, { signal });
-      return postToolAnswer(result.decision, result.result, request.data.call, result.trace.decidedBy, dialect);
-    }
-    case "Stop": {
-      const result = await evaluate.evaluateTurnStopping(request.data, { signal });
-      return stopAnswer(result.decision, result.capped);
-    }
-    case "unsupported":
-      return {};
-  }
-}
-
 export async function startHookHttpServer(options: HookHttpOptions): Promise<HookHttpServer> {
   const { evaluate, log } = options;
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const resolveAgent = options.resolveAgent ?? defaultAgent;
+  const deps = { evaluate, log, bypassesAgentPermissions: options.bypassesAgentPermissions ?? (() => false) };
   const stops = new StopCounter();
   const inflight = new Set<AbortController>();
 
@@ -208,19 +187,19 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     const dialect = dialectOf(req.headers);
     const agentId = resolveAgent(req.headers, dialect);
     const text = await readBody(req, limit);
-    const context = {
-      agentId,
-      ...(eventInPath === undefined ? {} : { expectedEvent: eventInPath }),
-      steeredContinuations: (sessionId: string, active: boolean) => stops.next(`${agentId}\u0000${sessionId}`, active),
-    };
+    const steeredContinuations = (sessionId: string, active: boolean): number => stops.next(`${agentId}\u0000${sessionId}`, active);
+    const expected = eventInPath === undefined ? {} : { expectedEvent: eventInPath };
     // Read before anything is evaluated, so a bad body is a 400 naming the field.
     let decideRequest: (signal: AbortSignal) => Promise<HookAnswer>;
     if (dialect === "gemini") {
-      const request = readGeminiRequest(text, context);
+      const request = readGeminiRequest(text, { agentId, ...expected, steeredContinuations });
       decideRequest = (signal) => answerGeminiHook(evaluate, request, signal);
     } else {
-      const request = readHookRequest(text, context);
-      decideRequest = (signal) => answerHook(evaluate, request, dialect, signal);
+      const request = readHookRequest(text, { agentId, dialect, ...expected, steeredContinuations });
+      decideRequest = (signal) => {
+        log.debug("hook request", { event: request.event, dialect, sessionId: request.session.sessionId, agentId, ...request.passThrough });
+        return answerHook(deps, request, dialect, signal);
+      };
     }
     // The agent hanging up cancels the evaluation (plugins see their signal abort).
     const controller = new AbortController();
