@@ -6,7 +6,7 @@
 // through files; no sleeps.
 import { readdirSync, writeFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { assistantMessage } from "@hookd/sdk";
+import { assistantMessage, definePlugin, patch } from "@hookd/sdk";
 import type { SessionInfo } from "@hookd/sdk";
 import { decide } from "../../daemon/src/engine/decide.js";
 import { EventBus } from "../../daemon/src/engine/events.js";
@@ -16,6 +16,7 @@ import { PluginRegistry } from "../../daemon/src/engine/registry.js";
 import { createLogger } from "../../daemon/src/log.js";
 import { geminiCommandPluginSource } from "../../daemon/src/plugins/command/index.js";
 import type { GeminiFiring } from "../../daemon/src/plugins/command/index.js";
+import { inProcessListeners } from "../../daemon/src/plugins/in-process/listeners.js";
 import { loadPlugin } from "../../daemon/src/plugins/load.js";
 import { preStep, toolCall, workspace } from "./support.js";
 import type { Workspace } from "./support.js";
@@ -72,6 +73,21 @@ describe("command hooks, dialect gemini", () => {
     const { rewrite, preTool } = await toolGate(g, "run_shell_command", { command: "rm -rf /", description: "keep me" });
     expect(rewrite).toMatchObject({ kind: "rewritten", call: { arguments: { command: "echo safe", description: "keep me" } } });
     expect(preTool).toEqual({ kind: "allow" });
+  });
+
+  it("a hook's own tool_input does not make it run twice; a later rewriter's change does, on what will really run", async () => {
+    const script = ws.script("rw-count.sh", `cat > "${ws.dir}/seen.$(cat "${ws.dir}/runs" 2>/dev/null | wc -l).json"; echo x >> "${ws.dir}/runs"; echo '{"hookSpecificOutput":{"tool_input":{"command":"echo safe"}}}'`);
+    const g = await gemini({ BeforeTool: [{ hooks: [hook(script)] }] });
+    await toolGate(g, "run_shell_command", { command: "rm -rf /", description: "d" });
+    expect(ws.read("runs")).toBe("x\n");
+    const later = definePlugin({ name: "zz-later", points: { rewrite: () => patch({ description: "changed later" }) } });
+    const registry = new PluginRegistry([...g.source.listeners(), ...inProcessListeners(later)]);
+    const env = (): PointEnv => ({ registry, bus: new EventBus(), scope: { sessionId: "g1", agentId: "gemini", turn: 1, step: 1 }, signal: new AbortController().signal });
+    const rewritten = await rewriteCall(env(), g.session, toolCall(g.session, "run_shell_command", { command: "rm -rf /", description: "d" }, "toolu_2"));
+    if (rewritten.kind !== "rewritten") throw new Error(rewritten.kind);
+    await decide(env(), "pre-tool", { session: g.session, call: rewritten.call });
+    expect(ws.read("runs")).toBe("x\nx\nx\n");
+    expect(JSON.parse(ws.read("seen.2.json"))).toMatchObject({ tool_input: { command: "echo safe", description: "changed later" } });
   });
 
   it("exit 2 blocks with stderr's text; any other code above 1 with text denies too; exit 1 is a warning", async () => {

@@ -5,10 +5,11 @@
 //                   tool_input is merged over the arguments (Gemini's documented merge: top-level
 //                   keys replaced), and their verdict (deny, ask, continue:false) is held for the
 //                   same call's pre-tool. A pre-tool with no held verdict (evaluate called without
-//                   the rewrite) runs the hooks itself.
+//                   the rewrite), or whose call a later rewriter changed, runs the hooks itself on
+//                   the arguments that will really run.
 // Hooks of a firing run concurrently, or one after another when any matched group is
 // `sequential` (each seeing the previous one's tool_input / context, as Gemini does).
-import { accept, ask, block, compileToolMatcher, deny, enter, inject, pluginMessage, reject, replace, steer } from "@hookd/sdk";
+import { accept, ask, block, compileToolMatcher, deny, enter, inject, pluginMessage, reject, replace, snapshotJson, steer } from "@hookd/sdk";
 import type { FailurePolicy, JsonObject, PointName } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
 import { childEnv } from "../../../child-env.js";
@@ -166,7 +167,9 @@ function answerOf(point: GeminiPoint, plugin: string, data: unknown, merged: Gem
 const refuses = (answer: unknown): boolean => ["deny", "reject", "block"].includes((answer as { kind?: string } | undefined)?.kind ?? "");
 
 export function geminiCommandListeners(model: GeminiHooksModel, options: GeminiListenerOptions): Listener[] {
-  const held = new Map<string, GeminiMerged>();
+  // callId -> the verdict and the arguments text it was given for (what the call runs with if no
+  // later rewriter changes it).
+  const held = new Map<string, { readonly merged: GeminiMerged; readonly argumentsJson: string }>();
   const listeners: Listener[] = [];
   for (const point of Object.keys(EVENT_OF) as GeminiPoint[]) {
     const event = EVENT_OF[point];
@@ -183,9 +186,10 @@ export function geminiCommandListeners(model: GeminiHooksModel, options: GeminiL
       const input = inputOf(point, data);
       if (input === undefined) return point === "session-end" ? undefined : PASS;
       const callId = isTool ? (data as EventOf<"pre-tool">).call.callId : "";
-      let merged = point === "pre-tool" ? held.get(callId) : undefined;
-      if (merged !== undefined) held.delete(callId);
-      else {
+      const kept = point === "pre-tool" ? held.get(callId) : undefined;
+      if (kept !== undefined) held.delete(callId);
+      let merged = kept !== undefined && kept.argumentsJson === (data as EventOf<"pre-tool">).call.argumentsJson ? kept.merged : undefined;
+      if (merged === undefined) {
         const tool = isTool ? (data as EventOf<"pre-tool">).call.toolName : geminiTrigger(input);
         const { hooks, sequential } = select(groups, tool);
         if (hooks.length === 0) return point === "session-end" ? undefined : PASS;
@@ -193,8 +197,10 @@ export function geminiCommandListeners(model: GeminiHooksModel, options: GeminiL
         signal.throwIfAborted();
         merged = mergeGeminiResults(results);
         options.onReport?.({ plugin: options.plugin, point, event, results, merged });
-        if (point === "rewrite" && model.groups.BeforeTool !== undefined) {
-          held.set(callId, merged);
+        if (point === "rewrite") {
+          const { call } = data as EventOf<"rewrite">;
+          const args = merged.toolInput === undefined ? call.argumentsJson : snapshotJson({ ...(call.arguments as JsonObject), ...merged.toolInput }, "arguments").text;
+          held.set(callId, { merged, argumentsJson: args });
           if (held.size > MAX_HELD) held.delete(held.keys().next().value ?? "");
         }
       }
