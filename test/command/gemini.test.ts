@@ -36,6 +36,7 @@ const commandOf = (args: unknown): string => {
 };
 
 const ended: SessionEndEvent[] = [];
+const observed: string[] = [];
 const guard = definePlugin({
   name: "guard",
   points: {
@@ -57,6 +58,7 @@ const guard = definePlugin({
     },
     "session-start": () => inject([pluginMessage("guard", "hookd policy v1 is active")]),
     "session-end": (event) => void ended.push(event),
+    "agent-event": { tools: ["PreCompress", "Before*"], handler: (event) => void observed.push(`${event.dialect}:${event.eventName}`) },
   },
 });
 const rewriter = definePlugin({
@@ -158,8 +160,11 @@ describe("HTTP endpoint, Gemini dialect (payloads of the real Gemini CLI 0.61)",
     expect(ended.find((event) => event.session.sessionId === "g-end")).toMatchObject({ reason: "closed", detail: "gemini: exit", session: { agentId: "gemini" } });
   });
 
-  it("observe-only events answer no opinion; bad bodies are 400 naming the field", async () => {
+  it("observe-only events answer no opinion and reach agent-event plugins by name; bad bodies are 400 naming the field", async () => {
+    observed.length = 0;
     for (const event of ["BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress", "Notification"]) expect(await post(payload(event))).toEqual({ status: 200, json: {} });
+    // Subscribed to PreCompress and Before*: AfterModel and Notification reach nobody.
+    expect(observed).toEqual(["gemini:BeforeModel", "gemini:BeforeToolSelection", "gemini:PreCompress"]);
     expect(await post(payload("BeforeTool", { tool_name: undefined }))).toEqual({ status: 400, json: { error: "tool_name: required" } });
     expect(await post(payload("BeforeTool", { tool_input: [1] }))).toEqual({ status: 400, json: { error: "tool_input: expected an object" } });
     expect(await post(payload("SessionEnd", { reason: "crash" }))).toMatchObject({ status: 400, json: { error: expect.stringMatching(/^reason: expected one of exit/) as unknown } });

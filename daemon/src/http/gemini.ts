@@ -4,7 +4,7 @@
 //   BeforeTool   -> rewrite, then pre-tool (+ approval, guards) on the rewritten call
 //   AfterTool    -> post-tool          AfterAgent  -> turn-stopping
 //   SessionEnd   -> session-end
-//   BeforeModel, AfterModel, BeforeToolSelection, PreCompress, Notification -> observed only
+//   BeforeModel, AfterModel, BeforeToolSelection, PreCompress, Notification -> agent-event
 import type { EvaluateService } from "../host/evaluate.js";
 import type { HookAnswer } from "./answer.js";
 import {
@@ -20,7 +20,7 @@ import type { GeminiRequest } from "./gemini-request.js";
 /** What the Gemini dialect needs of the evaluate API. */
 export type GeminiEvaluator = Pick<
   EvaluateService,
-  "evaluateSessionStart" | "evaluatePreStep" | "evaluateRewrite" | "evaluatePreTool" | "evaluatePostTool" | "evaluateTurnStopping" | "evaluateSessionEnd"
+  "evaluateSessionStart" | "evaluatePreStep" | "evaluateRewrite" | "evaluatePreTool" | "evaluatePostTool" | "evaluateTurnStopping" | "evaluateSessionEnd" | "evaluateAgentEvent"
 >;
 
 export async function answerGeminiHook(evaluate: GeminiEvaluator, request: GeminiRequest, signal: AbortSignal): Promise<HookAnswer> {
@@ -55,7 +55,8 @@ export async function answerGeminiHook(evaluate: GeminiEvaluator, request: Gemin
     case "BeforeToolSelection":
     case "PreCompress":
     case "Notification":
-      // Observe-only events: routed to the generic agent-event point once it exists.
+      // Observe-only: the generic point, for plugins subscribed by the event's name.
+      await evaluate.evaluateAgentEvent({ session: request.session, dialect: "gemini", eventName: request.event, payload: request.payload }, { signal });
       return {};
   }
 }
