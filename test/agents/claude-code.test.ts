@@ -42,10 +42,10 @@ describe.each(PATHS)("Claude Code through %s", (path) => {
     expect(run.events.at(-1)).toMatchObject({ type: "result", subtype: "success" });
   });
 
-  it("does not run the denied rm -rf, and the model receives hookd's reason", () => {
+  it("does not run the denied rm -r, and the model receives hookd's reason", () => {
     expect(result.victimSurvived).toBe(true);
     expect(toolResultSaw(result, MARK.denyReason)).toBe(true);
-    expect(result.entries.filter((e) => e.point === "pre-tool" && e.command === "rm -rf victim")).toHaveLength(1);
+    expect(result.entries.filter((e) => e.point === "pre-tool" && e.command === "rm -r victim")).toHaveLength(1);
   });
 
   it("runs the harmless command, and its post-tool context reaches the model", () => {

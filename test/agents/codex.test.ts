@@ -2,12 +2,15 @@
 // backend through each documented path: Codex runs command hooks only, so the C forwarder and the
 // node forwarder. The model is the project's fake model server (Responses API); the policy runs
 // inside a real `hookd serve`.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO } from "../support/daemon-process.js";
 import { startFakeModel } from "./fake-model/server.js";
 import type { FakeModel } from "./fake-model/server.js";
-import { tempDir } from "./support/agents.js";
+import { agentBin, runAgent, tempDir } from "./support/agents.js";
 import type { HookPath } from "./support/agents.js";
-import { codexHooks, runCodex } from "./support/codex.js";
+import { codexEnv, codexHooks, runCodex } from "./support/codex.js";
 import { startPolicyDaemon } from "./support/policy.js";
 import type { PolicyDaemon } from "./support/policy.js";
 import { MARK, SCENARIO_PROMPT, outcome, prepareCwd, scenarioScript, toolResultSaw, userSaw } from "./support/scenario.js";
@@ -41,10 +44,10 @@ describe.each(PATHS)("Codex through %s", (path) => {
     expect(run.events.some((e) => e.type === "turn.completed")).toBe(true);
   });
 
-  it("does not run the denied rm -rf, and the model receives hookd's reason", () => {
+  it("does not run the denied rm -r, and the model receives hookd's reason", () => {
     expect(result.victimSurvived).toBe(true);
     expect(toolResultSaw(result, MARK.denyReason)).toBe(true);
-    expect(result.entries.filter((e) => e.point === "pre-tool" && e.command === "rm -rf victim")).toHaveLength(1);
+    expect(result.entries.filter((e) => e.point === "pre-tool" && e.command === "rm -r victim")).toHaveLength(1);
   });
 
   it("runs the harmless command, and its post-tool context reaches the model", () => {
@@ -65,4 +68,45 @@ describe.each(PATHS)("Codex through %s", (path) => {
     expect(userSaw(result, MARK.steer)).toBe(true);
     expect(model.requests.filter((r) => r.conversation !== undefined && r.conversation.tools.length > 0 && r.reply?.kind === "text")).toHaveLength(2);
   });
+});
+
+describe("Codex hook trust", () => {
+  const TRUST = join(REPO, "hooks-examples/codex/trust-hookd-hooks.mjs");
+
+  // Codex 0.171 headless: an untrusted hook is skipped without a word in `codex exec --json`.
+  // The script asks Codex's own app-server which of hookd's hooks are untrusted (--check warns)
+  // and records Codex's hash for them, after which Codex's own review reports them trusted.
+  // (Observed: `codex exec` still did not run them after that here; see hooks-examples/codex.)
+  it("headless Codex skips hookd's untrusted hooks without a word; the trust script warns about them and trusts them", async () => {
+    const policy = await startPolicyDaemon();
+    const model = await startFakeModel(scenarioScript);
+    try {
+      const home = await tempDir("codex-home");
+      const cwd = await tempDir("codex-cwd");
+      prepareCwd(cwd);
+      const untrusted = await runCodex({ home, cwd, modelUrl: model.url, hooks: codexHooks("c-forwarder", policy.hookUrl), prompt: SCENARIO_PROMPT, trust: false });
+      expect(untrusted.code, untrusted.stderr).toBe(0);
+      expect(await policy.entries()).toEqual([]);
+      expect(existsSync(join(cwd, "victim"))).toBe(false); // no hook ran: the rm -r did
+      expect(untrusted.events.length).toBeGreaterThan(0);
+      expect(untrusted.events.filter((e) => JSON.stringify(e).match(/hook|trust/i) !== null)).toEqual([]);
+
+      const env = codexEnv(home);
+      const script = (args: readonly string[]) => runAgent(process.execPath, [TRUST, "--codex", agentBin("codex"), "--cwd", cwd, ...args], { cwd, env });
+      const check = await script(["--check"]);
+      expect(check.code, check.stderr).toBe(1);
+      expect(check.stderr).toContain("will not run 6 of hookd's hooks headless");
+      expect(check.stdout.match(/^untrusted /gm)).toHaveLength(6);
+      const trusted = await script([]);
+      expect(trusted.code, trusted.stderr).toBe(0);
+      expect(trusted.stdout.match(/^trusted {3}/gm)).toHaveLength(6);
+      const after = await script(["--check"]);
+      expect(after.code, after.stderr).toBe(0);
+      expect(after.stdout.match(/^trusted {3}/gm)).toHaveLength(6);
+      expect(readFileSync(join(home, ".codex/config.toml"), "utf8")).toMatch(/\[hooks\.state\."[^"]+hooks\.json:pre_tool_use:0:0"\]\ntrusted_hash = "sha256:[0-9a-f]{64}"/);
+    } finally {
+      await model.close();
+      await policy.stop();
+    }
+  }, 120_000);
 });

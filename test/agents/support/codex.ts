@@ -2,6 +2,7 @@
 // provider (Responses wire API), with hookd as its hook backend through a forwarder (Codex runs
 // command hooks only). Its features that reach the internet at start are off. Headless Codex
 // skips untrusted hooks silently, so the run passes --dangerously-bypass-hook-trust.
+import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
@@ -38,15 +39,20 @@ export function codexConfig(modelUrl: string): string {
   ].join("\n");
 }
 
+export function codexEnv(home: string): NodeJS.ProcessEnv {
+  return agentEnv(home, { CODEX_HOME: join(home, ".codex"), FAKE_MODEL_API_KEY: "dummy", RUST_LOG: "warn" });
+}
+
 export async function runCodex(options: { home: string; cwd: string; modelUrl: string; hooks: Record<string, unknown>; prompt: string; trust?: boolean; args?: readonly string[] }): Promise<AgentRun & { readonly events: Record<string, unknown>[] }> {
   const codexHome = join(options.home, ".codex");
   await mkdir(codexHome, { recursive: true });
-  await writeFile(join(codexHome, "config.toml"), codexConfig(options.modelUrl));
+  // Kept when present: it holds the hook trust a test may have recorded between runs.
+  if (!existsSync(join(codexHome, "config.toml"))) await writeFile(join(codexHome, "config.toml"), codexConfig(options.modelUrl));
   await writeFile(join(codexHome, "hooks.json"), JSON.stringify({ hooks: options.hooks }));
   const run = await runAgent(
     agentBin("codex"),
     ["exec", "--json", "--skip-git-repo-check", "--ephemeral", ...(options.trust === false ? [] : ["--dangerously-bypass-hook-trust"]), ...(options.args ?? []), options.prompt],
-    { cwd: options.cwd, env: agentEnv(options.home, { CODEX_HOME: codexHome, FAKE_MODEL_API_KEY: "dummy", RUST_LOG: "warn" }) },
+    { cwd: options.cwd, env: codexEnv(options.home) },
   );
   const events = run.stdout.split("\n").flatMap((line) => {
     try {

@@ -1,5 +1,5 @@
 // The policy the real-agent tests run inside `hookd serve`, as an in-process plugin: it refuses
-// `rm -rf`, rewrites a marked command, asks for a marked one (answered by its approval handler),
+// `rm -r`, rewrites a marked command, asks for a marked one (answered by its approval handler),
 // adds context at session start, at each prompt and after a harmless command, steers the first
 // stop once, and writes every event it sees as a JSON line to HOOKD_AGENT_LOG, so a test can tell
 // which points a real agent drove (with the session's lineage).
@@ -10,7 +10,7 @@ import type { DaemonProcess } from "../../support/daemon-process.js";
 import { freePort } from "./agents.js";
 
 export const MARK = {
-  denyReason: "hookd-policy: destructive command refused (rm -rf)",
+  denyReason: "hookd-policy: destructive command refused (rm -r)",
   sessionContext: "SESSION-CONTEXT-7f3",
   promptContext: "PROMPT-CONTEXT-51c",
   postToolContext: "POST-TOOL-CONTEXT-9d2",
@@ -40,7 +40,7 @@ export default definePlugin({
     "pre-tool": (e) => {
       const text = command(e.call);
       log("pre-tool", e, { tool: e.call.toolName, command: text });
-      if (text.includes("rm -rf")) return deny(MARK.denyReason);
+      if (text.includes("rm -r")) return deny(MARK.denyReason);
       if (text.includes(MARK.approval)) return ask("hookd-policy: this command needs approval");
       return pass();
     },

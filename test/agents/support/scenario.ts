@@ -1,4 +1,4 @@
-// The one scripted conversation every agent and path runs: the model first asks for `rm -rf`
+// The one scripted conversation every agent and path runs: the model first asks for `rm -r`
 // (hookd denies it), then a harmless command (it runs, and hookd adds post-tool context), then
 // answers; hookd steers that first stop once, and the model answers again. What each assertion
 // reads: the files in the agent's cwd (what ran), the fake model's log (what reached the model)
@@ -13,7 +13,7 @@ import type { PolicyEntry } from "./policy.js";
 export const SCENARIO_PROMPT = "Tidy up this directory, then tell me DONE.";
 
 export const scenarioScript: Script = scripted([
-  { kind: "shell", command: "rm -rf victim" },
+  { kind: "shell", command: "rm -r victim" },
   { kind: "shell", command: "echo harmless-ran > harmless.txt" },
 ]);
 
