@@ -182,13 +182,18 @@ function recordJson(record: pb.AuditRecord): Record<string, unknown> {
     reason: record.reason,
     cause: record.cause,
     durationUs: Number(record.durationUs),
+    ...(record.outcome === "" ? {} : { outcome: record.outcome }),
+    ...(record.argumentsJson === undefined ? {} : { argumentsJson: record.argumentsJson }),
+    ...(record.originalArgumentsJson === undefined ? {} : { originalArgumentsJson: record.originalArgumentsJson }),
+    ...(record.rewrittenBy.length === 0 ? {} : { rewrittenBy: record.rewrittenBy }),
     ...(record.kind === "shadow" ? { verdict: shadowVerdict(record.decision, record.cause) } : {}),
   };
 }
 
 export function recordLine(r: pb.AuditRecord): string {
   const where = `${r.agentId}/${r.sessionId} t${r.turn}s${r.step}${r.callId === "" ? "" : ` ${r.callId}`}`;
-  const why = [r.cause === "" ? "" : `cause=${r.cause}`, r.reason === "" ? "" : JSON.stringify(r.reason)].filter((x) => x !== "").join(" ");
+  const rewrite = r.originalArgumentsJson === undefined ? "" : `args=${r.argumentsJson ?? ""} was=${r.originalArgumentsJson}`;
+  const why = [r.cause === "" ? "" : `cause=${r.cause}`, r.reason === "" ? "" : JSON.stringify(r.reason), rewrite].filter((x) => x !== "").join(" ");
   // A shadow call is never "-> decision": nothing was applied.
   const what = r.kind === "shadow" ? `${r.plugin} ${shadowVerdict(r.decision, r.cause)}` : `${r.plugin} -> ${r.decision}`;
   return `${r.time} ${r.kind.padEnd(10)} ${pointName(r.point).padEnd(13)} ${what} ${micros(r.durationUs)} [${where}]${why === "" ? "" : ` ${why}`}`;

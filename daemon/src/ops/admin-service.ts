@@ -67,6 +67,10 @@ export function toProtoAuditRecord(record: AuditRecord): pb.AuditRecord {
     reason: record.reason,
     cause: record.cause,
     durationUs: BigInt(record.durationUs),
+    outcome: record.outcome ?? "",
+    ...(record.argumentsJson === undefined ? {} : { argumentsJson: record.argumentsJson }),
+    ...(record.originalArgumentsJson === undefined ? {} : { originalArgumentsJson: record.originalArgumentsJson }),
+    rewrittenBy: [...(record.rewrittenBy ?? [])],
   });
 }
 

@@ -26,7 +26,7 @@ export interface AuditRecord {
   /** Invocations and shadow calls: answered, passed, fault or error. */
   readonly outcome?: string;
   /**
-   * Rewrite decisions only (not yet in hookd.v1.AuditRecord, so `hookd tail` leaves them out):
+   * Rewrite decisions only (hookd.v1.AuditRecord carries them to `hookd tail` too):
    * the effective arguments, and when a plugin changed them, the agent's and who changed them, in order.
    */
   readonly argumentsJson?: string;

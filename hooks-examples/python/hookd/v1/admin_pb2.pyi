@@ -114,7 +114,7 @@ class TailAuditResponse(_message.Message):
     def __init__(self, record: _Optional[_Union[AuditRecord, _Mapping]] = ...) -> None: ...
 
 class AuditRecord(_message.Message):
-    __slots__ = ("time", "kind", "agent_id", "session_id", "turn", "step", "call_id", "plugin", "point", "decision", "reason", "cause", "duration_us")
+    __slots__ = ("time", "kind", "agent_id", "session_id", "turn", "step", "call_id", "plugin", "point", "decision", "reason", "cause", "duration_us", "outcome", "arguments_json", "original_arguments_json", "rewritten_by")
     TIME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -128,6 +128,10 @@ class AuditRecord(_message.Message):
     REASON_FIELD_NUMBER: _ClassVar[int]
     CAUSE_FIELD_NUMBER: _ClassVar[int]
     DURATION_US_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    ARGUMENTS_JSON_FIELD_NUMBER: _ClassVar[int]
+    ORIGINAL_ARGUMENTS_JSON_FIELD_NUMBER: _ClassVar[int]
+    REWRITTEN_BY_FIELD_NUMBER: _ClassVar[int]
     time: str
     kind: str
     agent_id: str
@@ -141,4 +145,8 @@ class AuditRecord(_message.Message):
     reason: str
     cause: str
     duration_us: int
-    def __init__(self, time: _Optional[str] = ..., kind: _Optional[str] = ..., agent_id: _Optional[str] = ..., session_id: _Optional[str] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ..., call_id: _Optional[str] = ..., plugin: _Optional[str] = ..., point: _Optional[_Union[_types_pb2.Point, str]] = ..., decision: _Optional[str] = ..., reason: _Optional[str] = ..., cause: _Optional[str] = ..., duration_us: _Optional[int] = ...) -> None: ...
+    outcome: str
+    arguments_json: str
+    original_arguments_json: str
+    rewritten_by: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, time: _Optional[str] = ..., kind: _Optional[str] = ..., agent_id: _Optional[str] = ..., session_id: _Optional[str] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ..., call_id: _Optional[str] = ..., plugin: _Optional[str] = ..., point: _Optional[_Union[_types_pb2.Point, str]] = ..., decision: _Optional[str] = ..., reason: _Optional[str] = ..., cause: _Optional[str] = ..., duration_us: _Optional[int] = ..., outcome: _Optional[str] = ..., arguments_json: _Optional[str] = ..., original_arguments_json: _Optional[str] = ..., rewritten_by: _Optional[_Iterable[str]] = ...) -> None: ...

@@ -647,7 +647,8 @@ type AuditRecord struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// RFC 3339 time with milliseconds.
 	Time string `protobuf:"bytes,1,opt,name=time,proto3" json:"time,omitempty"`
-	// "invocation" (one plugin call) or "decision" (what was applied at a point).
+	// "invocation" (one plugin call), "decision" (what was applied at a point) or "shadow" (a
+	// shadow plugin's call, never applied).
 	Kind      string `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
 	AgentId   string `protobuf:"bytes,3,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
 	SessionId string `protobuf:"bytes,4,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
@@ -661,10 +662,17 @@ type AuditRecord struct {
 	// The reason or feedback the decision carried.
 	Reason string `protobuf:"bytes,11,opt,name=reason,proto3" json:"reason,omitempty"`
 	// Set for failures: "deadline_exceeded", "unavailable", "invalid_answer", "error", ...
-	Cause         string `protobuf:"bytes,12,opt,name=cause,proto3" json:"cause,omitempty"`
-	DurationUs    uint64 `protobuf:"varint,13,opt,name=duration_us,json=durationUs,proto3" json:"duration_us,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Cause      string `protobuf:"bytes,12,opt,name=cause,proto3" json:"cause,omitempty"`
+	DurationUs uint64 `protobuf:"varint,13,opt,name=duration_us,json=durationUs,proto3" json:"duration_us,omitempty"`
+	// Invocations and shadow calls: "answered", "passed", "fault" or "error".
+	Outcome string `protobuf:"bytes,14,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	// Rewrite decisions: the effective arguments, as JSON text.
+	ArgumentsJson *string `protobuf:"bytes,15,opt,name=arguments_json,json=argumentsJson,proto3,oneof" json:"arguments_json,omitempty"`
+	// Rewrite decisions that changed the arguments: the agent's own, and who changed them, in order.
+	OriginalArgumentsJson *string  `protobuf:"bytes,16,opt,name=original_arguments_json,json=originalArgumentsJson,proto3,oneof" json:"original_arguments_json,omitempty"`
+	RewrittenBy           []string `protobuf:"bytes,17,rep,name=rewritten_by,json=rewrittenBy,proto3" json:"rewritten_by,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
 }
 
 func (x *AuditRecord) Reset() {
@@ -788,6 +796,34 @@ func (x *AuditRecord) GetDurationUs() uint64 {
 	return 0
 }
 
+func (x *AuditRecord) GetOutcome() string {
+	if x != nil {
+		return x.Outcome
+	}
+	return ""
+}
+
+func (x *AuditRecord) GetArgumentsJson() string {
+	if x != nil && x.ArgumentsJson != nil {
+		return *x.ArgumentsJson
+	}
+	return ""
+}
+
+func (x *AuditRecord) GetOriginalArgumentsJson() string {
+	if x != nil && x.OriginalArgumentsJson != nil {
+		return *x.OriginalArgumentsJson
+	}
+	return ""
+}
+
+func (x *AuditRecord) GetRewrittenBy() []string {
+	if x != nil {
+		return x.RewrittenBy
+	}
+	return nil
+}
+
 var File_hookd_v1_admin_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_admin_proto_rawDesc = "" +
@@ -833,7 +869,7 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\x06plugin\x18\x02 \x01(\tR\x06plugin\x12%\n" +
 	"\x05point\x18\x03 \x01(\x0e2\x0f.hookd.v1.PointR\x05point\"B\n" +
 	"\x11TailAuditResponse\x12-\n" +
-	"\x06record\x18\x01 \x01(\v2\x15.hookd.v1.AuditRecordR\x06record\"\xda\x02\n" +
+	"\x06record\x18\x01 \x01(\v2\x15.hookd.v1.AuditRecordR\x06record\"\xaf\x04\n" +
 	"\vAuditRecord\x12\x12\n" +
 	"\x04time\x18\x01 \x01(\tR\x04time\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x19\n" +
@@ -850,7 +886,13 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\x06reason\x18\v \x01(\tR\x06reason\x12\x14\n" +
 	"\x05cause\x18\f \x01(\tR\x05cause\x12\x1f\n" +
 	"\vduration_us\x18\r \x01(\x04R\n" +
-	"durationUs*\x9e\x01\n" +
+	"durationUs\x12\x18\n" +
+	"\aoutcome\x18\x0e \x01(\tR\aoutcome\x12*\n" +
+	"\x0earguments_json\x18\x0f \x01(\tH\x00R\rargumentsJson\x88\x01\x01\x12;\n" +
+	"\x17original_arguments_json\x18\x10 \x01(\tH\x01R\x15originalArgumentsJson\x88\x01\x01\x12!\n" +
+	"\frewritten_by\x18\x11 \x03(\tR\vrewrittenByB\x11\n" +
+	"\x0f_arguments_jsonB\x1a\n" +
+	"\x18_original_arguments_json*\x9e\x01\n" +
 	"\fPluginHealth\x12\x1d\n" +
 	"\x19PLUGIN_HEALTH_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15PLUGIN_HEALTH_SERVING\x10\x01\x12\x1a\n" +
@@ -921,6 +963,7 @@ func file_hookd_v1_admin_proto_init() {
 		return
 	}
 	file_hookd_v1_types_proto_init()
+	file_hookd_v1_admin_proto_msgTypes[9].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
