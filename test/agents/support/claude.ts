@@ -34,6 +34,7 @@ export async function runClaude(options: {
   hooks: Record<string, unknown>;
   prompt: string;
   args?: readonly string[];
+  env?: NodeJS.ProcessEnv;
 }): Promise<ClaudeRun> {
   const settings = join(options.home, "hookd-settings.json");
   await writeFile(settings, JSON.stringify({ hooks: options.hooks }));
@@ -49,6 +50,7 @@ export async function runClaude(options: {
         DISABLE_TELEMETRY: "1",
         DISABLE_AUTOUPDATER: "1",
         DISABLE_ERROR_REPORTING: "1",
+        ...options.env,
       }),
     },
   );
