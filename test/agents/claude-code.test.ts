@@ -10,6 +10,7 @@ import type { HookPath } from "./support/agents.js";
 import { claudeHooks, runClaude } from "./support/claude.js";
 import type { ClaudeRun } from "./support/claude.js";
 import { startPolicyDaemon } from "./support/policy.js";
+import { concrete, documentedHooks } from "./support/snippets.js";
 import type { PolicyDaemon } from "./support/policy.js";
 import { MARK, SCENARIO_PROMPT, outcome, prepareCwd, scenarioScript, toolResultSaw, userSaw } from "./support/scenario.js";
 import type { Outcome } from "./support/scenario.js";
@@ -28,7 +29,9 @@ describe.each(PATHS)("Claude Code through %s", (path) => {
     const home = await tempDir("claude-home");
     const cwd = await tempDir("claude-cwd");
     prepareCwd(cwd);
-    run = await runClaude({ home, cwd, modelUrl: model.url, hooks: claudeHooks(path, policy.hookUrl), prompt: SCENARIO_PROMPT, args: ["--allowedTools", "Bash"] });
+    // The http path runs the README's snippet as documented (SessionStart through the C forwarder).
+    const hooks = path === "http" ? concrete(documentedHooks("claude-code-http"), "c-forwarder", policy.hookUrl) : claudeHooks(path, policy.hookUrl);
+    run = await runClaude({ home, cwd, modelUrl: model.url, hooks, prompt: SCENARIO_PROMPT, args: ["--allowedTools", "Bash"] });
     result = outcome(cwd, model, await policy.entries());
   }, 120_000);
 

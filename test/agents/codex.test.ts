@@ -12,6 +12,7 @@ import { agentBin, runAgent, tempDir } from "./support/agents.js";
 import type { HookPath } from "./support/agents.js";
 import { codexEnv, codexHooks, runCodex } from "./support/codex.js";
 import { startPolicyDaemon } from "./support/policy.js";
+import { concrete, documentedHooks } from "./support/snippets.js";
 import type { PolicyDaemon } from "./support/policy.js";
 import { MARK, SCENARIO_PROMPT, outcome, prepareCwd, scenarioScript, toolResultSaw, userSaw } from "./support/scenario.js";
 import type { Outcome } from "./support/scenario.js";
@@ -30,7 +31,8 @@ describe.each(PATHS)("Codex through %s", (path) => {
     const home = await tempDir("codex-home");
     const cwd = await tempDir("codex-cwd");
     prepareCwd(cwd);
-    run = await runCodex({ home, cwd, modelUrl: model.url, hooks: codexHooks(path, policy.hookUrl), prompt: SCENARIO_PROMPT });
+    // The README's Codex snippet as documented, its hookd-hook made the forwarder under test.
+    run = await runCodex({ home, cwd, modelUrl: model.url, hooks: concrete(documentedHooks("codex"), path, policy.hookUrl), prompt: SCENARIO_PROMPT });
     result = outcome(cwd, model, await policy.entries());
   }, 120_000);
 
