@@ -77,9 +77,8 @@ describe("Codex hook trust", () => {
 
   // Codex 0.171 headless: an untrusted hook is skipped without a word in `codex exec --json`.
   // The script asks Codex's own app-server which of hookd's hooks are untrusted (--check warns)
-  // and records Codex's hash for them, after which Codex's own review reports them trusted.
-  // (Observed: `codex exec` still did not run them after that here; see hooks-examples/codex.)
-  it("headless Codex skips hookd's untrusted hooks without a word; the trust script warns about them and trusts them", async () => {
+  // and records Codex's own hash for them; then `codex exec` runs them without the bypass flag.
+  it("headless Codex skips hookd's untrusted hooks without a word; the trust script warns about them, and once it trusted them they run", async () => {
     const policy = await startPolicyDaemon();
     const model = await startFakeModel(scenarioScript);
     try {
@@ -106,6 +105,14 @@ describe("Codex hook trust", () => {
       expect(after.code, after.stderr).toBe(0);
       expect(after.stdout.match(/^trusted {3}/gm)).toHaveLength(6);
       expect(readFileSync(join(home, ".codex/config.toml"), "utf8")).toMatch(/\[hooks\.state\."[^"]+hooks\.json:pre_tool_use:0:0"\]\ntrusted_hash = "sha256:[0-9a-f]{64}"/);
+
+      // Trusted, the same hooks run headless without the bypass flag.
+      const next = await tempDir("codex-cwd");
+      prepareCwd(next);
+      const run = await runCodex({ home, cwd: next, modelUrl: model.url, hooks: codexHooks("c-forwarder", policy.hookUrl), prompt: SCENARIO_PROMPT, trust: false });
+      expect(run.code, run.stderr).toBe(0);
+      expect(existsSync(join(next, "victim"))).toBe(true);
+      expect((await policy.entries()).some((e) => e.point === "pre-tool" && e.command === "rm -r victim")).toBe(true);
     } finally {
       await model.close();
       await policy.stop();
