@@ -61,6 +61,42 @@ describe("mapMerged", () => {
     expect(mapMerged("turn-stopping", "P", stop, merged("Stop", { block: "go on" }, { stop: {} }))).toEqual({ kind: "pass" });
   });
 
+  it("rewrite: the file's updatedInput folds in FILE order (the last hook in the file wins, not the last to finish)", () => {
+    const results = merged("PreToolUse", { updatedInput: { command: "first" }, durationMs: 900 }, { updatedInput: { command: "second" }, durationMs: 1 });
+    expect(results.updatedInput).toEqual({ input: { command: "second" }, by: "h1" });
+    expect(mapMerged("rewrite", "P", preTool, results)).toEqual({ kind: "replace", arguments: { command: "second" } });
+    // A hook that denies does not rewrite; a non-object is no set of arguments.
+    expect(mapMerged("rewrite", "P", preTool, merged("PreToolUse", { updatedInput: { command: "a" } }, { updatedInput: { command: "b" }, permission: "deny" }))).toEqual({ kind: "replace", arguments: { command: "a" } });
+    expect(mapMerged("rewrite", "P", preTool, merged("PreToolUse", { updatedInput: [1] }))).toEqual({ kind: "pass" });
+    expect(mapMerged("rewrite", "P", preTool, merged("PreToolUse", { permission: "deny" }))).toEqual({ kind: "pass" });
+  });
+
+  it("rewrite, Codex: updatedInput counts only beside permissionDecision allow", () => {
+    const results = mergeResults("PreToolUse", [
+      { hook: "a", event: "PreToolUse", status: "ok", contexts: [], notes: [], durationMs: 1, stdout: "", stderr: "", updatedInput: { command: "x" } },
+      { hook: "b", event: "PreToolUse", status: "ok", contexts: [], notes: [], durationMs: 1, stdout: "", stderr: "", updatedInput: { command: "y" }, permission: "allow" },
+    ], "codex");
+    expect(results.updatedInput).toEqual({ input: { command: "y" }, by: "b" });
+    expect(results.notes).toEqual(['a: hookSpecificOutput.updatedInput ignored: Codex applies it only beside permissionDecision "allow"']);
+  });
+
+  it("approval: any deny wins (behavior deny, exit 2 or continue:false) and rejects; allow approves; nothing passes", () => {
+    const ask = { session, call, reason: "sure?", askedBy: "gate" };
+    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "allow" } }, { approval: { behavior: "deny", message: "not prod" } }))).toEqual({ kind: "reject", reason: "not prod" });
+    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "allow" } }, { block: "exit two" }))).toEqual({ kind: "reject", reason: "exit two" });
+    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "deny" } }))).toEqual({ kind: "reject", reason: "denied by command hook h0 of P" });
+    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "allow" } }))).toEqual({ kind: "approve" });
+    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { stop: { reason: "halt" } }))).toEqual({ kind: "reject", reason: "halt" });
+    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", {}))).toEqual({ kind: "pass" });
+  });
+
+  it("session-end and turn-end observe: whatever the hooks say, they pass", () => {
+    const end = { session, reason: "closed" as const, detail: "", turns: 1 };
+    expect(mapMerged("session-end", "P", end, merged("SessionEnd", { block: "no", contexts: ["c"] }))).toEqual({ kind: "pass" });
+    const turnEnd = { session, turn: 1, outcome: "error" as const, detail: "boom", steps: 1 };
+    expect(mapMerged("turn-end", "P", turnEnd, merged("StopFailure", { block: "no" }))).toEqual({ kind: "pass" });
+  });
+
   it("session-start: contexts inject", () => {
     expect(mapMerged("session-start", "P", { session, source: "startup", tools: [] }, merged("SessionStart", { contexts: ["branch main"] }))).toMatchObject({ kind: "inject", messages: [{ content: [{ text: "branch main" }] }] });
   });
@@ -69,8 +105,8 @@ describe("mapMerged", () => {
 describe("decide: failure policy", () => {
   const failing = { status: "error" as const, error: { kind: "timeout" as const, message: "no answer within 1 s" } };
 
-  it("fail-open: a failed hook is a pass, the others still decide", () => {
-    expect(decide("pre-tool", "P", preTool, merged("PreToolUse", failing), "fail-open")).toEqual({ type: "answer", answer: { kind: "pass" } });
+  it("fail-open: a failed hook is a fault with its cause (the engine passes over it), the others still decide", () => {
+    expect(decide("pre-tool", "P", preTool, merged("PreToolUse", failing), "fail-open")).toEqual({ type: "fault", cause: "deadline_exceeded", detail: "h0: no answer within 1 s" });
     expect(decide("pre-tool", "P", preTool, merged("PreToolUse", failing, { permission: "ask" }), "fail-open")).toMatchObject({ type: "answer", answer: { kind: "ask" } });
   });
 

@@ -62,11 +62,34 @@ describe("interpretRun", () => {
     expect(out.notes).toEqual(['hookSpecificOutput ignored: its hookEventName "PreToolUse" is not "PostToolUse"']);
   });
 
-  it("records updatedInput and says clearly that it is ignored", () => {
-    const out = run("PreToolUse", exited(0, json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "ls -la" } } })));
+  it("reads PreToolUse updatedInput losslessly (the rewrite point applies it); elsewhere it is a note", () => {
+    const out = run("PreToolUse", exited(0, '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -la","n":12345678901234567890}}}'));
     expect(out.permission).toBe("allow");
-    expect(out.updatedInput).toEqual({ command: "ls -la" });
-    expect(out.notes[0]).toMatch(/^hookSpecificOutput\.updatedInput ignored: hookd seals a call's arguments/);
+    expect(JSON.stringify(Object.keys(out.updatedInput as object))).toBe('["command","n"]');
+    expect(String((out.updatedInput as { n: unknown }).n)).toBe("12345678901234567890");
+    expect(out.notes).toEqual([]);
+    const post = run("PostToolUse", exited(0, json({ hookSpecificOutput: { hookEventName: "PostToolUse", updatedInput: { a: 1 } } })));
+    expect(post.updatedInput).toBeUndefined();
+    expect(post.notes).toEqual(["hookSpecificOutput.updatedInput has no effect at PostToolUse"]);
+  });
+
+  it("UserPromptSubmit and SessionStart stdout that starts with { but is not JSON is plain context, as the agents treat it", () => {
+    expect(run("UserPromptSubmit", exited(0, "{not json} but context\n"))).toMatchObject({ status: "ok", contexts: ["{not json} but context"] });
+    expect(run("SessionStart", exited(0, "{ hello"))).toMatchObject({ status: "ok", contexts: ["{ hello"] });
+    // Elsewhere it is still an unusable answer.
+    expect(run("PreToolUse", exited(0, "{ nope"))).toMatchObject({ status: "error", error: { kind: "garbage" } });
+  });
+
+  it("reads a PermissionRequest decision: behavior and message; what it cannot do is a note", () => {
+    const allow = run("PermissionRequest", exited(0, json({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow", updatedInput: { x: 1 } } } })));
+    expect(allow).toMatchObject({ status: "ok", approval: { behavior: "allow" } });
+    expect(allow.notes[0]).toMatch(/decision\.updatedInput ignored/);
+    const deny = run("PermissionRequest", exited(0, json({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "no" } } })));
+    expect(deny.approval).toEqual({ behavior: "deny", message: "no" });
+    expect(run("PermissionRequest", exited(0, json({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "maybe" } } })))).toMatchObject({
+      status: "error",
+      error: { kind: "garbage", message: 'stdout JSON: hookSpecificOutput.decision.behavior: expected "allow" or "deny"' },
+    });
   });
 
   it("reads continue:false, stopReason and systemMessage", () => {

@@ -60,7 +60,7 @@ describe("parseHooks", () => {
       expect(groups.map((g) => g.matcher)).toEqual(["Bash", "Edit|Write"]);
       expect(groups[0]?.hooks.map((h) => [h.id, h.command, h.timeoutSec])).toEqual([
         ["PreToolUse[0].hooks[0]", "a.sh", 5],
-        ["PreToolUse[0].hooks[1]", "b.sh", 60],
+        ["PreToolUse[0].hooks[1]", "b.sh", 600],
       ]);
       expect(groups[1]?.matches("Write")).toBe(true);
       expect(model.groups.Stop?.[0]?.hooks[0]?.command).toBe("stop.sh");
@@ -89,11 +89,32 @@ describe("parseHooks", () => {
     }
   });
 
-  it("validates a matcher even where it is ignored, and says it is ignored", () => {
-    expect(() => parseHooks({ Stop: [{ matcher: "[", hooks: [cmd("x")] }] }, "codex", "f")).toThrow(/Stop\[0\]\.matcher/);
-    const model = parseHooks({ UserPromptSubmit: [{ matcher: "deploy", hooks: [cmd("x")] }] }, "claude-code", "f");
-    expect(model.notes).toEqual(["UserPromptSubmit[0].matcher: ignored (UserPromptSubmit has no matcher; every hook of the event runs)"]);
-    expect(model.groups.UserPromptSubmit?.[0]?.hooks).toHaveLength(1);
+  it("ignores a matcher where the event has none, even one that is no valid regex, and says so", () => {
+    // The agents never read it, so it cannot make the file invalid (issue #15, item 6).
+    for (const dialect of ["claude-code", "codex"] as const) {
+      const model = parseHooks({ UserPromptSubmit: [{ matcher: "[", hooks: [cmd("x")] }], Stop: [{ matcher: "(", hooks: [cmd("y")] }] }, dialect, "f");
+      expect(model.notes).toEqual([
+        "UserPromptSubmit[0].matcher: ignored (UserPromptSubmit has no matcher; every hook of the event runs)",
+        "Stop[0].matcher: ignored (Stop has no matcher; every hook of the event runs)",
+      ]);
+      expect(model.groups.UserPromptSubmit?.[0]?.hooks).toHaveLength(1);
+      expect(model.groups.UserPromptSubmit?.[0]?.matches("anything")).toBe(true);
+    }
+    // Where the event has a matcher, an invalid one still rejects the file.
+    expect(() => parseHooks({ SubagentStop: [{ matcher: "[", hooks: [cmd("x")] }] }, "codex", "f")).toThrow(/SubagentStop\[0\]\.matcher/);
+  });
+
+  it("gives each hook the agent's own default timeout; Claude Code's SessionEnd hooks share max(1.5 s, the longest own timeout up to 60 s)", () => {
+    const file = { PreToolUse: [{ hooks: [cmd("a")] }], SessionEnd: [{ hooks: [cmd("b"), cmd("c", { timeout: 5 }), cmd("d", { timeout: 900 })] }] };
+    const claude = parseHooks(file, "claude-code", "f");
+    expect(claude.groups.PreToolUse?.[0]?.hooks.map((h) => [h.timeoutSec, h.ownTimeout])).toEqual([[600, false]]);
+    expect(claude.groups.SessionEnd?.[0]?.hooks.map((h) => h.timeoutSec)).toEqual([60, 60, 60]);
+    const short = parseHooks({ SessionEnd: [{ hooks: [cmd("b")] }, { hooks: [cmd("c", { timeout: 0.5 })] }] }, "claude-code", "f");
+    expect(short.groups.SessionEnd?.flatMap((g) => g.hooks.map((h) => h.timeoutSec))).toEqual([1.5, 1.5]);
+    const five = parseHooks({ SessionEnd: [{ hooks: [cmd("b"), cmd("c", { timeout: 5 })] }] }, "claude-code", "f");
+    expect(five.groups.SessionEnd?.[0]?.hooks.map((h) => h.timeoutSec)).toEqual([5, 5]);
+    const codex = parseHooks(file, "codex", "f");
+    expect(codex.groups.SessionEnd?.[0]?.hooks.map((h) => h.timeoutSec)).toEqual([600, 5, 900]);
   });
 
   it("names the bad field of a malformed hook", () => {
@@ -119,13 +140,12 @@ describe("parseHooks", () => {
       "f",
     );
     expect(model.notes).toEqual([
-      "Notification: accepted but not run (hookd has no point for this event)",
-      "SubagentStop: accepted but not run (it fires only where an agent reports subagents; hookd has no such point yet)",
+      "Notification: accepted but not run (hookd has no typed point for this event)",
       'PreToolUse[0].hooks[0]: hooks of type "http" are accepted but not run (hookd runs "command" hooks)',
       "PreToolUse[0].hooks[1]: async hooks are accepted but not run (their answers could never take effect)",
     ]);
     expect(model.groups.PreToolUse?.[0]?.hooks.map((h) => h.command)).toEqual(["run.sh"]);
-    // SubagentStop's matcher is parsed (and would have been rejected if invalid).
+    // SubagentStop runs (at turn-stopping in a subagent); its matcher is on the agent type.
     expect(model.groups.SubagentStop?.[0]?.matches("reviewer")).toBe(true);
   });
 

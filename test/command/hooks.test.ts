@@ -93,14 +93,14 @@ describe("PreToolUse -> pre-tool", () => {
     expect(h.reports[0]?.results.map((r) => r.hook)).toEqual(["PreToolUse[0].hooks[0]", "PreToolUse[0].hooks[1]", "PreToolUse[1].hooks[0]", "PreToolUse[1].hooks[1]"]);
   });
 
-  it("records updatedInput as ignored: the call keeps its sealed arguments", async () => {
+  it("at pre-tool alone (no rewrite point ran), updatedInput is reported as ignored: the call keeps its sealed arguments", async () => {
     ws.script("rewrite.sh", `echo ${json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "echo safe" } } })}`);
     const h = await harness(ws, { PreToolUse: [{ hooks: [hook(`${ws.dir}/rewrite.sh`)] }] });
     const event = preTool(h.session, "Bash", { command: "make deploy" });
     expect(await decide(h.env(), "pre-tool", event)).toMatchObject({ decision: { kind: "allow" } });
     expect(event.call.argumentsJson).toBe('{"command":"make deploy"}');
     expect(h.reports[0]?.results[0]?.updatedInput).toEqual({ command: "echo safe" });
-    expect(h.reports[0]?.merged.notes[0]).toMatch(/updatedInput ignored: hookd seals a call's arguments/);
+    expect(h.reports[0]?.merged.notes[0]).toMatch(/updatedInput ignored: the call was sealed without this run's rewrite/);
   });
 });
 
@@ -319,9 +319,10 @@ describe("dialects and loading", () => {
   });
 
   it("lists what is accepted but not run, for hookd check", async () => {
-    const h = await harness(ws, { SubagentStop: [{ hooks: [hook("true")] }], PreToolUse: [{ hooks: [hook("true")] }] });
-    expect(h.source.notes).toEqual(["SubagentStop: accepted but not run (it fires only where an agent reports subagents; hookd has no such point yet)"]);
-    expect(h.source.status()).toMatchObject({ kind: "command", health: "serving", points: ["pre-tool"] });
+    const h = await harness(ws, { SubagentStop: [{ hooks: [hook("true")] }], PreToolUse: [{ hooks: [hook("true")] }], PreCompact: [{ matcher: "[", hooks: [hook("true")] }] });
+    expect(h.source.notes).toEqual(["PreCompact: accepted but not run (hookd has no typed point for this event)"]);
+    // PreToolUse runs once per call at rewrite (its updatedInput) and answers pre-tool; post-tool delivers its contexts.
+    expect(h.source.status()).toMatchObject({ kind: "command", health: "serving", points: ["rewrite", "pre-tool", "post-tool", "turn-stopping"] });
   });
 
   it("a message in the batch from the user is the prompt, context from plugins is not", async () => {

@@ -17,6 +17,7 @@ import { loadPlugin } from "../plugins/load.js";
 import { inMode, shadowPlugins } from "../plugins/plugin-set.js";
 import type { LoadContext } from "../plugins/load.js";
 import { ManifestStore } from "../plugins/remote/manifest-store.js";
+import type { CommandPluginSource } from "../plugins/command/index.js";
 import type { PluginSource } from "../plugins/source.js";
 import { DAEMON_VERSION } from "../runtime/version.js";
 import { table } from "./table.js";
@@ -66,6 +67,8 @@ export async function check(args: string[], { out, err }: Output): Promise<numbe
   let pool: WorkerPool | undefined;
   const context: LoadContext = {
     defaultDeadlineMs: config.defaults.deadlineMs,
+    pointBudgetMs: config.defaults.pointBudgetMs,
+    sessionEndBudgetMs: config.defaults.sessionEndBudgetMs,
     workerPool: () => (pool ??= new WorkerPool({ size: 1 })),
     log,
     daemonVersion: DAEMON_VERSION,
@@ -90,6 +93,7 @@ export async function check(args: string[], { out, err }: Output): Promise<numbe
     );
     printOrder(config, sources, problems, out);
     printSubscriptions(config, sources, out);
+    printHookDeadlines(config, sources, out);
   } finally {
     await Promise.allSettled(sources.map((s) => s.close()));
     await pool?.close();
@@ -115,9 +119,12 @@ function printOrder(config: Config, sources: readonly PluginSource[], problems: 
   }
   const rows: string[][] = [];
   for (const point of POINTS) {
-    registry.listeners(point).forEach((l, i) => rows.push([point, String(i + 1), l.plugin, l.kind, String(l.priority), `${l.deadlineMs}ms`, l.failurePolicy]));
+    // The deadline that really applies: the point's budget cuts a longer one (shown beside it).
+    const budget = point === "session-end" ? config.defaults.sessionEndBudgetMs : config.defaults.pointBudgetMs;
+    const deadline = (ms: number): string => (ms > budget ? `${budget}ms (budget; own ${ms}ms)` : `${ms}ms`);
+    registry.listeners(point).forEach((l, i) => rows.push([point, String(i + 1), l.plugin, l.kind, String(l.priority), deadline(l.deadlineMs), l.failurePolicy]));
     // Shadow plugins are called beside the chain and never applied, so they have no place in its order.
-    for (const l of registry.shadows(point)) rows.push([point, "shadow", l.plugin, l.kind, String(l.priority), `${l.deadlineMs}ms`, "contained"]);
+    for (const l of registry.shadows(point)) rows.push([point, "shadow", l.plugin, l.kind, String(l.priority), deadline(l.deadlineMs), "contained"]);
   }
   if (rows.length === 0) out("no plugin subscribes to any point\n");
   else out(table(["POINT", "#", "PLUGIN", "KIND", "PRIORITY", "DEADLINE", "ON FAILURE"], rows));
@@ -130,6 +137,16 @@ function printSubscriptions(config: Config, sources: readonly PluginSource[], ou
     return status?.subscriptions === undefined ? [] : [[status.name, status.kind, status.health, status.subscriptions]];
   });
   if (rows.length > 0) out(table(["PLUGIN", "KIND", "HEALTH", "SUBSCRIPTIONS"], rows));
+}
+
+/** Per command hook: the timeout the agent would give it and the deadline hookd gives it. */
+function printHookDeadlines(config: Config, sources: readonly PluginSource[], out: (text: string) => void): void {
+  const rows = config.plugins.flatMap((p) => {
+    const source = sources.find((s) => s.name === p.name);
+    if (source === undefined || !("deadlines" in source)) return [];
+    return (source as CommandPluginSource).deadlines.map((d) => [p.name, d.hook, d.point, `${d.timeoutMs}ms${d.ownTimeout ? "" : " (default)"}`, `${d.effectiveMs}ms`, d.cutBy ?? ""]);
+  });
+  if (rows.length > 0) out(table(["PLUGIN", "HOOK", "RUNS AT", "TIMEOUT", "EFFECTIVE", "CUT BY"], rows));
 }
 
 /** Resolves true once the source can answer, false after `timeoutMs`. */

@@ -21,6 +21,9 @@ import { workerSource } from "./worker/source.js";
 
 export interface LoadContext {
   readonly defaultDeadlineMs: number;
+  /** The point budgets in force (config `defaults`): command hooks they would cut short are warned about. */
+  readonly pointBudgetMs?: number;
+  readonly sessionEndBudgetMs?: number;
   /** Created on first use: only configs with worker plugins pay for a pool. */
   readonly workerPool: () => WorkerPool;
   readonly log: Logger;
@@ -74,7 +77,13 @@ export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Pr
       return source;
     }
     case "command":
-      return commandPluginSource(plugin, { log: context.log.child({ plugin: plugin.name }) });
+      return commandPluginSource(plugin, {
+        log: context.log.child({ plugin: plugin.name }),
+        budgets: {
+          ...(context.pointBudgetMs === undefined ? {} : { pointBudgetMs: context.pointBudgetMs }),
+          ...(context.sessionEndBudgetMs === undefined ? {} : { sessionEndBudgetMs: context.sessionEndBudgetMs }),
+        },
+      });
   }
 }
 

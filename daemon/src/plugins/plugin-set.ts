@@ -206,6 +206,8 @@ export class PluginSet {
     const { log, pluginSocketDir, daemonVersion } = this.#options;
     return {
       defaultDeadlineMs: config.defaults.deadlineMs,
+      pointBudgetMs: config.defaults.pointBudgetMs,
+      sessionEndBudgetMs: config.defaults.sessionEndBudgetMs,
       workerPool: () => (this.#pool ??= new WorkerPool({ size: config.workers.size, onError: (error) => log.error("worker pool error", { error }) })),
       log,
       ledger: this.#ledger,

@@ -1,20 +1,23 @@
 // The merged hook outcome to the hookd decision of the point it fired at, and the failure policy
 // for hooks that failed. Pure; the listener turns a "fault" into a PluginFault so the engine
 // records it and applies the point's refusal (deny, reject, block) exactly as for any plugin.
+//   rewrite:       PreToolUse updatedInput (folded in file order) -> replace{arguments}
 //   pre-tool:      stop or deny -> deny (a default reason when none); ask -> ask; allow -> allow
+//   approval:      stop or any deny -> reject{reason}; allow -> approve
 //   pre-step:      stop or block -> reject{reason}; contexts -> enter{batch + context messages}
 //   post-tool:     stop or block -> block{feedback: reason}; contexts -> accept{additionalContexts}
 //   turn-stopping: block -> steer{one user-role message sourced to the plugin}; stop closes the turn
 //   session-start: contexts -> inject
+//   session-end, turn-end: observers, nothing to answer
 // Anything else is pass. Context messages are user-role messages sourced to the plugin.
-import { accept, allow, ask, block, deny, enter, inject, pluginMessage, reject, steer } from "@hookd/sdk";
-import type { FailurePolicy, Pass, PointAnswer } from "@hookd/sdk";
+import { accept, allow, approve, ask, block, deny, enter, inject, pluginMessage, reject, replace, steer } from "@hookd/sdk";
+import type { FailurePolicy, JsonObject, Pass, PointAnswer } from "@hookd/sdk";
 import type { FaultCause } from "../../engine/faults.js";
 import type { EventOf } from "../../engine/listener.js";
 import type { Merged } from "./merge.js";
 import type { HookErrorKind } from "./output.js";
 
-export type CommandPoint = "session-start" | "pre-step" | "pre-tool" | "post-tool" | "turn-stopping";
+export type CommandPoint = "session-start" | "pre-step" | "rewrite" | "pre-tool" | "approval" | "post-tool" | "turn-stopping" | "session-end" | "turn-end";
 
 export type Decided<P extends CommandPoint> =
   | { readonly type: "answer"; readonly answer: PointAnswer<P> }
@@ -44,6 +47,11 @@ export function mapMerged<P extends CommandPoint>(point: P, plugin: string, even
   const stopReason = merged.stop === undefined ? undefined : (merged.stop.reason ?? `stopped by ${who(plugin, merged.stop.by)}`);
   const contexts = contextMessages(plugin, merged);
   const table: { [K in CommandPoint]: (event: EventOf<K>) => PointAnswer<K> } = {
+    rewrite: () => {
+      const input = merged.updatedInput?.input;
+      // The pre-tool listener answers a stop or a deny from the same run; a rewrite never refuses.
+      return isObject(input) ? replace(input) : PASS;
+    },
     "pre-tool": () => {
       if (stopReason !== undefined) return deny(stopReason);
       const permission = merged.permission;
@@ -56,6 +64,12 @@ export function mapMerged<P extends CommandPoint>(point: P, plugin: string, even
         case "allow":
           return allow();
       }
+    },
+    approval: () => {
+      if (stopReason !== undefined) return reject(stopReason);
+      const verdict = merged.approval;
+      if (verdict === undefined) return PASS;
+      return verdict.decision === "deny" ? reject(verdict.reason ?? `denied by ${who(plugin, verdict.by)}`) : approve();
     },
     "pre-step": (preStep) => {
       if (stopReason !== undefined) return reject(stopReason);
@@ -73,8 +87,14 @@ export function mapMerged<P extends CommandPoint>(point: P, plugin: string, even
       return steer([pluginMessage(plugin, merged.block.reason ?? `continue (asked by ${who(plugin, merged.block.by)})`)]);
     },
     "session-start": () => (contexts.length === 0 ? PASS : inject(contexts)),
+    "session-end": () => PASS,
+    "turn-end": () => PASS,
   };
   return (table[point] as (event: EventOf<P>) => PointAnswer<P>)(event);
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function refuses(answer: { readonly kind?: string }): boolean {
@@ -82,14 +102,18 @@ function refuses(answer: { readonly kind?: string }): boolean {
 }
 
 /**
- * The decision with the failure policy applied. A hook's non-blocking error is a pass under
- * fail-open (the agents' behaviour). Under fail-closed it makes the point refuse: an answer that
- * already refuses stands (its reason is the more useful one), anything else becomes a fault.
+ * The decision with the failure policy applied; a hook's failure is always a fault with its cause
+ * (so the audit and the trace show it), except where the other hooks' answer must stand. Under
+ * fail-open the engine then passes, as the agents proceed; an answer the other hooks gave (a
+ * deny, a context) stands instead, and the failure is in the report and the log. Under
+ * fail-closed an answer that already refuses stands (its reason is the more useful one);
+ * anything else becomes the fault, which the point's failure policy turns into a refusal.
  */
 export function decide<P extends CommandPoint>(point: P, plugin: string, event: EventOf<P>, merged: Merged, policy: FailurePolicy): Decided<P> {
   const answer = mapMerged(point, plugin, event, merged);
   const [first] = merged.errors;
-  if (first?.error === undefined || policy === "fail-open" || refuses(answer)) return { type: "answer", answer };
+  if (first?.error === undefined || refuses(answer)) return { type: "answer", answer };
+  if (policy === "fail-open" && answer.kind !== "pass") return { type: "answer", answer };
   const detail = merged.errors.map((result) => `${result.hook}: ${result.error?.message ?? "failed"}`).join("; ");
   return { type: "fault", cause: CAUSE[first.error.kind], detail };
 }

@@ -1,59 +1,95 @@
-// The two command-hook dialects hookd speaks (Claude Code, Codex) and the hook events they share,
-// as one table: which hookd point an event fires at, what its matcher is matched against, and the
-// per-dialect facts (stdin framing, default timeout, exit-2 rules). Owns no behaviour; every other
-// module of the command kind reads its differences from here.
+// The two command-hook dialects hookd speaks (Claude Code, Codex) and their hook events, as one
+// table: which hookd point an event fires at, what its matcher is matched against, and the
+// per-dialect facts (stdin framing, default timeouts, exit-2 rules). Owns no behaviour; every
+// other module of the command kind reads its differences from here.
 import type { FailurePolicy, PointName } from "@hookd/sdk";
 
 export type Dialect = "claude-code" | "codex";
 
-/** The hook events hookd runs, in the agents' spelling. */
-export const HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStart", "SubagentStop"] as const;
+/** The hook events hookd runs at a typed point, in the agents' spelling. */
+export const HOOK_EVENTS = [
+  "SessionStart",
+  "SubagentStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PermissionRequest",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+  "SubagentStop",
+  "SessionEnd",
+  "StopFailure",
+] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /**
- * Events of the agents that a hooks file may contain but hookd has no point for. They are
- * accepted (so an existing settings file loads) and listed as unsupported by `hookd check`;
- * any other name is a typo and rejects the file.
+ * Events of the agents that have no typed point. They are accepted (so an existing settings file
+ * loads) and listed by `hookd check` as not run; any other name is a typo and rejects the file.
+ * Their matchers are never compiled: nothing is matched against them.
  */
 export const FOREIGN_EVENTS: ReadonlySet<string> = new Set([
+  "Setup",
+  "UserPromptExpansion",
+  "PermissionDenied",
+  "PostToolBatch",
   "Notification",
+  "MessageDisplay",
+  "TaskCreated",
+  "TaskCompleted",
+  "TeammateIdle",
+  "InstructionsLoaded",
+  "ConfigChange",
+  "CwdChanged",
+  "DirectoryAdded",
+  "FileChanged",
+  "WorktreeCreate",
+  "WorktreeRemove",
   "PreCompact",
   "PostCompact",
-  "SessionEnd",
-  "PermissionRequest",
-  "PostToolUseFailure",
-  "StopFailure",
-  "Setup",
+  "Elicitation",
+  "ElicitationResult",
+  "PreModelSwitch",
+  "PostModelSwitch",
   "Interrupt",
 ]);
 
+/** What a group's matcher is matched against; "none": the event has no matcher field and ignores it. */
+export type MatchOn = "tool" | "source" | "agent-type" | "end-reason" | "error-type" | "none";
+
 export interface EventSpec {
-  /**
-   * Where the event fires. SubagentStart/SubagentStop fire only where an agent reports subagents;
-   * hookd has no such point yet, so they are parsed and validated but never run.
-   */
-  readonly point: PointName | undefined;
-  /** What the matcher is matched against; "none" ignores the matcher (both agents do so). */
-  readonly matchOn: "tool" | "source" | "agent-type" | "none";
+  readonly point: PointName;
+  readonly matchOn: MatchOn;
 }
 
 export const EVENT_SPECS: { readonly [E in HookEvent]: EventSpec } = {
   SessionStart: { point: "session-start", matchOn: "source" },
+  // A subagent's session start: session-start with source "subagent", matched on its agent type.
+  SubagentStart: { point: "session-start", matchOn: "agent-type" },
   UserPromptSubmit: { point: "pre-step", matchOn: "none" },
+  // Also runs at the rewrite point when the file has PreToolUse hooks (listener.ts): one run per
+  // call answers both its updatedInput (rewrite) and its permission (pre-tool).
   PreToolUse: { point: "pre-tool", matchOn: "tool" },
+  PermissionRequest: { point: "approval", matchOn: "tool" },
   PostToolUse: { point: "post-tool", matchOn: "tool" },
+  PostToolUseFailure: { point: "post-tool", matchOn: "tool" },
   Stop: { point: "turn-stopping", matchOn: "none" },
-  SubagentStart: { point: undefined, matchOn: "agent-type" },
-  SubagentStop: { point: undefined, matchOn: "agent-type" },
+  SubagentStop: { point: "turn-stopping", matchOn: "agent-type" },
+  SessionEnd: { point: "session-end", matchOn: "end-reason" },
+  StopFailure: { point: "turn-end", matchOn: "error-type" },
 };
 
-/** The hook event that fires at a hookd point (one per point). */
-export const EVENT_AT_POINT: Partial<Record<PointName, HookEvent>> = {
-  "session-start": "SessionStart",
-  "pre-step": "UserPromptSubmit",
-  "pre-tool": "PreToolUse",
-  "post-tool": "PostToolUse",
-  "turn-stopping": "Stop",
+/** The hook events that may fire at a hookd point, in the order a firing picks among them. */
+export const EVENTS_AT_POINT: Partial<Record<PointName, readonly HookEvent[]>> = {
+  "session-start": ["SessionStart", "SubagentStart"],
+  "pre-step": ["UserPromptSubmit"],
+  rewrite: ["PreToolUse"],
+  "pre-tool": ["PreToolUse"],
+  approval: ["PermissionRequest"],
+  // PreToolUse's additionalContext is delivered with the call's result (listener.ts).
+  "post-tool": ["PostToolUse", "PostToolUseFailure", "PreToolUse"],
+  "turn-stopping": ["Stop", "SubagentStop"],
+  "session-end": ["SessionEnd"],
+  "turn-end": ["StopFailure"],
 };
 
 export function isHookEvent(value: string): value is HookEvent {
@@ -64,13 +100,21 @@ export interface DialectSpec {
   /** Claude Code writes the payload followed by "\n"; Codex writes the bare JSON text. */
   readonly trailingNewline: boolean;
   /**
-   * Matcher syntax. "claude-code": a string of letters, digits, `_` and `|` is an exact name or
-   * `|`-list, anything else an unanchored regex. "regex": always an unanchored regex (Codex
-   * releases before the exact-name rule; see matcher.ts).
+   * Matcher syntax. "claude-code": a string of letters, digits, `_`, `-`, space, `,` and `|` is
+   * an exact name or list, anything else an unanchored regex. "regex": always an unanchored regex.
    */
   readonly matcherMode: "claude-code" | "regex";
-  /** Seconds a hook may run when it sets no `timeout`. */
+  /** Seconds a hook may run when it sets no `timeout` (the agent's own default). */
   readonly defaultTimeoutSec: number;
+  /** Per-event defaults that differ from defaultTimeoutSec. */
+  readonly eventTimeoutSec: { readonly [E in HookEvent]?: number };
+  /** Per-event ceilings the agent applies to a hook's own `timeout`. */
+  readonly maxTimeoutSec: { readonly [E in HookEvent]?: number };
+  /**
+   * Events whose hooks share one budget: the longest of their timeouts, at least `minSec`
+   * (Claude Code's SessionEnd: every hook gets max(1.5 s, the longest own timeout up to 60 s)).
+   */
+  readonly sharedTimeout: { readonly [E in HookEvent]?: { readonly minSec: number } };
   /** What a hook's non-blocking error stands for when the config sets no failurePolicy. */
   readonly defaultFailurePolicy: FailurePolicy;
   /**
@@ -82,27 +126,45 @@ export interface DialectSpec {
   readonly unknownTranscript: "" | null;
   /** Codex adds `turn_id` and `model` to every payload. */
   readonly turnAndModel: boolean;
+  /** Codex applies a PreToolUse updatedInput only beside permissionDecision "allow". */
+  readonly updatedInputNeedsAllow: boolean;
 }
 
 export const DIALECTS: { readonly [D in Dialect]: DialectSpec } = {
   "claude-code": {
     trailingNewline: true,
     matcherMode: "claude-code",
-    // Both agents default to 600 s today; hookd uses 60 s so a hung hook cannot hold a gate for
-    // ten minutes by default. A hook's own `timeout` still wins (and the point budget caps it).
-    defaultTimeoutSec: 60,
+    // Claude Code 2.1.33x: command hooks 600 s; SessionEnd hooks share 1.5 s unless a hook's own
+    // timeout asks for more, up to 60 s (checked in the binary of @anthropic-ai/claude-code).
+    defaultTimeoutSec: 600,
+    eventTimeoutSec: { SessionEnd: 1.5 },
+    maxTimeoutSec: { SessionEnd: 60 },
+    sharedTimeout: { SessionEnd: { minSec: 1.5 } },
     defaultFailurePolicy: "fail-open",
     blockNeedsReason: false,
     unknownTranscript: "",
     turnAndModel: false,
+    updatedInputNeedsAllow: false,
   },
   codex: {
     trailingNewline: false,
     matcherMode: "regex",
-    defaultTimeoutSec: 60,
+    defaultTimeoutSec: 600,
+    eventTimeoutSec: {},
+    maxTimeoutSec: {},
+    sharedTimeout: {},
     defaultFailurePolicy: "fail-open",
     blockNeedsReason: true,
     unknownTranscript: null,
     turnAndModel: true,
+    updatedInputNeedsAllow: true,
   },
 };
+
+/** A hook's timeout in seconds: its own (within the agent's ceiling for the event), else the event's default. */
+export function hookTimeoutSec(dialect: Dialect, event: HookEvent, own: number | undefined): number {
+  const spec = DIALECTS[dialect];
+  const ceiling = spec.maxTimeoutSec[event];
+  if (own !== undefined) return ceiling === undefined ? own : Math.min(own, ceiling);
+  return spec.eventTimeoutSec[event] ?? spec.defaultTimeoutSec;
+}

@@ -3,11 +3,16 @@
 // the concurrent hooks finished. Precedence, strongest first:
 //   1. `continue: false` from any hook: stop (stopReasons joined);
 //   2. PreToolUse: deny > ask > allow (exit 2 and `decision: "block"` count as deny, the
-//      deprecated `decision: "approve"` as allow); other events: any block;
-//   3. contexts and systemMessages accumulate in config order.
+//      deprecated `decision: "approve"` as allow); PermissionRequest: any deny (behavior "deny",
+//      exit 2, `decision: "block"`) wins over allow; other events: any block;
+//   3. PreToolUse updatedInput folds in config order: the last hook IN THE FILE that rewrote
+//      wins, never the last to finish (the agents race here; users file it as a bug);
+//   4. contexts and systemMessages accumulate in config order.
 // Reasons of the winning rank are joined with a blank line. Non-blocking errors are collected
 // for the failure policy; they never change the merge.
-import type { HookEvent } from "./dialect.js";
+import type { JsonValue } from "@hookd/sdk";
+import { DIALECTS } from "./dialect.js";
+import type { Dialect, HookEvent } from "./dialect.js";
 import type { HookResult, PermissionDecision } from "./output.js";
 
 export interface Verdict<D extends string = string> {
@@ -23,8 +28,12 @@ export interface Merged {
   readonly stop?: Verdict<"stop">;
   /** PreToolUse only. */
   readonly permission?: Verdict<PermissionDecision>;
-  /** Events other than PreToolUse: exit 2 or `decision: "block"`. */
+  /** Events other than PreToolUse and PermissionRequest: exit 2 or `decision: "block"`. */
   readonly block?: Verdict<"block">;
+  /** PermissionRequest only. */
+  readonly approval?: Verdict<"allow" | "deny">;
+  /** PreToolUse only: the arguments the file's hooks rewrote the call to, and who. */
+  readonly updatedInput?: { readonly input: JsonValue; readonly by: string };
   readonly contexts: readonly { readonly hook: string; readonly text: string }[];
   readonly systemMessages: readonly string[];
   /** Hooks that failed (non-blocking errors), in config order. */
@@ -47,12 +56,45 @@ function permissionOf(result: HookResult): { decision: PermissionDecision; reaso
   return undefined;
 }
 
-export function mergeResults(event: HookEvent, results: readonly HookResult[]): Merged {
+/** What one PermissionRequest result stands for. */
+function approvalOf(result: HookResult): { decision: "allow" | "deny"; reason: string | undefined } | undefined {
+  if (result.block !== undefined) return { decision: "deny", reason: result.block };
+  if (result.approval !== undefined) return { decision: result.approval.behavior, reason: result.approval.message };
+  return undefined;
+}
+
+/** The fold of PreToolUse rewrites in config order; notes name those the dialect ignores. */
+function foldInput(ok: readonly HookResult[], dialect: Dialect, notes: string[]): Merged["updatedInput"] {
+  let folded: Merged["updatedInput"];
+  for (const result of ok) {
+    if (result.updatedInput === undefined) continue;
+    if (DIALECTS[dialect].updatedInputNeedsAllow && result.permission !== "allow") {
+      notes.push(`${result.hook}: hookSpecificOutput.updatedInput ignored: Codex applies it only beside permissionDecision "allow"`);
+      continue;
+    }
+    if (result.permission === "deny" || result.block !== undefined) continue;
+    folded = { input: result.updatedInput, by: result.hook };
+  }
+  return folded;
+}
+
+export function mergeResults(event: HookEvent, results: readonly HookResult[], dialect: Dialect = "claude-code"): Merged {
   const ok = results.filter((result) => result.status === "ok");
+  const notes = results.flatMap((result) => result.notes.map((note) => `${result.hook}: ${note}`));
   const stoppers = ok.flatMap((result) => (result.stop === undefined ? [] : [{ hook: result.hook, reason: result.stop.reason }]));
   let permission: Verdict<PermissionDecision> | undefined;
   let block: Verdict<"block"> | undefined;
-  if (event === "PreToolUse") {
+  let approval: Verdict<"allow" | "deny"> | undefined;
+  let updatedInput: Merged["updatedInput"];
+  if (event === "PreToolUse") updatedInput = foldInput(ok, dialect, notes);
+  if (event === "PermissionRequest") {
+    const answers = ok.flatMap((result) => {
+      const answer = approvalOf(result);
+      return answer === undefined ? [] : [{ hook: result.hook, ...answer }];
+    });
+    const top = answers.some((a) => a.decision === "deny") ? "deny" : answers.length > 0 ? "allow" : undefined;
+    if (top !== undefined) approval = verdict(top, answers.filter((a) => a.decision === top));
+  } else if (event === "PreToolUse") {
     const answers = ok.flatMap((result) => {
       const answer = permissionOf(result);
       return answer === undefined ? [] : [{ hook: result.hook, ...answer }];
@@ -68,9 +110,11 @@ export function mergeResults(event: HookEvent, results: readonly HookResult[]): 
     ...(stoppers.length === 0 ? {} : { stop: verdict("stop", stoppers) }),
     ...(permission === undefined ? {} : { permission }),
     ...(block === undefined ? {} : { block }),
+    ...(approval === undefined ? {} : { approval }),
+    ...(updatedInput === undefined ? {} : { updatedInput }),
     contexts: ok.flatMap((result) => result.contexts.map((text) => ({ hook: result.hook, text }))),
     systemMessages: ok.flatMap((result) => (result.systemMessage === undefined ? [] : [result.systemMessage])),
     errors: results.filter((result) => result.status === "error"),
-    notes: results.flatMap((result) => result.notes.map((note) => `${result.hook}: ${note}`)),
+    notes,
   };
 }

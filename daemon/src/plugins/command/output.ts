@@ -1,9 +1,11 @@
 // One hook run to one HookResult, by the agents' output contract. Exit 0: stdout that starts with
-// `{` is the JSON answer (plain stdout is context for SessionStart and UserPromptSubmit); exit 2:
+// `{` is the JSON answer (plain stdout is context for SessionStart and UserPromptSubmit, and so is
+// stdout there that starts with `{` but is not JSON, as the agents treat it); exit 2:
 // a block with stderr as the reason; any other exit, a signal, a timeout or unusable JSON: a
 // non-blocking error (the failure policy decides what it stands for). Total: never throws, and
 // what could not be used is named in `notes` and kept raw for the audit.
 import { z } from "zod";
+import { parseJson } from "@hookd/sdk";
 import type { JsonValue } from "@hookd/sdk";
 import { DIALECTS } from "./dialect.js";
 import type { Dialect, HookEvent } from "./dialect.js";
@@ -29,8 +31,10 @@ export interface HookResult {
   readonly systemMessage?: string;
   /** additionalContext, or plain stdout where it is context. */
   readonly contexts: readonly string[];
-  /** updatedInput, recorded: hookd seals arguments before policy runs, so it is never applied. */
+  /** PreToolUse: updatedInput (the rewrite point applies it; listener.ts). */
   readonly updatedInput?: JsonValue;
+  /** PermissionRequest: hookSpecificOutput.decision.behavior and its message. */
+  readonly approval?: { readonly behavior: "allow" | "deny"; readonly message?: string };
   /** Fields the hook sent that had no effect, one line each. */
   readonly notes: readonly string[];
   readonly error?: { readonly kind: HookErrorKind; readonly message: string };
@@ -47,6 +51,15 @@ const hookSpecific = z.looseObject({
   permissionDecisionReason: z.string({ error: "expected a string" }).optional(),
   additionalContext: z.string({ error: "expected a string" }).optional(),
   updatedInput: z.record(z.string(), z.unknown(), { error: "expected an object" }).optional(),
+  decision: z
+    .looseObject({
+      behavior: z.enum(["allow", "deny"], { error: 'expected "allow" or "deny"' }),
+      message: z.string({ error: "expected a string" }).optional(),
+      updatedInput: z.unknown().optional(),
+      updatedPermissions: z.unknown().optional(),
+      interrupt: z.boolean({ error: "expected true or false" }).optional(),
+    })
+    .optional(),
 });
 
 const hookJson = z.looseObject({
@@ -63,7 +76,7 @@ type HookJson = z.infer<typeof hookJson>;
 /** Events where plain stdout of a successful hook is context for the model. */
 const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set(["SessionStart", "UserPromptSubmit"]);
 /** Events whose hookSpecificOutput may carry additionalContext. */
-const TAKES_CONTEXT: ReadonlySet<HookEvent> = new Set(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse"]);
+const TAKES_CONTEXT: ReadonlySet<HookEvent> = new Set(["SessionStart", "SubagentStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure"]);
 
 const nonEmpty = (text: string | undefined): string | undefined => {
   const trimmed = text?.trim();
@@ -121,8 +134,10 @@ export function interpretRun(base: Base, run: RunResult): HookResult {
   }
   let value: unknown;
   try {
-    value = JSON.parse(stdout);
+    // Losslessly: an updatedInput's numbers reach the tool digit for digit.
+    value = parseJson(stdout);
   } catch (error) {
+    if (PLAIN_STDOUT_IS_CONTEXT.has(base.event)) return { ...raw, status: "ok", exitCode: 0, contexts: [stdout] };
     return failed("garbage", `stdout starts with "{" but is not valid JSON: ${(error as Error).message}`, 0);
   }
   const parsed = hookJson.safeParse(value);
@@ -142,6 +157,7 @@ function fromJson(base: Base, json: HookJson, raw: Omit<HookResult, "status">): 
   let permissionReason: string | undefined;
   let block: string | undefined;
   let updatedInput: JsonValue | undefined;
+  let approval: HookResult["approval"];
 
   const defaultReason = `blocked by hook ${base.hook}`;
   if (json.decision !== undefined) {
@@ -181,12 +197,19 @@ function fromJson(base: Base, json: HookJson, raw: Omit<HookResult, "status">): 
         else notes.push(`hookSpecificOutput.additionalContext has no effect at ${event}`);
       }
       if (specific.updatedInput !== undefined) {
-        updatedInput = specific.updatedInput as JsonValue;
-        notes.push(
-          event === "PreToolUse"
-            ? "hookSpecificOutput.updatedInput ignored: hookd seals a call's arguments before any policy runs, so a hook cannot rewrite them (the call runs with its original arguments)"
-            : `hookSpecificOutput.updatedInput has no effect at ${event}`,
-        );
+        if (event === "PreToolUse") updatedInput = specific.updatedInput as JsonValue;
+        else notes.push(`hookSpecificOutput.updatedInput has no effect at ${event}`);
+      }
+      if (specific.decision !== undefined) {
+        if (event !== "PermissionRequest") {
+          notes.push(`hookSpecificOutput.decision has no effect at ${event}`);
+        } else {
+          approval = { behavior: specific.decision.behavior, ...optional("message", nonEmpty(specific.decision.message)) };
+          // The call was sealed before it was asked about: an approval answers yes or no, it cannot change the call.
+          if (specific.decision.updatedInput !== undefined) notes.push("hookSpecificOutput.decision.updatedInput ignored: an approval cannot change a sealed call (rewrite it at PreToolUse)");
+          if (specific.decision.updatedPermissions !== undefined) notes.push("hookSpecificOutput.decision.updatedPermissions ignored: hookd keeps no permission rules");
+          if (specific.decision.interrupt === true) notes.push("hookSpecificOutput.decision.interrupt ignored: a denial ends the call, not the turn");
+        }
       }
     }
   }
@@ -203,5 +226,6 @@ function fromJson(base: Base, json: HookJson, raw: Omit<HookResult, "status">): 
     ...(json.continue === false ? { stop: optional("reason", nonEmpty(json.stopReason)) } : {}),
     ...optional("systemMessage", nonEmpty(json.systemMessage)),
     ...(updatedInput === undefined ? {} : { updatedInput }),
+    ...(approval === undefined ? {} : { approval }),
   };
 }

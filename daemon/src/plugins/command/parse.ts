@@ -1,12 +1,13 @@
 // A hooks file to a validated model: a bare event map `{ "PreToolUse": [ { matcher, hooks } ] }`
-// or settings with a top-level "hooks" (other settings keys are left alone). Every matcher is
-// compiled here, so an invalid one rejects the WHOLE file with an error naming the event and
-// index. Entries hookd cannot run (other hook types, async hooks, events without a point) are
+// or settings with a top-level "hooks" (other settings keys are left alone). Every matcher that
+// is used is compiled here, so an invalid one rejects the WHOLE file with an error naming the
+// event and index; a matcher on an event without a matcher field is ignored, as the agents
+// ignore it. Entries hookd cannot run (other hook types, async hooks, events without a point) are
 // accepted and listed in `notes` for `hookd check`. Owns the file format; runs nothing.
 import { readFile } from "node:fs/promises";
 import { HookdError } from "@hookd/sdk";
 import { z } from "zod";
-import { DIALECTS, EVENT_SPECS, FOREIGN_EVENTS, HOOK_EVENTS, isHookEvent } from "./dialect.js";
+import { DIALECTS, EVENT_SPECS, FOREIGN_EVENTS, HOOK_EVENTS, hookTimeoutSec, isHookEvent } from "./dialect.js";
 import type { Dialect, HookEvent } from "./dialect.js";
 import { compileMatcher } from "./matcher.js";
 import type { Matcher } from "./matcher.js";
@@ -16,7 +17,10 @@ export interface HookSpec {
   readonly id: string;
   readonly event: HookEvent;
   readonly command: string;
+  /** The timeout the agent would give it: its own `timeout`, else the dialect's default for the event. */
   readonly timeoutSec: number;
+  /** Whether `timeout` was written in the file (a longer one than hookd's budget is warned about). */
+  readonly ownTimeout: boolean;
 }
 
 export interface HookGroup {
@@ -85,21 +89,21 @@ export function parseHooks(value: unknown, dialect: Dialect, source: string): Ho
         fail(source, event, `unknown hook event; expected one of ${[...HOOK_EVENTS, ...FOREIGN_EVENTS].join(", ")}`);
       }
       check(z.array(group, { error: "expected a list of matcher groups" }), entries, source, event);
-      notes.push(`${event}: accepted but not run (hookd has no point for this event)`);
+      notes.push(`${event}: accepted but not run (hookd has no typed point for this event)`);
       continue;
     }
     const list = check(z.array(z.unknown(), { error: "expected a list of matcher groups" }), entries, source, event);
     const eventSpec = EVENT_SPECS[event];
-    if (eventSpec.point === undefined) {
-      notes.push(`${event}: accepted but not run (it fires only where an agent reports subagents; hookd has no such point yet)`);
-    }
     const parsed: HookGroup[] = [];
     list.forEach((raw, index) => {
       const path = `${event}[${index}]`;
       const entry = check(group, raw, source, path);
-      const compiled = compileMatcher(entry.matcher, spec.matcherMode);
+      // The agents never look at a matcher on an event without one, so neither may its syntax
+      // reject the file: it is not compiled, only reported.
+      const ignored = eventSpec.matchOn === "none";
+      const compiled = compileMatcher(ignored ? undefined : entry.matcher, spec.matcherMode);
       if (!compiled.ok) fail(source, `${path}.matcher`, compiled.error);
-      if (entry.matcher !== undefined && entry.matcher !== "" && eventSpec.matchOn === "none") {
+      if (ignored && entry.matcher !== undefined && entry.matcher !== "") {
         notes.push(`${path}.matcher: ignored (${event} has no matcher; every hook of the event runs)`);
       }
       const hooks: HookSpec[] = [];
@@ -115,13 +119,21 @@ export function parseHooks(value: unknown, dialect: Dialect, source: string): Ho
           notes.push(`${id}: async hooks are accepted but not run (their answers could never take effect)`);
           return;
         }
-        hooks.push(Object.freeze({ id, event, command: hook.command, timeoutSec: hook.timeout ?? spec.defaultTimeoutSec }));
+        const timeoutSec = hookTimeoutSec(dialect, event, hook.timeout);
+        hooks.push(Object.freeze({ id, event, command: hook.command, timeoutSec, ownTimeout: hook.timeout !== undefined }));
       });
       parsed.push(Object.freeze({ event, index, matcher: entry.matcher, matches: compiled.matches, hooks: Object.freeze(hooks) }));
     });
-    groups[event] = Object.freeze(parsed);
+    groups[event] = Object.freeze(shareTimeout(parsed, spec.sharedTimeout[event]?.minSec));
   }
   return Object.freeze({ dialect, groups: Object.freeze(groups), notes: Object.freeze(notes) });
+}
+
+/** Every hook of an event that shares one budget gets that budget as its timeout. */
+function shareTimeout(groups: HookGroup[], minSec: number | undefined): HookGroup[] {
+  if (minSec === undefined) return groups;
+  const shared = Math.max(minSec, ...groups.flatMap((g) => g.hooks.map((h) => h.timeoutSec)));
+  return groups.map((g) => Object.freeze({ ...g, hooks: Object.freeze(g.hooks.map((h) => Object.freeze({ ...h, timeoutSec: shared }))) }));
 }
 
 /** Parses hooks-file text; a JSON syntax error is reported like any other problem. */

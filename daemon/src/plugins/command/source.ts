@@ -1,12 +1,15 @@
 // A `kind: "command"` plugin from its config entry: loads and validates the hooks file (an invalid
 // file, e.g. a bad matcher, rejects the plugin at load and so in `hookd check`), builds the
-// listeners, and logs what hooks did in config order (each hook's outcome, ignored fields,
-// system messages). The listeners never change until a reload.
+// listeners, warns about hooks whose own timeout hookd would cut short, and logs what hooks did
+// in config order (each hook's outcome, ignored fields, system messages, contexts handed on).
+// The listeners never change until a reload.
 import { dirname } from "node:path";
 import type { PluginConfig } from "../../config/schema.js";
 import type { Logger } from "../../log.js";
 import type { PluginSource } from "../source.js";
 import { staticSource } from "../source.js";
+import { deadlineWarning, hookDeadlines } from "./budget.js";
+import type { HookDeadline, PointBudgets } from "./budget.js";
 import { commandListeners } from "./listener.js";
 import type { CommandRunReport } from "./listener.js";
 import { loadHooksFile } from "./parse.js";
@@ -22,6 +25,8 @@ export interface CommandSourceOptions {
   readonly onReport?: (report: CommandRunReport) => void;
   /** Called with each hook's process group id once it runs (tests check the group is gone). */
   readonly onSpawn?: (hook: string, pgid: number) => void;
+  /** The daemon's point budgets, to tell which hooks they cut short. */
+  readonly budgets?: PointBudgets;
 }
 
 export interface CommandPluginSource extends PluginSource {
@@ -29,6 +34,8 @@ export interface CommandPluginSource extends PluginSource {
   readonly model: HooksModel;
   /** What the file holds that hookd accepts but never runs, one line each, for `hookd check`. */
   readonly notes: readonly string[];
+  /** Each runnable hook's effective deadline, in file order (`hookd check` shows them). */
+  readonly deadlines: readonly HookDeadline[];
 }
 
 /** Logs one firing: a line per hook in config order, then the notes and system messages. */
@@ -45,8 +52,13 @@ export function logReport(log: Logger, report: CommandRunReport): void {
       ...(result.block === undefined ? {} : { block: result.block }),
       ...(result.permission === undefined ? {} : { permission: result.permission }),
     };
+    if (report.reused !== undefined) continue; // logged when it ran, at the rewrite point
     if (result.status === "error") log.warn("command hook failed", fields);
     else log.debug("command hook answered", fields);
+  }
+  if (report.deferredContexts !== undefined) {
+    // pre-tool's decision carries no context: it is delivered with the call's result instead.
+    log.info("PreToolUse additionalContext delivered with the call's result (post-tool)", { plugin: report.plugin, point: report.point, contexts: report.deferredContexts });
   }
   for (const note of report.merged.notes) log.warn("command hook output ignored", { plugin: report.plugin, point: report.point, note });
   for (const message of report.merged.systemMessages) log.info("command hook system message", { plugin: report.plugin, point: report.point, message });
@@ -68,6 +80,11 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
       options.onReport?.(report);
     },
   });
+  const deadlines = hookDeadlines(model, (point) => listeners.find((l) => l.point === point)?.deadlineMs, options.budgets ?? {});
+  for (const row of deadlines) {
+    const warning = deadlineWarning(row);
+    if (warning !== undefined) log.warn("command hook cut short by hookd", { hooks: config.hooks, warning });
+  }
   const source = staticSource({ name: config.name, kind: "command", target: config.hooks }, listeners);
-  return { ...source, model, notes: model.notes };
+  return { ...source, model, notes: model.notes, deadlines };
 }
