@@ -98,3 +98,33 @@ describe("Claude Code's events, recorded", () => {
     expect(MARK.denyReason).toContain("rm -r");
   });
 });
+
+// Headless Claude Code (no --allowedTools) asks its PermissionRequest hook before a command that
+// writes a file; the hook's `decision.behavior` is the answer. The shape hookd's approval point
+// answers with over http.
+describe.each([
+  { answer: "allow", ran: true },
+  { answer: "none", ran: false },
+])("Claude Code's PermissionRequest answered $answer", ({ answer, ran }) => {
+  it(ran ? "runs the command" : "refuses the command, and the model is told it needs approval", async () => {
+    const recorder = await startRecorder((body) =>
+      body.hook_event_name === "PermissionRequest" && answer === "allow" ? { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } } : {},
+    );
+    const model = await startFakeModel((c) => (c.tools.length === 0 ? { kind: "text", text: "ok" } : c.toolResults.length === 0 ? { kind: "shell", command: "echo approved > approved.txt" } : { kind: "text", text: "DONE" }));
+    try {
+      const home = await tempDir("claude-home");
+      const dir = await tempDir("claude-cwd");
+      const hooks = { PermissionRequest: [{ matcher: "*", hooks: [{ type: "http", url: `${recorder.url}/PermissionRequest`, timeout: 30 }] }] };
+      const result = await runClaude({ home, cwd: dir, modelUrl: model.url, hooks, prompt: "write it" });
+      expect(result.code, result.stderr).toBe(0);
+      expect(recorder.bodies).toHaveLength(1);
+      expect(recorder.bodies[0]).toMatchObject({ hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "echo approved > approved.txt" }, permission_mode: "default" });
+      expect(existsSync(join(dir, "approved.txt"))).toBe(ran);
+      const toolResult = model.conversations().at(-1)?.toolResults[0] ?? "";
+      if (!ran) expect(toolResult).toMatch(/needs approval/);
+    } finally {
+      await model.close();
+      await recorder.close();
+    }
+  }, 120_000);
+});

@@ -1,5 +1,6 @@
-// A hook endpoint that only records: every POSTed hook body (an agent's http hook), parsed, in
-// arrival order, answered `{}` (no opinion). Shows what the real agent sends, event by event.
+// A hook endpoint that records: every POSTed hook body (an agent's http hook), parsed, in
+// arrival order, answered `{}` (no opinion) unless the test gives an answer: what the real
+// agent sends, event by event, and what it does with an answer.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -10,20 +11,23 @@ export interface HookRecorder {
   close(): Promise<void>;
 }
 
-export async function startRecorder(): Promise<HookRecorder> {
+/** `answer` may return the JSON to answer a body with (default `{}`). */
+export async function startRecorder(answer: (body: Record<string, unknown>) => unknown = () => ({})): Promise<HookRecorder> {
   const bodies: Record<string, unknown>[] = [];
   const server = createServer((req, res) => {
     let text = "";
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (text += chunk));
     req.on("end", () => {
+      let body: Record<string, unknown>;
       try {
-        bodies.push(JSON.parse(text) as Record<string, unknown>);
+        body = JSON.parse(text) as Record<string, unknown>;
       } catch {
-        bodies.push({ unparsable: text });
+        body = { unparsable: text };
       }
+      bodies.push(body);
       res.writeHead(200, { "content-type": "application/json" });
-      res.end("{}");
+      res.end(JSON.stringify(answer(body)));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
