@@ -128,3 +128,26 @@ describe.each([
     }
   }, 120_000);
 });
+
+// A PreToolUse answer's updatedInput replaces the whole input, and Claude Code itself runs the
+// replaced command: the form hookd's rewrite point answers with.
+it("Claude Code runs the command a PreToolUse updatedInput rewrote", async () => {
+  const recorder = await startRecorder((body) =>
+    body.hook_event_name === "PreToolUse"
+      ? { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "echo rewritten > rewritten.txt", description: "rewritten" } } }
+      : {},
+  );
+  const model = await startFakeModel((c) => (c.tools.length === 0 ? { kind: "text", text: "ok" } : c.toolResults.length === 0 ? { kind: "shell", command: "echo original > original.txt" } : { kind: "text", text: "DONE" }));
+  try {
+    const home = await tempDir("claude-home");
+    const dir = await tempDir("claude-cwd");
+    const hooks = { PreToolUse: [{ matcher: "*", hooks: [{ type: "http", url: `${recorder.url}/PreToolUse`, timeout: 30 }] }] };
+    const result = await runClaude({ home, cwd: dir, modelUrl: model.url, hooks, prompt: "write it", args: ["--allowedTools", "Bash"] });
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(join(dir, "rewritten.txt"))).toBe(true);
+    expect(existsSync(join(dir, "original.txt"))).toBe(false);
+  } finally {
+    await model.close();
+    await recorder.close();
+  }
+}, 120_000);

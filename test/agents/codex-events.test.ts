@@ -1,6 +1,6 @@
 // What the real Codex sends its command hooks, event by event: every event Codex has is
 // registered with a hook that appends its stdin to a file and answers nothing (no opinion).
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startFakeModel } from "./fake-model/server.js";
@@ -44,3 +44,22 @@ describe("Codex's events, recorded", () => {
     for (const body of bodies) expect(body).toMatchObject({ session_id: expect.any(String) as unknown, cwd: expect.any(String) as unknown });
   });
 });
+
+// Codex applies a PreToolUse `allow` + `updatedInput` (a string command for its shell) and runs
+// the rewritten command itself: the form hookd's rewrite point answers Codex with.
+it("Codex runs the command a PreToolUse allow + updatedInput rewrote", async () => {
+  const model = await startFakeModel((c) => (c.tools.length === 0 ? { kind: "text", text: "ok" } : c.toolResults.length === 0 ? { kind: "shell", command: "echo original > original.txt" } : { kind: "text", text: "DONE" }));
+  try {
+    const home = await tempDir("codex-home");
+    const cwd = await tempDir("codex-cwd");
+    const answer = join(home, "answer.json");
+    writeFileSync(answer, JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "echo rewritten > rewritten.txt" } } }));
+    const hooks = { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `cat > /dev/null; cat ${answer}`, timeout: 30 }] }] };
+    const run = await runCodex({ home, cwd, modelUrl: model.url, hooks, prompt: "write it" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(cwd, "rewritten.txt"))).toBe(true);
+    expect(existsSync(join(cwd, "original.txt"))).toBe(false);
+  } finally {
+    await model.close();
+  }
+}, 120_000);
