@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { accept, ask, block, deny, enter, pluginMessage, reject, steer, userMessage } from "@hookd/sdk";
 import type { ToolCall } from "@hookd/sdk";
-import { postToolAnswer, preStepAnswer, preToolAnswer, sessionStartAnswer, stopAnswer } from "../src/http/answer.js";
+import { postToolAnswer, preStepAnswer, sessionStartAnswer, stopAnswer } from "../src/http/answer.js";
+import { preToolAnswer } from "../src/http/tool-answer.js";
 import { BadRequest, StopCounter, readHookRequest } from "../src/http/request.js";
 import type { RequestContext } from "../src/http/request.js";
 
@@ -24,7 +25,7 @@ describe("readHookRequest", () => {
   it("seals a PreToolUse call: callId from tool_use_id, lossless frozen arguments, turn/step 0", () => {
     const request = readHookRequest('{"session_id":"s1","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_9","tool_input":{"command":"ls","n":98765432109876543210}}', context);
     expect(request.event).toBe("PreToolUse");
-    if (request.event !== "PreToolUse") return;
+    if (request.point !== "pre-tool") throw new Error(`expected pre-tool, got ${request.point}`);
     const call: ToolCall = request.data.call;
     expect(call).toMatchObject({ callId: "toolu_9", rootCallId: "toolu_9", toolName: "Bash", sessionId: "s1", turn: 0, step: 0 });
     expect(call.argumentsJson).toBe('{"command":"ls","n":98765432109876543210}');
@@ -33,7 +34,7 @@ describe("readHookRequest", () => {
   });
 
   it("builds the other events", () => {
-    expect(readHookRequest(body({ hook_event_name: "UserPromptSubmit", prompt: "hi" }), context)).toMatchObject({ event: "UserPromptSubmit", data: { turn: 0, messages: [{ role: "user", content: [{ text: "hi" }] }] } });
+    expect(readHookRequest(body({ hook_event_name: "UserPromptSubmit", prompt: "hi" }), context)).toMatchObject({ event: "UserPromptSubmit", point: "pre-step", data: { turn: 0, messages: [{ role: "user", content: [{ text: "hi" }] }] } });
     expect(readHookRequest(body({ hook_event_name: "SessionStart", source: "resume" }), context)).toMatchObject({ event: "SessionStart", data: { source: "resume", tools: [] } });
     expect(readHookRequest(body({ hook_event_name: "PostToolUse", tool_name: "Read", tool_input: {}, tool_response: "file text" }), context)).toMatchObject({
       event: "PostToolUse",
@@ -43,7 +44,11 @@ describe("readHookRequest", () => {
       event: "Stop",
       data: { stopHookActive: true, steeredContinuations: 3, lastAssistantMessage: { role: "assistant" } },
     });
-    expect(readHookRequest(body({ hook_event_name: "Notification", message: "x" }), context)).toEqual({ event: "unsupported", name: "Notification" });
+    expect(readHookRequest(body({ hook_event_name: "Notification", message: "x" }), context)).toMatchObject({
+      event: "Notification",
+      point: "agent-event",
+      payload: { hook_event_name: "Notification", message: "x", session_id: "s1" },
+    });
   });
 
   it("answers 400-worthy problems naming the field", () => {
@@ -54,7 +59,10 @@ describe("readHookRequest", () => {
     expect(badField(body({ hook_event_name: "PreToolUse", tool_input: {} }))).toBe("tool_name: required");
     expect(badField(body({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: [1] }))).toBe("tool_input: expected an object");
     expect(badField(body({ hook_event_name: "UserPromptSubmit" }))).toBe("prompt: required");
-    expect(badField(body({ hook_event_name: "SessionStart", source: "reboot" }))).toBe("source: expected one of startup, resume, clear, compact");
+    expect(badField(body({ hook_event_name: "SessionStart", source: "reboot" }))).toBe("source: expected one of startup, resume, clear, compact, fork");
+    expect(badField(body({ hook_event_name: "SubagentStart", agent_type: "Explore" }))).toBe("agent_id: required");
+    expect(badField(body({ hook_event_name: "PermissionRequest", tool_input: {} }))).toBe("tool_name: required");
+    expect(badField(body({ hook_event_name: "SessionEnd", reason: 3 }))).toBe("reason: expected a string, got number");
     expect(badField(body({ hook_event_name: "Stop", stop_hook_active: "yes" }))).toBe("stop_hook_active: expected true or false");
     expect(badField(body({ hook_event_name: "Stop" }), { ...context, expectedEvent: "PreToolUse" })).toBe('hook_event_name: is "Stop" but the request names "PreToolUse"');
   });
@@ -73,16 +81,16 @@ describe("answers", () => {
   const call: ToolCall = { callId: "c", rootCallId: "c", toolName: "Bash", arguments: {}, argumentsJson: "{}", sessionId: "s", turn: 0, step: 0 };
 
   it("PreToolUse per dialect; hookd's default allow is no opinion", () => {
-    expect(preToolAnswer(deny("no"), "guard", "claude-code")).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no" } });
-    expect(preToolAnswer(ask("sure?"), "p", "claude-code")).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "sure?" } });
-    expect(preToolAnswer(ask("sure?"), "p", "codex")).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "approval required (Codex hooks cannot ask): sure?" } });
-    expect(preToolAnswer({ kind: "allow" }, "default", "claude-code")).toEqual({});
-    expect(preToolAnswer({ kind: "allow" }, "policy", "claude-code")).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "allowed by policy" } });
-    expect(preToolAnswer({ kind: "allow" }, "policy", "codex")).toEqual({});
+    const v = (decision: Parameters<typeof preToolAnswer>[0]["decision"], decidedBy: string) => ({ decision, decidedBy, bypass: false });
+    expect(preToolAnswer(v(deny("no"), "guard"), "claude-code")).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no" } });
+    expect(preToolAnswer(v(ask("sure?"), "p"), "claude-code")).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "sure?" } });
+    expect(preToolAnswer(v(ask("sure?"), "p"), "codex")).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "approval required (Codex hooks cannot ask): sure?" } });
+    expect(preToolAnswer(v({ kind: "allow" }, "default"), "claude-code")).toEqual({});
+    expect(preToolAnswer({ decision: { kind: "allow" }, decidedBy: "default", bypass: true }, "claude-code")).toEqual({});
   });
 
   it("UserPromptSubmit, SessionStart and Stop", () => {
-    expect(preStepAnswer(reject("secret in prompt"))).toEqual({ decision: "block", reason: "secret in prompt" });
+    expect(preStepAnswer(reject("secret in prompt"))).toEqual({ decision: "block", reason: "secret in prompt", continue: false, stopReason: "secret in prompt" });
     expect(preStepAnswer(enter([userMessage("hi"), pluginMessage("guard", "checked"), pluginMessage("ctx", "ticket 1")]))).toEqual({
       hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "checked\n\nticket 1" },
     });

@@ -164,6 +164,19 @@ describe("hookd check", () => {
     expect(stdout).not.toMatch(/pre-tool\s+2\s+/);
   });
 
+  it("names the plugins whose allow bypasses the agents' own permission rules", async () => {
+    work = new Workdir();
+    const config = work.writeConfig({
+      listeners: [{ unix: work.file("hookd.sock") }],
+      plugins: [pluginEntry("tagger", { bypassAgentPermissions: true }), pluginEntry("policy")],
+    });
+    const { code, stdout } = await runCli(["check", "--config", config]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("bypassAgentPermissions (an allow skips the agent's own permission rules over its hooks): tagger\n");
+    const none = await runCli(["check", "--config", work.writeConfig({ listeners: [{ unix: work.file("hookd.sock") }], plugins: [pluginEntry("policy")] })]);
+    expect(none.stdout).not.toContain("bypassAgentPermissions");
+  });
+
   it("fails when a plugin cannot be loaded, naming it", async () => {
     work = new Workdir();
     const config = work.writeConfig({

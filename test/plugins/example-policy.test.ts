@@ -94,6 +94,7 @@ describe("shell-policy as a plugin", () => {
       answer: { kind: "deny", reason: expect.stringMatching(/rule "rm -rf \/"/) as unknown },
       invocation: { kind: "remote", outcome: "answered" },
     });
-    expect(await callListener(listener, event("Bash", { command: "git status" }), ctxFor, open)).toMatchObject({ answer: { kind: "allow" } });
+    // No opinion on a harmless command: the agent's own permission rules stay in charge.
+    expect(await callListener(listener, event("Bash", { command: "git status" }), ctxFor, open)).toMatchObject({ answer: { kind: "pass" } });
   });
 });

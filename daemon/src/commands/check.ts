@@ -94,6 +94,7 @@ export async function check(args: string[], { out, err }: Output): Promise<numbe
     printOrder(config, sources, problems, out);
     printSubscriptions(config, sources, out);
     printHookDeadlines(config, sources, out);
+    printBypass(config, out);
   } finally {
     await Promise.allSettled(sources.map((s) => s.close()));
     await pool?.close();
@@ -147,6 +148,12 @@ function printHookDeadlines(config: Config, sources: readonly PluginSource[], ou
     return (source as CommandPluginSource).deadlines.map((d) => [p.name, d.hook, d.point, `${d.timeoutMs}ms${d.ownTimeout ? "" : " (default)"}`, `${d.effectiveMs}ms`, d.cutBy ?? ""]);
   });
   if (rows.length > 0) out(table(["PLUGIN", "HOOK", "RUNS AT", "TIMEOUT", "EFFECTIVE", "CUT BY"], rows));
+}
+
+/** Plugins whose allow the agents' hooks receive as an allow, skipping the agent's own permission prompt. */
+function printBypass(config: Config, out: (text: string) => void): void {
+  const names = config.plugins.filter((p) => p.bypassAgentPermissions === true).map((p) => p.name);
+  if (names.length > 0) out(`bypassAgentPermissions (an allow skips the agent's own permission rules over its hooks): ${names.join(", ")}\n`);
 }
 
 /** Resolves true once the source can answer, false after `timeoutMs`. */

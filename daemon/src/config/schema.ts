@@ -28,6 +28,12 @@ const pluginBase = {
    * Absent means enforce (optional rather than defaulted, so entries built in code need not say it).
    */
   mode: z.enum(["enforce", "shadow"]).optional(),
+  /**
+   * Over the agents' hooks (HTTP endpoint, `hookd hook`): this plugin's allow is sent to the agent
+   * as an allow, which skips the agent's own permission prompt for the call. Absent or false: an
+   * allow answers no opinion and the agent's own rules decide (docs/http-hooks.md).
+   */
+  bypassAgentPermissions: z.boolean().optional(),
 };
 
 const tlsClient = z.strictObject({

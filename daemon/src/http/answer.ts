@@ -1,12 +1,9 @@
 // hookd's evaluation results to the answer a command hook would print, in the agent's JSON output
-// schema: hookSpecificOutput {hookEventName, permissionDecision, permissionDecisionReason,
-// additionalContext} for PreToolUse / SessionStart / contexts, `decision: "block"` + `reason` for
-// UserPromptSubmit, PostToolUse and Stop. `{}` means "no opinion": the agent carries on as if
-// no hook were configured (in particular hookd's default allow is NOT sent as "allow", which
-// would skip the agent's own permission prompt; only a plugin's explicit allow is).
-// Codex refuses permissionDecision "allow" without updatedInput and "ask" altogether, so for
-// Codex an allow is "no opinion" and an ask becomes a deny naming the needed approval.
-import type { AgentMessage, ContentBlock, Pass, PostToolDecision, PreStepDecision, PreToolDecision, ToolCall, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
+// schema: hookSpecificOutput {hookEventName, additionalContext, ...} for contexts, `decision:
+// "block"` + `reason` for UserPromptSubmit, PostToolUse and Stop. `{}` means "no opinion": the
+// agent carries on as if no hook were configured. Tool gates are in tool-answer.ts; which fields
+// each agent accepts at each event is output-fields.ts's (applied to every answer).
+import type { AgentMessage, ContentBlock, Pass, PostToolDecision, PreStepDecision, ToolCall, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
 
 export type AnswerDialect = "claude-code" | "codex";
 
@@ -14,9 +11,6 @@ export type AnswerDialect = "claude-code" | "codex";
 export type HookAnswer = { readonly [key: string]: unknown };
 
 const NO_OPINION: HookAnswer = Object.freeze({});
-
-/** The plugin that decided when nobody did (see engine/runners.ts DEFAULT_DECIDER). */
-const DEFAULT_DECIDER = "default";
 
 export function contentText(content: readonly ContentBlock[]): string {
   return content
@@ -33,35 +27,25 @@ function withContext(event: string, contexts: readonly AgentMessage[], base: Hoo
   return text === "" ? base : { ...base, hookSpecificOutput: { hookEventName: event, additionalContext: text } };
 }
 
-export function sessionStartAnswer(contexts: readonly AgentMessage[]): HookAnswer {
-  return withContext("SessionStart", contexts, NO_OPINION);
+/** SessionStart and SubagentStart: the injected messages as context. */
+export function sessionStartAnswer(contexts: readonly AgentMessage[], event: "SessionStart" | "SubagentStart" = "SessionStart"): HookAnswer {
+  return withContext(event, contexts, NO_OPINION);
 }
 
 /**
- * UserPromptSubmit: a reject blocks the prompt; an enter adds, as context, every message of the
- * entered batch that did not come from the user (the agent cannot replace its user's prompt).
+ * UserPromptSubmit: a reject is how a plugin ends the turn (the hosted loop's turn outcome
+ * "blocked"): the prompt is blocked and the turn does not run (`decision: "block"`), and the
+ * agent stops there (`continue: false`, the reason as `stopReason`). An enter adds, as context,
+ * every message of the entered batch that did not come from the user (the agent cannot replace
+ * its user's prompt).
  */
 export function preStepAnswer(decision: PreStepDecision): HookAnswer {
-  if (decision.kind === "reject") return { decision: "block", reason: decision.reason };
+  if (decision.kind === "reject") return { decision: "block", reason: decision.reason, continue: false, stopReason: decision.reason };
   return withContext(
     "UserPromptSubmit",
     decision.messages.filter((message) => message.source.kind !== "user"),
     NO_OPINION,
   );
-}
-
-export function preToolAnswer(decision: PreToolDecision, decidedBy: string, dialect: AnswerDialect): HookAnswer {
-  const output = (permissionDecision: string, reason?: string): HookAnswer => ({
-    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision, ...(reason === undefined ? {} : { permissionDecisionReason: reason }) },
-  });
-  switch (decision.kind) {
-    case "deny":
-      return output("deny", decision.reason);
-    case "ask":
-      return dialect === "codex" ? output("deny", `approval required (Codex hooks cannot ask): ${decision.reason}`) : output("ask", decision.reason);
-    case "allow":
-      return dialect === "codex" || decidedBy === DEFAULT_DECIDER ? NO_OPINION : output("allow", `allowed by ${decidedBy}`);
-  }
 }
 
 /**
@@ -72,11 +56,18 @@ export function preToolAnswer(decision: PreToolDecision, decidedBy: string, dial
  * replacement support varies by release, so for Codex the replacement is sent as context with a
  * systemMessage saying the original output could not be withheld.
  */
-export function postToolAnswer(decision: PostToolDecision, result: ToolResult, call: ToolCall, decidedBy: string, dialect: AnswerDialect): HookAnswer {
+export function postToolAnswer(
+  decision: PostToolDecision,
+  result: ToolResult,
+  call: ToolCall,
+  decidedBy: string,
+  dialect: AnswerDialect,
+  event: "PostToolUse" | "PostToolUseFailure" = "PostToolUse",
+): HookAnswer {
   const contexts = decision.additionalContexts ?? [];
-  if (decision.kind === "block") return withContext("PostToolUse", contexts, { decision: "block", reason: decision.feedback });
+  if (decision.kind === "block") return withContext(event, contexts, { decision: "block", reason: decision.feedback });
   const replaced = decision.content !== undefined || decision.value !== undefined;
-  if (!replaced || result.isError) return withContext("PostToolUse", contexts, NO_OPINION);
+  if (!replaced || result.isError) return withContext(event, contexts, NO_OPINION);
   const output = decision.value !== undefined ? result.value : contentText(result.content);
   if (dialect === "claude-code") {
     const text = joined(contexts);

@@ -1,8 +1,13 @@
 // The HTTP endpoint for Claude Code `http` hooks and the `hookd hook` forwarder.
-export { startHookHttpServer, answerHook, HttpError, AGENT_HEADER, DIALECT_HEADER, EXIT_HEADER, FORWARD_HEADER } from "./server.js";
-export type { HookEvaluator, HookHttpOptions, HookHttpServer } from "./server.js";
+export { startHookHttpServer, HttpError, AGENT_HEADER, DIALECT_HEADER, EXIT_HEADER, FORWARD_HEADER } from "./server.js";
+export type { HookHttpOptions, HookHttpServer } from "./server.js";
+export { answerHook } from "./dispatch.js";
+export type { DispatchDeps, HookEvaluator } from "./dispatch.js";
+export { fitAnswer } from "./output-fields.js";
+export { approvalAnswer, preToolAnswer } from "./tool-answer.js";
+export type { PreToolVerdict } from "./tool-answer.js";
 export { agentResolver } from "./identity.js";
-export { BadRequest, StopCounter, readHookRequest } from "./request.js";
-export type { HookRequest, RequestContext } from "./request.js";
-export { contentText, forwardedOutput, postToolAnswer, preStepAnswer, preToolAnswer, sessionStartAnswer, stopAnswer } from "./answer.js";
+export { BadRequest, StopCounter, readHookRequest, subagentSessionId } from "./request.js";
+export type { HookRequest, PassThrough, RequestContext } from "./request.js";
+export { contentText, forwardedOutput, postToolAnswer, preStepAnswer, sessionStartAnswer, stopAnswer } from "./answer.js";
 export type { AnswerDialect, HookAnswer } from "./answer.js";

@@ -1,45 +1,60 @@
-// A Claude Code (or forwarded Codex) hook request body to a typed hookd event: the same JSON a
-// command hook reads on stdin. The session is {sessionId: session_id, agentId, cwd}; a tool call
-// is sealed exactly as the pipeline seals one (callId = tool_use_id, arguments from tool_input,
-// parsed losslessly); turn and step are 0 (the agents do not report them). Every problem is a
-// BadRequest naming the field. Owns the request shape only.
+// A Claude Code or Codex hook request body (the same JSON a command hook reads on stdin) to the
+// typed hookd event of the point it drives. The session is {sessionId: session_id, agentId, cwd}
+// plus lineage: an event from inside a subagent (agent_id, agent_type in the payload; both agents
+// send the parent's session_id there) belongs to the subagent's own session, named by its
+// agent_id, whose parent is session_id (the command kind writes such a session back the same way). A tool call is sealed exactly as the
+// pipeline seals one (callId = tool_use_id, arguments from tool_input, parsed losslessly); turn
+// and step are 0 (the agents do not report them). Every problem is a BadRequest naming the field.
+// An event without a typed point keeps its whole payload, lossless, for the generic point.
 import { snapshotJson } from "@hookd/sdk";
 import type {
-  JsonValue,
+  ApprovalEvent,
   PostToolEvent,
   PreStepEvent,
   PreToolEvent,
+  SessionEndEvent,
+  SessionEndReason,
   SessionInfo,
   SessionSource,
   SessionStartEvent,
+  ToolCall,
   ToolResult,
+  TurnEndEvent,
   TurnStoppingEvent,
 } from "@hookd/sdk";
-import { LosslessNumber, assistantMessage, parseJson, userMessage } from "@hookd/sdk";
+import { assistantMessage, failureResult, userMessage } from "@hookd/sdk";
 import { sealCall } from "../engine/pipeline/seal.js";
+import type { Body } from "./body.js";
+import { BadRequest, bool, isObject, parseBody, str } from "./body.js";
 
-/** A request hookd cannot read; `field` names what is wrong (for the 400 answer). */
-export class BadRequest extends Error {
-  override readonly name = "BadRequest";
-  constructor(
-    readonly field: string,
-    detail: string,
-  ) {
-    super(`${field}: ${detail}`);
-  }
+export { BadRequest } from "./body.js";
+
+/** What the agent said about the session that no typed event has a field for; logged, and kept in a generic event's payload. */
+export interface PassThrough {
+  readonly transcriptPath?: string;
+  readonly permissionMode?: string;
 }
 
-export type HookRequest =
-  | { readonly event: "SessionStart"; readonly data: SessionStartEvent }
-  | { readonly event: "UserPromptSubmit"; readonly data: PreStepEvent; readonly prompt: string }
-  | { readonly event: "PreToolUse"; readonly data: PreToolEvent }
-  | { readonly event: "PostToolUse"; readonly data: PostToolEvent }
-  | { readonly event: "Stop"; readonly data: TurnStoppingEvent }
-  /** An event hookd has no point for (Notification, SubagentStop, ...): answered with no opinion. */
-  | { readonly event: "unsupported"; readonly name: string };
+type Typed =
+  | { readonly point: "session-start"; readonly data: SessionStartEvent }
+  | { readonly point: "pre-step"; readonly data: PreStepEvent; readonly prompt: string }
+  /** rewrite, then pre-tool (approval of an ask, guards) on the effective call. */
+  | { readonly point: "pre-tool"; readonly data: PreToolEvent }
+  | { readonly point: "approval"; readonly data: ApprovalEvent }
+  | { readonly point: "post-tool"; readonly data: PostToolEvent }
+  | { readonly point: "turn-stopping"; readonly data: TurnStoppingEvent }
+  | { readonly point: "session-end"; readonly data: SessionEndEvent }
+  | { readonly point: "turn-end"; readonly data: TurnEndEvent }
+  /** An event without a typed point (Notification, PreCompact, ...): its whole payload, lossless. */
+  | { readonly point: "agent-event"; readonly payload: Body };
+
+/** `event` is the agent's own event name (hook_event_name). */
+export type HookRequest = Typed & { readonly event: string; readonly session: SessionInfo; readonly passThrough: PassThrough };
 
 export interface RequestContext {
   readonly agentId: string;
+  /** The agent asking ("claude-code" or "codex"): who asks at a PermissionRequest. */
+  readonly dialect?: string;
   /** The event the URL or a header names, if any: it must agree with hook_event_name. */
   readonly expectedEvent?: string;
   /**
@@ -49,34 +64,36 @@ export interface RequestContext {
   readonly steeredContinuations: (sessionId: string, stopHookActive: boolean) => number;
 }
 
-const SOURCES: readonly SessionSource[] = ["startup", "resume", "clear", "compact"];
+// "fork" (both agents) starts a session from a copy of an existing transcript: a resume for hookd.
+const SOURCES: { readonly [source: string]: SessionSource } = { startup: "startup", resume: "resume", clear: "clear", compact: "compact", fork: "resume" };
 
-type Body = { readonly [key: string]: JsonValue };
+// The agents' SessionEnd reasons (Claude Code: clear, resume, logout, prompt_input_exit, other;
+// Codex: other). Only `clear` has a hookd reason of its own; the agent's word is kept in `detail`.
+const END_REASONS: { readonly [reason: string]: SessionEndReason } = { clear: "cleared" };
 
-function isObject(value: JsonValue | undefined): value is Body {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof LosslessNumber);
+/**
+ * The session a subagent's events belong to: its agent_id (unique per subagent in both agents),
+ * so a subagent session round-trips through the command kind's payload (agent_id = session id).
+ */
+export const subagentSessionId = (_parentSessionId: string, agentId: string): string => agentId;
+
+function sessionOf(body: Body, agentId: string, subagentRequired: boolean): SessionInfo {
+  const sessionId = str(body, "session_id", { required: true, nonEmpty: true }) ?? "";
+  const cwd = str(body, "cwd", { required: false }) ?? "";
+  const agentType = str(body, "agent_type", { required: subagentRequired });
+  const subagent = str(body, "agent_id", { required: subagentRequired, nonEmpty: subagentRequired });
+  const base: SessionInfo = { sessionId, agentId, cwd, ...(agentType === undefined || agentType === "" ? {} : { agentType }) };
+  return subagent === undefined || subagent === "" ? base : { ...base, sessionId: subagentSessionId(sessionId, subagent), parentSessionId: sessionId };
 }
 
-function str(body: Body, field: string, options: { required: boolean; nonEmpty?: boolean }): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) {
-    if (options.required) throw new BadRequest(field, "required");
-    return undefined;
-  }
-  if (typeof value !== "string") throw new BadRequest(field, `expected a string, got ${Array.isArray(value) ? "an array" : typeof value}`);
-  if (options.nonEmpty === true && value === "") throw new BadRequest(field, "must not be empty");
-  return value;
-}
-
-function bool(body: Body, field: string): boolean {
-  const value = body[field];
-  if (value === undefined || value === null) return false;
-  if (typeof value !== "boolean") throw new BadRequest(field, "expected true or false");
-  return value;
+function passThroughOf(body: Body): PassThrough {
+  const transcriptPath = str(body, "transcript_path", { required: false });
+  const permissionMode = str(body, "permission_mode", { required: false });
+  return { ...(transcriptPath === undefined ? {} : { transcriptPath }), ...(permissionMode === undefined ? {} : { permissionMode }) };
 }
 
 /** The content the model saw for a tool response: its text when it is a string, else its JSON. */
-function responseResult(value: JsonValue): ToolResult {
+function responseResult(value: Body[string]): ToolResult {
   const snapshot = snapshotJson(value, "tool_response");
   return {
     isError: false,
@@ -86,70 +103,84 @@ function responseResult(value: JsonValue): ToolResult {
   };
 }
 
-function sealed(body: Body, session: SessionInfo, field: "tool_input") {
+function sealed(body: Body, session: SessionInfo): ToolCall {
   const toolName = str(body, "tool_name", { required: true, nonEmpty: true }) ?? "";
   const callId = str(body, "tool_use_id", { required: false }) ?? "";
-  const input = body[field];
-  if (input !== undefined && !isObject(input)) throw new BadRequest(field, "expected an object");
+  const input = body.tool_input;
+  if (input !== undefined && !isObject(input)) throw new BadRequest("tool_input", "expected an object");
   const result = sealCall({ callId, toolName, arguments: input ?? {} }, { sessionId: session.sessionId, turn: 0, step: 0 }, () => undefined);
-  if (!result.ok) throw new BadRequest(field, result.failure.message);
+  if (!result.ok) throw new BadRequest("tool_input", result.failure.message);
   return result.call;
+}
+
+function stopEvent(body: Body, session: SessionInfo, context: RequestContext): TurnStoppingEvent {
+  const active = bool(body, "stop_hook_active");
+  const last = str(body, "last_assistant_message", { required: false });
+  return {
+    session,
+    turn: 0,
+    step: 0,
+    stopHookActive: active,
+    steeredContinuations: context.steeredContinuations(session.sessionId, active),
+    ...(last === undefined ? {} : { lastAssistantMessage: assistantMessage(last) }),
+  };
+}
+
+function typed(event: string, body: Body, session: SessionInfo, context: RequestContext): Typed {
+  switch (event) {
+    case "SessionStart": {
+      const source = str(body, "source", { required: false }) ?? "startup";
+      const mapped = SOURCES[source];
+      if (mapped === undefined || !Object.hasOwn(SOURCES, source)) throw new BadRequest("source", `expected one of ${Object.keys(SOURCES).join(", ")}`);
+      return { point: "session-start", data: { session, source: mapped, tools: [] } };
+    }
+    case "SubagentStart":
+      return { point: "session-start", data: { session, source: "subagent", tools: [] } };
+    case "UserPromptSubmit": {
+      const prompt = str(body, "prompt", { required: true }) ?? "";
+      return { point: "pre-step", prompt, data: { session, turn: 0, step: 0, messages: [userMessage(prompt)] } };
+    }
+    case "PreToolUse":
+      return { point: "pre-tool", data: { session, call: sealed(body, session) } };
+    case "PermissionRequest": {
+      const call = sealed(body, session);
+      const asker = context.dialect ?? "the agent";
+      return { point: "approval", data: { session, call, reason: `${asker} asks permission to run ${call.toolName}`, askedBy: asker } };
+    }
+    case "PostToolUse":
+      return { point: "post-tool", data: { session, call: sealed(body, session), result: responseResult(body.tool_response ?? null) } };
+    case "PostToolUseFailure": {
+      const error = str(body, "error", { required: false }) ?? "the tool failed";
+      const code = bool(body, "is_interrupt") ? "interrupted" : "tool_error";
+      return { point: "post-tool", data: { session, call: sealed(body, session), result: failureResult(code, "ToolError", error) } };
+    }
+    case "Stop":
+    case "SubagentStop":
+      return { point: "turn-stopping", data: stopEvent(body, session, context) };
+    case "SessionEnd": {
+      const reason = str(body, "reason", { required: false }) ?? "other";
+      return { point: "session-end", data: { session, reason: Object.hasOwn(END_REASONS, reason) ? (END_REASONS[reason] ?? "closed") : "closed", detail: `the agent ended the session (${reason})`, turns: 0 } };
+    }
+    case "StopFailure": {
+      const error = str(body, "error", { required: false }) ?? "unknown";
+      const details = str(body, "error_details", { required: false });
+      return { point: "turn-end", data: { session, turn: 0, outcome: "error", detail: details === undefined || details === "" ? error : `${error}: ${details}`, steps: 0 } };
+    }
+    default:
+      return { point: "agent-event", payload: body };
+  }
 }
 
 /** Reads a request body. Throws BadRequest naming the field. */
 export function readHookRequest(text: string, context: RequestContext): HookRequest {
-  let parsed: JsonValue;
-  try {
-    parsed = parseJson(text);
-  } catch (error) {
-    throw new BadRequest("(body)", `not valid JSON: ${(error as Error).message}`);
-  }
-  if (!isObject(parsed)) throw new BadRequest("(body)", "expected a JSON object");
-  const body = parsed;
+  const body = parseBody(text);
   const event = str(body, "hook_event_name", { required: context.expectedEvent === undefined }) ?? context.expectedEvent ?? "";
   if (context.expectedEvent !== undefined && event !== context.expectedEvent) {
     throw new BadRequest("hook_event_name", `is ${JSON.stringify(event)} but the request names ${JSON.stringify(context.expectedEvent)}`);
   }
-  const session: SessionInfo = {
-    sessionId: str(body, "session_id", { required: true, nonEmpty: true }) ?? "",
-    agentId: context.agentId,
-    cwd: str(body, "cwd", { required: false }) ?? "",
-  };
-  switch (event) {
-    case "SessionStart": {
-      const source = str(body, "source", { required: false }) ?? "startup";
-      if (!(SOURCES as readonly string[]).includes(source)) throw new BadRequest("source", `expected one of ${SOURCES.join(", ")}`);
-      return { event, data: { session, source: source as SessionSource, tools: [] } };
-    }
-    case "UserPromptSubmit": {
-      const prompt = str(body, "prompt", { required: true }) ?? "";
-      return { event, prompt, data: { session, turn: 0, step: 0, messages: [userMessage(prompt)] } };
-    }
-    case "PreToolUse":
-      return { event, data: { session, call: sealed(body, session, "tool_input") } };
-    case "PostToolUse": {
-      const call = sealed(body, session, "tool_input");
-      return { event, data: { session, call, result: responseResult(body.tool_response ?? null) } };
-    }
-    case "Stop": {
-      const active = bool(body, "stop_hook_active");
-      const last = str(body, "last_assistant_message", { required: false });
-      return {
-        event,
-        data: {
-          session,
-          turn: 0,
-          step: 0,
-          stopHookActive: active,
-          steeredContinuations: context.steeredContinuations(session.sessionId, active),
-          ...(last === undefined ? {} : { lastAssistantMessage: assistantMessage(last) }),
-        },
-      };
-    }
-    default:
-      if (event === "") throw new BadRequest("hook_event_name", "must not be empty");
-      return { event: "unsupported", name: event };
-  }
+  if (event === "") throw new BadRequest("hook_event_name", "must not be empty");
+  const session = sessionOf(body, context.agentId, event === "SubagentStart" || event === "SubagentStop");
+  return { ...typed(event, body, session, context), event, session, passThrough: passThroughOf(body) };
 }
 
 /**

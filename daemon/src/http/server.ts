@@ -20,20 +20,17 @@ import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
-import type { EvaluateService } from "../host/evaluate.js";
 import type { Logger } from "../log.js";
-import { forwardedOutput, postToolAnswer, preStepAnswer, preToolAnswer, sessionStartAnswer, stopAnswer } from "./answer.js";
-import type { AnswerDialect, HookAnswer } from "./answer.js";
+import { forwardedOutput } from "./answer.js";
+import type { AnswerDialect } from "./answer.js";
+import { answerHook } from "./dispatch.js";
+import type { HookEvaluator } from "./dispatch.js";
 import { BadRequest, StopCounter, readHookRequest } from "./request.js";
-import type { HookRequest } from "./request.js";
 
 export const DIALECT_HEADER = "x-hookd-dialect";
 export const AGENT_HEADER = "x-hookd-agent";
 export const FORWARD_HEADER = "x-hookd-forward";
 export const EXIT_HEADER = "x-hookd-exit";
-
-/** What the endpoint needs of the evaluate API. */
-export type HookEvaluator = Pick<EvaluateService, "evaluateSessionStart" | "evaluatePreStep" | "evaluatePreTool" | "evaluatePostTool" | "evaluateTurnStopping">;
 
 export interface HookHttpOptions {
   /** "host:port" (config `http.listen`), or a Unix socket: "unix:/path" or an absolute path. */
@@ -49,6 +46,11 @@ export interface HookHttpOptions {
   readonly maxBodyBytes?: number;
   /** File mode of a Unix socket; default 0o600 (owner only). */
   readonly socketMode?: number;
+  /**
+   * Whether a plugin's allow may bypass the agent's own permission rules (the plugin's config
+   * says `bypassAgentPermissions: true`). Default: no plugin may; an allow answers no opinion.
+   */
+  readonly bypassesAgentPermissions?: (plugin: string) => boolean;
 }
 
 export interface HookHttpServer {
@@ -151,34 +153,11 @@ function httpStatusOf(error: unknown): number {
   }
 }
 
-/** Decides one request through the evaluate API and renders the dialect's answer. */
-export async function answerHook(evaluate: HookEvaluator, request: HookRequest, dialect: AnswerDialect, signal: AbortSignal): Promise<HookAnswer> {
-  switch (request.event) {
-    case "SessionStart":
-      return sessionStartAnswer((await evaluate.evaluateSessionStart(request.data, { signal })).contexts);
-    case "UserPromptSubmit":
-      return preStepAnswer((await evaluate.evaluatePreStep(request.data, { signal })).decision);
-    case "PreToolUse": {
-      const result = await evaluate.evaluatePreTool(request.data, { signal, agentResolvesAsk: true });
-      return preToolAnswer(result.decision, result.trace.decidedBy, dialect);
-    }
-    case "PostToolUse": {
-      const result = await evaluate.evaluatePostTool(request.data, { signal });
-      return postToolAnswer(result.decision, result.result, request.data.call, result.trace.decidedBy, dialect);
-    }
-    case "Stop": {
-      const result = await evaluate.evaluateTurnStopping(request.data, { signal });
-      return stopAnswer(result.decision, result.capped);
-    }
-    case "unsupported":
-      return {};
-  }
-}
-
 export async function startHookHttpServer(options: HookHttpOptions): Promise<HookHttpServer> {
   const { evaluate, log } = options;
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const resolveAgent = options.resolveAgent ?? defaultAgent;
+  const deps = { evaluate, log, bypassesAgentPermissions: options.bypassesAgentPermissions ?? (() => false) };
   const stops = new StopCounter();
   const inflight = new Set<AbortController>();
 
@@ -202,6 +181,7 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     const text = await readBody(req, limit);
     const request = readHookRequest(text, {
       agentId,
+      dialect,
       ...(eventInPath === undefined ? {} : { expectedEvent: eventInPath }),
       steeredContinuations: (sessionId, active) => stops.next(`${agentId}\u0000${sessionId}`, active),
     });
@@ -212,7 +192,8 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
       if (!res.writableFinished) controller.abort(new HttpError(499, "the client closed the request"));
     });
     try {
-      const answer = await answerHook(evaluate, request, dialect, controller.signal);
+      log.debug("hook request", { event: request.event, dialect, sessionId: request.session.sessionId, agentId, ...request.passThrough });
+      const answer = await answerHook(deps, request, dialect, controller.signal);
       if (header(req.headers, FORWARD_HEADER) !== "1") return send(res, 200, answer);
       const output = forwardedOutput(answer, dialect);
       res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(output.text), [EXIT_HEADER]: String(output.exitCode) });

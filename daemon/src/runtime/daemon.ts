@@ -3,6 +3,7 @@
 // frozen registry), the session store and services, and the servers (servers.ts); reloads the
 // config without dropping agents, and stops gracefully. Each concern it wires lives elsewhere.
 import { ConfigError, loadConfig, stateDir } from "../config/load.js";
+import { agentPermissionBypass } from "../config/bypass.js";
 import { restartOnlyChanges } from "../config/reload.js";
 import type { Config } from "../config/schema.js";
 import { EventBus } from "../engine/events.js";
@@ -158,14 +159,14 @@ export class Daemon {
       plugins: () => this.#plugins.statuses(),
       metrics: this.metrics,
       audit: this.audit,
-      // `hookd reload` (the unit's ExecReload) does what SIGHUP does: logrotate's
-      // `systemctl reload` must still get the audit log reopened.
+      // `hookd reload` (ExecReload) does what SIGHUP does: `systemctl reload` must reopen the audit log.
       reload: () => {
         this.reopenAudit();
         return this.reload();
       },
     };
-    await this.#servers.start({ store: this.#store, identities, evaluate, admin, metrics: () => renderMetrics(this.metrics, this.#gauges()) }, this.#options.inherited ?? []);
+    const served = { store: this.#store, identities, evaluate, admin, metrics: () => renderMetrics(this.metrics, this.#gauges()), bypassesAgentPermissions: agentPermissionBypass(() => this.#config) };
+    await this.#servers.start(served, this.#options.inherited ?? []);
     this.#log.info("hookd serving", { version: DAEMON_VERSION, listeners: this.addresses, config: this.configPath ?? "(embedded default)", audit: this.audit.path ?? "(none)" });
   }
 

@@ -31,6 +31,8 @@ export interface Served {
   readonly admin: Omit<AdminDeps, "tails" | "log">;
   /** The Prometheus text for /metrics. */
   readonly metrics: () => string;
+  /** Whether a plugin's allow may bypass an agent's own permission rules (its config, as in force). */
+  readonly bypassesAgentPermissions: (plugin: string) => boolean;
 }
 
 export class Servers {
@@ -94,6 +96,7 @@ export class Servers {
         evaluate,
         log: this.#log.child({ component: "http-hooks" }),
         resolveAgent: agentResolver(identities),
+        bypassesAgentPermissions: served.bypassesAgentPermissions,
         maxBodyBytes: config.limits.maxMessageBytes,
       });
       this.#log.info("http hooks serving", { address: this.#hookHttp.address });

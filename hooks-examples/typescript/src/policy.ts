@@ -1,8 +1,9 @@
-// shell-policy: a pre-tool gate that denies dangerous shell commands and allows everything else.
+// shell-policy: a pre-tool gate that denies dangerous shell commands and has no opinion on anything
+// else (pass: the next plugin, or the agent's own permission rules, decide).
 // Each rule has a name, and a denial's reason names the rule that matched, so the model (and the
 // audit log) can tell why. The same definition runs in-process in the daemon and out of process
 // through servePlugin (see serve.ts).
-import { allow, definePlugin, deny } from "@hookd/sdk";
+import { definePlugin, deny, pass } from "@hookd/sdk";
 import type { JsonValue, PreToolEvent } from "@hookd/sdk";
 
 export interface Rule {
@@ -96,7 +97,7 @@ export const PLUGIN_NAME = "shell-policy";
 export function decide(event: PreToolEvent) {
   const command = commandOf(event.call.arguments);
   const rule = command === undefined ? undefined : findViolation(command);
-  if (rule === undefined) return allow();
+  if (rule === undefined) return pass();
   return deny(`${PLUGIN_NAME}: denied by rule "${rule.name}": ${rule.description}`);
 }
 

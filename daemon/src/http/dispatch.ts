@@ -1,0 +1,106 @@
+// One hook request decided through the evaluate API, the same decision path as the gRPC host, and
+// rendered as the dialect's answer with only the fields that agent accepts at that event. The
+// points each event drives are request.ts's; the answer shapes answer.ts's and tool-answer.ts's.
+//
+// PreToolUse runs the rewrite chain first, then pre-tool (approval of an ask, guards) on the
+// effective call, as the hosted pipeline does. The turn-end notification the hosted loop fires is
+// fired here where the agent's event ends a turn: a rejected prompt (outcome blocked), a stop
+// nobody steered (completed, or continuation_cap), StopFailure (error).
+import type { EvaluateService } from "../host/evaluate.js";
+import type { Logger } from "../log.js";
+import type { AnswerDialect, HookAnswer } from "./answer.js";
+import { postToolAnswer, preStepAnswer, sessionStartAnswer, stopAnswer } from "./answer.js";
+import { fitAnswer } from "./output-fields.js";
+import type { HookRequest } from "./request.js";
+import { approvalAnswer, preToolAnswer } from "./tool-answer.js";
+
+/** What the endpoint needs of the evaluate API. */
+export type HookEvaluator = Pick<
+  EvaluateService,
+  | "evaluateSessionStart"
+  | "evaluatePreStep"
+  | "evaluateRewrite"
+  | "evaluatePreTool"
+  | "evaluateApproval"
+  | "evaluatePostTool"
+  | "evaluateTurnStopping"
+  | "evaluateTurnEnd"
+  | "evaluateSessionEnd"
+>;
+
+export interface DispatchDeps {
+  readonly evaluate: HookEvaluator;
+  readonly log: Logger;
+  /** Whether a plugin's allow may bypass the agent's own permission rules (its config's `bypassAgentPermissions`). */
+  readonly bypassesAgentPermissions: (plugin: string) => boolean;
+}
+
+const NO_OPINION: HookAnswer = Object.freeze({});
+
+async function preTool(deps: DispatchDeps, request: HookRequest & { point: "pre-tool" }, dialect: AnswerDialect, signal: AbortSignal): Promise<HookAnswer> {
+  const { evaluate } = deps;
+  const rewrite = await evaluate.evaluateRewrite(request.data, { signal });
+  if (rewrite.outcome.kind === "deny") return preToolAnswer({ decision: rewrite.outcome, decidedBy: rewrite.trace.decidedBy, bypass: false }, dialect);
+  const call = rewrite.outcome.call;
+  const result = await evaluate.evaluatePreTool({ session: request.data.session, call }, { signal, agentResolvesAsk: true });
+  const decidedBy = result.trace.decidedBy;
+  return preToolAnswer(
+    { decision: result.decision, decidedBy, bypass: deps.bypassesAgentPermissions(decidedBy), ...((call.rewrittenBy ?? []).length > 0 ? { rewritten: call } : {}) },
+    dialect,
+  );
+}
+
+async function decideRequest(deps: DispatchDeps, request: HookRequest, dialect: AnswerDialect, signal: AbortSignal): Promise<HookAnswer> {
+  const { evaluate } = deps;
+  const { session } = request;
+  switch (request.point) {
+    case "session-start":
+      return sessionStartAnswer((await evaluate.evaluateSessionStart(request.data, { signal })).contexts, request.data.source === "subagent" ? "SubagentStart" : "SessionStart");
+    case "pre-step": {
+      const { decision } = await evaluate.evaluatePreStep(request.data, { signal });
+      if (decision.kind === "reject") await evaluate.evaluateTurnEnd({ session, turn: 0, outcome: "blocked", detail: decision.reason, steps: 0 }, { signal });
+      return preStepAnswer(decision);
+    }
+    case "pre-tool":
+      return preTool(deps, request, dialect, signal);
+    case "approval":
+      return approvalAnswer((await evaluate.evaluateApproval(request.data, { signal })).decision);
+    case "post-tool": {
+      const result = await evaluate.evaluatePostTool(request.data, { signal });
+      const event = request.data.result.isError ? "PostToolUseFailure" : "PostToolUse";
+      return postToolAnswer(result.decision, result.result, request.data.call, result.trace.decidedBy, dialect, event);
+    }
+    case "turn-stopping": {
+      const result = await evaluate.evaluateTurnStopping(request.data, { signal });
+      if (result.decision.kind === "pass") {
+        const outcome = result.capped ? "continuation_cap" : "completed";
+        await evaluate.evaluateTurnEnd({ session, turn: 0, outcome, detail: result.capped ? "limits.maxSteeredContinuations reached" : "", steps: 0 }, { signal });
+      }
+      return stopAnswer(result.decision, result.capped);
+    }
+    case "session-end":
+      await evaluate.evaluateSessionEnd(request.data, { signal });
+      return NO_OPINION;
+    case "turn-end":
+      await evaluate.evaluateTurnEnd(request.data, { signal });
+      return NO_OPINION;
+    case "agent-event":
+      // No typed point: the generic observe-only point takes these once it exists. Until then the
+      // event is answered with no opinion, and said so, never silently.
+      deps.log.info("hook event has no hookd point: answered with no opinion", {
+        event: request.event,
+        dialect,
+        sessionId: session.sessionId,
+        agentId: session.agentId,
+        ...request.passThrough,
+      });
+      return NO_OPINION;
+  }
+}
+
+/** Decides one request and renders the dialect's answer, fitted to the fields the agent accepts there. */
+export async function answerHook(deps: DispatchDeps, request: HookRequest, dialect: AnswerDialect, signal: AbortSignal): Promise<HookAnswer> {
+  const { answer, dropped } = fitAnswer(await decideRequest(deps, request, dialect, signal), request.event, dialect);
+  if (dropped.length > 0) deps.log.warn("answer fields the agent does not accept at this event were dropped", { event: request.event, dialect, dropped });
+  return answer;
+}
