@@ -13,6 +13,7 @@ import type { ClaudeRun } from "./support/claude.js";
 import { startPolicyDaemon } from "./support/policy.js";
 import type { PolicyDaemon, PolicyEntry } from "./support/policy.js";
 import { startRecorder } from "./support/recorder.js";
+import { concrete, documentedHooks } from "./support/snippets.js";
 import type { HookRecorder } from "./support/recorder.js";
 import { MARK, prepareCwd } from "./support/scenario.js";
 
@@ -97,6 +98,15 @@ describe("Claude Code's events, recorded", () => {
     expect(entries.filter((e) => e.point === "pre-tool").map((e) => e.command)).toEqual(expect.arrayContaining(["rm -r victim", "echo sub-ran > sub.txt"]));
     expect(MARK.denyReason).toContain("rm -r");
   });
+
+  it("puts the subagent's tool calls in its own session, with lineage", () => {
+    const start = recorder.bodies.find((b) => b.hook_event_name === "SubagentStart");
+    const gated = entries.find((e) => e.point === "pre-tool" && e.command === "rm -r victim");
+    expect(gated?.session).toMatchObject({ sessionId: start?.agent_id, parentSessionId: start?.session_id, agentType: "general-purpose" });
+    const main = entries.find((e) => e.point === "pre-tool" && e.tool === "Agent");
+    expect(main).toBeDefined();
+    expect(main?.session.parentSessionId ?? "").toBe("");
+  });
 });
 
 // Headless Claude Code (no --allowedTools) asks its PermissionRequest hook before a command that
@@ -149,5 +159,23 @@ it("Claude Code runs the command a PreToolUse updatedInput rewrote", async () =>
   } finally {
     await model.close();
     await recorder.close();
+  }
+}, 120_000);
+
+// Through hookd: the README's http snippet, no --allowedTools, so Claude Code's own rules ask
+// before a command that writes a file; hookd's approval plugin answers the PermissionRequest.
+it("a permission request from Claude Code is answered by hookd's approval plugin", async () => {
+  const policy = await startPolicyDaemon();
+  const model = await startFakeModel((c) => (c.tools.length === 0 ? { kind: "text", text: "ok" } : c.toolResults.length === 0 ? { kind: "shell", command: "echo approved > approved.txt" } : { kind: "text", text: "DONE" }));
+  try {
+    const home = await tempDir("claude-home");
+    const dir = await tempDir("claude-cwd");
+    const result = await runClaude({ home, cwd: dir, modelUrl: model.url, hooks: concrete(documentedHooks("claude-code-http"), "c-forwarder", policy.hookUrl), prompt: "write it" });
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(join(dir, "approved.txt"))).toBe(true);
+    expect((await policy.entries()).filter((e) => e.point === "approval")).toEqual([expect.objectContaining({ tool: "Bash", command: "echo approved > approved.txt" })]);
+  } finally {
+    await model.close();
+    await policy.stop();
   }
 }, 120_000);

@@ -64,6 +64,15 @@ describe.each(PATHS)("Codex through %s", (path) => {
     expect(userSaw(result, MARK.promptContext)).toBe(true);
   });
 
+  it("applies hookd's rewrite: the agent itself ran the rewritten command", () => {
+    expect(result.rewriteApplied).toBe(true);
+    expect(result.entries.some((e) => e.point === "pre-tool" && e.command === "echo rewritten-by-hookd > rewritten-by-hookd.txt")).toBe(true);
+  });
+
+  it("reaches the session-end plugin when the session ends", () => {
+    expect(result.entries.filter((e) => e.point === "session-end")).toEqual([expect.objectContaining({ reason: "closed", session: expect.objectContaining({ agentId: "codex" }) as unknown })]);
+  });
+
   it("continues once on a stop steer", () => {
     const stops = result.entries.filter((e) => e.point === "turn-stopping");
     expect(stops.map((e) => e.stopHookActive)).toEqual([false, true]);

@@ -1,6 +1,6 @@
 // The one scripted conversation every agent and path runs: the model first asks for `rm -r`
-// (hookd denies it), then a harmless command (it runs, and hookd adds post-tool context), then
-// answers; hookd steers that first stop once, and the model answers again. What each assertion
+// (hookd denies it), then a harmless command (it runs, and hookd adds post-tool context), then a
+// command hookd rewrites, then answers; hookd steers that first stop once, and the model answers again. What each assertion
 // reads: the files in the agent's cwd (what ran), the fake model's log (what reached the model)
 // and the policy's log (which points the agent drove).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -15,6 +15,8 @@ export const SCENARIO_PROMPT = "Tidy up this directory, then tell me DONE.";
 export const scenarioScript: Script = scripted([
   { kind: "shell", command: "rm -r victim" },
   { kind: "shell", command: "echo harmless-ran > harmless.txt" },
+  // hookd's rewrite turns REWRITE-ME into rewritten-by-hookd: which file appears shows what ran.
+  { kind: "shell", command: "echo REWRITE-ME > REWRITE-ME.txt" },
 ]);
 
 export function prepareCwd(cwd: string): void {
@@ -24,6 +26,8 @@ export function prepareCwd(cwd: string): void {
 export interface Outcome {
   readonly victimSurvived: boolean;
   readonly harmlessRan: boolean;
+  /** The rewritten command ran (and the original did not). */
+  readonly rewriteApplied: boolean;
   /** The agent's main conversations as the fake model received them. */
   readonly conversations: readonly Conversation[];
   readonly entries: readonly PolicyEntry[];
@@ -34,6 +38,7 @@ export function outcome(cwd: string, model: FakeModel, entries: readonly PolicyE
   return {
     victimSurvived: existsSync(join(cwd, "victim")),
     harmlessRan: existsSync(harmless) && readFileSync(harmless, "utf8").includes("harmless-ran"),
+    rewriteApplied: existsSync(join(cwd, `${MARK.rewriteTo}.txt`)) && !existsSync(join(cwd, `${MARK.rewriteFrom}.txt`)),
     conversations: model.conversations(),
     entries,
   };
