@@ -35,10 +35,10 @@ describe("Gemini CLI through the fake model", () => {
     await model?.close();
   });
 
-  it("runs the scripted turn: two shell calls, then the final answer", () => {
+  it("runs the scripted turn: three shell calls, then the final answer", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.events.at(-1)).toMatchObject({ type: "result", status: "success" });
-    expect(run.events.filter((e) => e.type === "tool_use").map((e) => (e.parameters as { command?: string }).command)).toEqual(["rm -r victim", "echo harmless-ran > harmless.txt"]);
+    expect(run.events.filter((e) => e.type === "tool_use").map((e) => (e.parameters as { command?: string }).command)).toEqual(["rm -r victim", "echo harmless-ran > harmless.txt", "echo REWRITE-ME > REWRITE-ME.txt"]);
   });
 
   it("gives the hook Gemini's BeforeTool payload, blocks on exit 2, and the model receives the hook's stderr", () => {
