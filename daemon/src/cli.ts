@@ -17,7 +17,7 @@ commands:
   ${SERVE_USAGE}
   ${CHECK_USAGE}
 ${ADMIN_USAGE}
-  hook --dialect claude-code|codex --event EVENT [--url URL | --socket PATH]
+  hook --dialect claude-code|codex|gemini --event EVENT [--url URL | --socket PATH]
                           answer an agent's command hook through the daemon (JSON on stdin)
 `;
 }

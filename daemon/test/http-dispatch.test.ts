@@ -26,6 +26,7 @@ function stub(overrides: Partial<HookEvaluator>, calls: string[]): HookEvaluator
     evaluateTurnStopping: never,
     evaluateTurnEnd: (event) => (calls.push(`turn-end:${event.outcome}:${event.detail}`), Promise.resolve()),
     evaluateSessionEnd: never,
+    evaluateAgentEvent: (event) => (calls.push(`agent-event:${event.dialect}:${event.eventName}`), Promise.resolve()),
   };
   return { ...base, ...overrides };
 }
@@ -90,12 +91,14 @@ describe("answerHook", () => {
     expect(stop).toMatchObject({ systemMessage: expect.stringContaining("continuation cap") as unknown });
   });
 
-  it("an event without a typed point is logged with the pass-through fields; dropped fields are warned about", async () => {
+  it("an event without a typed point goes to agent-event, logged with the pass-through fields; dropped fields are warned about", async () => {
     const { lines, log } = logger();
-    const evaluate = stub({}, []);
+    const calls: string[] = [];
+    const evaluate = stub({}, calls);
     expect(await answerHook({ evaluate, log, bypassesAgentPermissions: () => false }, readHookRequest(body({ hook_event_name: "Notification", message: "hi" }), context), "claude-code", signal)).toEqual({});
+    expect(calls).toEqual(["agent-event:claude-code:Notification"]);
     expect(lines).toContainEqual(
-      expect.objectContaining({ level: "info", msg: "hook event has no hookd point: answered with no opinion", event: "Notification", transcriptPath: "/t.jsonl", permissionMode: "plan" }),
+      expect.objectContaining({ level: "debug", msg: "hook event to agent-event", event: "Notification", transcriptPath: "/t.jsonl", permissionMode: "plan" }),
     );
     // Codex has no PostToolUseFailure: the context hookd would send is dropped, and said so.
     const failing = stub({ evaluatePostTool: (event) => Promise.resolve({ decision: { kind: "block", feedback: "stop" }, result: event.result, trace: trace("p") }) }, []);

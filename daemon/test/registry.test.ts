@@ -39,6 +39,7 @@ describe("PluginRegistry", () => {
       { point: "turn-stopping", plugins: [] },
       { point: "turn-end", plugins: [] },
       { point: "session-end", plugins: [] },
+      { point: "agent-event", plugins: [] },
     ]);
   });
 

@@ -187,7 +187,7 @@ describe("manifest validation", () => {
       /^manifest\.subscriptions\[1\]\.point: guard is subscribed twice/,
     ],
     ["an empty matcher", manifest({ name: "x", subscriptions: [{ point: pb.Point.PRE_TOOL, tools: ["Bash", ""] }] }), /^manifest\.subscriptions\[0\]\.tools\[1\]: a tool matcher must be a non-empty string/],
-    ["tools on pre-step", manifest({ name: "x", subscriptions: [{ point: pb.Point.PRE_STEP, tools: ["Bash"] }] }), /^manifest\.subscriptions\[0\]\.tools: tool matchers apply only to tool points/],
+    ["tools on pre-step", manifest({ name: "x", subscriptions: [{ point: pb.Point.PRE_STEP, tools: ["Bash"] }] }), /^manifest\.subscriptions\[0\]\.tools: matchers apply only to tool points and agent-event, not to pre-step/],
     ["an unknown failure policy", manifest({ name: "x", subscriptions: [{ point: pb.Point.GUARD, failurePolicy: 7 as pb.FailurePolicy }] }), /^manifest\.subscriptions\[0\]\.failure_policy: unknown value 7/],
   ])("refuses %s", (_name, message, error) => {
     expect(() => readManifest(message)).toThrow(expect.objectContaining({ code: "invalid_plugin", message: expect.stringMatching(error) as unknown }) as Error);

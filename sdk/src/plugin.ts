@@ -4,7 +4,7 @@
 // point and the definition's validation; knows nothing of how a handler is invoked.
 import { HookdError } from "./errors.js";
 import { compileToolMatcher } from "./matcher.js";
-import { POINTS, TOOL_POINTS, isPointName } from "./points/index.js";
+import { MATCHED_POINTS, POINTS, isPointName } from "./points/index.js";
 import type { PointHandlers, PointName } from "./points/index.js";
 import type { FailurePolicy } from "./types.js";
 
@@ -12,7 +12,10 @@ export type { Awaitable, ExecuteContext, HandlerContext, WaterfallContext } from
 export type { PointHandlers };
 
 export interface SubscriptionOptions {
-  /** Whole-name tool globs (tool points only); empty or absent matches every tool. */
+  /**
+   * Whole-name globs: of the tool name at tool points, of the agent's event name at agent-event
+   * (e.g. ["PreCompact", "Worktree*"]); refused at every other point. Empty or absent matches all.
+   */
   readonly tools?: readonly string[];
   /** Lower runs outermost; ties by plugin name. Default 0. */
   readonly priority?: number;
@@ -79,7 +82,7 @@ function normalizeSubscription(point: PointName, entry: unknown, path: string): 
     throw new HookdError("invalid_plugin", `${path}.handler: expected a function`);
   }
   if (sub.tools !== undefined) {
-    if (!TOOL_POINTS.has(point)) throw new HookdError("invalid_plugin", `${path}.tools: tool matchers apply only to tool points`);
+    if (!MATCHED_POINTS.has(point)) throw new HookdError("invalid_plugin", `${path}.tools: matchers apply only to tool points and agent-event`);
     if (!Array.isArray(sub.tools)) throw new HookdError("invalid_plugin", `${path}.tools: expected a list of globs`);
     compileToolMatcher(sub.tools, `${path}.tools`);
   }

@@ -443,6 +443,18 @@ const EVENTS: readonly EventRow[] = [
     create(pb.SessionEndEventSchema, { session: childPb, reason: pb.SessionEndReason.DAEMON_STOPPING, detail: "SIGTERM", turns: 4 }),
     { session: child, reason: "daemon_stopping", detail: "SIGTERM", turns: 4 },
   ),
+  eventRow(
+    "agent-event",
+    "a Claude Code PreCompact, its integers kept to the digit",
+    create(pb.AgentEventEventSchema, { session: sessionPb, dialect: pb.AgentDialect.CLAUDE_CODE, eventName: "PreCompact", payloadJson: `{"n":${BIG},"trigger":"auto"}` }),
+    { session, dialect: "claude-code", eventName: "PreCompact", payload: { n: 9223372036854775807n, trigger: "auto" } },
+  ),
+  eventRow(
+    "agent-event",
+    "a Gemini CLI BeforeModel of a subagent, a payload that is not an object",
+    create(pb.AgentEventEventSchema, { session: childPb, dialect: pb.AgentDialect.GEMINI, eventName: "BeforeModel", payloadJson: `[1,"two",null]` }),
+    { session: child, dialect: "gemini", eventName: "BeforeModel", payload: [1, "two", null] },
+  ),
 ];
 
 describe("events", () => {

@@ -38,6 +38,7 @@ export const policy = definePlugin({
     approval: (e) => (record("approval", e, { askedBy: e.askedBy }), command(e).includes("deploy") ? approve() : command(e).includes("rm ") ? reject("no removals") : pass()),
     "turn-end": (e) => record("turn-end", e, { outcome: e.outcome, detail: e.detail }),
     "session-end": (e) => record("session-end", e, { reason: e.reason, detail: e.detail }),
+    "agent-event": { tools: ["PreCompact"], handler: (e) => record("agent-event", e, { eventName: e.eventName, dialect: e.dialect, trigger: e.payload.trigger }) },
   },
 });
 export const trusted = definePlugin({ name: "trusted", points: { "pre-tool": (e) => (command(e) === "make test" ? allow() : pass()) } });
@@ -156,10 +157,12 @@ describe("Claude Code http hooks: every event to its point", () => {
     ]);
   });
 
-  it("an event without a typed point is answered {} and logged with what the agent sent", async () => {
+  it("an event without a typed point reaches agent-event plugins subscribed by its name, and is answered {}", async () => {
     expect(await post({ hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "" })).toEqual({});
-    const line = await daemon.waitForLog((l) => l.msg === "hook event has no hookd point: answered with no opinion" && l.event === "PreCompact");
-    expect(line).toMatchObject({ dialect: "claude-code", sessionId: "cc-main", transcriptPath: claude.transcript_path, permissionMode: "default" });
+    expect(await post({ hook_event_name: "Notification", message: "waiting" })).toEqual({});
+    const events = recorded().filter((r) => r.point === "agent-event");
+    // Notification matches no subscription: only PreCompact reached the plugin, with its payload.
+    expect(events).toEqual([{ point: "agent-event", session: expect.objectContaining({ sessionId: "cc-main" }) as unknown, eventName: "PreCompact", dialect: "claude-code", trigger: "auto" }]);
   });
 });
 

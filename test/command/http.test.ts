@@ -251,7 +251,7 @@ describe.each<[Forwarder]>([["node"], ["c"]])("hookd hook (the %s forwarder)", (
     const gone = ws.file("nobody.sock");
     expect((await forward(["--dialect", "codex", "--socket", gone], hook("Stop", {}))).code).toBe(1);
     expect(await forward(["--dialect", "codex", "--socket", gone, "--fail-closed"], hook("Stop", {}))).toMatchObject({ code: 2, stderr: expect.stringContaining("hookd did not answer") as unknown });
-    expect(await forward(["--dialect", "vim"], "{}")).toMatchObject({ code: 1, stderr: expect.stringContaining("--dialect: expected claude-code or codex") as unknown });
+    expect(await forward(["--dialect", "vim"], "{}")).toMatchObject({ code: 1, stderr: expect.stringContaining("--dialect: expected claude-code, codex or gemini") as unknown });
     expect(await forward(["--dialect", "codex"], "{}")).toMatchObject({ code: 1, stderr: expect.stringContaining("give --url or --socket") as unknown });
   });
 

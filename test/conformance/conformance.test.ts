@@ -10,7 +10,7 @@
 // configured without points and told to exit before it serves (the unreachable rows). Every
 // evaluation runs in a session of its own, so the daemon's audit log (written before the answer)
 // shows exactly that evaluation's plugin invocation: its outcome and, for a fault, the cause,
-// whatever the failure policy made of it. Session-end and turn-end answer nothing: the plugins
+// whatever the failure policy made of it. Session-end, turn-end and agent-event answer nothing: the plugins
 // record what they received in a directory of the test's before answering, and the row reads it.
 //
 // The plugins subscribe to the points the test names ($HOOKD_CONFORMANCE_POINTS): those of
@@ -31,7 +31,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO, startDaemon } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
 import { TOOL_OUTPUT, UNREACHABLE_INPUT, UNREACHABLE_ROWS, ROWS, argumentsOf, claimed, pluginName } from "./rows.js";
-import type { RecordedRow, RewriteOutcome, Row, UnreachableRow } from "./rows.js";
+import type { AgentEventRow, RecordedRow, RewriteOutcome, Row, UnreachableRow } from "./rows.js";
 
 /** The per-call deadline the daemon gives the conformance plugin at every point. */
 const DEADLINE_MS = 500;
@@ -98,7 +98,7 @@ const LANGUAGES: readonly Language[] = [
 const title = (row: Row): string => `${row.point} ${JSON.stringify(row.input)} (${row.policy})`;
 
 /** Every point the conformance plugins serve, in firing order. */
-const SERVED_POINTS = ["pre-step", "rewrite", "pre-tool", "approval", "post-tool", "turn-stopping", "turn-end", "session-end"] as const;
+const SERVED_POINTS = ["pre-step", "rewrite", "pre-tool", "approval", "post-tool", "turn-stopping", "turn-end", "session-end", "agent-event"] as const;
 const KNOWN_POINTS: readonly string[] = POINTS;
 const SUBSCRIBED: readonly PointName[] = SERVED_POINTS.filter((point): point is (typeof SERVED_POINTS)[number] & PointName => KNOWN_POINTS.includes(point));
 const RECORDS_DIR = "records";
@@ -193,13 +193,14 @@ class Agent {
   }
 
   /** What the plugin recorded it received at a notification point; undefined when nothing. */
-  recorded(point: RecordedRow["point"], session: SessionInfo): unknown {
+  recorded(point: RecordedRow["point"] | AgentEventRow["point"], session: SessionInfo): unknown {
     const path = join(this.recordsDir, `${point}.${session.sessionId}.json`);
     return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as unknown) : undefined;
   }
 
   async evaluate(row: Row): Promise<Observed> {
-    const session = this.session(row.point === "session-end" && row.subagent === true ? { parentSessionId: "conformance-parent", agentType: "conformance-subagent" } : undefined);
+    const subagent = (row.point === "session-end" || row.point === "agent-event") && row.subagent === true;
+    const session = this.session(subagent ? { parentSessionId: "conformance-parent", agentType: "conformance-subagent" } : undefined);
     const observe = (decision: unknown, trace: DecisionTrace | undefined, result?: ToolResult): Observed => ({
       decision: withoutIds(decision),
       decidedBy: trace?.decidedBy,
@@ -245,6 +246,10 @@ class Agent {
         await this.client.evaluateTurnEnd({ session, turn, outcome, detail, steps } as Parameters<HostClient["evaluateTurnEnd"]>[0]);
         return observe(this.recorded(row.point, session), undefined);
       }
+      case "agent-event": {
+        await this.client.evaluateAgentEvent({ session, dialect: row.dialect, eventName: row.input, payload: parseJson(row.payloadJson) });
+        return observe(this.recorded(row.point, session), undefined);
+      }
     }
   }
 
@@ -288,7 +293,10 @@ function expected(row: Row, lang: string): Observed {
   const plugin = pluginName(lang);
   const outcome =
     row.cause !== undefined ? "fault" : row.decidedBy === "default" ? "passed" : row.decidedBy === "nobody" ? (expect.toBeOneOf(["answered", "passed"]) as string) : "answered";
-  const decision = row.point === "session-end" || row.point === "turn-end" ? { point: row.point, sessionId: expect.any(String) as string, agentId: AGENT, ...row.decision(lang) } : row.decision(lang);
+  const recorded = row.point === "session-end" || row.point === "turn-end" || row.point === "agent-event" ? row.decision(lang) : undefined;
+  const decision = recorded !== undefined ? { point: row.point, sessionId: expect.any(String) as string, agentId: AGENT, ...recorded } : row.decision(lang);
+  // An agent event the plugin's matchers do not match: it is never called, nothing is audited.
+  if (row.point === "agent-event" && recorded === undefined) return { decision: undefined, decidedBy: undefined, failureCause: "", invocations: [] };
   return {
     decision: withoutIds(decision),
     decidedBy: row.decidedBy === "plugin" ? plugin : row.decidedBy === "default" ? "default" : undefined,

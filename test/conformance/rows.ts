@@ -4,7 +4,7 @@
 // daemon), and the expected typed decision, decider, failure cause and audited outcome. The
 // driver is conformance.test.ts.
 import { pluginMessage, snapshotJson, text, userMessage } from "@hookd/sdk";
-import type { AgentMessage, FailurePolicy, JsonValue, PostToolDecision, PreStepDecision, PreToolDecision, ToolResult } from "@hookd/sdk";
+import type { AgentDialect, AgentMessage, FailurePolicy, JsonValue, PostToolDecision, PreStepDecision, PreToolDecision, ToolResult } from "@hookd/sdk";
 import { expect } from "vitest";
 
 export const pluginName = (lang: string): string => `conformance-${lang}`;
@@ -79,7 +79,21 @@ export interface RecordedRow extends RowBase {
   /** The plugin's record, besides point, sessionId and agentId. */
   decision(lang: string): Readonly<Record<string, JsonValue>>;
 }
-export type Row = PreToolRow | PostToolRow | PreStepRow | RewriteRow | ApprovalRow | TurnStoppingRow | RecordedRow;
+/**
+ * agent-event: an agent's own event, sent with `input` as its name. The plugins subscribe with
+ * the manifest matcher "Conformance*", so a row whose name it does not match calls nobody.
+ */
+export interface AgentEventRow extends RowBase {
+  readonly point: "agent-event";
+  readonly decidedBy: "nobody";
+  readonly subagent?: true;
+  readonly dialect: AgentDialect;
+  /** The payload as the agent sent it. */
+  readonly payloadJson: string;
+  /** The plugin's record (besides point, sessionId and agentId), or undefined when it must not be called. */
+  decision(lang: string): Readonly<Record<string, JsonValue>> | undefined;
+}
+export type Row = PreToolRow | PostToolRow | PreStepRow | RewriteRow | ApprovalRow | TurnStoppingRow | RecordedRow | AgentEventRow;
 export type PointOfRow = Row["point"];
 
 const contextFrom = (lang: string): AgentMessage => pluginMessage(pluginName(lang), `conformance: context from ${lang}`);
@@ -212,7 +226,20 @@ export const ROWS: readonly Row[] = [
     point: "session-end", input: "subagent session-end", policy: "fail-closed", decidedBy: "nobody", subagent: true,
     decision: () => ({ reason: "closed", detail: "conformance: the subagent finished", turns: 1, parentSessionId: "conformance-parent", agentType: "conformance-subagent" }),
   },
-  { point: "turn-end", input: "turn-end", policy: "fail-closed", decidedBy: "nobody", decision: () => ({ turn: 3, outcome: "blocked", detail: "conformance: a pre-step plugin rejected", steps: 2, parentSessionId: "", agentType: "" }) },
+  { point: "turn-end", input: "turn-end", policy: "fail-closed", decidedBy: "nobody", decision: () => ({ turn: 3, outcome: "blocked", detail: "conformance: a pre-step plugin rejected", steps: 2, parentSessionId: "", agentType: "" }) },  // agent-event: observers subscribed by event name receive the envelope, the payload digit for digit
+  {
+    point: "agent-event", input: "ConformanceCompact", policy: "fail-closed", decidedBy: "nobody", dialect: "claude-code",
+    payloadJson: `{"hook_event_name":"ConformanceCompact","tokens":${INT64_MAX},"note":"caf\u00e9 \ud83d\ude00"}`,
+    decision: () => ({ dialect: "claude-code", eventName: "ConformanceCompact", payloadJson: `{"hook_event_name":"ConformanceCompact","tokens":${INT64_MAX},"note":"café 😀"}`, parentSessionId: "", agentType: "" }),
+  },
+  {
+    point: "agent-event", input: "ConformanceModel", policy: "fail-open", decidedBy: "nobody", dialect: "gemini", subagent: true,
+    payloadJson: `[${INT64_MIN},1.5,null,{"nested":{"deep":true}}]`,
+    decision: () => ({ dialect: "gemini", eventName: "ConformanceModel", payloadJson: `[${INT64_MIN},1.5,null,{"nested":{"deep":true}}]`, parentSessionId: "conformance-parent", agentType: "conformance-subagent" }),
+  },
+  // The manifest's matcher is a whole-name glob: a name it does not match reaches nobody.
+  { point: "agent-event", input: "PreCompact", policy: "fail-closed", decidedBy: "nobody", dialect: "codex", payloadJson: "{}", decision: () => undefined },
+  { point: "agent-event", input: "XConformance", policy: "fail-closed", decidedBy: "nobody", dialect: "codex", payloadJson: "{}", decision: () => undefined },
 ];
 
 /**

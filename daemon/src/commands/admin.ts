@@ -176,6 +176,7 @@ function recordJson(record: pb.AuditRecord): Record<string, unknown> {
     turn: record.turn,
     step: record.step,
     callId: record.callId,
+    ...(record.eventName === "" ? {} : { eventName: record.eventName }),
     plugin: record.plugin,
     point: pointName(record.point),
     decision: record.decision,
@@ -191,7 +192,7 @@ function recordJson(record: pb.AuditRecord): Record<string, unknown> {
 }
 
 export function recordLine(r: pb.AuditRecord): string {
-  const where = `${r.agentId}/${r.sessionId} t${r.turn}s${r.step}${r.callId === "" ? "" : ` ${r.callId}`}`;
+  const where = `${r.agentId}/${r.sessionId} t${r.turn}s${r.step}${r.callId === "" ? "" : ` ${r.callId}`}${r.eventName === "" ? "" : ` ${r.eventName}`}`;
   const rewrite = r.originalArgumentsJson === undefined ? "" : `args=${r.argumentsJson ?? ""} was=${r.originalArgumentsJson}`;
   const why = [r.cause === "" ? "" : `cause=${r.cause}`, r.reason === "" ? "" : JSON.stringify(r.reason), rewrite].filter((x) => x !== "").join(" ");
   // A shadow call is never "-> decision": nothing was applied.

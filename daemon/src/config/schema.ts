@@ -78,9 +78,9 @@ export const pluginSchema = z.discriminatedUnion("kind", [
   z.strictObject({
     ...pluginBase,
     kind: z.literal("command"),
-    /** A Claude Code / Codex hooks file (bare event map, or settings with a top-level "hooks"). */
+    /** A Claude Code / Codex / Gemini CLI hooks file (bare event map, or settings with a top-level "hooks"). */
     hooks: z.string().min(1),
-    dialect: z.enum(["claude-code", "codex"]),
+    dialect: z.enum(["claude-code", "codex", "gemini"]),
     failurePolicy: failurePolicy.optional(),
   }),
 ]);

@@ -1,10 +1,10 @@
-// One entry for every point: picks the point's listeners (matching the tool at tool-scoped
-// points), freezes the event, runs the runner of the point's mode within the point's budget, and
+// One entry for every point: picks the point's listeners (matching the point's match key: the
+// tool at tool-scoped points, the event name at agent-event), freezes the event, runs the runner of the point's mode within the point's budget, and
 // records every invocation and the applied decision on the event bus; the point's shadow
 // listeners are started beside the enforcing ones and never awaited (runners/shadow.ts). The loop, the tool
 // pipeline and the evaluate API all decide through `decide`, so a point behaves the same
 // wherever it is reached. Knows the modes, never a point by name.
-import { POINT_TABLE, unreachable } from "@hookd/sdk";
+import { POINT_TABLE, matchKeyOf, unreachable } from "@hookd/sdk";
 import type { DecisionOf, EventOf, PointName, PointSpec, PointTable, ToolCall, ToolResult } from "@hookd/sdk";
 import { freezeBuilt } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
@@ -57,9 +57,9 @@ type ModeArgs<P extends PointName> = ModeOf<P> extends "around" ? [around: Aroun
  */
 export function decide<P extends PointName>(env: PointEnv, point: P, event: EventOf<P>, ...args: ModeArgs<P>): Promise<Decided<P>> {
   const spec: PointSpec = POINT_TABLE[point];
-  const toolName = spec.toolScoped ? (event as { readonly call: { readonly toolName: string } }).call.toolName : undefined;
-  const real = enforced(env, spec, point, env.registry.listeners(point, toolName), event, args);
-  const shadows = env.registry.shadows(point, toolName);
+  const key = matchKeyOf(point, event);
+  const real = enforced(env, spec, point, env.registry.listeners(point, key), event, args);
+  const shadows = env.registry.shadows(point, key);
   if (shadows.length > 0) {
     startShadows(shadows, freezeBuilt(event), { mode: spec.mode, real, emit: (shadow) => env.bus.emit({ type: "shadow-decision", scope: env.scope, shadow }) });
   }

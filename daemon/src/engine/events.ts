@@ -14,6 +14,8 @@ export interface EventScope {
   readonly step: number;
   /** Set for tool-call events. */
   readonly callId?: string;
+  /** Set for agent-event: the agent's own event name. */
+  readonly eventName?: string;
 }
 
 /**

@@ -30,14 +30,17 @@ export class PluginRegistry {
 
   static readonly EMPTY = new PluginRegistry([]);
 
-  /** The ordered enforcing listeners of a point; for tool points, only those matching the tool. */
-  listeners<P extends PointName>(point: P, toolName?: string): readonly Listener<P>[] {
-    return matching((this.#byPoint.get(point) ?? []) as readonly Listener<P>[], toolName);
+  /**
+   * The ordered enforcing listeners of a point; given the point's match key (a tool name, an
+   * agent event's name), only those whose matchers match it.
+   */
+  listeners<P extends PointName>(point: P, key?: string): readonly Listener<P>[] {
+    return matching((this.#byPoint.get(point) ?? []) as readonly Listener<P>[], key);
   }
 
   /** The point's shadow listeners (mode "shadow"), ordered and matched like `listeners`. */
-  shadows<P extends PointName>(point: P, toolName?: string): readonly Listener<P>[] {
-    return matching((this.#shadowsByPoint.get(point) ?? []) as readonly Listener<P>[], toolName);
+  shadows<P extends PointName>(point: P, key?: string): readonly Listener<P>[] {
+    return matching((this.#shadowsByPoint.get(point) ?? []) as readonly Listener<P>[], key);
   }
 
   /** Every enforcing plugin name with the points it subscribes to, in order, for logs and `hookd check`. */
@@ -51,7 +54,7 @@ export class PluginRegistry {
   }
 }
 
-function matching<L extends Listener>(all: readonly L[], toolName: string | undefined): readonly L[] {
-  if (toolName === undefined || all.length === 0) return all;
-  return all.every((listener) => listener.matches(toolName)) ? all : all.filter((listener) => listener.matches(toolName));
+function matching<L extends Listener>(all: readonly L[], key: string | undefined): readonly L[] {
+  if (key === undefined || all.length === 0) return all;
+  return all.every((listener) => listener.matches(key)) ? all : all.filter((listener) => listener.matches(key));
 }

@@ -1,11 +1,12 @@
 // `hookd hook`: the forwarding command an agent runs as a command hook. Reads the hook's JSON on
 // stdin, asks the daemon's HTTP hook endpoint, prints the dialect's answer and exits with the
 // dialect's code: 0 with the JSON on stdout, or (Codex) 2 with the reason on stderr for a block.
+// Gemini CLI always gets its JSON on stdout with exit 0 (it honours `decision: "deny"` there).
 // The daemon renders both (forwarder mode, see http/server.ts); this only moves bytes.
 // A process per event must start fast, so this file imports node:http and nothing else: never
 // @hookd/sdk (which loads grpc-js) and never the daemon. Keep it that way.
 //
-//   hookd hook --dialect claude-code|codex [--event E] [--url URL | --socket PATH]
+//   hookd hook --dialect claude-code|codex|gemini [--event E] [--url URL | --socket PATH]
 //              [--agent ID] [--timeout MS] [--fail-closed]
 // Defaults: --url from HOOKD_HOOK_URL, --socket from HOOKD_HOOK_SOCKET, --agent from HOOKD_AGENT,
 // a bearer token from HOOKD_TOKEN. When hookd cannot answer, the hook fails open (exit 1: both
@@ -20,7 +21,7 @@ export interface ForwarderIo {
 }
 
 interface Options {
-  dialect: "claude-code" | "codex";
+  dialect: "claude-code" | "codex" | "gemini";
   event: string | undefined;
   url: string | undefined;
   socket: string | undefined;
@@ -29,7 +30,7 @@ interface Options {
   failClosed: boolean;
 }
 
-const USAGE = "usage: hookd hook --dialect claude-code|codex [--event E] [--url URL | --socket PATH] [--agent ID] [--timeout MS] [--fail-closed]";
+const USAGE = "usage: hookd hook --dialect claude-code|codex|gemini [--event E] [--url URL | --socket PATH] [--agent ID] [--timeout MS] [--fail-closed]";
 
 class UsageError extends Error {}
 
@@ -54,7 +55,7 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options 
     switch (flag) {
       case "--dialect": {
         const dialect = value();
-        if (dialect !== "claude-code" && dialect !== "codex") throw new UsageError(`--dialect: expected claude-code or codex, got ${dialect}`);
+        if (dialect !== "claude-code" && dialect !== "codex" && dialect !== "gemini") throw new UsageError(`--dialect: expected claude-code, codex or gemini, got ${dialect}`);
         options.dialect = dialect;
         break;
       }

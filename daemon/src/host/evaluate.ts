@@ -168,6 +168,11 @@ export class EvaluateService {
     );
   }
 
+  /** An agent's own event no typed point carries: its subscribers observe it; the record names the event. */
+  async evaluateAgentEvent(event: EventOf<"agent-event">, options: EvaluateOptions): Promise<void> {
+    await this.#admit(event.session, () => decide(this.#env(event.session, { turn: 0, step: 0, eventName: event.eventName }, options), "agent-event", event));
+  }
+
   evaluateTurnStopping(event: EventOf<"turn-stopping">, options: EvaluateOptions): Promise<{ decision: TurnStoppingDecision | Pass; capped: boolean; trace: Trace }> {
     return this.#admit(event.session, async (started) => {
       const env = this.#env(event.session, scopeOf(event), options);
@@ -216,6 +221,7 @@ export class EvaluateService {
     "turn-stopping": (event, options) => this.evaluateTurnStopping(event, options),
     "turn-end": (event, options) => this.evaluateTurnEnd(event, options),
     "session-end": (event, options) => this.evaluateSessionEnd(event, options),
+    "agent-event": (event, options) => this.evaluateAgentEvent(event, options),
   };
 
   /** Converts a request's event and binds it to the caller's authenticated identity. */

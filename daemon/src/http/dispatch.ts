@@ -26,6 +26,7 @@ export type HookEvaluator = Pick<
   | "evaluateTurnStopping"
   | "evaluateTurnEnd"
   | "evaluateSessionEnd"
+  | "evaluateAgentEvent"
 >;
 
 export interface DispatchDeps {
@@ -85,15 +86,9 @@ async function decideRequest(deps: DispatchDeps, request: HookRequest, dialect: 
       await evaluate.evaluateTurnEnd(request.data, { signal });
       return NO_OPINION;
     case "agent-event":
-      // No typed point: the generic observe-only point takes these once it exists. Until then the
-      // event is answered with no opinion, and said so, never silently.
-      deps.log.info("hook event has no hookd point: answered with no opinion", {
-        event: request.event,
-        dialect,
-        sessionId: session.sessionId,
-        agentId: session.agentId,
-        ...request.passThrough,
-      });
+      // No typed point: the generic observe-only point, for plugins subscribed by the event's name.
+      deps.log.debug("hook event to agent-event", { event: request.event, dialect, sessionId: session.sessionId, agentId: session.agentId, ...request.passThrough });
+      await evaluate.evaluateAgentEvent({ session, dialect, eventName: request.event, payload: request.payload }, { signal });
       return NO_OPINION;
   }
 }

@@ -5,8 +5,8 @@
 import { Metadata } from "@grpc/grpc-js";
 import type { IncomingHttpHeaders } from "node:http";
 import type { AgentIdentities } from "../host/identity.js";
-import type { AnswerDialect } from "./answer.js";
 import { AGENT_HEADER } from "./server.js";
+import type { HttpDialect } from "./server.js";
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -14,7 +14,7 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 }
 
 /** A `resolveAgent` for startHookHttpServer; its errors carry gRPC codes the server maps to 401/403. */
-export function agentResolver(identities: AgentIdentities): (headers: IncomingHttpHeaders, dialect: AnswerDialect) => string {
+export function agentResolver(identities: AgentIdentities): (headers: IncomingHttpHeaders, dialect: HttpDialect) => string {
   return (headers, dialect) => {
     const metadata = new Metadata();
     for (const name of [AGENT_HEADER, "authorization"]) {

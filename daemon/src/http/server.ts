@@ -8,6 +8,7 @@
 //   POST /            or /hooks           hook_event_name from the body
 //   POST /hooks/<Event>                   the body must agree
 //   header x-hookd-dialect: codex         answer in Codex's accepted subset (default claude-code)
+//   header x-hookd-dialect: gemini        a Gemini CLI hook: its events and answers (gemini.ts)
 //   header x-hookd-agent: <id>            the agent id (default: the dialect's name)
 //   header x-hookd-forward: 1             forwarder mode: the body is the text the forwarding
 //                                         command prints, header x-hookd-exit its exit code (0 =
@@ -26,6 +27,13 @@ import type { AnswerDialect } from "./answer.js";
 import { answerHook } from "./dispatch.js";
 import type { HookEvaluator } from "./dispatch.js";
 import { BadRequest, StopCounter, readHookRequest } from "./request.js";
+import { answerGeminiHook } from "./gemini.js";
+import { geminiForwardedOutput } from "./gemini-answer.js";
+import { readGeminiRequest } from "./gemini-request.js";
+import type { HookAnswer } from "./answer.js";
+
+/** The dialects the endpoint speaks: the answer dialects of answer.ts, and Gemini CLI's. */
+export type HttpDialect = AnswerDialect | "gemini";
 
 export const DIALECT_HEADER = "x-hookd-dialect";
 export const AGENT_HEADER = "x-hookd-agent";
@@ -41,7 +49,7 @@ export interface HookHttpOptions {
    * The agent id of a request; may throw to refuse it (an error with an HTTP `status`, e.g. 401).
    * Default: the x-hookd-agent header, else the dialect's name ("claude-code" or "codex").
    */
-  readonly resolveAgent?: (headers: IncomingHttpHeaders, dialect: AnswerDialect) => string;
+  readonly resolveAgent?: (headers: IncomingHttpHeaders, dialect: HttpDialect) => string;
   /** Largest accepted body; default 4 MiB (413 beyond). */
   readonly maxBodyBytes?: number;
   /** File mode of a Unix socket; default 0o600 (owner only). */
@@ -88,14 +96,14 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-function dialectOf(headers: IncomingHttpHeaders): AnswerDialect {
+function dialectOf(headers: IncomingHttpHeaders): HttpDialect {
   const value = header(headers, DIALECT_HEADER);
   if (value === undefined || value === "" || value === "claude-code") return "claude-code";
-  if (value === "codex") return "codex";
-  throw new HttpError(400, `${DIALECT_HEADER}: expected "claude-code" or "codex", got ${JSON.stringify(value)}`);
+  if (value === "codex" || value === "gemini") return value;
+  throw new HttpError(400, `${DIALECT_HEADER}: expected "claude-code", "codex" or "gemini", got ${JSON.stringify(value)}`);
 }
 
-const defaultAgent = (headers: IncomingHttpHeaders, dialect: AnswerDialect): string => header(headers, AGENT_HEADER) || dialect;
+const defaultAgent = (headers: IncomingHttpHeaders, dialect: HttpDialect): string => header(headers, AGENT_HEADER) || dialect;
 
 /** A stale socket file (nobody answers on it) is replaced; a live one is refused. */
 async function clearStaleSocket(path: string): Promise<void> {
@@ -179,12 +187,20 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     const dialect = dialectOf(req.headers);
     const agentId = resolveAgent(req.headers, dialect);
     const text = await readBody(req, limit);
-    const request = readHookRequest(text, {
-      agentId,
-      dialect,
-      ...(eventInPath === undefined ? {} : { expectedEvent: eventInPath }),
-      steeredContinuations: (sessionId, active) => stops.next(`${agentId}\u0000${sessionId}`, active),
-    });
+    const steeredContinuations = (sessionId: string, active: boolean): number => stops.next(`${agentId}\u0000${sessionId}`, active);
+    const expected = eventInPath === undefined ? {} : { expectedEvent: eventInPath };
+    // Read before anything is evaluated, so a bad body is a 400 naming the field.
+    let decideRequest: (signal: AbortSignal) => Promise<HookAnswer>;
+    if (dialect === "gemini") {
+      const request = readGeminiRequest(text, { agentId, ...expected, steeredContinuations });
+      decideRequest = (signal) => answerGeminiHook(evaluate, request, signal);
+    } else {
+      const request = readHookRequest(text, { agentId, dialect, ...expected, steeredContinuations });
+      decideRequest = (signal) => {
+        log.debug("hook request", { event: request.event, dialect, sessionId: request.session.sessionId, agentId, ...request.passThrough });
+        return answerHook(deps, request, dialect, signal);
+      };
+    }
     // The agent hanging up cancels the evaluation (plugins see their signal abort).
     const controller = new AbortController();
     inflight.add(controller);
@@ -192,10 +208,9 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
       if (!res.writableFinished) controller.abort(new HttpError(499, "the client closed the request"));
     });
     try {
-      log.debug("hook request", { event: request.event, dialect, sessionId: request.session.sessionId, agentId, ...request.passThrough });
-      const answer = await answerHook(deps, request, dialect, controller.signal);
+      const answer = await decideRequest(controller.signal);
       if (header(req.headers, FORWARD_HEADER) !== "1") return send(res, 200, answer);
-      const output = forwardedOutput(answer, dialect);
+      const output = dialect === "gemini" ? geminiForwardedOutput(answer) : forwardedOutput(answer, dialect);
       res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(output.text), [EXIT_HEADER]: String(output.exitCode) });
       res.end(output.text);
     } finally {

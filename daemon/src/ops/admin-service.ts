@@ -61,6 +61,7 @@ export function toProtoAuditRecord(record: AuditRecord): pb.AuditRecord {
     turn: record.turn,
     step: record.step,
     callId: record.callId,
+    eventName: record.eventName ?? "",
     plugin: record.plugin,
     point: toProtoPoint(record.point),
     decision: record.decision,

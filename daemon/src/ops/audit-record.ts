@@ -15,6 +15,8 @@ export interface AuditRecord {
   readonly turn: number;
   readonly step: number;
   readonly callId: string;
+  /** agent-event records only: the agent's own event name (hookd.v1.AuditRecord.event_name). */
+  readonly eventName?: string;
   /** The plugin called, or the one whose decision was applied ("default" when nobody decided). */
   readonly plugin: string;
   readonly point: PointName;
@@ -40,7 +42,14 @@ export interface AuditRecord {
 export function toAuditRecord(event: EngineEvent, now: Date = new Date()): AuditRecord | undefined {
   const { scope } = event;
   const time = now.toISOString();
-  const where = { agentId: scope.agentId, sessionId: scope.sessionId, turn: scope.turn, step: scope.step, callId: scope.callId ?? "" };
+  const where = {
+    agentId: scope.agentId,
+    sessionId: scope.sessionId,
+    turn: scope.turn,
+    step: scope.step,
+    callId: scope.callId ?? "",
+    ...(scope.eventName === undefined ? {} : { eventName: scope.eventName }),
+  };
   switch (event.type) {
     case "invocation": {
       const { invocation } = event;

@@ -7,7 +7,7 @@ import { HookdError } from "@hookd/sdk";
 import { runtimeDir } from "../config/load.js";
 import type { PluginConfig } from "../config/schema.js";
 import type { Logger } from "../log.js";
-import { commandPluginSource } from "./command/index.js";
+import { commandPluginSource, geminiCommandPluginSource } from "./command/index.js";
 import { inProcessSource } from "./in-process/source.js";
 import { createManagedPlugin } from "./managed/source.js";
 import type { RemotePlugin } from "./remote/plugin.js";
@@ -77,7 +77,8 @@ export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Pr
       return source;
     }
     case "command":
-      return commandPluginSource(plugin, {
+      if (plugin.dialect === "gemini") return geminiCommandPluginSource(plugin, { log: context.log.child({ plugin: plugin.name }) });
+      return commandPluginSource({ ...plugin, dialect: plugin.dialect }, {
         log: context.log.child({ plugin: plugin.name }),
         budgets: {
           ...(context.pointBudgetMs === undefined ? {} : { pointBudgetMs: context.pointBudgetMs }),

@@ -16,6 +16,7 @@ import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./defi
 import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, readTrace, toProtoTrace } from "./define.js";
 import type { RejectDecision } from "./pre-step.js";
 import { reject } from "./pre-step.js";
+import { callToolName } from "./tool-events.js";
 
 export interface ApprovalEvent {
   readonly session: SessionInfo;
@@ -66,6 +67,7 @@ export const approvalPoint = {
   name: "approval",
   mode: "waterfall",
   toolScoped: true,
+  matchKey: callToolName,
   gate: true,
   proto: pb.Point.APPROVAL,
   pluginMethod: "approve",

@@ -71,8 +71,13 @@ export interface EvaluateSpec<Event, Options, Evaluation, M extends EvaluateMeth
 export interface PointSpec<N extends string = string, T extends PointShape = PointShape> {
   readonly name: N;
   readonly mode: PointMode;
-  /** The event concerns one tool call, so tool matchers apply. */
+  /** The event concerns one tool call (it has a `call`). */
   readonly toolScoped: boolean;
+  /**
+   * The name a subscription's matchers are tested against (the tool name at tool points, the
+   * event name at agent-event). Absent: the point takes no matchers and every listener is called.
+   */
+  matchKey?(event: T["event"]): string;
   /** A failing plugin refuses by default (fail-closed); otherwise it is passed over (fail-open). */
   readonly gate: boolean;
   readonly proto: pb.Point;

@@ -14,7 +14,7 @@ import { failureResult } from "../types.js";
 import type { OneofInit, PointSpec } from "./define.js";
 import { PASS_ONEOF, decisionCodec, eventCodec } from "./define.js";
 import type { ToolCallEvent } from "./tool-events.js";
-import { readCallEvent, toCallEvent } from "./tool-events.js";
+import { callToolName, readCallEvent, toCallEvent } from "./tool-events.js";
 
 export type ExecuteEvent = ToolCallEvent;
 
@@ -33,6 +33,7 @@ export const executePoint = {
   name: "execute",
   mode: "around",
   toolScoped: true,
+  matchKey: callToolName,
   gate: false,
   proto: pb.Point.EXECUTE,
   pluginMethod: "execute",

@@ -11,7 +11,7 @@ import { decisionCodec, eventCodec } from "./define.js";
 import type { DenyDecision } from "./deny.js";
 import { DENY_SCHEMA, deny } from "./deny.js";
 import type { ToolCallEvent } from "./tool-events.js";
-import { readCallEvent, toCallEvent } from "./tool-events.js";
+import { callToolName, readCallEvent, toCallEvent } from "./tool-events.js";
 
 export interface AbstainDecision {
   readonly kind: "abstain";
@@ -39,6 +39,7 @@ export const guardPoint = {
   name: "guard",
   mode: "guards",
   toolScoped: true,
+  matchKey: callToolName,
   gate: true,
   proto: pb.Point.GUARD,
   pluginMethod: "guard",

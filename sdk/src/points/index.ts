@@ -27,6 +27,8 @@ import type { TurnEndTypes } from "./turn-end.js";
 import { turnEndEvaluate, turnEndPoint } from "./turn-end.js";
 import type { SessionEndTypes } from "./session-end.js";
 import { sessionEndEvaluate, sessionEndPoint } from "./session-end.js";
+import type { AgentEventTypes } from "./agent-event.js";
+import { agentEventEvaluate, agentEventPoint } from "./agent-event.js";
 
 export * from "./session-start.js";
 export * from "./pre-step.js";
@@ -41,6 +43,7 @@ export * from "./tool-result.js";
 export * from "./turn-stopping.js";
 export * from "./turn-end.js";
 export * from "./session-end.js";
+export * from "./agent-event.js";
 export type { ToolCallEvent, ToolOutcomeEvent } from "./tool-events.js";
 export type { EvaluateOptions, EvaluateSpec, PointMode, PointSpec, PointShape } from "./define.js";
 export { readTrace, toProtoTrace } from "./define.js";
@@ -59,6 +62,7 @@ export interface PointTypes {
   "turn-stopping": TurnStoppingTypes;
   "turn-end": TurnEndTypes;
   "session-end": SessionEndTypes;
+  "agent-event": AgentEventTypes;
 }
 
 /** Every point's rule, in firing order. */
@@ -75,6 +79,8 @@ export const POINT_TABLE = Object.freeze({
   "turn-stopping": turnStoppingPoint,
   "turn-end": turnEndPoint,
   "session-end": sessionEndPoint,
+  // Fires whenever the agent sends an event of its own that no point above carries.
+  "agent-event": agentEventPoint,
 } as const satisfies { readonly [N in keyof PointTypes]: PointSpec<N, PointTypes[N]> });
 
 /** The evaluate RPC of each point an agent with its own loop can evaluate. */
@@ -89,6 +95,7 @@ export const EVALUATE_TABLE = Object.freeze({
   "turn-stopping": turnStoppingEvaluate,
   "turn-end": turnEndEvaluate,
   "session-end": sessionEndEvaluate,
+  "agent-event": agentEventEvaluate,
 } as const satisfies { readonly [N in keyof PointTypes]?: { readonly method: EvaluateMethod } });
 
 export type PointName = keyof PointTypes;
@@ -97,8 +104,16 @@ export type PointTable = typeof POINT_TABLE;
 /** The extension points, in firing order. A closed list: anything else is rejected. */
 export const POINTS = Object.freeze(Object.keys(POINT_TABLE)) as unknown as readonly [PointName, ...PointName[]];
 
-/** Points whose events concern one tool call, so tool matchers apply. */
+/** Points whose events concern one tool call. */
 export const TOOL_POINTS: ReadonlySet<PointName> = new Set(POINTS.filter((point) => POINT_TABLE[point].toolScoped));
+
+/** Points whose subscriptions take matchers: the tool points (tool name) and agent-event (event name). */
+export const MATCHED_POINTS: ReadonlySet<PointName> = new Set(POINTS.filter((point) => (POINT_TABLE[point] as PointSpec).matchKey !== undefined));
+
+/** The name `point`'s matchers are tested against for `event`, or undefined where the point takes no matchers. */
+export function matchKeyOf<P extends PointName>(point: P, event: EventOf<P>): string | undefined {
+  return (POINT_TABLE[point] as PointSpec).matchKey?.(event);
+}
 
 export function isPointName(value: unknown): value is PointName {
   return typeof value === "string" && Object.hasOwn(POINT_TABLE, value);

@@ -18,7 +18,7 @@ import type { AgentMessage, ContentBlock, DecisionTrace, ToolResult } from "../t
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
 import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, readTrace, toProtoTrace } from "./define.js";
 import type { ToolOutcomeEvent } from "./tool-events.js";
-import { readOutcomeEvent, toOutcomeEvent } from "./tool-events.js";
+import { callToolName, readOutcomeEvent, toOutcomeEvent } from "./tool-events.js";
 
 export type PostToolEvent = ToolOutcomeEvent;
 
@@ -124,6 +124,7 @@ export const postToolPoint = {
   name: "post-tool",
   mode: "waterfall",
   toolScoped: true,
+  matchKey: callToolName,
   gate: true,
   proto: pb.Point.POST_TOOL,
   pluginMethod: "postTool",

@@ -14,7 +14,7 @@ import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, readTrace, toProto
 import type { DenyDecision } from "./deny.js";
 import { DENY_SCHEMA, deny } from "./deny.js";
 import type { ToolCallEvent } from "./tool-events.js";
-import { readCallEvent, toCallEvent } from "./tool-events.js";
+import { callToolName, readCallEvent, toCallEvent } from "./tool-events.js";
 
 export interface AllowDecision {
   readonly kind: "allow";
@@ -61,6 +61,7 @@ export const preToolPoint = {
   name: "pre-tool",
   mode: "waterfall",
   toolScoped: true,
+  matchKey: callToolName,
   gate: true,
   proto: pb.Point.PRE_TOOL,
   pluginMethod: "preTool",

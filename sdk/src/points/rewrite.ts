@@ -25,7 +25,7 @@ import { PASS_ONEOF, decisionCodec, eventCodec, readTrace, toProtoTrace } from "
 import type { DenyDecision } from "./deny.js";
 import { deny } from "./deny.js";
 import type { ToolCallEvent } from "./tool-events.js";
-import { readCallEvent, toCallEvent } from "./tool-events.js";
+import { callToolName, readCallEvent, toCallEvent } from "./tool-events.js";
 
 /** The proposed call, its arguments as the previous rewriting plugin left them. */
 export type RewriteEvent = ToolCallEvent;
@@ -119,6 +119,7 @@ export const rewritePoint = {
   name: "rewrite",
   mode: "chain",
   toolScoped: true,
+  matchKey: callToolName,
   gate: true,
   proto: pb.Point.REWRITE,
   pluginMethod: "rewrite",

@@ -40,3 +40,6 @@ export const readOutcomeEvent = (message: OutcomeMessage, path: string): ToolOut
   ...readCallEvent(message, path),
   result: readToolResult(message.result, `${path}.result`),
 });
+
+/** The match key of every tool-scoped point: matchers match the call's tool name. */
+export const callToolName = (event: { readonly call: ToolCall }): string => event.call.toolName;

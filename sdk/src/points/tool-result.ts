@@ -8,7 +8,7 @@ import * as pb from "../proto.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
 import { eventCodec } from "./define.js";
 import type { ToolOutcomeEvent } from "./tool-events.js";
-import { readOutcomeEvent, toOutcomeEvent } from "./tool-events.js";
+import { callToolName, readOutcomeEvent, toOutcomeEvent } from "./tool-events.js";
 
 /** The authoritative final result of a call. */
 export type ToolResultEvent = ToolOutcomeEvent;
@@ -27,6 +27,7 @@ export const toolResultPoint = {
   name: "tool-result",
   mode: "notification",
   toolScoped: true,
+  matchKey: callToolName,
   gate: false,
   proto: pb.Point.TOOL_RESULT,
   pluginMethod: "toolResult",

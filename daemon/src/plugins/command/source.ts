@@ -12,10 +12,12 @@ import { deadlineWarning, hookDeadlines } from "./budget.js";
 import type { HookDeadline, PointBudgets } from "./budget.js";
 import { commandListeners } from "./listener.js";
 import type { CommandRunReport } from "./listener.js";
+import type { Dialect } from "./dialect.js";
 import { loadHooksFile } from "./parse.js";
 import type { HooksModel } from "./parse.js";
 
-export type CommandPluginConfig = Extract<PluginConfig, { kind: "command" }>;
+/** A Claude Code or Codex hooks file (`dialect: "gemini"` has its own source, gemini/source.ts). */
+export type CommandPluginConfig = Extract<PluginConfig, { kind: "command" }> & { readonly dialect: Dialect };
 
 export interface CommandSourceOptions {
   readonly log: Logger;

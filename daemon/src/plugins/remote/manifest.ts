@@ -2,7 +2,7 @@
 // per point, matchers, priorities, deadlines, failure policies), and the listener settings it
 // yields once the config's per-point overrides are applied. Before a plugin was ever reached,
 // the config's overrides alone name its points. Owns validation and settings; no calls.
-import { HookdError, TOOL_POINTS, compileToolMatcher } from "@hookd/sdk";
+import { HookdError, MATCHED_POINTS, compileToolMatcher } from "@hookd/sdk";
 import { fromProtoFailurePolicy, fromProtoPoint } from "@hookd/sdk/internal";
 import type { FailurePolicy, PointName, ToolMatcher } from "@hookd/sdk";
 import type { pb } from "@hookd/sdk/internal";
@@ -55,8 +55,8 @@ export function readManifest(message: pb.PluginManifest | undefined, path = "man
     if (!point.ok) throw new HookdError("invalid_plugin", point.error.message);
     if (seen.has(point.value)) throw invalid(`${at}.point`, `${point.value} is subscribed twice (at most one subscription per point)`);
     seen.add(point.value);
-    if (sub.tools.length > 0 && !TOOL_POINTS.has(point.value)) {
-      throw invalid(`${at}.tools`, `tool matchers apply only to tool points, not to ${point.value}`);
+    if (sub.tools.length > 0 && !MATCHED_POINTS.has(point.value)) {
+      throw invalid(`${at}.tools`, `matchers apply only to tool points and agent-event, not to ${point.value}`);
     }
     compileToolMatcher(sub.tools, `${at}.tools`); // throws invalid_plugin naming the matcher
     const policy = fromProtoFailurePolicy(sub.failurePolicy, `${at}.failure_policy`);

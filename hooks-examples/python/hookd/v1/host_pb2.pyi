@@ -409,3 +409,13 @@ class EvaluateTurnEndRequest(_message.Message):
 class EvaluateTurnEndResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class EvaluateAgentEventRequest(_message.Message):
+    __slots__ = ("event",)
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    event: _points_pb2.AgentEventEvent
+    def __init__(self, event: _Optional[_Union[_points_pb2.AgentEventEvent, _Mapping]] = ...) -> None: ...
+
+class EvaluateAgentEventResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...

@@ -89,6 +89,11 @@ class HookHostStub:
                 request_serializer=hookd_dot_v1_dot_host__pb2.EvaluateTurnEndRequest.SerializeToString,
                 response_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateTurnEndResponse.FromString,
                 _registered_method=True)
+        self.EvaluateAgentEvent = channel.unary_unary(
+                '/hookd.v1.HookHost/EvaluateAgentEvent',
+                request_serializer=hookd_dot_v1_dot_host__pb2.EvaluateAgentEventRequest.SerializeToString,
+                response_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateAgentEventResponse.FromString,
+                _registered_method=True)
 
 
 class HookHostServicer:
@@ -169,6 +174,13 @@ class HookHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def EvaluateAgentEvent(self, request, context):
+        """Tells the agent-event plugins subscribed to the event's name; answers nothing.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HookHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -226,6 +238,11 @@ def add_HookHostServicer_to_server(servicer, server):
                     servicer.EvaluateTurnEnd,
                     request_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateTurnEndRequest.FromString,
                     response_serializer=hookd_dot_v1_dot_host__pb2.EvaluateTurnEndResponse.SerializeToString,
+            ),
+            'EvaluateAgentEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.EvaluateAgentEvent,
+                    request_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateAgentEventRequest.FromString,
+                    response_serializer=hookd_dot_v1_dot_host__pb2.EvaluateAgentEventResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -525,6 +542,33 @@ class HookHost:
             '/hookd.v1.HookHost/EvaluateTurnEnd',
             hookd_dot_v1_dot_host__pb2.EvaluateTurnEndRequest.SerializeToString,
             hookd_dot_v1_dot_host__pb2.EvaluateTurnEndResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EvaluateAgentEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hookd.v1.HookHost/EvaluateAgentEvent',
+            hookd_dot_v1_dot_host__pb2.EvaluateAgentEventRequest.SerializeToString,
+            hookd_dot_v1_dot_host__pb2.EvaluateAgentEventResponse.FromString,
             options,
             channel_credentials,
             insecure,

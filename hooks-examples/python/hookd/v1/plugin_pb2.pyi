@@ -185,3 +185,13 @@ class TurnEndRequest(_message.Message):
 class TurnEndResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class AgentEventRequest(_message.Message):
+    __slots__ = ("event",)
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    event: _points_pb2.AgentEventEvent
+    def __init__(self, event: _Optional[_Union[_points_pb2.AgentEventEvent, _Mapping]] = ...) -> None: ...
+
+class AgentEventResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...

@@ -99,6 +99,11 @@ class HookPluginStub:
                 request_serializer=hookd_dot_v1_dot_plugin__pb2.TurnEndRequest.SerializeToString,
                 response_deserializer=hookd_dot_v1_dot_plugin__pb2.TurnEndResponse.FromString,
                 _registered_method=True)
+        self.AgentEvent = channel.unary_unary(
+                '/hookd.v1.HookPlugin/AgentEvent',
+                request_serializer=hookd_dot_v1_dot_plugin__pb2.AgentEventRequest.SerializeToString,
+                response_deserializer=hookd_dot_v1_dot_plugin__pb2.AgentEventResponse.FromString,
+                _registered_method=True)
 
 
 class HookPluginServicer:
@@ -184,6 +189,12 @@ class HookPluginServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AgentEvent(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HookPluginServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -251,6 +262,11 @@ def add_HookPluginServicer_to_server(servicer, server):
                     servicer.TurnEnd,
                     request_deserializer=hookd_dot_v1_dot_plugin__pb2.TurnEndRequest.FromString,
                     response_serializer=hookd_dot_v1_dot_plugin__pb2.TurnEndResponse.SerializeToString,
+            ),
+            'AgentEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.AgentEvent,
+                    request_deserializer=hookd_dot_v1_dot_plugin__pb2.AgentEventRequest.FromString,
+                    response_serializer=hookd_dot_v1_dot_plugin__pb2.AgentEventResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -604,6 +620,33 @@ class HookPlugin:
             '/hookd.v1.HookPlugin/TurnEnd',
             hookd_dot_v1_dot_plugin__pb2.TurnEndRequest.SerializeToString,
             hookd_dot_v1_dot_plugin__pb2.TurnEndResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AgentEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hookd.v1.HookPlugin/AgentEvent',
+            hookd_dot_v1_dot_plugin__pb2.AgentEventRequest.SerializeToString,
+            hookd_dot_v1_dot_plugin__pb2.AgentEventResponse.FromString,
             options,
             channel_credentials,
             insecure,

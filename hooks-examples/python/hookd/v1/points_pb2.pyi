@@ -314,3 +314,15 @@ class TurnEndEvent(_message.Message):
     detail: str
     steps: int
     def __init__(self, session: _Optional[_Union[_types_pb2.SessionInfo, _Mapping]] = ..., turn: _Optional[int] = ..., outcome: _Optional[_Union[TurnEndOutcome, str]] = ..., detail: _Optional[str] = ..., steps: _Optional[int] = ...) -> None: ...
+
+class AgentEventEvent(_message.Message):
+    __slots__ = ("session", "dialect", "event_name", "payload_json")
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    DIALECT_FIELD_NUMBER: _ClassVar[int]
+    EVENT_NAME_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_JSON_FIELD_NUMBER: _ClassVar[int]
+    session: _types_pb2.SessionInfo
+    dialect: _types_pb2.AgentDialect
+    event_name: str
+    payload_json: str
+    def __init__(self, session: _Optional[_Union[_types_pb2.SessionInfo, _Mapping]] = ..., dialect: _Optional[_Union[_types_pb2.AgentDialect, str]] = ..., event_name: _Optional[str] = ..., payload_json: _Optional[str] = ...) -> None: ...

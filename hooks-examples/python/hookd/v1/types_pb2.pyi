@@ -22,6 +22,14 @@ class Point(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     POINT_APPROVAL: _ClassVar[Point]
     POINT_SESSION_END: _ClassVar[Point]
     POINT_TURN_END: _ClassVar[Point]
+    POINT_AGENT_EVENT: _ClassVar[Point]
+
+class AgentDialect(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    AGENT_DIALECT_UNSPECIFIED: _ClassVar[AgentDialect]
+    AGENT_DIALECT_CLAUDE_CODE: _ClassVar[AgentDialect]
+    AGENT_DIALECT_CODEX: _ClassVar[AgentDialect]
+    AGENT_DIALECT_GEMINI: _ClassVar[AgentDialect]
 
 class FailurePolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -65,6 +73,11 @@ POINT_REWRITE: Point
 POINT_APPROVAL: Point
 POINT_SESSION_END: Point
 POINT_TURN_END: Point
+POINT_AGENT_EVENT: Point
+AGENT_DIALECT_UNSPECIFIED: AgentDialect
+AGENT_DIALECT_CLAUDE_CODE: AgentDialect
+AGENT_DIALECT_CODEX: AgentDialect
+AGENT_DIALECT_GEMINI: AgentDialect
 FAILURE_POLICY_UNSPECIFIED: FailurePolicy
 FAILURE_POLICY_FAIL_CLOSED: FailurePolicy
 FAILURE_POLICY_FAIL_OPEN: FailurePolicy

@@ -23,7 +23,8 @@
 // patch-non-object, invalid-json, big-int (the arguments re-emitted losslessly plus one key).
 // approval: approve, reject. turn-stopping: steer, forge-steer (steering sourced as the user).
 // session-end, turn-end: record the event as JSON in $HOOKD_CONFORMANCE_RECORDS/<point>.<session
-// id>.json before answering. Anything else passes.
+// id>.json before answering. agent-event (subscribed with the matcher "Conformance*"): record the
+// dialect, the event name and the payload's JSON text the same way. Anything else passes.
 //
 // The manifest subscribes to the points $HOOKD_CONFORMANCE_POINTS names (comma-separated; all
 // this plugin serves when unset). With $HOOKD_CONFORMANCE_UNREACHABLE set the process exits before
@@ -203,7 +204,12 @@ var servedPoints = []struct {
 	{"turn-stopping", hookdv1.Point_POINT_TURN_STOPPING},
 	{"turn-end", hookdv1.Point_POINT_TURN_END},
 	{"session-end", hookdv1.Point_POINT_SESSION_END},
+	{"agent-event", hookdv1.Point_POINT_AGENT_EVENT},
 }
+
+// agentEventMatchers are the event names this plugin observes at agent-event (a whole-name glob
+// the daemon applies).
+var agentEventMatchers = []string{"Conformance*"}
 
 func subscribedPoints() ([]hookdv1.Point, error) {
 	value, set := os.LookupEnv(pointsEnv)
@@ -267,6 +273,7 @@ func serviceDesc() *grpc.ServiceDesc {
 			method("Approve", (*conformance).approve),
 			method("SessionEnd", (*conformance).sessionEnd),
 			method("TurnEnd", (*conformance).turnEnd),
+			method("AgentEvent", (*conformance).agentEvent),
 		},
 		Metadata: "hookd/v1/plugin.proto",
 	}
@@ -275,7 +282,11 @@ func serviceDesc() *grpc.ServiceDesc {
 func (c *conformance) describe(context.Context, *hookdv1.DescribeRequest) (proto.Message, error) {
 	var subscriptions []*hookdv1.Subscription
 	for _, point := range c.points {
-		subscriptions = append(subscriptions, &hookdv1.Subscription{Point: point, Tools: []string{}, FailurePolicy: c.policy})
+		tools := []string{}
+		if point == hookdv1.Point_POINT_AGENT_EVENT {
+			tools = agentEventMatchers
+		}
+		subscriptions = append(subscriptions, &hookdv1.Subscription{Point: point, Tools: tools, FailurePolicy: c.policy})
 	}
 	return &hookdv1.DescribeResponse{Manifest: &hookdv1.PluginManifest{Name: name, Version: versionTag, Subscriptions: subscriptions}}, nil
 }
@@ -491,6 +502,20 @@ func (c *conformance) turnEnd(_ context.Context, req *hookdv1.TurnEndRequest) (p
 		return nil, status.Errorf(codes.Internal, "recording turn-end: %v", err)
 	}
 	return &hookdv1.TurnEndResponse{}, nil
+}
+
+func (c *conformance) agentEvent(_ context.Context, req *hookdv1.AgentEventRequest) (proto.Message, error) {
+	event := req.GetEvent()
+	fields := map[string]any{
+		"dialect":   enumName(event.GetDialect().String(), "AGENT_DIALECT_"),
+		"eventName": event.GetEventName(),
+		// The payload's JSON text exactly as the daemon sent it (its canonical form).
+		"payloadJson": event.GetPayloadJson(),
+	}
+	if err := record("agent-event", event.GetSession(), fields); err != nil {
+		return nil, status.Errorf(codes.Internal, "recording agent-event: %v", err)
+	}
+	return &hookdv1.AgentEventResponse{}, nil
 }
 
 // record writes what a notification received, atomically, where the test reads it.

@@ -33,6 +33,8 @@ turn-stopping: steer (steer with a message sourced to this plugin), forge-steer 
            message that claims the user as its source)
 session-end, turn-end: record the event as JSON in $HOOKD_CONFORMANCE_RECORDS/<point>.<session
            id>.json (written before the answer, so it is there when the evaluation returns)
+agent-event: subscribed with the matcher "Conformance*"; records the dialect, the event name and
+           the payload's JSON text the same way
 
 Anything else answers Pass. The manifest subscribes to the points $HOOKD_CONFORMANCE_POINTS names
 (comma-separated; every point this plugin serves when unset), every tool, fail-closed unless
@@ -97,7 +99,11 @@ POINTS = {
     "approval": types_pb2.POINT_APPROVAL,
     "session-end": types_pb2.POINT_SESSION_END,
     "turn-end": types_pb2.POINT_TURN_END,
+    "agent-event": types_pb2.POINT_AGENT_EVENT,
 }
+
+# The event names this plugin observes at agent-event (a whole-name glob the daemon applies).
+AGENT_EVENT_MATCHERS = ["Conformance*"]
 
 
 def _points() -> list[int]:
@@ -266,7 +272,11 @@ class Conformance:
 
     def Describe(self, request: plugin_pb2.DescribeRequest, context: grpc.ServicerContext) -> Answer:
         subscriptions = [
-            plugin_pb2.Subscription(point=point, tools=[], failure_policy=self._failure_policy)
+            plugin_pb2.Subscription(
+                point=point,
+                tools=AGENT_EVENT_MATCHERS if point == types_pb2.POINT_AGENT_EVENT else [],
+                failure_policy=self._failure_policy,
+            )
             for point in self._points
         ]
         return plugin_pb2.DescribeResponse(
@@ -402,6 +412,13 @@ class Conformance:
         _record("turn-end", event.session, {"turn": event.turn, "outcome": outcome, "detail": event.detail, "steps": event.steps})
         return plugin_pb2.TurnEndResponse()
 
+    def AgentEvent(self, request: plugin_pb2.AgentEventRequest, context: grpc.ServicerContext) -> Answer:
+        event = request.event
+        dialect = _enum_name(types_pb2.AgentDialect.Name(event.dialect), "AGENT_DIALECT_")
+        # The payload's JSON text exactly as the daemon sent it (its canonical form).
+        _record("agent-event", event.session, {"dialect": dialect, "eventName": event.event_name, "payloadJson": event.payload_json})
+        return plugin_pb2.AgentEventResponse()
+
 
 def _serialize(answer: Answer) -> bytes:
     """Raw bytes go out as they are; any message (even another RPC's response) is serialized."""
@@ -419,6 +436,7 @@ def _service(plugin: Conformance) -> grpc.GenericRpcHandler:
         "Approve": (plugin.Approve, plugin_pb2.ApproveRequest.FromString),
         "SessionEnd": (plugin.SessionEnd, plugin_pb2.SessionEndRequest.FromString),
         "TurnEnd": (plugin.TurnEnd, plugin_pb2.TurnEndRequest.FromString),
+        "AgentEvent": (plugin.AgentEvent, plugin_pb2.AgentEventRequest.FromString),
     }
     return grpc.method_handlers_generic_handler(
         SERVICE,

@@ -21,7 +21,8 @@
 // patch-non-object, invalid-json, big-int (the arguments re-emitted losslessly plus one key).
 // approval: approve, reject. turn-stopping: steer, forge-steer (steering sourced as the user).
 // session-end, turn-end: record the event as JSON in $HOOKD_CONFORMANCE_RECORDS/<point>.<session
-// id>.json before answering. Anything else passes.
+// id>.json before answering. agent-event (subscribed with the matcher "Conformance*"): record the
+// dialect, the event name and the payload's JSON text the same way. Anything else passes.
 //
 // servePlugin validates and encodes every answer, so the answers no valid decision can express
 // (garbage, wrong-variant, invalid, and the rewrite's non-object, patch-non-object and
@@ -192,6 +193,13 @@ const handlers = {
   "session-end": {
     handler: (event) => {
       record("session-end", event.session, { reason: enumName(event.reason, "SESSION_END_REASON_"), detail: event.detail, turns: event.turns });
+    },
+  },
+  "agent-event": {
+    tools: ["Conformance*"],
+    handler: (event) => {
+      // The payload as the canonical JSON text the daemon sent, re-emitted losslessly.
+      record("agent-event", event.session, { dialect: event.dialect, eventName: event.eventName, payloadJson: sdk.toJsonText(event.payload) });
     },
   },
 };

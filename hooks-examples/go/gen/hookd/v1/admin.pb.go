@@ -671,8 +671,10 @@ type AuditRecord struct {
 	// Rewrite decisions that changed the arguments: the agent's own, and who changed them, in order.
 	OriginalArgumentsJson *string  `protobuf:"bytes,16,opt,name=original_arguments_json,json=originalArgumentsJson,proto3,oneof" json:"original_arguments_json,omitempty"`
 	RewrittenBy           []string `protobuf:"bytes,17,rep,name=rewritten_by,json=rewrittenBy,proto3" json:"rewritten_by,omitempty"`
-	unknownFields         protoimpl.UnknownFields
-	sizeCache             protoimpl.SizeCache
+	// agent-event records only: the agent's event name.
+	EventName     string `protobuf:"bytes,18,opt,name=event_name,json=eventName,proto3" json:"event_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AuditRecord) Reset() {
@@ -824,6 +826,13 @@ func (x *AuditRecord) GetRewrittenBy() []string {
 	return nil
 }
 
+func (x *AuditRecord) GetEventName() string {
+	if x != nil {
+		return x.EventName
+	}
+	return ""
+}
+
 var File_hookd_v1_admin_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_admin_proto_rawDesc = "" +
@@ -869,7 +878,7 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\x06plugin\x18\x02 \x01(\tR\x06plugin\x12%\n" +
 	"\x05point\x18\x03 \x01(\x0e2\x0f.hookd.v1.PointR\x05point\"B\n" +
 	"\x11TailAuditResponse\x12-\n" +
-	"\x06record\x18\x01 \x01(\v2\x15.hookd.v1.AuditRecordR\x06record\"\xaf\x04\n" +
+	"\x06record\x18\x01 \x01(\v2\x15.hookd.v1.AuditRecordR\x06record\"\xce\x04\n" +
 	"\vAuditRecord\x12\x12\n" +
 	"\x04time\x18\x01 \x01(\tR\x04time\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x19\n" +
@@ -890,7 +899,9 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\aoutcome\x18\x0e \x01(\tR\aoutcome\x12*\n" +
 	"\x0earguments_json\x18\x0f \x01(\tH\x00R\rargumentsJson\x88\x01\x01\x12;\n" +
 	"\x17original_arguments_json\x18\x10 \x01(\tH\x01R\x15originalArgumentsJson\x88\x01\x01\x12!\n" +
-	"\frewritten_by\x18\x11 \x03(\tR\vrewrittenByB\x11\n" +
+	"\frewritten_by\x18\x11 \x03(\tR\vrewrittenBy\x12\x1d\n" +
+	"\n" +
+	"event_name\x18\x12 \x01(\tR\teventNameB\x11\n" +
 	"\x0f_arguments_jsonB\x1a\n" +
 	"\x18_original_arguments_json*\x9e\x01\n" +
 	"\fPluginHealth\x12\x1d\n" +

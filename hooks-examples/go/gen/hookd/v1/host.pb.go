@@ -2758,6 +2758,86 @@ func (*EvaluateTurnEndResponse) Descriptor() ([]byte, []int) {
 	return file_hookd_v1_host_proto_rawDescGZIP(), []int{40}
 }
 
+type EvaluateAgentEventRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Event         *AgentEventEvent       `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EvaluateAgentEventRequest) Reset() {
+	*x = EvaluateAgentEventRequest{}
+	mi := &file_hookd_v1_host_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EvaluateAgentEventRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EvaluateAgentEventRequest) ProtoMessage() {}
+
+func (x *EvaluateAgentEventRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EvaluateAgentEventRequest.ProtoReflect.Descriptor instead.
+func (*EvaluateAgentEventRequest) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *EvaluateAgentEventRequest) GetEvent() *AgentEventEvent {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+type EvaluateAgentEventResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EvaluateAgentEventResponse) Reset() {
+	*x = EvaluateAgentEventResponse{}
+	mi := &file_hookd_v1_host_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EvaluateAgentEventResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EvaluateAgentEventResponse) ProtoMessage() {}
+
+func (x *EvaluateAgentEventResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EvaluateAgentEventResponse.ProtoReflect.Descriptor instead.
+func (*EvaluateAgentEventResponse) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{42}
+}
+
 var File_hookd_v1_host_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_host_proto_rawDesc = "" +
@@ -2930,7 +3010,10 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\x1aEvaluateSessionEndResponse\"F\n" +
 	"\x16EvaluateTurnEndRequest\x12,\n" +
 	"\x05event\x18\x01 \x01(\v2\x16.hookd.v1.TurnEndEventR\x05event\"\x19\n" +
-	"\x17EvaluateTurnEndResponse*s\n" +
+	"\x17EvaluateTurnEndResponse\"L\n" +
+	"\x19EvaluateAgentEventRequest\x12/\n" +
+	"\x05event\x18\x01 \x01(\v2\x19.hookd.v1.AgentEventEventR\x05event\"\x1c\n" +
+	"\x1aEvaluateAgentEventResponse*s\n" +
 	"\n" +
 	"PromptKind\x12\x1b\n" +
 	"\x17PROMPT_KIND_UNSPECIFIED\x10\x00\x12\x19\n" +
@@ -2948,7 +3031,7 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\x17TURN_END_REASON_BLOCKED\x10\x02\x12\x19\n" +
 	"\x15TURN_END_REASON_ERROR\x10\x03\x12\x1b\n" +
 	"\x17TURN_END_REASON_ABORTED\x10\x04\x12$\n" +
-	" TURN_END_REASON_CONTINUATION_CAP\x10\x052\xf4\a\n" +
+	" TURN_END_REASON_CONTINUATION_CAP\x10\x052\xd5\b\n" +
 	"\bHookHost\x12B\n" +
 	"\aSession\x12\x18.hookd.v1.SessionRequest\x1a\x19.hookd.v1.SessionResponse(\x010\x01\x12e\n" +
 	"\x14EvaluateSessionStart\x12%.hookd.v1.EvaluateSessionStartRequest\x1a&.hookd.v1.EvaluateSessionStartResponse\x12V\n" +
@@ -2960,7 +3043,8 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\x0fEvaluateRewrite\x12 .hookd.v1.EvaluateRewriteRequest\x1a!.hookd.v1.EvaluateRewriteResponse\x12Y\n" +
 	"\x10EvaluateApproval\x12!.hookd.v1.EvaluateApprovalRequest\x1a\".hookd.v1.EvaluateApprovalResponse\x12_\n" +
 	"\x12EvaluateSessionEnd\x12#.hookd.v1.EvaluateSessionEndRequest\x1a$.hookd.v1.EvaluateSessionEndResponse\x12V\n" +
-	"\x0fEvaluateTurnEnd\x12 .hookd.v1.EvaluateTurnEndRequest\x1a!.hookd.v1.EvaluateTurnEndResponseB\x94\x01\n" +
+	"\x0fEvaluateTurnEnd\x12 .hookd.v1.EvaluateTurnEndRequest\x1a!.hookd.v1.EvaluateTurnEndResponse\x12_\n" +
+	"\x12EvaluateAgentEvent\x12#.hookd.v1.EvaluateAgentEventRequest\x1a$.hookd.v1.EvaluateAgentEventResponseB\x94\x01\n" +
 	"\fcom.hookd.v1B\tHostProtoP\x01Z8example.com/hookd/hooks-examples/go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
 
 var (
@@ -2976,7 +3060,7 @@ func file_hookd_v1_host_proto_rawDescGZIP() []byte {
 }
 
 var file_hookd_v1_host_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_hookd_v1_host_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
+var file_hookd_v1_host_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
 var file_hookd_v1_host_proto_goTypes = []any{
 	(PromptKind)(0),                      // 0: hookd.v1.PromptKind
 	(ApprovalOutcome)(0),                 // 1: hookd.v1.ApprovalOutcome
@@ -3022,31 +3106,34 @@ var file_hookd_v1_host_proto_goTypes = []any{
 	(*EvaluateSessionEndResponse)(nil),   // 41: hookd.v1.EvaluateSessionEndResponse
 	(*EvaluateTurnEndRequest)(nil),       // 42: hookd.v1.EvaluateTurnEndRequest
 	(*EvaluateTurnEndResponse)(nil),      // 43: hookd.v1.EvaluateTurnEndResponse
-	(SessionSource)(0),                   // 44: hookd.v1.SessionSource
-	(*ToolDefinition)(nil),               // 45: hookd.v1.ToolDefinition
-	(*ContentBlock)(nil),                 // 46: hookd.v1.ContentBlock
-	(*Message)(nil),                      // 47: hookd.v1.Message
-	(*ProposedToolCall)(nil),             // 48: hookd.v1.ProposedToolCall
-	(*ToolResult)(nil),                   // 49: hookd.v1.ToolResult
-	(SessionEndReason)(0),                // 50: hookd.v1.SessionEndReason
-	(*ContentReplacement)(nil),           // 51: hookd.v1.ContentReplacement
-	(*ToolCall)(nil),                     // 52: hookd.v1.ToolCall
-	(*SessionStartEvent)(nil),            // 53: hookd.v1.SessionStartEvent
-	(*PreStepEvent)(nil),                 // 54: hookd.v1.PreStepEvent
-	(*PreStepDecision)(nil),              // 55: hookd.v1.PreStepDecision
-	(*PreToolEvent)(nil),                 // 56: hookd.v1.PreToolEvent
-	(*PreToolDecision)(nil),              // 57: hookd.v1.PreToolDecision
-	(*PostToolEvent)(nil),                // 58: hookd.v1.PostToolEvent
-	(*PostToolDecision)(nil),             // 59: hookd.v1.PostToolDecision
-	(*ToolResultEvent)(nil),              // 60: hookd.v1.ToolResultEvent
-	(*TurnStoppingEvent)(nil),            // 61: hookd.v1.TurnStoppingEvent
-	(*TurnStoppingDecision)(nil),         // 62: hookd.v1.TurnStoppingDecision
-	(*RewriteEvent)(nil),                 // 63: hookd.v1.RewriteEvent
-	(*Deny)(nil),                         // 64: hookd.v1.Deny
-	(*ApprovalEvent)(nil),                // 65: hookd.v1.ApprovalEvent
-	(*ApprovalDecision)(nil),             // 66: hookd.v1.ApprovalDecision
-	(*SessionEndEvent)(nil),              // 67: hookd.v1.SessionEndEvent
-	(*TurnEndEvent)(nil),                 // 68: hookd.v1.TurnEndEvent
+	(*EvaluateAgentEventRequest)(nil),    // 44: hookd.v1.EvaluateAgentEventRequest
+	(*EvaluateAgentEventResponse)(nil),   // 45: hookd.v1.EvaluateAgentEventResponse
+	(SessionSource)(0),                   // 46: hookd.v1.SessionSource
+	(*ToolDefinition)(nil),               // 47: hookd.v1.ToolDefinition
+	(*ContentBlock)(nil),                 // 48: hookd.v1.ContentBlock
+	(*Message)(nil),                      // 49: hookd.v1.Message
+	(*ProposedToolCall)(nil),             // 50: hookd.v1.ProposedToolCall
+	(*ToolResult)(nil),                   // 51: hookd.v1.ToolResult
+	(SessionEndReason)(0),                // 52: hookd.v1.SessionEndReason
+	(*ContentReplacement)(nil),           // 53: hookd.v1.ContentReplacement
+	(*ToolCall)(nil),                     // 54: hookd.v1.ToolCall
+	(*SessionStartEvent)(nil),            // 55: hookd.v1.SessionStartEvent
+	(*PreStepEvent)(nil),                 // 56: hookd.v1.PreStepEvent
+	(*PreStepDecision)(nil),              // 57: hookd.v1.PreStepDecision
+	(*PreToolEvent)(nil),                 // 58: hookd.v1.PreToolEvent
+	(*PreToolDecision)(nil),              // 59: hookd.v1.PreToolDecision
+	(*PostToolEvent)(nil),                // 60: hookd.v1.PostToolEvent
+	(*PostToolDecision)(nil),             // 61: hookd.v1.PostToolDecision
+	(*ToolResultEvent)(nil),              // 62: hookd.v1.ToolResultEvent
+	(*TurnStoppingEvent)(nil),            // 63: hookd.v1.TurnStoppingEvent
+	(*TurnStoppingDecision)(nil),         // 64: hookd.v1.TurnStoppingDecision
+	(*RewriteEvent)(nil),                 // 65: hookd.v1.RewriteEvent
+	(*Deny)(nil),                         // 66: hookd.v1.Deny
+	(*ApprovalEvent)(nil),                // 67: hookd.v1.ApprovalEvent
+	(*ApprovalDecision)(nil),             // 68: hookd.v1.ApprovalDecision
+	(*SessionEndEvent)(nil),              // 69: hookd.v1.SessionEndEvent
+	(*TurnEndEvent)(nil),                 // 70: hookd.v1.TurnEndEvent
+	(*AgentEventEvent)(nil),              // 71: hookd.v1.AgentEventEvent
 }
 var file_hookd_v1_host_proto_depIdxs = []int32{
 	4,  // 0: hookd.v1.SessionRequest.open:type_name -> hookd.v1.OpenSession
@@ -3057,16 +3144,16 @@ var file_hookd_v1_host_proto_depIdxs = []int32{
 	9,  // 5: hookd.v1.SessionRequest.approval_reply:type_name -> hookd.v1.ApprovalReply
 	10, // 6: hookd.v1.SessionRequest.close:type_name -> hookd.v1.CloseSession
 	11, // 7: hookd.v1.SessionRequest.finalize_reply:type_name -> hookd.v1.FinalizeReply
-	44, // 8: hookd.v1.OpenSession.source:type_name -> hookd.v1.SessionSource
-	45, // 9: hookd.v1.OpenSession.tools:type_name -> hookd.v1.ToolDefinition
+	46, // 8: hookd.v1.OpenSession.source:type_name -> hookd.v1.SessionSource
+	47, // 9: hookd.v1.OpenSession.tools:type_name -> hookd.v1.ToolDefinition
 	0,  // 10: hookd.v1.Prompt.kind:type_name -> hookd.v1.PromptKind
-	46, // 11: hookd.v1.Prompt.content:type_name -> hookd.v1.ContentBlock
-	47, // 12: hookd.v1.StepReply.assistant_message:type_name -> hookd.v1.Message
-	48, // 13: hookd.v1.StepReply.tool_calls:type_name -> hookd.v1.ProposedToolCall
-	49, // 14: hookd.v1.DispatchReply.result:type_name -> hookd.v1.ToolResult
+	48, // 11: hookd.v1.Prompt.content:type_name -> hookd.v1.ContentBlock
+	49, // 12: hookd.v1.StepReply.assistant_message:type_name -> hookd.v1.Message
+	50, // 13: hookd.v1.StepReply.tool_calls:type_name -> hookd.v1.ProposedToolCall
+	51, // 14: hookd.v1.DispatchReply.result:type_name -> hookd.v1.ToolResult
 	1,  // 15: hookd.v1.ApprovalReply.outcome:type_name -> hookd.v1.ApprovalOutcome
-	50, // 16: hookd.v1.CloseSession.reason:type_name -> hookd.v1.SessionEndReason
-	51, // 17: hookd.v1.FinalizeReply.content:type_name -> hookd.v1.ContentReplacement
+	52, // 16: hookd.v1.CloseSession.reason:type_name -> hookd.v1.SessionEndReason
+	53, // 17: hookd.v1.FinalizeReply.content:type_name -> hookd.v1.ContentReplacement
 	13, // 18: hookd.v1.SessionResponse.opened:type_name -> hookd.v1.SessionOpened
 	14, // 19: hookd.v1.SessionResponse.turn_started:type_name -> hookd.v1.TurnStarted
 	15, // 20: hookd.v1.SessionResponse.step_request:type_name -> hookd.v1.StepRequest
@@ -3077,69 +3164,72 @@ var file_hookd_v1_host_proto_depIdxs = []int32{
 	21, // 25: hookd.v1.SessionResponse.turn_ended:type_name -> hookd.v1.TurnEnded
 	22, // 26: hookd.v1.SessionResponse.problem:type_name -> hookd.v1.Problem
 	18, // 27: hookd.v1.SessionResponse.finalize_request:type_name -> hookd.v1.FinalizeRequest
-	47, // 28: hookd.v1.SessionOpened.contexts:type_name -> hookd.v1.Message
-	47, // 29: hookd.v1.StepRequest.messages:type_name -> hookd.v1.Message
-	52, // 30: hookd.v1.DispatchRequest.call:type_name -> hookd.v1.ToolCall
-	52, // 31: hookd.v1.ApprovalRequest.call:type_name -> hookd.v1.ToolCall
-	52, // 32: hookd.v1.FinalizeRequest.call:type_name -> hookd.v1.ToolCall
-	49, // 33: hookd.v1.FinalizeRequest.candidate:type_name -> hookd.v1.ToolResult
-	52, // 34: hookd.v1.ToolResultNotice.call:type_name -> hookd.v1.ToolCall
-	49, // 35: hookd.v1.ToolResultNotice.result:type_name -> hookd.v1.ToolResult
+	49, // 28: hookd.v1.SessionOpened.contexts:type_name -> hookd.v1.Message
+	49, // 29: hookd.v1.StepRequest.messages:type_name -> hookd.v1.Message
+	54, // 30: hookd.v1.DispatchRequest.call:type_name -> hookd.v1.ToolCall
+	54, // 31: hookd.v1.ApprovalRequest.call:type_name -> hookd.v1.ToolCall
+	54, // 32: hookd.v1.FinalizeRequest.call:type_name -> hookd.v1.ToolCall
+	51, // 33: hookd.v1.FinalizeRequest.candidate:type_name -> hookd.v1.ToolResult
+	54, // 34: hookd.v1.ToolResultNotice.call:type_name -> hookd.v1.ToolCall
+	51, // 35: hookd.v1.ToolResultNotice.result:type_name -> hookd.v1.ToolResult
 	23, // 36: hookd.v1.ToolResultNotice.trace:type_name -> hookd.v1.DecisionTrace
-	47, // 37: hookd.v1.ContextNotice.messages:type_name -> hookd.v1.Message
+	49, // 37: hookd.v1.ContextNotice.messages:type_name -> hookd.v1.Message
 	2,  // 38: hookd.v1.TurnEnded.reason:type_name -> hookd.v1.TurnEndReason
-	53, // 39: hookd.v1.EvaluateSessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
-	47, // 40: hookd.v1.EvaluateSessionStartResponse.contexts:type_name -> hookd.v1.Message
-	54, // 41: hookd.v1.EvaluatePreStepRequest.event:type_name -> hookd.v1.PreStepEvent
-	55, // 42: hookd.v1.EvaluatePreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
+	55, // 39: hookd.v1.EvaluateSessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
+	49, // 40: hookd.v1.EvaluateSessionStartResponse.contexts:type_name -> hookd.v1.Message
+	56, // 41: hookd.v1.EvaluatePreStepRequest.event:type_name -> hookd.v1.PreStepEvent
+	57, // 42: hookd.v1.EvaluatePreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
 	23, // 43: hookd.v1.EvaluatePreStepResponse.trace:type_name -> hookd.v1.DecisionTrace
-	56, // 44: hookd.v1.EvaluatePreToolRequest.event:type_name -> hookd.v1.PreToolEvent
-	57, // 45: hookd.v1.EvaluatePreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
+	58, // 44: hookd.v1.EvaluatePreToolRequest.event:type_name -> hookd.v1.PreToolEvent
+	59, // 45: hookd.v1.EvaluatePreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
 	23, // 46: hookd.v1.EvaluatePreToolResponse.trace:type_name -> hookd.v1.DecisionTrace
-	58, // 47: hookd.v1.EvaluatePostToolRequest.event:type_name -> hookd.v1.PostToolEvent
-	59, // 48: hookd.v1.EvaluatePostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
-	49, // 49: hookd.v1.EvaluatePostToolResponse.result:type_name -> hookd.v1.ToolResult
+	60, // 47: hookd.v1.EvaluatePostToolRequest.event:type_name -> hookd.v1.PostToolEvent
+	61, // 48: hookd.v1.EvaluatePostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
+	51, // 49: hookd.v1.EvaluatePostToolResponse.result:type_name -> hookd.v1.ToolResult
 	23, // 50: hookd.v1.EvaluatePostToolResponse.trace:type_name -> hookd.v1.DecisionTrace
-	60, // 51: hookd.v1.EvaluateToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
-	61, // 52: hookd.v1.EvaluateTurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
-	62, // 53: hookd.v1.EvaluateTurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
+	62, // 51: hookd.v1.EvaluateToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
+	63, // 52: hookd.v1.EvaluateTurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
+	64, // 53: hookd.v1.EvaluateTurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
 	23, // 54: hookd.v1.EvaluateTurnStoppingResponse.trace:type_name -> hookd.v1.DecisionTrace
-	63, // 55: hookd.v1.EvaluateRewriteRequest.event:type_name -> hookd.v1.RewriteEvent
-	52, // 56: hookd.v1.EvaluateRewriteResponse.call:type_name -> hookd.v1.ToolCall
-	64, // 57: hookd.v1.EvaluateRewriteResponse.deny:type_name -> hookd.v1.Deny
+	65, // 55: hookd.v1.EvaluateRewriteRequest.event:type_name -> hookd.v1.RewriteEvent
+	54, // 56: hookd.v1.EvaluateRewriteResponse.call:type_name -> hookd.v1.ToolCall
+	66, // 57: hookd.v1.EvaluateRewriteResponse.deny:type_name -> hookd.v1.Deny
 	23, // 58: hookd.v1.EvaluateRewriteResponse.trace:type_name -> hookd.v1.DecisionTrace
-	65, // 59: hookd.v1.EvaluateApprovalRequest.event:type_name -> hookd.v1.ApprovalEvent
-	66, // 60: hookd.v1.EvaluateApprovalResponse.decision:type_name -> hookd.v1.ApprovalDecision
+	67, // 59: hookd.v1.EvaluateApprovalRequest.event:type_name -> hookd.v1.ApprovalEvent
+	68, // 60: hookd.v1.EvaluateApprovalResponse.decision:type_name -> hookd.v1.ApprovalDecision
 	23, // 61: hookd.v1.EvaluateApprovalResponse.trace:type_name -> hookd.v1.DecisionTrace
-	67, // 62: hookd.v1.EvaluateSessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
-	68, // 63: hookd.v1.EvaluateTurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
-	3,  // 64: hookd.v1.HookHost.Session:input_type -> hookd.v1.SessionRequest
-	24, // 65: hookd.v1.HookHost.EvaluateSessionStart:input_type -> hookd.v1.EvaluateSessionStartRequest
-	26, // 66: hookd.v1.HookHost.EvaluatePreStep:input_type -> hookd.v1.EvaluatePreStepRequest
-	28, // 67: hookd.v1.HookHost.EvaluatePreTool:input_type -> hookd.v1.EvaluatePreToolRequest
-	30, // 68: hookd.v1.HookHost.EvaluatePostTool:input_type -> hookd.v1.EvaluatePostToolRequest
-	32, // 69: hookd.v1.HookHost.EvaluateToolResult:input_type -> hookd.v1.EvaluateToolResultRequest
-	34, // 70: hookd.v1.HookHost.EvaluateTurnStopping:input_type -> hookd.v1.EvaluateTurnStoppingRequest
-	36, // 71: hookd.v1.HookHost.EvaluateRewrite:input_type -> hookd.v1.EvaluateRewriteRequest
-	38, // 72: hookd.v1.HookHost.EvaluateApproval:input_type -> hookd.v1.EvaluateApprovalRequest
-	40, // 73: hookd.v1.HookHost.EvaluateSessionEnd:input_type -> hookd.v1.EvaluateSessionEndRequest
-	42, // 74: hookd.v1.HookHost.EvaluateTurnEnd:input_type -> hookd.v1.EvaluateTurnEndRequest
-	12, // 75: hookd.v1.HookHost.Session:output_type -> hookd.v1.SessionResponse
-	25, // 76: hookd.v1.HookHost.EvaluateSessionStart:output_type -> hookd.v1.EvaluateSessionStartResponse
-	27, // 77: hookd.v1.HookHost.EvaluatePreStep:output_type -> hookd.v1.EvaluatePreStepResponse
-	29, // 78: hookd.v1.HookHost.EvaluatePreTool:output_type -> hookd.v1.EvaluatePreToolResponse
-	31, // 79: hookd.v1.HookHost.EvaluatePostTool:output_type -> hookd.v1.EvaluatePostToolResponse
-	33, // 80: hookd.v1.HookHost.EvaluateToolResult:output_type -> hookd.v1.EvaluateToolResultResponse
-	35, // 81: hookd.v1.HookHost.EvaluateTurnStopping:output_type -> hookd.v1.EvaluateTurnStoppingResponse
-	37, // 82: hookd.v1.HookHost.EvaluateRewrite:output_type -> hookd.v1.EvaluateRewriteResponse
-	39, // 83: hookd.v1.HookHost.EvaluateApproval:output_type -> hookd.v1.EvaluateApprovalResponse
-	41, // 84: hookd.v1.HookHost.EvaluateSessionEnd:output_type -> hookd.v1.EvaluateSessionEndResponse
-	43, // 85: hookd.v1.HookHost.EvaluateTurnEnd:output_type -> hookd.v1.EvaluateTurnEndResponse
-	75, // [75:86] is the sub-list for method output_type
-	64, // [64:75] is the sub-list for method input_type
-	64, // [64:64] is the sub-list for extension type_name
-	64, // [64:64] is the sub-list for extension extendee
-	0,  // [0:64] is the sub-list for field type_name
+	69, // 62: hookd.v1.EvaluateSessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
+	70, // 63: hookd.v1.EvaluateTurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
+	71, // 64: hookd.v1.EvaluateAgentEventRequest.event:type_name -> hookd.v1.AgentEventEvent
+	3,  // 65: hookd.v1.HookHost.Session:input_type -> hookd.v1.SessionRequest
+	24, // 66: hookd.v1.HookHost.EvaluateSessionStart:input_type -> hookd.v1.EvaluateSessionStartRequest
+	26, // 67: hookd.v1.HookHost.EvaluatePreStep:input_type -> hookd.v1.EvaluatePreStepRequest
+	28, // 68: hookd.v1.HookHost.EvaluatePreTool:input_type -> hookd.v1.EvaluatePreToolRequest
+	30, // 69: hookd.v1.HookHost.EvaluatePostTool:input_type -> hookd.v1.EvaluatePostToolRequest
+	32, // 70: hookd.v1.HookHost.EvaluateToolResult:input_type -> hookd.v1.EvaluateToolResultRequest
+	34, // 71: hookd.v1.HookHost.EvaluateTurnStopping:input_type -> hookd.v1.EvaluateTurnStoppingRequest
+	36, // 72: hookd.v1.HookHost.EvaluateRewrite:input_type -> hookd.v1.EvaluateRewriteRequest
+	38, // 73: hookd.v1.HookHost.EvaluateApproval:input_type -> hookd.v1.EvaluateApprovalRequest
+	40, // 74: hookd.v1.HookHost.EvaluateSessionEnd:input_type -> hookd.v1.EvaluateSessionEndRequest
+	42, // 75: hookd.v1.HookHost.EvaluateTurnEnd:input_type -> hookd.v1.EvaluateTurnEndRequest
+	44, // 76: hookd.v1.HookHost.EvaluateAgentEvent:input_type -> hookd.v1.EvaluateAgentEventRequest
+	12, // 77: hookd.v1.HookHost.Session:output_type -> hookd.v1.SessionResponse
+	25, // 78: hookd.v1.HookHost.EvaluateSessionStart:output_type -> hookd.v1.EvaluateSessionStartResponse
+	27, // 79: hookd.v1.HookHost.EvaluatePreStep:output_type -> hookd.v1.EvaluatePreStepResponse
+	29, // 80: hookd.v1.HookHost.EvaluatePreTool:output_type -> hookd.v1.EvaluatePreToolResponse
+	31, // 81: hookd.v1.HookHost.EvaluatePostTool:output_type -> hookd.v1.EvaluatePostToolResponse
+	33, // 82: hookd.v1.HookHost.EvaluateToolResult:output_type -> hookd.v1.EvaluateToolResultResponse
+	35, // 83: hookd.v1.HookHost.EvaluateTurnStopping:output_type -> hookd.v1.EvaluateTurnStoppingResponse
+	37, // 84: hookd.v1.HookHost.EvaluateRewrite:output_type -> hookd.v1.EvaluateRewriteResponse
+	39, // 85: hookd.v1.HookHost.EvaluateApproval:output_type -> hookd.v1.EvaluateApprovalResponse
+	41, // 86: hookd.v1.HookHost.EvaluateSessionEnd:output_type -> hookd.v1.EvaluateSessionEndResponse
+	43, // 87: hookd.v1.HookHost.EvaluateTurnEnd:output_type -> hookd.v1.EvaluateTurnEndResponse
+	45, // 88: hookd.v1.HookHost.EvaluateAgentEvent:output_type -> hookd.v1.EvaluateAgentEventResponse
+	77, // [77:89] is the sub-list for method output_type
+	65, // [65:77] is the sub-list for method input_type
+	65, // [65:65] is the sub-list for extension type_name
+	65, // [65:65] is the sub-list for extension extendee
+	0,  // [0:65] is the sub-list for field type_name
 }
 
 func init() { file_hookd_v1_host_proto_init() }
@@ -3182,7 +3272,7 @@ func file_hookd_v1_host_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hookd_v1_host_proto_rawDesc), len(file_hookd_v1_host_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   41,
+			NumMessages:   43,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

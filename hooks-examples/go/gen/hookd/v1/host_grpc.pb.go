@@ -49,6 +49,7 @@ const (
 	HookHost_EvaluateApproval_FullMethodName     = "/hookd.v1.HookHost/EvaluateApproval"
 	HookHost_EvaluateSessionEnd_FullMethodName   = "/hookd.v1.HookHost/EvaluateSessionEnd"
 	HookHost_EvaluateTurnEnd_FullMethodName      = "/hookd.v1.HookHost/EvaluateTurnEnd"
+	HookHost_EvaluateAgentEvent_FullMethodName   = "/hookd.v1.HookHost/EvaluateAgentEvent"
 )
 
 // HookHostClient is the client API for HookHost service.
@@ -75,6 +76,8 @@ type HookHostClient interface {
 	EvaluateApproval(ctx context.Context, in *EvaluateApprovalRequest, opts ...grpc.CallOption) (*EvaluateApprovalResponse, error)
 	EvaluateSessionEnd(ctx context.Context, in *EvaluateSessionEndRequest, opts ...grpc.CallOption) (*EvaluateSessionEndResponse, error)
 	EvaluateTurnEnd(ctx context.Context, in *EvaluateTurnEndRequest, opts ...grpc.CallOption) (*EvaluateTurnEndResponse, error)
+	// Tells the agent-event plugins subscribed to the event's name; answers nothing.
+	EvaluateAgentEvent(ctx context.Context, in *EvaluateAgentEventRequest, opts ...grpc.CallOption) (*EvaluateAgentEventResponse, error)
 }
 
 type hookHostClient struct {
@@ -198,6 +201,16 @@ func (c *hookHostClient) EvaluateTurnEnd(ctx context.Context, in *EvaluateTurnEn
 	return out, nil
 }
 
+func (c *hookHostClient) EvaluateAgentEvent(ctx context.Context, in *EvaluateAgentEventRequest, opts ...grpc.CallOption) (*EvaluateAgentEventResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EvaluateAgentEventResponse)
+	err := c.cc.Invoke(ctx, HookHost_EvaluateAgentEvent_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HookHostServer is the server API for HookHost service.
 // All implementations must embed UnimplementedHookHostServer
 // for forward compatibility.
@@ -222,6 +235,8 @@ type HookHostServer interface {
 	EvaluateApproval(context.Context, *EvaluateApprovalRequest) (*EvaluateApprovalResponse, error)
 	EvaluateSessionEnd(context.Context, *EvaluateSessionEndRequest) (*EvaluateSessionEndResponse, error)
 	EvaluateTurnEnd(context.Context, *EvaluateTurnEndRequest) (*EvaluateTurnEndResponse, error)
+	// Tells the agent-event plugins subscribed to the event's name; answers nothing.
+	EvaluateAgentEvent(context.Context, *EvaluateAgentEventRequest) (*EvaluateAgentEventResponse, error)
 	mustEmbedUnimplementedHookHostServer()
 }
 
@@ -264,6 +279,9 @@ func (UnimplementedHookHostServer) EvaluateSessionEnd(context.Context, *Evaluate
 }
 func (UnimplementedHookHostServer) EvaluateTurnEnd(context.Context, *EvaluateTurnEndRequest) (*EvaluateTurnEndResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method EvaluateTurnEnd not implemented")
+}
+func (UnimplementedHookHostServer) EvaluateAgentEvent(context.Context, *EvaluateAgentEventRequest) (*EvaluateAgentEventResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method EvaluateAgentEvent not implemented")
 }
 func (UnimplementedHookHostServer) mustEmbedUnimplementedHookHostServer() {}
 func (UnimplementedHookHostServer) testEmbeddedByValue()                  {}
@@ -473,6 +491,24 @@ func _HookHost_EvaluateTurnEnd_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _HookHost_EvaluateAgentEvent_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(EvaluateAgentEventRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HookHostServer).EvaluateAgentEvent(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HookHost_EvaluateAgentEvent_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HookHostServer).EvaluateAgentEvent(ctx, req.(*EvaluateAgentEventRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // HookHost_ServiceDesc is the grpc.ServiceDesc for HookHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -519,6 +555,10 @@ var HookHost_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "EvaluateTurnEnd",
 			Handler:    _HookHost_EvaluateTurnEnd_Handler,
+		},
+		{
+			MethodName: "EvaluateAgentEvent",
+			Handler:    _HookHost_EvaluateAgentEvent_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -210,9 +210,11 @@ func (x *PluginManifest) GetSideEffectFree() bool {
 type Subscription struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Point Point                  `protobuf:"varint,1,opt,name=point,proto3,enum=hookd.v1.Point" json:"point,omitempty"`
-	// Tool matchers for tool points (pre-tool, guard, execute, post-tool, tool-result). A matcher
-	// matches the whole tool name; `*` stands for any run of characters and `?` for one character;
-	// nothing else is special. Empty means every tool.
+	// Matchers for the points that match a name: the tool name at tool points (rewrite, pre-tool,
+	// approval, guard, execute, post-tool, tool-result), the agent's event name at agent-event
+	// (e.g. "PreCompact", "Worktree*"). A matcher matches the whole name; `*` stands for any run
+	// of characters and `?` for one character; nothing else is special. Empty means every name.
+	// Matchers on any other point are refused.
 	Tools []string `protobuf:"bytes,2,rep,name=tools,proto3" json:"tools,omitempty"`
 	// Order within the point: lower runs outermost (first); ties are ordered by plugin name.
 	Priority int32 `protobuf:"varint,3,opt,name=priority,proto3" json:"priority,omitempty"`
@@ -1323,6 +1325,87 @@ func (*TurnEndResponse) Descriptor() ([]byte, []int) {
 	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{27}
 }
 
+type AgentEventRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Event         *AgentEventEvent       `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentEventRequest) Reset() {
+	*x = AgentEventRequest{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentEventRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentEventRequest) ProtoMessage() {}
+
+func (x *AgentEventRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentEventRequest.ProtoReflect.Descriptor instead.
+func (*AgentEventRequest) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *AgentEventRequest) GetEvent() *AgentEventEvent {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+// An agent-event observer answers nothing; its failures are contained.
+type AgentEventResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentEventResponse) Reset() {
+	*x = AgentEventResponse{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentEventResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentEventResponse) ProtoMessage() {}
+
+func (x *AgentEventResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentEventResponse.ProtoReflect.Descriptor instead.
+func (*AgentEventResponse) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{29}
+}
+
 var File_hookd_v1_plugin_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_plugin_proto_rawDesc = "" +
@@ -1391,7 +1474,10 @@ const file_hookd_v1_plugin_proto_rawDesc = "" +
 	"\x12SessionEndResponse\">\n" +
 	"\x0eTurnEndRequest\x12,\n" +
 	"\x05event\x18\x01 \x01(\v2\x16.hookd.v1.TurnEndEventR\x05event\"\x11\n" +
-	"\x0fTurnEndResponse2\xfc\x06\n" +
+	"\x0fTurnEndResponse\"D\n" +
+	"\x11AgentEventRequest\x12/\n" +
+	"\x05event\x18\x01 \x01(\v2\x19.hookd.v1.AgentEventEventR\x05event\"\x14\n" +
+	"\x12AgentEventResponse2\xc5\a\n" +
 	"\n" +
 	"HookPlugin\x12A\n" +
 	"\bDescribe\x12\x19.hookd.v1.DescribeRequest\x1a\x1a.hookd.v1.DescribeResponse\x12M\n" +
@@ -1408,7 +1494,9 @@ const file_hookd_v1_plugin_proto_rawDesc = "" +
 	"\aApprove\x12\x18.hookd.v1.ApproveRequest\x1a\x19.hookd.v1.ApproveResponse\x12G\n" +
 	"\n" +
 	"SessionEnd\x12\x1b.hookd.v1.SessionEndRequest\x1a\x1c.hookd.v1.SessionEndResponse\x12>\n" +
-	"\aTurnEnd\x12\x18.hookd.v1.TurnEndRequest\x1a\x19.hookd.v1.TurnEndResponseB\x96\x01\n" +
+	"\aTurnEnd\x12\x18.hookd.v1.TurnEndRequest\x1a\x19.hookd.v1.TurnEndResponse\x12G\n" +
+	"\n" +
+	"AgentEvent\x12\x1b.hookd.v1.AgentEventRequest\x1a\x1c.hookd.v1.AgentEventResponseB\x96\x01\n" +
 	"\fcom.hookd.v1B\vPluginProtoP\x01Z8example.com/hookd/hooks-examples/go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
 
 var (
@@ -1423,7 +1511,7 @@ func file_hookd_v1_plugin_proto_rawDescGZIP() []byte {
 	return file_hookd_v1_plugin_proto_rawDescData
 }
 
-var file_hookd_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_hookd_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_hookd_v1_plugin_proto_goTypes = []any{
 	(*DescribeRequest)(nil),      // 0: hookd.v1.DescribeRequest
 	(*DescribeResponse)(nil),     // 1: hookd.v1.DescribeResponse
@@ -1453,87 +1541,93 @@ var file_hookd_v1_plugin_proto_goTypes = []any{
 	(*SessionEndResponse)(nil),   // 25: hookd.v1.SessionEndResponse
 	(*TurnEndRequest)(nil),       // 26: hookd.v1.TurnEndRequest
 	(*TurnEndResponse)(nil),      // 27: hookd.v1.TurnEndResponse
-	(Point)(0),                   // 28: hookd.v1.Point
-	(FailurePolicy)(0),           // 29: hookd.v1.FailurePolicy
-	(*SessionStartEvent)(nil),    // 30: hookd.v1.SessionStartEvent
-	(*SessionStartDecision)(nil), // 31: hookd.v1.SessionStartDecision
-	(*PreStepEvent)(nil),         // 32: hookd.v1.PreStepEvent
-	(*PreStepDecision)(nil),      // 33: hookd.v1.PreStepDecision
-	(*PreToolEvent)(nil),         // 34: hookd.v1.PreToolEvent
-	(*PreToolDecision)(nil),      // 35: hookd.v1.PreToolDecision
-	(*GuardEvent)(nil),           // 36: hookd.v1.GuardEvent
-	(*GuardDecision)(nil),        // 37: hookd.v1.GuardDecision
-	(*ExecuteEvent)(nil),         // 38: hookd.v1.ExecuteEvent
-	(*ExecuteDecision)(nil),      // 39: hookd.v1.ExecuteDecision
-	(*PostToolEvent)(nil),        // 40: hookd.v1.PostToolEvent
-	(*PostToolDecision)(nil),     // 41: hookd.v1.PostToolDecision
-	(*ToolResultEvent)(nil),      // 42: hookd.v1.ToolResultEvent
-	(*TurnStoppingEvent)(nil),    // 43: hookd.v1.TurnStoppingEvent
-	(*TurnStoppingDecision)(nil), // 44: hookd.v1.TurnStoppingDecision
-	(*RewriteEvent)(nil),         // 45: hookd.v1.RewriteEvent
-	(*RewriteDecision)(nil),      // 46: hookd.v1.RewriteDecision
-	(*ApprovalEvent)(nil),        // 47: hookd.v1.ApprovalEvent
-	(*ApprovalDecision)(nil),     // 48: hookd.v1.ApprovalDecision
-	(*SessionEndEvent)(nil),      // 49: hookd.v1.SessionEndEvent
-	(*TurnEndEvent)(nil),         // 50: hookd.v1.TurnEndEvent
+	(*AgentEventRequest)(nil),    // 28: hookd.v1.AgentEventRequest
+	(*AgentEventResponse)(nil),   // 29: hookd.v1.AgentEventResponse
+	(Point)(0),                   // 30: hookd.v1.Point
+	(FailurePolicy)(0),           // 31: hookd.v1.FailurePolicy
+	(*SessionStartEvent)(nil),    // 32: hookd.v1.SessionStartEvent
+	(*SessionStartDecision)(nil), // 33: hookd.v1.SessionStartDecision
+	(*PreStepEvent)(nil),         // 34: hookd.v1.PreStepEvent
+	(*PreStepDecision)(nil),      // 35: hookd.v1.PreStepDecision
+	(*PreToolEvent)(nil),         // 36: hookd.v1.PreToolEvent
+	(*PreToolDecision)(nil),      // 37: hookd.v1.PreToolDecision
+	(*GuardEvent)(nil),           // 38: hookd.v1.GuardEvent
+	(*GuardDecision)(nil),        // 39: hookd.v1.GuardDecision
+	(*ExecuteEvent)(nil),         // 40: hookd.v1.ExecuteEvent
+	(*ExecuteDecision)(nil),      // 41: hookd.v1.ExecuteDecision
+	(*PostToolEvent)(nil),        // 42: hookd.v1.PostToolEvent
+	(*PostToolDecision)(nil),     // 43: hookd.v1.PostToolDecision
+	(*ToolResultEvent)(nil),      // 44: hookd.v1.ToolResultEvent
+	(*TurnStoppingEvent)(nil),    // 45: hookd.v1.TurnStoppingEvent
+	(*TurnStoppingDecision)(nil), // 46: hookd.v1.TurnStoppingDecision
+	(*RewriteEvent)(nil),         // 47: hookd.v1.RewriteEvent
+	(*RewriteDecision)(nil),      // 48: hookd.v1.RewriteDecision
+	(*ApprovalEvent)(nil),        // 49: hookd.v1.ApprovalEvent
+	(*ApprovalDecision)(nil),     // 50: hookd.v1.ApprovalDecision
+	(*SessionEndEvent)(nil),      // 51: hookd.v1.SessionEndEvent
+	(*TurnEndEvent)(nil),         // 52: hookd.v1.TurnEndEvent
+	(*AgentEventEvent)(nil),      // 53: hookd.v1.AgentEventEvent
 }
 var file_hookd_v1_plugin_proto_depIdxs = []int32{
 	2,  // 0: hookd.v1.DescribeResponse.manifest:type_name -> hookd.v1.PluginManifest
 	3,  // 1: hookd.v1.PluginManifest.subscriptions:type_name -> hookd.v1.Subscription
-	28, // 2: hookd.v1.Subscription.point:type_name -> hookd.v1.Point
-	29, // 3: hookd.v1.Subscription.failure_policy:type_name -> hookd.v1.FailurePolicy
-	30, // 4: hookd.v1.SessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
-	31, // 5: hookd.v1.SessionStartResponse.decision:type_name -> hookd.v1.SessionStartDecision
-	32, // 6: hookd.v1.PreStepRequest.event:type_name -> hookd.v1.PreStepEvent
-	33, // 7: hookd.v1.PreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
-	34, // 8: hookd.v1.PreToolRequest.event:type_name -> hookd.v1.PreToolEvent
-	35, // 9: hookd.v1.PreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
-	36, // 10: hookd.v1.GuardRequest.event:type_name -> hookd.v1.GuardEvent
-	37, // 11: hookd.v1.GuardResponse.decision:type_name -> hookd.v1.GuardDecision
-	38, // 12: hookd.v1.ExecuteRequest.event:type_name -> hookd.v1.ExecuteEvent
-	39, // 13: hookd.v1.ExecuteResponse.decision:type_name -> hookd.v1.ExecuteDecision
-	40, // 14: hookd.v1.PostToolRequest.event:type_name -> hookd.v1.PostToolEvent
-	41, // 15: hookd.v1.PostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
-	42, // 16: hookd.v1.ToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
-	43, // 17: hookd.v1.TurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
-	44, // 18: hookd.v1.TurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
-	45, // 19: hookd.v1.RewriteRequest.event:type_name -> hookd.v1.RewriteEvent
-	46, // 20: hookd.v1.RewriteResponse.decision:type_name -> hookd.v1.RewriteDecision
-	47, // 21: hookd.v1.ApproveRequest.event:type_name -> hookd.v1.ApprovalEvent
-	48, // 22: hookd.v1.ApproveResponse.decision:type_name -> hookd.v1.ApprovalDecision
-	49, // 23: hookd.v1.SessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
-	50, // 24: hookd.v1.TurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
-	0,  // 25: hookd.v1.HookPlugin.Describe:input_type -> hookd.v1.DescribeRequest
-	4,  // 26: hookd.v1.HookPlugin.SessionStart:input_type -> hookd.v1.SessionStartRequest
-	6,  // 27: hookd.v1.HookPlugin.PreStep:input_type -> hookd.v1.PreStepRequest
-	8,  // 28: hookd.v1.HookPlugin.PreTool:input_type -> hookd.v1.PreToolRequest
-	10, // 29: hookd.v1.HookPlugin.Guard:input_type -> hookd.v1.GuardRequest
-	12, // 30: hookd.v1.HookPlugin.Execute:input_type -> hookd.v1.ExecuteRequest
-	14, // 31: hookd.v1.HookPlugin.PostTool:input_type -> hookd.v1.PostToolRequest
-	16, // 32: hookd.v1.HookPlugin.ToolResult:input_type -> hookd.v1.ToolResultRequest
-	18, // 33: hookd.v1.HookPlugin.TurnStopping:input_type -> hookd.v1.TurnStoppingRequest
-	20, // 34: hookd.v1.HookPlugin.Rewrite:input_type -> hookd.v1.RewriteRequest
-	22, // 35: hookd.v1.HookPlugin.Approve:input_type -> hookd.v1.ApproveRequest
-	24, // 36: hookd.v1.HookPlugin.SessionEnd:input_type -> hookd.v1.SessionEndRequest
-	26, // 37: hookd.v1.HookPlugin.TurnEnd:input_type -> hookd.v1.TurnEndRequest
-	1,  // 38: hookd.v1.HookPlugin.Describe:output_type -> hookd.v1.DescribeResponse
-	5,  // 39: hookd.v1.HookPlugin.SessionStart:output_type -> hookd.v1.SessionStartResponse
-	7,  // 40: hookd.v1.HookPlugin.PreStep:output_type -> hookd.v1.PreStepResponse
-	9,  // 41: hookd.v1.HookPlugin.PreTool:output_type -> hookd.v1.PreToolResponse
-	11, // 42: hookd.v1.HookPlugin.Guard:output_type -> hookd.v1.GuardResponse
-	13, // 43: hookd.v1.HookPlugin.Execute:output_type -> hookd.v1.ExecuteResponse
-	15, // 44: hookd.v1.HookPlugin.PostTool:output_type -> hookd.v1.PostToolResponse
-	17, // 45: hookd.v1.HookPlugin.ToolResult:output_type -> hookd.v1.ToolResultResponse
-	19, // 46: hookd.v1.HookPlugin.TurnStopping:output_type -> hookd.v1.TurnStoppingResponse
-	21, // 47: hookd.v1.HookPlugin.Rewrite:output_type -> hookd.v1.RewriteResponse
-	23, // 48: hookd.v1.HookPlugin.Approve:output_type -> hookd.v1.ApproveResponse
-	25, // 49: hookd.v1.HookPlugin.SessionEnd:output_type -> hookd.v1.SessionEndResponse
-	27, // 50: hookd.v1.HookPlugin.TurnEnd:output_type -> hookd.v1.TurnEndResponse
-	38, // [38:51] is the sub-list for method output_type
-	25, // [25:38] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	30, // 2: hookd.v1.Subscription.point:type_name -> hookd.v1.Point
+	31, // 3: hookd.v1.Subscription.failure_policy:type_name -> hookd.v1.FailurePolicy
+	32, // 4: hookd.v1.SessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
+	33, // 5: hookd.v1.SessionStartResponse.decision:type_name -> hookd.v1.SessionStartDecision
+	34, // 6: hookd.v1.PreStepRequest.event:type_name -> hookd.v1.PreStepEvent
+	35, // 7: hookd.v1.PreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
+	36, // 8: hookd.v1.PreToolRequest.event:type_name -> hookd.v1.PreToolEvent
+	37, // 9: hookd.v1.PreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
+	38, // 10: hookd.v1.GuardRequest.event:type_name -> hookd.v1.GuardEvent
+	39, // 11: hookd.v1.GuardResponse.decision:type_name -> hookd.v1.GuardDecision
+	40, // 12: hookd.v1.ExecuteRequest.event:type_name -> hookd.v1.ExecuteEvent
+	41, // 13: hookd.v1.ExecuteResponse.decision:type_name -> hookd.v1.ExecuteDecision
+	42, // 14: hookd.v1.PostToolRequest.event:type_name -> hookd.v1.PostToolEvent
+	43, // 15: hookd.v1.PostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
+	44, // 16: hookd.v1.ToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
+	45, // 17: hookd.v1.TurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
+	46, // 18: hookd.v1.TurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
+	47, // 19: hookd.v1.RewriteRequest.event:type_name -> hookd.v1.RewriteEvent
+	48, // 20: hookd.v1.RewriteResponse.decision:type_name -> hookd.v1.RewriteDecision
+	49, // 21: hookd.v1.ApproveRequest.event:type_name -> hookd.v1.ApprovalEvent
+	50, // 22: hookd.v1.ApproveResponse.decision:type_name -> hookd.v1.ApprovalDecision
+	51, // 23: hookd.v1.SessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
+	52, // 24: hookd.v1.TurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
+	53, // 25: hookd.v1.AgentEventRequest.event:type_name -> hookd.v1.AgentEventEvent
+	0,  // 26: hookd.v1.HookPlugin.Describe:input_type -> hookd.v1.DescribeRequest
+	4,  // 27: hookd.v1.HookPlugin.SessionStart:input_type -> hookd.v1.SessionStartRequest
+	6,  // 28: hookd.v1.HookPlugin.PreStep:input_type -> hookd.v1.PreStepRequest
+	8,  // 29: hookd.v1.HookPlugin.PreTool:input_type -> hookd.v1.PreToolRequest
+	10, // 30: hookd.v1.HookPlugin.Guard:input_type -> hookd.v1.GuardRequest
+	12, // 31: hookd.v1.HookPlugin.Execute:input_type -> hookd.v1.ExecuteRequest
+	14, // 32: hookd.v1.HookPlugin.PostTool:input_type -> hookd.v1.PostToolRequest
+	16, // 33: hookd.v1.HookPlugin.ToolResult:input_type -> hookd.v1.ToolResultRequest
+	18, // 34: hookd.v1.HookPlugin.TurnStopping:input_type -> hookd.v1.TurnStoppingRequest
+	20, // 35: hookd.v1.HookPlugin.Rewrite:input_type -> hookd.v1.RewriteRequest
+	22, // 36: hookd.v1.HookPlugin.Approve:input_type -> hookd.v1.ApproveRequest
+	24, // 37: hookd.v1.HookPlugin.SessionEnd:input_type -> hookd.v1.SessionEndRequest
+	26, // 38: hookd.v1.HookPlugin.TurnEnd:input_type -> hookd.v1.TurnEndRequest
+	28, // 39: hookd.v1.HookPlugin.AgentEvent:input_type -> hookd.v1.AgentEventRequest
+	1,  // 40: hookd.v1.HookPlugin.Describe:output_type -> hookd.v1.DescribeResponse
+	5,  // 41: hookd.v1.HookPlugin.SessionStart:output_type -> hookd.v1.SessionStartResponse
+	7,  // 42: hookd.v1.HookPlugin.PreStep:output_type -> hookd.v1.PreStepResponse
+	9,  // 43: hookd.v1.HookPlugin.PreTool:output_type -> hookd.v1.PreToolResponse
+	11, // 44: hookd.v1.HookPlugin.Guard:output_type -> hookd.v1.GuardResponse
+	13, // 45: hookd.v1.HookPlugin.Execute:output_type -> hookd.v1.ExecuteResponse
+	15, // 46: hookd.v1.HookPlugin.PostTool:output_type -> hookd.v1.PostToolResponse
+	17, // 47: hookd.v1.HookPlugin.ToolResult:output_type -> hookd.v1.ToolResultResponse
+	19, // 48: hookd.v1.HookPlugin.TurnStopping:output_type -> hookd.v1.TurnStoppingResponse
+	21, // 49: hookd.v1.HookPlugin.Rewrite:output_type -> hookd.v1.RewriteResponse
+	23, // 50: hookd.v1.HookPlugin.Approve:output_type -> hookd.v1.ApproveResponse
+	25, // 51: hookd.v1.HookPlugin.SessionEnd:output_type -> hookd.v1.SessionEndResponse
+	27, // 52: hookd.v1.HookPlugin.TurnEnd:output_type -> hookd.v1.TurnEndResponse
+	29, // 53: hookd.v1.HookPlugin.AgentEvent:output_type -> hookd.v1.AgentEventResponse
+	40, // [40:54] is the sub-list for method output_type
+	26, // [26:40] is the sub-list for method input_type
+	26, // [26:26] is the sub-list for extension type_name
+	26, // [26:26] is the sub-list for extension extendee
+	0,  // [0:26] is the sub-list for field type_name
 }
 
 func init() { file_hookd_v1_plugin_proto_init() }
@@ -1549,7 +1643,7 @@ func file_hookd_v1_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hookd_v1_plugin_proto_rawDesc), len(file_hookd_v1_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   28,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

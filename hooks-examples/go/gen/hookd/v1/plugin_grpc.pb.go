@@ -44,6 +44,7 @@ const (
 	HookPlugin_Approve_FullMethodName      = "/hookd.v1.HookPlugin/Approve"
 	HookPlugin_SessionEnd_FullMethodName   = "/hookd.v1.HookPlugin/SessionEnd"
 	HookPlugin_TurnEnd_FullMethodName      = "/hookd.v1.HookPlugin/TurnEnd"
+	HookPlugin_AgentEvent_FullMethodName   = "/hookd.v1.HookPlugin/AgentEvent"
 )
 
 // HookPluginClient is the client API for HookPlugin service.
@@ -65,6 +66,7 @@ type HookPluginClient interface {
 	Approve(ctx context.Context, in *ApproveRequest, opts ...grpc.CallOption) (*ApproveResponse, error)
 	SessionEnd(ctx context.Context, in *SessionEndRequest, opts ...grpc.CallOption) (*SessionEndResponse, error)
 	TurnEnd(ctx context.Context, in *TurnEndRequest, opts ...grpc.CallOption) (*TurnEndResponse, error)
+	AgentEvent(ctx context.Context, in *AgentEventRequest, opts ...grpc.CallOption) (*AgentEventResponse, error)
 }
 
 type hookPluginClient struct {
@@ -205,6 +207,16 @@ func (c *hookPluginClient) TurnEnd(ctx context.Context, in *TurnEndRequest, opts
 	return out, nil
 }
 
+func (c *hookPluginClient) AgentEvent(ctx context.Context, in *AgentEventRequest, opts ...grpc.CallOption) (*AgentEventResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AgentEventResponse)
+	err := c.cc.Invoke(ctx, HookPlugin_AgentEvent_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HookPluginServer is the server API for HookPlugin service.
 // All implementations must embed UnimplementedHookPluginServer
 // for forward compatibility.
@@ -224,6 +236,7 @@ type HookPluginServer interface {
 	Approve(context.Context, *ApproveRequest) (*ApproveResponse, error)
 	SessionEnd(context.Context, *SessionEndRequest) (*SessionEndResponse, error)
 	TurnEnd(context.Context, *TurnEndRequest) (*TurnEndResponse, error)
+	AgentEvent(context.Context, *AgentEventRequest) (*AgentEventResponse, error)
 	mustEmbedUnimplementedHookPluginServer()
 }
 
@@ -272,6 +285,9 @@ func (UnimplementedHookPluginServer) SessionEnd(context.Context, *SessionEndRequ
 }
 func (UnimplementedHookPluginServer) TurnEnd(context.Context, *TurnEndRequest) (*TurnEndResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method TurnEnd not implemented")
+}
+func (UnimplementedHookPluginServer) AgentEvent(context.Context, *AgentEventRequest) (*AgentEventResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AgentEvent not implemented")
 }
 func (UnimplementedHookPluginServer) mustEmbedUnimplementedHookPluginServer() {}
 func (UnimplementedHookPluginServer) testEmbeddedByValue()                    {}
@@ -528,6 +544,24 @@ func _HookPlugin_TurnEnd_Handler(srv interface{}, ctx context.Context, dec func(
 	return interceptor(ctx, in, info, handler)
 }
 
+func _HookPlugin_AgentEvent_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AgentEventRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HookPluginServer).AgentEvent(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HookPlugin_AgentEvent_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HookPluginServer).AgentEvent(ctx, req.(*AgentEventRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // HookPlugin_ServiceDesc is the grpc.ServiceDesc for HookPlugin service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -586,6 +620,10 @@ var HookPlugin_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "TurnEnd",
 			Handler:    _HookPlugin_TurnEnd_Handler,
+		},
+		{
+			MethodName: "AgentEvent",
+			Handler:    _HookPlugin_AgentEvent_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -3,7 +3,8 @@
 // Waterfall points (rewrite, pre-step, pre-tool, approval, execute, post-tool) call plugins in
 // order, outermost first. A plugin answers either a decision, which is final for the point, or `pass`, which hands
 // the event to the next plugin. When every plugin passes, the point's default applies.
-// Notification points (session-start, tool-result, turn-stopping, turn-end, session-end) call
+// Notification points (session-start, tool-result, turn-stopping, turn-end, session-end,
+// agent-event) call
 // every subscribed plugin; their answers accumulate in plugin order.
 //
 // Authorship is the daemon's: every message a plugin contributes (injected or added context,
@@ -2411,6 +2412,80 @@ func (x *TurnEndEvent) GetSteps() uint32 {
 	return 0
 }
 
+// One of the agent's own hook events that no typed point carries, as the agent sent it. Plugins
+// subscribe by event name; they observe and answer nothing, so such an event can never be
+// blocked or changed through hookd (docs/agent-events.md says why).
+type AgentEventEvent struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Session *SessionInfo           `protobuf:"bytes,1,opt,name=session,proto3" json:"session,omitempty"`
+	Dialect AgentDialect           `protobuf:"varint,2,opt,name=dialect,proto3,enum=hookd.v1.AgentDialect" json:"dialect,omitempty"`
+	// The agent's own event name, exactly as it sent it (e.g. "PreCompact", "Notification").
+	// Required (non-empty).
+	EventName string `protobuf:"bytes,3,opt,name=event_name,json=eventName,proto3" json:"event_name,omitempty"`
+	// The agent's whole payload, as JSON text (any JSON value; integers keep every digit).
+	PayloadJson   string `protobuf:"bytes,4,opt,name=payload_json,json=payloadJson,proto3" json:"payload_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentEventEvent) Reset() {
+	*x = AgentEventEvent{}
+	mi := &file_hookd_v1_points_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentEventEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentEventEvent) ProtoMessage() {}
+
+func (x *AgentEventEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_points_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentEventEvent.ProtoReflect.Descriptor instead.
+func (*AgentEventEvent) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *AgentEventEvent) GetSession() *SessionInfo {
+	if x != nil {
+		return x.Session
+	}
+	return nil
+}
+
+func (x *AgentEventEvent) GetDialect() AgentDialect {
+	if x != nil {
+		return x.Dialect
+	}
+	return AgentDialect_AGENT_DIALECT_UNSPECIFIED
+}
+
+func (x *AgentEventEvent) GetEventName() string {
+	if x != nil {
+		return x.EventName
+	}
+	return ""
+}
+
+func (x *AgentEventEvent) GetPayloadJson() string {
+	if x != nil {
+		return x.PayloadJson
+	}
+	return ""
+}
+
 var File_hookd_v1_points_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_points_proto_rawDesc = "" +
@@ -2552,7 +2627,13 @@ const file_hookd_v1_points_proto_rawDesc = "" +
 	"\x04turn\x18\x02 \x01(\rR\x04turn\x122\n" +
 	"\aoutcome\x18\x03 \x01(\x0e2\x18.hookd.v1.TurnEndOutcomeR\aoutcome\x12\x16\n" +
 	"\x06detail\x18\x04 \x01(\tR\x06detail\x12\x14\n" +
-	"\x05steps\x18\x05 \x01(\rR\x05steps*\xd3\x01\n" +
+	"\x05steps\x18\x05 \x01(\rR\x05steps\"\xb6\x01\n" +
+	"\x0fAgentEventEvent\x12/\n" +
+	"\asession\x18\x01 \x01(\v2\x15.hookd.v1.SessionInfoR\asession\x120\n" +
+	"\adialect\x18\x02 \x01(\x0e2\x16.hookd.v1.AgentDialectR\adialect\x12\x1d\n" +
+	"\n" +
+	"event_name\x18\x03 \x01(\tR\teventName\x12!\n" +
+	"\fpayload_json\x18\x04 \x01(\tR\vpayloadJson*\xd3\x01\n" +
 	"\x0eTurnEndOutcome\x12 \n" +
 	"\x1cTURN_END_OUTCOME_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aTURN_END_OUTCOME_COMPLETED\x10\x01\x12\x1c\n" +
@@ -2575,7 +2656,7 @@ func file_hookd_v1_points_proto_rawDescGZIP() []byte {
 }
 
 var file_hookd_v1_points_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_hookd_v1_points_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
+var file_hookd_v1_points_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
 var file_hookd_v1_points_proto_goTypes = []any{
 	(TurnEndOutcome)(0),          // 0: hookd.v1.TurnEndOutcome
 	(*Pass)(nil),                 // 1: hookd.v1.Pass
@@ -2614,79 +2695,83 @@ var file_hookd_v1_points_proto_goTypes = []any{
 	(*Approve)(nil),              // 34: hookd.v1.Approve
 	(*SessionEndEvent)(nil),      // 35: hookd.v1.SessionEndEvent
 	(*TurnEndEvent)(nil),         // 36: hookd.v1.TurnEndEvent
-	(*SessionInfo)(nil),          // 37: hookd.v1.SessionInfo
-	(SessionSource)(0),           // 38: hookd.v1.SessionSource
-	(*ToolDefinition)(nil),       // 39: hookd.v1.ToolDefinition
-	(*Message)(nil),              // 40: hookd.v1.Message
-	(*ToolCall)(nil),             // 41: hookd.v1.ToolCall
-	(*ToolResult)(nil),           // 42: hookd.v1.ToolResult
-	(*ContentBlock)(nil),         // 43: hookd.v1.ContentBlock
-	(SessionEndReason)(0),        // 44: hookd.v1.SessionEndReason
+	(*AgentEventEvent)(nil),      // 37: hookd.v1.AgentEventEvent
+	(*SessionInfo)(nil),          // 38: hookd.v1.SessionInfo
+	(SessionSource)(0),           // 39: hookd.v1.SessionSource
+	(*ToolDefinition)(nil),       // 40: hookd.v1.ToolDefinition
+	(*Message)(nil),              // 41: hookd.v1.Message
+	(*ToolCall)(nil),             // 42: hookd.v1.ToolCall
+	(*ToolResult)(nil),           // 43: hookd.v1.ToolResult
+	(*ContentBlock)(nil),         // 44: hookd.v1.ContentBlock
+	(SessionEndReason)(0),        // 45: hookd.v1.SessionEndReason
+	(AgentDialect)(0),            // 46: hookd.v1.AgentDialect
 }
 var file_hookd_v1_points_proto_depIdxs = []int32{
-	37, // 0: hookd.v1.SessionStartEvent.session:type_name -> hookd.v1.SessionInfo
-	38, // 1: hookd.v1.SessionStartEvent.source:type_name -> hookd.v1.SessionSource
-	39, // 2: hookd.v1.SessionStartEvent.tools:type_name -> hookd.v1.ToolDefinition
+	38, // 0: hookd.v1.SessionStartEvent.session:type_name -> hookd.v1.SessionInfo
+	39, // 1: hookd.v1.SessionStartEvent.source:type_name -> hookd.v1.SessionSource
+	40, // 2: hookd.v1.SessionStartEvent.tools:type_name -> hookd.v1.ToolDefinition
 	1,  // 3: hookd.v1.SessionStartDecision.pass:type_name -> hookd.v1.Pass
 	4,  // 4: hookd.v1.SessionStartDecision.inject:type_name -> hookd.v1.Inject
-	40, // 5: hookd.v1.Inject.messages:type_name -> hookd.v1.Message
-	37, // 6: hookd.v1.PreStepEvent.session:type_name -> hookd.v1.SessionInfo
-	40, // 7: hookd.v1.PreStepEvent.messages:type_name -> hookd.v1.Message
+	41, // 5: hookd.v1.Inject.messages:type_name -> hookd.v1.Message
+	38, // 6: hookd.v1.PreStepEvent.session:type_name -> hookd.v1.SessionInfo
+	41, // 7: hookd.v1.PreStepEvent.messages:type_name -> hookd.v1.Message
 	1,  // 8: hookd.v1.PreStepDecision.pass:type_name -> hookd.v1.Pass
 	7,  // 9: hookd.v1.PreStepDecision.enter:type_name -> hookd.v1.Enter
 	8,  // 10: hookd.v1.PreStepDecision.reject:type_name -> hookd.v1.Reject
-	40, // 11: hookd.v1.Enter.messages:type_name -> hookd.v1.Message
-	37, // 12: hookd.v1.PreToolEvent.session:type_name -> hookd.v1.SessionInfo
-	41, // 13: hookd.v1.PreToolEvent.call:type_name -> hookd.v1.ToolCall
+	41, // 11: hookd.v1.Enter.messages:type_name -> hookd.v1.Message
+	38, // 12: hookd.v1.PreToolEvent.session:type_name -> hookd.v1.SessionInfo
+	42, // 13: hookd.v1.PreToolEvent.call:type_name -> hookd.v1.ToolCall
 	1,  // 14: hookd.v1.PreToolDecision.pass:type_name -> hookd.v1.Pass
 	11, // 15: hookd.v1.PreToolDecision.allow:type_name -> hookd.v1.Allow
 	12, // 16: hookd.v1.PreToolDecision.deny:type_name -> hookd.v1.Deny
 	13, // 17: hookd.v1.PreToolDecision.ask:type_name -> hookd.v1.Ask
-	37, // 18: hookd.v1.GuardEvent.session:type_name -> hookd.v1.SessionInfo
-	41, // 19: hookd.v1.GuardEvent.call:type_name -> hookd.v1.ToolCall
+	38, // 18: hookd.v1.GuardEvent.session:type_name -> hookd.v1.SessionInfo
+	42, // 19: hookd.v1.GuardEvent.call:type_name -> hookd.v1.ToolCall
 	16, // 20: hookd.v1.GuardDecision.abstain:type_name -> hookd.v1.Abstain
 	12, // 21: hookd.v1.GuardDecision.deny:type_name -> hookd.v1.Deny
-	37, // 22: hookd.v1.ExecuteEvent.session:type_name -> hookd.v1.SessionInfo
-	41, // 23: hookd.v1.ExecuteEvent.call:type_name -> hookd.v1.ToolCall
+	38, // 22: hookd.v1.ExecuteEvent.session:type_name -> hookd.v1.SessionInfo
+	42, // 23: hookd.v1.ExecuteEvent.call:type_name -> hookd.v1.ToolCall
 	1,  // 24: hookd.v1.ExecuteDecision.pass:type_name -> hookd.v1.Pass
-	42, // 25: hookd.v1.ExecuteDecision.result:type_name -> hookd.v1.ToolResult
-	37, // 26: hookd.v1.PostToolEvent.session:type_name -> hookd.v1.SessionInfo
-	41, // 27: hookd.v1.PostToolEvent.call:type_name -> hookd.v1.ToolCall
-	42, // 28: hookd.v1.PostToolEvent.result:type_name -> hookd.v1.ToolResult
+	43, // 25: hookd.v1.ExecuteDecision.result:type_name -> hookd.v1.ToolResult
+	38, // 26: hookd.v1.PostToolEvent.session:type_name -> hookd.v1.SessionInfo
+	42, // 27: hookd.v1.PostToolEvent.call:type_name -> hookd.v1.ToolCall
+	43, // 28: hookd.v1.PostToolEvent.result:type_name -> hookd.v1.ToolResult
 	1,  // 29: hookd.v1.PostToolDecision.pass:type_name -> hookd.v1.Pass
 	21, // 30: hookd.v1.PostToolDecision.accept:type_name -> hookd.v1.Accept
 	23, // 31: hookd.v1.PostToolDecision.block:type_name -> hookd.v1.Block
 	22, // 32: hookd.v1.Accept.content:type_name -> hookd.v1.ContentReplacement
-	40, // 33: hookd.v1.Accept.additional_contexts:type_name -> hookd.v1.Message
-	43, // 34: hookd.v1.ContentReplacement.blocks:type_name -> hookd.v1.ContentBlock
-	40, // 35: hookd.v1.Block.additional_contexts:type_name -> hookd.v1.Message
-	37, // 36: hookd.v1.ToolResultEvent.session:type_name -> hookd.v1.SessionInfo
-	41, // 37: hookd.v1.ToolResultEvent.call:type_name -> hookd.v1.ToolCall
-	42, // 38: hookd.v1.ToolResultEvent.result:type_name -> hookd.v1.ToolResult
-	37, // 39: hookd.v1.TurnStoppingEvent.session:type_name -> hookd.v1.SessionInfo
-	40, // 40: hookd.v1.TurnStoppingEvent.last_assistant_message:type_name -> hookd.v1.Message
+	41, // 33: hookd.v1.Accept.additional_contexts:type_name -> hookd.v1.Message
+	44, // 34: hookd.v1.ContentReplacement.blocks:type_name -> hookd.v1.ContentBlock
+	41, // 35: hookd.v1.Block.additional_contexts:type_name -> hookd.v1.Message
+	38, // 36: hookd.v1.ToolResultEvent.session:type_name -> hookd.v1.SessionInfo
+	42, // 37: hookd.v1.ToolResultEvent.call:type_name -> hookd.v1.ToolCall
+	43, // 38: hookd.v1.ToolResultEvent.result:type_name -> hookd.v1.ToolResult
+	38, // 39: hookd.v1.TurnStoppingEvent.session:type_name -> hookd.v1.SessionInfo
+	41, // 40: hookd.v1.TurnStoppingEvent.last_assistant_message:type_name -> hookd.v1.Message
 	1,  // 41: hookd.v1.TurnStoppingDecision.pass:type_name -> hookd.v1.Pass
 	27, // 42: hookd.v1.TurnStoppingDecision.steer:type_name -> hookd.v1.Steer
-	40, // 43: hookd.v1.Steer.messages:type_name -> hookd.v1.Message
-	37, // 44: hookd.v1.RewriteEvent.session:type_name -> hookd.v1.SessionInfo
-	41, // 45: hookd.v1.RewriteEvent.call:type_name -> hookd.v1.ToolCall
+	41, // 43: hookd.v1.Steer.messages:type_name -> hookd.v1.Message
+	38, // 44: hookd.v1.RewriteEvent.session:type_name -> hookd.v1.SessionInfo
+	42, // 45: hookd.v1.RewriteEvent.call:type_name -> hookd.v1.ToolCall
 	1,  // 46: hookd.v1.RewriteDecision.pass:type_name -> hookd.v1.Pass
 	30, // 47: hookd.v1.RewriteDecision.replace:type_name -> hookd.v1.Replace
 	31, // 48: hookd.v1.RewriteDecision.patch:type_name -> hookd.v1.Patch
-	37, // 49: hookd.v1.ApprovalEvent.session:type_name -> hookd.v1.SessionInfo
-	41, // 50: hookd.v1.ApprovalEvent.call:type_name -> hookd.v1.ToolCall
+	38, // 49: hookd.v1.ApprovalEvent.session:type_name -> hookd.v1.SessionInfo
+	42, // 50: hookd.v1.ApprovalEvent.call:type_name -> hookd.v1.ToolCall
 	1,  // 51: hookd.v1.ApprovalDecision.pass:type_name -> hookd.v1.Pass
 	34, // 52: hookd.v1.ApprovalDecision.approve:type_name -> hookd.v1.Approve
 	8,  // 53: hookd.v1.ApprovalDecision.reject:type_name -> hookd.v1.Reject
-	37, // 54: hookd.v1.SessionEndEvent.session:type_name -> hookd.v1.SessionInfo
-	44, // 55: hookd.v1.SessionEndEvent.reason:type_name -> hookd.v1.SessionEndReason
-	37, // 56: hookd.v1.TurnEndEvent.session:type_name -> hookd.v1.SessionInfo
+	38, // 54: hookd.v1.SessionEndEvent.session:type_name -> hookd.v1.SessionInfo
+	45, // 55: hookd.v1.SessionEndEvent.reason:type_name -> hookd.v1.SessionEndReason
+	38, // 56: hookd.v1.TurnEndEvent.session:type_name -> hookd.v1.SessionInfo
 	0,  // 57: hookd.v1.TurnEndEvent.outcome:type_name -> hookd.v1.TurnEndOutcome
-	58, // [58:58] is the sub-list for method output_type
-	58, // [58:58] is the sub-list for method input_type
-	58, // [58:58] is the sub-list for extension type_name
-	58, // [58:58] is the sub-list for extension extendee
-	0,  // [0:58] is the sub-list for field type_name
+	38, // 58: hookd.v1.AgentEventEvent.session:type_name -> hookd.v1.SessionInfo
+	46, // 59: hookd.v1.AgentEventEvent.dialect:type_name -> hookd.v1.AgentDialect
+	60, // [60:60] is the sub-list for method output_type
+	60, // [60:60] is the sub-list for method input_type
+	60, // [60:60] is the sub-list for extension type_name
+	60, // [60:60] is the sub-list for extension extendee
+	0,  // [0:60] is the sub-list for field type_name
 }
 
 func init() { file_hookd_v1_points_proto_init() }
@@ -2744,7 +2829,7 @@ func file_hookd_v1_points_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hookd_v1_points_proto_rawDesc), len(file_hookd_v1_points_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   36,
+			NumMessages:   37,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

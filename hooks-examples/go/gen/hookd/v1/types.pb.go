@@ -61,6 +61,10 @@ const (
 	Point_POINT_SESSION_END Point = 11
 	// Notification after each turn, with how it ended and its step count.
 	Point_POINT_TURN_END Point = 12
+	// Observe-only notification for an agent's own hook event that no typed point carries (e.g.
+	// Claude Code's Notification or PreCompact, Gemini CLI's BeforeModel): the dialect, the event
+	// name and its payload as lossless JSON. Plugins subscribe by event name (Subscription.tools).
+	Point_POINT_AGENT_EVENT Point = 13
 )
 
 // Enum value maps for Point.
@@ -79,6 +83,7 @@ var (
 		10: "POINT_APPROVAL",
 		11: "POINT_SESSION_END",
 		12: "POINT_TURN_END",
+		13: "POINT_AGENT_EVENT",
 	}
 	Point_value = map[string]int32{
 		"POINT_UNSPECIFIED":   0,
@@ -94,6 +99,7 @@ var (
 		"POINT_APPROVAL":      10,
 		"POINT_SESSION_END":   11,
 		"POINT_TURN_END":      12,
+		"POINT_AGENT_EVENT":   13,
 	}
 )
 
@@ -122,6 +128,59 @@ func (x Point) Number() protoreflect.EnumNumber {
 // Deprecated: Use Point.Descriptor instead.
 func (Point) EnumDescriptor() ([]byte, []int) {
 	return file_hookd_v1_types_proto_rawDescGZIP(), []int{0}
+}
+
+// The hook dialect of the agent that sent an agent event.
+type AgentDialect int32
+
+const (
+	AgentDialect_AGENT_DIALECT_UNSPECIFIED AgentDialect = 0
+	AgentDialect_AGENT_DIALECT_CLAUDE_CODE AgentDialect = 1
+	AgentDialect_AGENT_DIALECT_CODEX       AgentDialect = 2
+	AgentDialect_AGENT_DIALECT_GEMINI      AgentDialect = 3
+)
+
+// Enum value maps for AgentDialect.
+var (
+	AgentDialect_name = map[int32]string{
+		0: "AGENT_DIALECT_UNSPECIFIED",
+		1: "AGENT_DIALECT_CLAUDE_CODE",
+		2: "AGENT_DIALECT_CODEX",
+		3: "AGENT_DIALECT_GEMINI",
+	}
+	AgentDialect_value = map[string]int32{
+		"AGENT_DIALECT_UNSPECIFIED": 0,
+		"AGENT_DIALECT_CLAUDE_CODE": 1,
+		"AGENT_DIALECT_CODEX":       2,
+		"AGENT_DIALECT_GEMINI":      3,
+	}
+)
+
+func (x AgentDialect) Enum() *AgentDialect {
+	p := new(AgentDialect)
+	*p = x
+	return p
+}
+
+func (x AgentDialect) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (AgentDialect) Descriptor() protoreflect.EnumDescriptor {
+	return file_hookd_v1_types_proto_enumTypes[1].Descriptor()
+}
+
+func (AgentDialect) Type() protoreflect.EnumType {
+	return &file_hookd_v1_types_proto_enumTypes[1]
+}
+
+func (x AgentDialect) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use AgentDialect.Descriptor instead.
+func (AgentDialect) EnumDescriptor() ([]byte, []int) {
+	return file_hookd_v1_types_proto_rawDescGZIP(), []int{1}
 }
 
 // What a failing plugin (deadline missed, crashed, unreachable, unusable answer) stands for.
@@ -163,11 +222,11 @@ func (x FailurePolicy) String() string {
 }
 
 func (FailurePolicy) Descriptor() protoreflect.EnumDescriptor {
-	return file_hookd_v1_types_proto_enumTypes[1].Descriptor()
+	return file_hookd_v1_types_proto_enumTypes[2].Descriptor()
 }
 
 func (FailurePolicy) Type() protoreflect.EnumType {
-	return &file_hookd_v1_types_proto_enumTypes[1]
+	return &file_hookd_v1_types_proto_enumTypes[2]
 }
 
 func (x FailurePolicy) Number() protoreflect.EnumNumber {
@@ -176,7 +235,7 @@ func (x FailurePolicy) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use FailurePolicy.Descriptor instead.
 func (FailurePolicy) EnumDescriptor() ([]byte, []int) {
-	return file_hookd_v1_types_proto_rawDescGZIP(), []int{1}
+	return file_hookd_v1_types_proto_rawDescGZIP(), []int{2}
 }
 
 // The role a message plays in the model's context.
@@ -215,11 +274,11 @@ func (x Role) String() string {
 }
 
 func (Role) Descriptor() protoreflect.EnumDescriptor {
-	return file_hookd_v1_types_proto_enumTypes[2].Descriptor()
+	return file_hookd_v1_types_proto_enumTypes[3].Descriptor()
 }
 
 func (Role) Type() protoreflect.EnumType {
-	return &file_hookd_v1_types_proto_enumTypes[2]
+	return &file_hookd_v1_types_proto_enumTypes[3]
 }
 
 func (x Role) Number() protoreflect.EnumNumber {
@@ -228,7 +287,7 @@ func (x Role) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Role.Descriptor instead.
 func (Role) EnumDescriptor() ([]byte, []int) {
-	return file_hookd_v1_types_proto_rawDescGZIP(), []int{2}
+	return file_hookd_v1_types_proto_rawDescGZIP(), []int{3}
 }
 
 // Why a session started.
@@ -279,11 +338,11 @@ func (x SessionSource) String() string {
 }
 
 func (SessionSource) Descriptor() protoreflect.EnumDescriptor {
-	return file_hookd_v1_types_proto_enumTypes[3].Descriptor()
+	return file_hookd_v1_types_proto_enumTypes[4].Descriptor()
 }
 
 func (SessionSource) Type() protoreflect.EnumType {
-	return &file_hookd_v1_types_proto_enumTypes[3]
+	return &file_hookd_v1_types_proto_enumTypes[4]
 }
 
 func (x SessionSource) Number() protoreflect.EnumNumber {
@@ -292,7 +351,7 @@ func (x SessionSource) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SessionSource.Descriptor instead.
 func (SessionSource) EnumDescriptor() ([]byte, []int) {
-	return file_hookd_v1_types_proto_rawDescGZIP(), []int{3}
+	return file_hookd_v1_types_proto_rawDescGZIP(), []int{4}
 }
 
 // Why a session ended.
@@ -343,11 +402,11 @@ func (x SessionEndReason) String() string {
 }
 
 func (SessionEndReason) Descriptor() protoreflect.EnumDescriptor {
-	return file_hookd_v1_types_proto_enumTypes[4].Descriptor()
+	return file_hookd_v1_types_proto_enumTypes[5].Descriptor()
 }
 
 func (SessionEndReason) Type() protoreflect.EnumType {
-	return &file_hookd_v1_types_proto_enumTypes[4]
+	return &file_hookd_v1_types_proto_enumTypes[5]
 }
 
 func (x SessionEndReason) Number() protoreflect.EnumNumber {
@@ -356,7 +415,7 @@ func (x SessionEndReason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SessionEndReason.Descriptor instead.
 func (SessionEndReason) EnumDescriptor() ([]byte, []int) {
-	return file_hookd_v1_types_proto_rawDescGZIP(), []int{4}
+	return file_hookd_v1_types_proto_rawDescGZIP(), []int{5}
 }
 
 // One piece of message or tool-result content.
@@ -1553,7 +1612,7 @@ const file_hookd_v1_types_proto_rawDesc = "" +
 	"\x03cwd\x18\x03 \x01(\tR\x03cwd\x12*\n" +
 	"\x11parent_session_id\x18\x04 \x01(\tR\x0fparentSessionId\x12\x1d\n" +
 	"\n" +
-	"agent_type\x18\x05 \x01(\tR\tagentType*\x9a\x02\n" +
+	"agent_type\x18\x05 \x01(\tR\tagentType*\xb1\x02\n" +
 	"\x05Point\x12\x15\n" +
 	"\x11POINT_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13POINT_SESSION_START\x10\x01\x12\x12\n" +
@@ -1568,7 +1627,13 @@ const file_hookd_v1_types_proto_rawDesc = "" +
 	"\x0ePOINT_APPROVAL\x10\n" +
 	"\x12\x15\n" +
 	"\x11POINT_SESSION_END\x10\v\x12\x12\n" +
-	"\x0ePOINT_TURN_END\x10\f*m\n" +
+	"\x0ePOINT_TURN_END\x10\f\x12\x15\n" +
+	"\x11POINT_AGENT_EVENT\x10\r*\x7f\n" +
+	"\fAgentDialect\x12\x1d\n" +
+	"\x19AGENT_DIALECT_UNSPECIFIED\x10\x00\x12\x1d\n" +
+	"\x19AGENT_DIALECT_CLAUDE_CODE\x10\x01\x12\x17\n" +
+	"\x13AGENT_DIALECT_CODEX\x10\x02\x12\x18\n" +
+	"\x14AGENT_DIALECT_GEMINI\x10\x03*m\n" +
 	"\rFailurePolicy\x12\x1e\n" +
 	"\x1aFAILURE_POLICY_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aFAILURE_POLICY_FAIL_CLOSED\x10\x01\x12\x1c\n" +
@@ -1606,44 +1671,45 @@ func file_hookd_v1_types_proto_rawDescGZIP() []byte {
 	return file_hookd_v1_types_proto_rawDescData
 }
 
-var file_hookd_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_hookd_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
 var file_hookd_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
 var file_hookd_v1_types_proto_goTypes = []any{
 	(Point)(0),               // 0: hookd.v1.Point
-	(FailurePolicy)(0),       // 1: hookd.v1.FailurePolicy
-	(Role)(0),                // 2: hookd.v1.Role
-	(SessionSource)(0),       // 3: hookd.v1.SessionSource
-	(SessionEndReason)(0),    // 4: hookd.v1.SessionEndReason
-	(*ContentBlock)(nil),     // 5: hookd.v1.ContentBlock
-	(*ImageRef)(nil),         // 6: hookd.v1.ImageRef
-	(*MessageSource)(nil),    // 7: hookd.v1.MessageSource
-	(*UserSource)(nil),       // 8: hookd.v1.UserSource
-	(*PluginSource)(nil),     // 9: hookd.v1.PluginSource
-	(*ToolSource)(nil),       // 10: hookd.v1.ToolSource
-	(*ModelSource)(nil),      // 11: hookd.v1.ModelSource
-	(*Message)(nil),          // 12: hookd.v1.Message
-	(*ToolDefinition)(nil),   // 13: hookd.v1.ToolDefinition
-	(*ProposedToolCall)(nil), // 14: hookd.v1.ProposedToolCall
-	(*ToolCall)(nil),         // 15: hookd.v1.ToolCall
-	(*ToolResult)(nil),       // 16: hookd.v1.ToolResult
-	(*ToolSuccess)(nil),      // 17: hookd.v1.ToolSuccess
-	(*ToolFailure)(nil),      // 18: hookd.v1.ToolFailure
-	(*SessionInfo)(nil),      // 19: hookd.v1.SessionInfo
+	(AgentDialect)(0),        // 1: hookd.v1.AgentDialect
+	(FailurePolicy)(0),       // 2: hookd.v1.FailurePolicy
+	(Role)(0),                // 3: hookd.v1.Role
+	(SessionSource)(0),       // 4: hookd.v1.SessionSource
+	(SessionEndReason)(0),    // 5: hookd.v1.SessionEndReason
+	(*ContentBlock)(nil),     // 6: hookd.v1.ContentBlock
+	(*ImageRef)(nil),         // 7: hookd.v1.ImageRef
+	(*MessageSource)(nil),    // 8: hookd.v1.MessageSource
+	(*UserSource)(nil),       // 9: hookd.v1.UserSource
+	(*PluginSource)(nil),     // 10: hookd.v1.PluginSource
+	(*ToolSource)(nil),       // 11: hookd.v1.ToolSource
+	(*ModelSource)(nil),      // 12: hookd.v1.ModelSource
+	(*Message)(nil),          // 13: hookd.v1.Message
+	(*ToolDefinition)(nil),   // 14: hookd.v1.ToolDefinition
+	(*ProposedToolCall)(nil), // 15: hookd.v1.ProposedToolCall
+	(*ToolCall)(nil),         // 16: hookd.v1.ToolCall
+	(*ToolResult)(nil),       // 17: hookd.v1.ToolResult
+	(*ToolSuccess)(nil),      // 18: hookd.v1.ToolSuccess
+	(*ToolFailure)(nil),      // 19: hookd.v1.ToolFailure
+	(*SessionInfo)(nil),      // 20: hookd.v1.SessionInfo
 }
 var file_hookd_v1_types_proto_depIdxs = []int32{
-	6,  // 0: hookd.v1.ContentBlock.image:type_name -> hookd.v1.ImageRef
-	8,  // 1: hookd.v1.MessageSource.user:type_name -> hookd.v1.UserSource
-	9,  // 2: hookd.v1.MessageSource.plugin:type_name -> hookd.v1.PluginSource
-	10, // 3: hookd.v1.MessageSource.tool:type_name -> hookd.v1.ToolSource
-	11, // 4: hookd.v1.MessageSource.model:type_name -> hookd.v1.ModelSource
-	2,  // 5: hookd.v1.Message.role:type_name -> hookd.v1.Role
-	5,  // 6: hookd.v1.Message.content:type_name -> hookd.v1.ContentBlock
-	7,  // 7: hookd.v1.Message.source:type_name -> hookd.v1.MessageSource
-	17, // 8: hookd.v1.ToolResult.success:type_name -> hookd.v1.ToolSuccess
-	18, // 9: hookd.v1.ToolResult.failure:type_name -> hookd.v1.ToolFailure
-	12, // 10: hookd.v1.ToolResult.contexts:type_name -> hookd.v1.Message
-	5,  // 11: hookd.v1.ToolSuccess.content:type_name -> hookd.v1.ContentBlock
-	5,  // 12: hookd.v1.ToolFailure.content:type_name -> hookd.v1.ContentBlock
+	7,  // 0: hookd.v1.ContentBlock.image:type_name -> hookd.v1.ImageRef
+	9,  // 1: hookd.v1.MessageSource.user:type_name -> hookd.v1.UserSource
+	10, // 2: hookd.v1.MessageSource.plugin:type_name -> hookd.v1.PluginSource
+	11, // 3: hookd.v1.MessageSource.tool:type_name -> hookd.v1.ToolSource
+	12, // 4: hookd.v1.MessageSource.model:type_name -> hookd.v1.ModelSource
+	3,  // 5: hookd.v1.Message.role:type_name -> hookd.v1.Role
+	6,  // 6: hookd.v1.Message.content:type_name -> hookd.v1.ContentBlock
+	8,  // 7: hookd.v1.Message.source:type_name -> hookd.v1.MessageSource
+	18, // 8: hookd.v1.ToolResult.success:type_name -> hookd.v1.ToolSuccess
+	19, // 9: hookd.v1.ToolResult.failure:type_name -> hookd.v1.ToolFailure
+	13, // 10: hookd.v1.ToolResult.contexts:type_name -> hookd.v1.Message
+	6,  // 11: hookd.v1.ToolSuccess.content:type_name -> hookd.v1.ContentBlock
+	6,  // 12: hookd.v1.ToolFailure.content:type_name -> hookd.v1.ContentBlock
 	13, // [13:13] is the sub-list for method output_type
 	13, // [13:13] is the sub-list for method input_type
 	13, // [13:13] is the sub-list for extension type_name
@@ -1678,7 +1744,7 @@ func file_hookd_v1_types_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hookd_v1_types_proto_rawDesc), len(file_hookd_v1_types_proto_rawDesc)),
-			NumEnums:      5,
+			NumEnums:      6,
 			NumMessages:   15,
 			NumExtensions: 0,
 			NumServices:   0,

@@ -1,0 +1,186 @@
+// A Gemini CLI hook request body (what a Gemini command hook reads on stdin, forwarded by
+// `hookd hook --dialect gemini`) to a typed hookd event. Gemini's names and fields differ from
+// Claude Code's: BeforeAgent carries the prompt, BeforeTool/AfterTool carry tool_name and
+// tool_input but no call id (hookd seals one), AfterTool's tool_response is
+// {llmContent, returnDisplay, error?}, AfterAgent carries prompt_response and stop_hook_active,
+// SessionEnd a reason of its own vocabulary. Every problem is a BadRequest naming the field.
+// The five events with no typed point (BeforeModel, AfterModel, BeforeToolSelection, PreCompress,
+// Notification) come back as "observed" with their whole body. Owns the request shape only.
+import { LosslessNumber, assistantMessage, failureResult, parseJson, snapshotJson, userMessage } from "@hookd/sdk";
+import type {
+  JsonValue,
+  PostToolEvent,
+  PreStepEvent,
+  PreToolEvent,
+  SessionEndEvent,
+  SessionEndReason,
+  SessionInfo,
+  SessionSource,
+  SessionStartEvent,
+  ToolResult,
+  TurnStoppingEvent,
+} from "@hookd/sdk";
+import { sealCall } from "../engine/pipeline/seal.js";
+import { BadRequest } from "./request.js";
+
+/** Gemini CLI 0.61's hook events, in its spelling. */
+export const GEMINI_EVENTS = [
+  "SessionStart",
+  "SessionEnd",
+  "BeforeAgent",
+  "AfterAgent",
+  "BeforeModel",
+  "AfterModel",
+  "BeforeToolSelection",
+  "BeforeTool",
+  "AfterTool",
+  "PreCompress",
+  "Notification",
+] as const;
+export type GeminiEvent = (typeof GEMINI_EVENTS)[number];
+
+/** The events hookd observes only (no typed point fits their semantics). */
+export type GeminiObservedEvent = Exclude<GeminiEvent, "SessionStart" | "SessionEnd" | "BeforeAgent" | "AfterAgent" | "BeforeTool" | "AfterTool">;
+
+export type GeminiRequest =
+  | { readonly event: "SessionStart"; readonly data: SessionStartEvent }
+  | { readonly event: "SessionEnd"; readonly data: SessionEndEvent }
+  | { readonly event: "BeforeAgent"; readonly data: PreStepEvent; readonly prompt: string }
+  | { readonly event: "BeforeTool"; readonly data: PreToolEvent }
+  | { readonly event: "AfterTool"; readonly data: PostToolEvent }
+  | { readonly event: "AfterAgent"; readonly data: TurnStoppingEvent }
+  | { readonly event: GeminiObservedEvent; readonly session: SessionInfo; readonly payload: JsonValue };
+
+export interface GeminiRequestContext {
+  readonly agentId: string;
+  /** The event the URL names, if any: it must agree with hook_event_name. */
+  readonly expectedEvent?: string;
+  /** Steered continuations this session already had, given AfterAgent's stop_hook_active. */
+  readonly steeredContinuations: (sessionId: string, stopHookActive: boolean) => number;
+}
+
+/** Gemini's SessionStart sources are a subset of hookd's. */
+const SOURCES: readonly SessionSource[] = ["startup", "resume", "clear"];
+
+/** Gemini's SessionEnd reasons to hookd's; the agent's own word is kept as the detail. */
+const END_REASONS: Readonly<Record<string, SessionEndReason>> = {
+  exit: "closed",
+  clear: "cleared",
+  logout: "closed",
+  prompt_input_exit: "closed",
+  other: "closed",
+};
+
+type Body = { readonly [key: string]: JsonValue };
+
+function isObject(value: JsonValue | undefined): value is Body {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof LosslessNumber);
+}
+
+function str(body: Body, field: string, required: boolean): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) {
+    if (required) throw new BadRequest(field, "required");
+    return undefined;
+  }
+  if (typeof value !== "string") throw new BadRequest(field, `expected a string, got ${Array.isArray(value) ? "an array" : typeof value}`);
+  return value;
+}
+
+function isGeminiEvent(name: string): name is GeminiEvent {
+  return (GEMINI_EVENTS as readonly string[]).includes(name);
+}
+
+function sealed(body: Body, session: SessionInfo) {
+  const toolName = str(body, "tool_name", true) ?? "";
+  if (toolName === "") throw new BadRequest("tool_name", "must not be empty");
+  const input = body.tool_input;
+  if (input !== undefined && !isObject(input)) throw new BadRequest("tool_input", "expected an object");
+  // Gemini sends no call id: sealing gives the call a fresh one.
+  const result = sealCall({ toolName, arguments: input ?? {} }, { sessionId: session.sessionId, turn: 0, step: 0 }, () => undefined);
+  if (!result.ok) throw new BadRequest("tool_input", result.failure.message);
+  return result.call;
+}
+
+/** AfterTool's tool_response: the model sees llmContent; an `error` member marks a failed call. */
+function toolResult(value: JsonValue | undefined): ToolResult {
+  if (value !== undefined && value !== null && !isObject(value)) throw new BadRequest("tool_response", "expected an object");
+  const response: Body = value ?? {};
+  const error = response.error;
+  if (error !== undefined && error !== null) {
+    const message = isObject(error) && typeof error.message === "string" ? error.message : snapshotJson(error, "tool_response.error").text;
+    const name = isObject(error) && typeof error.type === "string" ? error.type : "tool_error";
+    return failureResult("tool_error", name, message);
+  }
+  const content = response.llmContent ?? null;
+  const snapshot = snapshotJson(content, "tool_response.llmContent");
+  return {
+    isError: false,
+    value: snapshot.value,
+    content: [typeof snapshot.value === "string" ? { type: "text", text: snapshot.value } : { type: "json", json: snapshot.text }],
+    contexts: [],
+  };
+}
+
+/** Reads a Gemini request body. Throws BadRequest naming the field. */
+export function readGeminiRequest(text: string, context: GeminiRequestContext): GeminiRequest {
+  let parsed: JsonValue;
+  try {
+    parsed = parseJson(text);
+  } catch (error) {
+    throw new BadRequest("(body)", `not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isObject(parsed)) throw new BadRequest("(body)", "expected a JSON object");
+  const body = parsed;
+  const event = str(body, "hook_event_name", context.expectedEvent === undefined) ?? context.expectedEvent ?? "";
+  if (context.expectedEvent !== undefined && event !== context.expectedEvent) {
+    throw new BadRequest("hook_event_name", `is ${JSON.stringify(event)} but the request names ${JSON.stringify(context.expectedEvent)}`);
+  }
+  if (!isGeminiEvent(event)) throw new BadRequest("hook_event_name", `expected a Gemini CLI hook event (${GEMINI_EVENTS.join(", ")}), got ${JSON.stringify(event)}`);
+  const sessionId = str(body, "session_id", true) ?? "";
+  if (sessionId === "") throw new BadRequest("session_id", "must not be empty");
+  const session: SessionInfo = { sessionId, agentId: context.agentId, cwd: str(body, "cwd", false) ?? "" };
+  switch (event) {
+    case "SessionStart": {
+      const source = str(body, "source", false) ?? "startup";
+      if (!(SOURCES as readonly string[]).includes(source)) throw new BadRequest("source", `expected one of ${SOURCES.join(", ")}`);
+      return { event, data: { session, source: source as SessionSource, tools: [] } };
+    }
+    case "SessionEnd": {
+      const reason = str(body, "reason", false) ?? "other";
+      const mapped = END_REASONS[reason];
+      if (mapped === undefined) throw new BadRequest("reason", `expected one of ${Object.keys(END_REASONS).join(", ")}`);
+      return { event, data: { session, reason: mapped, detail: `gemini: ${reason}`, turns: 0 } };
+    }
+    case "BeforeAgent": {
+      const prompt = str(body, "prompt", true) ?? "";
+      return { event, prompt, data: { session, turn: 0, step: 0, messages: [userMessage(prompt)] } };
+    }
+    case "BeforeTool":
+      return { event, data: { session, call: sealed(body, session) } };
+    case "AfterTool":
+      return { event, data: { session, call: sealed(body, session), result: toolResult(body.tool_response) } };
+    case "AfterAgent": {
+      const active = body.stop_hook_active;
+      if (active !== undefined && active !== null && typeof active !== "boolean") throw new BadRequest("stop_hook_active", "expected true or false");
+      const last = str(body, "prompt_response", false);
+      return {
+        event,
+        data: {
+          session,
+          turn: 0,
+          step: 0,
+          stopHookActive: active === true,
+          steeredContinuations: context.steeredContinuations(session.sessionId, active === true),
+          ...(last === undefined ? {} : { lastAssistantMessage: assistantMessage(last) }),
+        },
+      };
+    }
+    case "BeforeModel":
+    case "AfterModel":
+    case "BeforeToolSelection":
+    case "PreCompress":
+    case "Notification":
+      return { event, session, payload: body };
+  }
+}
