@@ -2,8 +2,17 @@
 // GOOGLE_GEMINI_BASE_URL with an API key, hooks in its user settings (command hooks only).
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { agentBin, agentEnv, runAgent } from "./agents.js";
-import type { AgentRun } from "./agents.js";
+import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
+import type { AgentRun, HookPath } from "./agents.js";
+
+export const GEMINI_EVENTS = ["SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"] as const;
+
+/** hookd as Gemini's hook backend: every typed event through a forwarder (Gemini has no http hooks). */
+export function geminiHooks(path: Exclude<HookPath, "http">, hookdUrl: string): Record<string, unknown> {
+  const hooks: Record<string, unknown> = {};
+  for (const event of GEMINI_EVENTS) hooks[event] = [{ hooks: [{ type: "command", command: forwarderCommand(path, "gemini", event, hookdUrl), timeout: 60_000 }] }];
+  return hooks;
+}
 
 export async function runGemini(options: { home: string; cwd: string; modelUrl: string; hooks: Record<string, unknown>; prompt: string }): Promise<AgentRun & { readonly events: Record<string, unknown>[] }> {
   const dir = join(options.home, ".gemini");
