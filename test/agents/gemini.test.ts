@@ -106,6 +106,6 @@ describe.each(["c-forwarder", "node-forwarder"] as const)("Gemini CLI through %s
   });
 
   it("reaches the session-end plugin when the session ends", () => {
-    expect(result.entries.filter((e) => e.point === "session-end")).toHaveLength(1);
+    expect(result.entries.filter((e) => e.point === "session-end")).toEqual([expect.objectContaining({ reason: "closed", session: expect.objectContaining({ agentId: "gemini" }) as unknown })]);
   });
 });
