@@ -2,7 +2,8 @@
 // hookd, measured from the agent's side, median of several runs of the real-agent scenario
 // (test/agents). Claude Code reports its own hook timings in its debug log (command hooks:
 // "finished … (N ms)"; http hooks: the POST and its response, timestamped); Codex reports none, so
-// its hook commands run under bench/agents/timer.c, which times the process Codex waits for.
+// its hook commands run under bench/agents/timer.c, which times the process Codex waits for;
+// so do Gemini CLI's (it reports a duration only for a failed hook).
 // Runs only under bench/agents.mjs (HOOKD_BENCH_AGENTS=1), never in npm test: time belongs to the
 // bench. Writes bench/results/agents.json and prints a table.
 import { execFileSync } from "node:child_process";
@@ -15,6 +16,7 @@ import { tempDir } from "../../test/agents/support/agents.js";
 import type { HookPath } from "../../test/agents/support/agents.js";
 import { claudeHooks, runClaude } from "../../test/agents/support/claude.js";
 import { runCodex } from "../../test/agents/support/codex.js";
+import { geminiHooks, runGemini } from "../../test/agents/support/gemini.js";
 import { startPolicyDaemon } from "../../test/agents/support/policy.js";
 import type { PolicyDaemon } from "../../test/agents/support/policy.js";
 import { SCENARIO_PROMPT, prepareCwd, scenarioScript } from "../../test/agents/support/scenario.js";
@@ -74,6 +76,16 @@ async function claudeRun(policy: PolicyDaemon, path: HookPath): Promise<Sample[]
   }
 }
 
+function readTimings(log: string): Sample[] {
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => {
+      const [event = "", ms = "0"] = line.split(" ");
+      return { event, ms: Number(ms) };
+    });
+}
+
 async function codexRun(policy: PolicyDaemon, path: Exclude<HookPath, "http">, timer: string): Promise<Sample[]> {
   const model = await startFakeModel(scenarioScript);
   try {
@@ -84,13 +96,24 @@ async function codexRun(policy: PolicyDaemon, path: Exclude<HookPath, "http">, t
     writeFileSync(log, "");
     const run = await runCodex({ home, cwd, modelUrl: model.url, hooks: timed(concrete(documentedHooks("codex"), path, policy.hookUrl), timer, log), prompt: SCENARIO_PROMPT });
     expect(run.code, run.stderr).toBe(0);
-    return readFileSync(log, "utf8")
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => {
-        const [event = "", ms = "0"] = line.split(" ");
-        return { event, ms: Number(ms) };
-      });
+    return readTimings(log);
+  } finally {
+    await model.close();
+  }
+}
+
+/** Gemini CLI reports no timing for a hook that succeeded: timed like Codex's. */
+async function geminiRun(policy: PolicyDaemon, path: Exclude<HookPath, "http">, timer: string): Promise<Sample[]> {
+  const model = await startFakeModel(scenarioScript);
+  try {
+    const home = await tempDir("bench-gemini");
+    const cwd = await tempDir("bench-cwd");
+    prepareCwd(cwd);
+    const log = join(home, "timings.log");
+    writeFileSync(log, "");
+    const run = await runGemini({ home, cwd, modelUrl: model.url, hooks: timed(geminiHooks(path, policy.hookUrl), timer, log), prompt: SCENARIO_PROMPT });
+    expect(run.code, run.stderr).toBe(0);
+    return readTimings(log);
   } finally {
     await model.close();
   }
@@ -107,6 +130,7 @@ it("measures the per-event hook latency each agent sees", async () => {
     const cases: { agent: string; path: HookPath; run: () => Promise<Sample[]> }[] = [
       ...(["http", "c-forwarder", "node-forwarder"] as const).map((path) => ({ agent: "claude-code", path, run: () => claudeRun(policy, path) })),
       ...(["c-forwarder", "node-forwarder"] as const).map((path) => ({ agent: "codex", path, run: () => codexRun(policy, path, timer) })),
+      ...(["c-forwarder", "node-forwarder"] as const).map((path) => ({ agent: "gemini", path, run: () => geminiRun(policy, path, timer) })),
     ];
     for (const { agent, path, run } of cases) {
       const byEvent = new Map<string, number[]>();
