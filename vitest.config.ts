@@ -25,6 +25,9 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      // The real agents' hook latency (bench/agents.mjs sets HOOKD_BENCH_AGENTS): a bench, never
+      // part of `vitest run`, as tests assert behaviour and never durations.
+      ...(process.env.HOOKD_BENCH_AGENTS === "1" ? [{ extends: true as const, test: { name: "agents-bench", include: ["bench/agents/*.run.ts"], testTimeout: 900_000 } }] : []),
     ],
   },
 });

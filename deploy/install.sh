@@ -30,6 +30,12 @@ mkdir -p "$PREFIX"
 npm install --prefix "$PREFIX" --omit=dev --no-audit --no-fund --prefer-offline --no-save "$sdk" "$daemon"
 chmod 0755 "$PREFIX/node_modules/@hookd/daemon/dist/cli.js"
 ln -sfn "$PREFIX/node_modules/@hookd/daemon/dist/cli.js" /usr/bin/hookd
+# The C forwarder the agents' hook snippets run (npm run build compiles it when cc is present).
+if [ -x "$PREFIX/node_modules/@hookd/daemon/dist/forward/hookd-hook" ]; then
+  ln -sfn "$PREFIX/node_modules/@hookd/daemon/dist/forward/hookd-hook" /usr/bin/hookd-hook
+else
+  say "no C forwarder in the build (no C compiler when it was built): hook snippets must use \`hookd hook\` instead of hookd-hook"
+fi
 
 say "installing the systemd units, sysusers and logrotate files"
 install -D -m 0644 "$ROOT/deploy/hookd.service" /etc/systemd/system/hookd.service

@@ -1,0 +1,83 @@
+// What every real-agent test needs: the agent binaries (installed by scripts/setup-agents.sh at
+// pinned versions, never skipped when missing), a free loopback port for hookd's HTTP endpoint,
+// the forwarder commands per path, and running an agent process to its end with its output kept.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { REPO } from "../../support/daemon-process.js";
+
+export type Dialect = "claude-code" | "codex" | "gemini";
+/** How an agent reaches hookd: its own http hooks, the compiled forwarder, or the node one. */
+export type HookPath = "http" | "c-forwarder" | "node-forwarder";
+
+let binDir: string | undefined;
+/** The .bin directory holding claude, codex and gemini; installs them on first use. */
+export function agentBin(name: "claude" | "codex" | "gemini"): string {
+  binDir ??= execFileSync("bash", [join(REPO, "scripts/setup-agents.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 900_000 }).trim();
+  return join(binDir, name);
+}
+
+export const NODE_FORWARDER = join(REPO, "daemon/dist/forward/main.js");
+export const C_FORWARDER = join(REPO, "daemon/dist/forward/hookd-hook");
+
+/** The command line an agent's command hook runs to reach hookd at `url` for `event`. */
+export function forwarderCommand(path: Exclude<HookPath, "http">, dialect: Dialect, event: string, url: string): string {
+  const exe = path === "c-forwarder" ? C_FORWARDER : NODE_FORWARDER;
+  if (!existsSync(exe)) throw new Error(`${exe} is missing: run npm run build (the C forwarder needs a C compiler)`);
+  const args = `--dialect ${dialect} --event ${event} --url ${url}`;
+  return path === "c-forwarder" ? `${exe} ${args}` : `${process.execPath} ${exe} ${args}`;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export async function tempDir(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), `hookd-${prefix}-`));
+}
+
+export interface AgentRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs an agent to its exit (SIGKILL after `timeoutMs`), stdin closed. */
+export function runAgent(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<AgentRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 90_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The environment an agent runs in: no inherited credentials or config, its HOME a temp dir. */
+export function agentEnv(home: string, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    TMPDIR: process.env.TMPDIR ?? "/tmp",
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+    NO_COLOR: "1",
+    ...extra,
+  };
+}

@@ -1,0 +1,41 @@
+// Gemini CLI, headless (`gemini -p … -o stream-json --yolo`), pointed at the fake model through
+// GOOGLE_GEMINI_BASE_URL with an API key, hooks in its user settings (command hooks only).
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
+import type { AgentRun, HookPath } from "./agents.js";
+
+export const GEMINI_EVENTS = ["SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"] as const;
+
+/** hookd as Gemini's hook backend: every typed event through a forwarder (Gemini has no http hooks). */
+export function geminiHooks(path: Exclude<HookPath, "http">, hookdUrl: string): Record<string, unknown> {
+  const hooks: Record<string, unknown> = {};
+  for (const event of GEMINI_EVENTS) hooks[event] = [{ hooks: [{ type: "command", command: forwarderCommand(path, "gemini", event, hookdUrl), timeout: 60_000 }] }];
+  return hooks;
+}
+
+export async function runGemini(options: { home: string; cwd: string; modelUrl: string; hooks: Record<string, unknown>; prompt: string }): Promise<AgentRun & { readonly events: Record<string, unknown>[] }> {
+  const dir = join(options.home, ".gemini");
+  await mkdir(dir, { recursive: true });
+  const settings = {
+    hooksConfig: { enabled: true },
+    hooks: options.hooks,
+    security: { auth: { selectedType: "gemini-api-key" } },
+    telemetry: { enabled: false },
+    privacy: { usageStatisticsEnabled: false },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+  };
+  await writeFile(join(dir, "settings.json"), JSON.stringify(settings));
+  const run = await runAgent(agentBin("gemini"), ["-p", options.prompt, "-o", "stream-json", "--yolo", "--skip-trust", "-m", "gemini-2.5-flash"], {
+    cwd: options.cwd,
+    env: agentEnv(options.home, { GEMINI_API_KEY: "dummy", GOOGLE_GEMINI_BASE_URL: options.modelUrl, GEMINI_CLI_TRUST_WORKSPACE: "true" }),
+  });
+  const events = run.stdout.split("\n").flatMap((line) => {
+    try {
+      return line.startsWith("{") ? [JSON.parse(line) as Record<string, unknown>] : [];
+    } catch {
+      return [];
+    }
+  });
+  return { ...run, events };
+}
