@@ -6,7 +6,7 @@
 // SessionEnd a reason of its own vocabulary. Every problem is a BadRequest naming the field.
 // The five events with no typed point (BeforeModel, AfterModel, BeforeToolSelection, PreCompress,
 // Notification) come back as "observed" with their whole body. Owns the request shape only.
-import { LosslessNumber, assistantMessage, failureResult, parseJson, snapshotJson, userMessage } from "@hookd/sdk";
+import { assistantMessage, failureResult, snapshotJson, userMessage } from "@hookd/sdk";
 import type {
   JsonValue,
   PostToolEvent,
@@ -21,23 +21,14 @@ import type {
   TurnStoppingEvent,
 } from "@hookd/sdk";
 import { sealCall } from "../engine/pipeline/seal.js";
-import { BadRequest } from "./request.js";
+import { GEMINI_HOOK_EVENTS } from "../plugins/command/gemini/parse.js";
+import type { GeminiHookEvent } from "../plugins/command/gemini/parse.js";
+import { BadRequest, isObject, parseBody, str } from "./body.js";
+import type { Body } from "./body.js";
 
-/** Gemini CLI 0.61's hook events, in its spelling. */
-export const GEMINI_EVENTS = [
-  "SessionStart",
-  "SessionEnd",
-  "BeforeAgent",
-  "AfterAgent",
-  "BeforeModel",
-  "AfterModel",
-  "BeforeToolSelection",
-  "BeforeTool",
-  "AfterTool",
-  "PreCompress",
-  "Notification",
-] as const;
-export type GeminiEvent = (typeof GEMINI_EVENTS)[number];
+/** Gemini CLI 0.61's hook events, in its spelling: one list, the command kind's. */
+export { GEMINI_HOOK_EVENTS as GEMINI_EVENTS } from "../plugins/command/gemini/parse.js";
+export type GeminiEvent = GeminiHookEvent;
 
 /** The events hookd observes only (no typed point fits their semantics). */
 export type GeminiObservedEvent = Exclude<GeminiEvent, "SessionStart" | "SessionEnd" | "BeforeAgent" | "AfterAgent" | "BeforeTool" | "AfterTool">;
@@ -71,28 +62,12 @@ const END_REASONS: Readonly<Record<string, SessionEndReason>> = {
   other: "closed",
 };
 
-type Body = { readonly [key: string]: JsonValue };
-
-function isObject(value: JsonValue | undefined): value is Body {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof LosslessNumber);
-}
-
-function str(body: Body, field: string, required: boolean): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) {
-    if (required) throw new BadRequest(field, "required");
-    return undefined;
-  }
-  if (typeof value !== "string") throw new BadRequest(field, `expected a string, got ${Array.isArray(value) ? "an array" : typeof value}`);
-  return value;
-}
-
 function isGeminiEvent(name: string): name is GeminiEvent {
-  return (GEMINI_EVENTS as readonly string[]).includes(name);
+  return (GEMINI_HOOK_EVENTS as readonly string[]).includes(name);
 }
 
 function sealed(body: Body, session: SessionInfo) {
-  const toolName = str(body, "tool_name", true) ?? "";
+  const toolName = str(body, "tool_name", { required: true }) ?? "";
   if (toolName === "") throw new BadRequest("tool_name", "must not be empty");
   const input = body.tool_input;
   if (input !== undefined && !isObject(input)) throw new BadRequest("tool_input", "expected an object");
@@ -124,36 +99,29 @@ function toolResult(value: JsonValue | undefined): ToolResult {
 
 /** Reads a Gemini request body. Throws BadRequest naming the field. */
 export function readGeminiRequest(text: string, context: GeminiRequestContext): GeminiRequest {
-  let parsed: JsonValue;
-  try {
-    parsed = parseJson(text);
-  } catch (error) {
-    throw new BadRequest("(body)", `not valid JSON: ${(error as Error).message}`);
-  }
-  if (!isObject(parsed)) throw new BadRequest("(body)", "expected a JSON object");
-  const body = parsed;
-  const event = str(body, "hook_event_name", context.expectedEvent === undefined) ?? context.expectedEvent ?? "";
+  const body = parseBody(text);
+  const event = str(body, "hook_event_name", { required: context.expectedEvent === undefined }) ?? context.expectedEvent ?? "";
   if (context.expectedEvent !== undefined && event !== context.expectedEvent) {
     throw new BadRequest("hook_event_name", `is ${JSON.stringify(event)} but the request names ${JSON.stringify(context.expectedEvent)}`);
   }
-  if (!isGeminiEvent(event)) throw new BadRequest("hook_event_name", `expected a Gemini CLI hook event (${GEMINI_EVENTS.join(", ")}), got ${JSON.stringify(event)}`);
-  const sessionId = str(body, "session_id", true) ?? "";
+  if (!isGeminiEvent(event)) throw new BadRequest("hook_event_name", `expected a Gemini CLI hook event (${GEMINI_HOOK_EVENTS.join(", ")}), got ${JSON.stringify(event)}`);
+  const sessionId = str(body, "session_id", { required: true }) ?? "";
   if (sessionId === "") throw new BadRequest("session_id", "must not be empty");
-  const session: SessionInfo = { sessionId, agentId: context.agentId, cwd: str(body, "cwd", false) ?? "" };
+  const session: SessionInfo = { sessionId, agentId: context.agentId, cwd: str(body, "cwd", { required: false }) ?? "" };
   switch (event) {
     case "SessionStart": {
-      const source = str(body, "source", false) ?? "startup";
+      const source = str(body, "source", { required: false }) ?? "startup";
       if (!(SOURCES as readonly string[]).includes(source)) throw new BadRequest("source", `expected one of ${SOURCES.join(", ")}`);
       return { event, data: { session, source: source as SessionSource, tools: [] } };
     }
     case "SessionEnd": {
-      const reason = str(body, "reason", false) ?? "other";
+      const reason = str(body, "reason", { required: false }) ?? "other";
       const mapped = END_REASONS[reason];
       if (mapped === undefined) throw new BadRequest("reason", `expected one of ${Object.keys(END_REASONS).join(", ")}`);
       return { event, data: { session, reason: mapped, detail: `gemini: ${reason}`, turns: 0 } };
     }
     case "BeforeAgent": {
-      const prompt = str(body, "prompt", true) ?? "";
+      const prompt = str(body, "prompt", { required: true }) ?? "";
       return { event, prompt, data: { session, turn: 0, step: 0, messages: [userMessage(prompt)] } };
     }
     case "BeforeTool":
@@ -163,7 +131,7 @@ export function readGeminiRequest(text: string, context: GeminiRequestContext): 
     case "AfterAgent": {
       const active = body.stop_hook_active;
       if (active !== undefined && active !== null && typeof active !== "boolean") throw new BadRequest("stop_hook_active", "expected true or false");
-      const last = str(body, "prompt_response", false);
+      const last = str(body, "prompt_response", { required: false });
       return {
         event,
         data: {

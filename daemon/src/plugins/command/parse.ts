@@ -54,11 +54,13 @@ const commandHook = z.looseObject({
   async: z.boolean({ error: "expected true or false" }).optional(),
 });
 
-function fail(source: string, path: string, message: string): never {
+/** A hooks file's mistake, naming the file and the path of the bad entry (shared with the Gemini reader). */
+export function fail(source: string, path: string, message: string): never {
   throw new HookdError("invalid_plugin", `${source}: ${path}: ${message}`);
 }
 
-function check<T>(schema: z.ZodType<T>, value: unknown, source: string, path: string): T {
+/** Validates one entry; the first issue fails the file with its path. */
+export function check<T>(schema: z.ZodType<T>, value: unknown, source: string, path: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const [issue] = parsed.error.issues;
@@ -66,7 +68,7 @@ function check<T>(schema: z.ZodType<T>, value: unknown, source: string, path: st
   return fail(source, `${path}${where}`, issue?.message ?? "invalid");
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

@@ -8,6 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { HookdError } from "@hookd/sdk";
 import { z } from "zod";
+import { check, fail, isObject } from "../parse.js";
 
 export const GEMINI_HOOK_EVENTS = [
   "SessionStart",
@@ -74,19 +75,6 @@ const commandHook = z.looseObject({
   env: z.record(z.string(), z.string(), { error: "expected an object of strings" }).optional(),
 });
 
-function fail(source: string, path: string, message: string): never {
-  throw new HookdError("invalid_plugin", `${source}: ${path}: ${message}`);
-}
-
-function check<T>(schema: z.ZodType<T>, value: unknown, source: string, path: string): T {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const [issue] = parsed.error.issues;
-  const where = (issue?.path ?? []).map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("");
-  return fail(source, `${path}${where}`, issue?.message ?? "invalid");
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const isGeminiEvent = (name: string): name is GeminiHookEvent => (GEMINI_HOOK_EVENTS as readonly string[]).includes(name);
 
 /** Gemini's matcher rule for one group (never fails). */
