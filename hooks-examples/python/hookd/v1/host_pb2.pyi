@@ -419,3 +419,69 @@ class EvaluateAgentEventRequest(_message.Message):
 class EvaluateAgentEventResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class EvaluateRequest(_message.Message):
+    __slots__ = ("request_id", "deadline_ms", "cancel", "session_start", "pre_step", "pre_tool", "post_tool", "tool_result", "turn_stopping", "rewrite", "approval", "session_end", "turn_end", "agent_event")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    CANCEL_FIELD_NUMBER: _ClassVar[int]
+    SESSION_START_FIELD_NUMBER: _ClassVar[int]
+    PRE_STEP_FIELD_NUMBER: _ClassVar[int]
+    PRE_TOOL_FIELD_NUMBER: _ClassVar[int]
+    POST_TOOL_FIELD_NUMBER: _ClassVar[int]
+    TOOL_RESULT_FIELD_NUMBER: _ClassVar[int]
+    TURN_STOPPING_FIELD_NUMBER: _ClassVar[int]
+    REWRITE_FIELD_NUMBER: _ClassVar[int]
+    APPROVAL_FIELD_NUMBER: _ClassVar[int]
+    SESSION_END_FIELD_NUMBER: _ClassVar[int]
+    TURN_END_FIELD_NUMBER: _ClassVar[int]
+    AGENT_EVENT_FIELD_NUMBER: _ClassVar[int]
+    request_id: int
+    deadline_ms: int
+    cancel: EvaluateCancel
+    session_start: EvaluateSessionStartRequest
+    pre_step: EvaluatePreStepRequest
+    pre_tool: EvaluatePreToolRequest
+    post_tool: EvaluatePostToolRequest
+    tool_result: EvaluateToolResultRequest
+    turn_stopping: EvaluateTurnStoppingRequest
+    rewrite: EvaluateRewriteRequest
+    approval: EvaluateApprovalRequest
+    session_end: EvaluateSessionEndRequest
+    turn_end: EvaluateTurnEndRequest
+    agent_event: EvaluateAgentEventRequest
+    def __init__(self, request_id: _Optional[int] = ..., deadline_ms: _Optional[int] = ..., cancel: _Optional[_Union[EvaluateCancel, _Mapping]] = ..., session_start: _Optional[_Union[EvaluateSessionStartRequest, _Mapping]] = ..., pre_step: _Optional[_Union[EvaluatePreStepRequest, _Mapping]] = ..., pre_tool: _Optional[_Union[EvaluatePreToolRequest, _Mapping]] = ..., post_tool: _Optional[_Union[EvaluatePostToolRequest, _Mapping]] = ..., tool_result: _Optional[_Union[EvaluateToolResultRequest, _Mapping]] = ..., turn_stopping: _Optional[_Union[EvaluateTurnStoppingRequest, _Mapping]] = ..., rewrite: _Optional[_Union[EvaluateRewriteRequest, _Mapping]] = ..., approval: _Optional[_Union[EvaluateApprovalRequest, _Mapping]] = ..., session_end: _Optional[_Union[EvaluateSessionEndRequest, _Mapping]] = ..., turn_end: _Optional[_Union[EvaluateTurnEndRequest, _Mapping]] = ..., agent_event: _Optional[_Union[EvaluateAgentEventRequest, _Mapping]] = ...) -> None: ...
+
+class EvaluateCancel(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class EvaluateResponse(_message.Message):
+    __slots__ = ("request_id", "error", "session_start", "pre_step", "pre_tool", "post_tool", "tool_result", "turn_stopping", "rewrite", "approval", "session_end", "turn_end", "agent_event")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    SESSION_START_FIELD_NUMBER: _ClassVar[int]
+    PRE_STEP_FIELD_NUMBER: _ClassVar[int]
+    PRE_TOOL_FIELD_NUMBER: _ClassVar[int]
+    POST_TOOL_FIELD_NUMBER: _ClassVar[int]
+    TOOL_RESULT_FIELD_NUMBER: _ClassVar[int]
+    TURN_STOPPING_FIELD_NUMBER: _ClassVar[int]
+    REWRITE_FIELD_NUMBER: _ClassVar[int]
+    APPROVAL_FIELD_NUMBER: _ClassVar[int]
+    SESSION_END_FIELD_NUMBER: _ClassVar[int]
+    TURN_END_FIELD_NUMBER: _ClassVar[int]
+    AGENT_EVENT_FIELD_NUMBER: _ClassVar[int]
+    request_id: int
+    error: _types_pb2.CallError
+    session_start: EvaluateSessionStartResponse
+    pre_step: EvaluatePreStepResponse
+    pre_tool: EvaluatePreToolResponse
+    post_tool: EvaluatePostToolResponse
+    tool_result: EvaluateToolResultResponse
+    turn_stopping: EvaluateTurnStoppingResponse
+    rewrite: EvaluateRewriteResponse
+    approval: EvaluateApprovalResponse
+    session_end: EvaluateSessionEndResponse
+    turn_end: EvaluateTurnEndResponse
+    agent_event: EvaluateAgentEventResponse
+    def __init__(self, request_id: _Optional[int] = ..., error: _Optional[_Union[_types_pb2.CallError, _Mapping]] = ..., session_start: _Optional[_Union[EvaluateSessionStartResponse, _Mapping]] = ..., pre_step: _Optional[_Union[EvaluatePreStepResponse, _Mapping]] = ..., pre_tool: _Optional[_Union[EvaluatePreToolResponse, _Mapping]] = ..., post_tool: _Optional[_Union[EvaluatePostToolResponse, _Mapping]] = ..., tool_result: _Optional[_Union[EvaluateToolResultResponse, _Mapping]] = ..., turn_stopping: _Optional[_Union[EvaluateTurnStoppingResponse, _Mapping]] = ..., rewrite: _Optional[_Union[EvaluateRewriteResponse, _Mapping]] = ..., approval: _Optional[_Union[EvaluateApprovalResponse, _Mapping]] = ..., session_end: _Optional[_Union[EvaluateSessionEndResponse, _Mapping]] = ..., turn_end: _Optional[_Union[EvaluateTurnEndResponse, _Mapping]] = ..., agent_event: _Optional[_Union[EvaluateAgentEventResponse, _Mapping]] = ...) -> None: ...

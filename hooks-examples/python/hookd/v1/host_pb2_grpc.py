@@ -94,6 +94,11 @@ class HookHostStub:
                 request_serializer=hookd_dot_v1_dot_host__pb2.EvaluateAgentEventRequest.SerializeToString,
                 response_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateAgentEventResponse.FromString,
                 _registered_method=True)
+        self.Evaluate = channel.stream_stream(
+                '/hookd.v1.HookHost/Evaluate',
+                request_serializer=hookd_dot_v1_dot_host__pb2.EvaluateRequest.SerializeToString,
+                response_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateResponse.FromString,
+                _registered_method=True)
 
 
 class HookHostServicer:
@@ -181,6 +186,17 @@ class HookHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Evaluate(self, request_iterator, context):
+        """Every evaluate call above, multiplexed over one stream by request id: each request is
+        answered exactly as its unary RPC would answer it (the same decision and trace, or the same
+        status as an error), in any order, under the same in-flight limits. A `cancel` frame abandons
+        a request still running. Protocol mistakes (a reused id, no request) are answered with an
+        error for that id; the stream stays open.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HookHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -243,6 +259,11 @@ def add_HookHostServicer_to_server(servicer, server):
                     servicer.EvaluateAgentEvent,
                     request_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateAgentEventRequest.FromString,
                     response_serializer=hookd_dot_v1_dot_host__pb2.EvaluateAgentEventResponse.SerializeToString,
+            ),
+            'Evaluate': grpc.stream_stream_rpc_method_handler(
+                    servicer.Evaluate,
+                    request_deserializer=hookd_dot_v1_dot_host__pb2.EvaluateRequest.FromString,
+                    response_serializer=hookd_dot_v1_dot_host__pb2.EvaluateResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -569,6 +590,33 @@ class HookHost:
             '/hookd.v1.HookHost/EvaluateAgentEvent',
             hookd_dot_v1_dot_host__pb2.EvaluateAgentEventRequest.SerializeToString,
             hookd_dot_v1_dot_host__pb2.EvaluateAgentEventResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Evaluate(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/hookd.v1.HookHost/Evaluate',
+            hookd_dot_v1_dot_host__pb2.EvaluateRequest.SerializeToString,
+            hookd_dot_v1_dot_host__pb2.EvaluateResponse.FromString,
             options,
             channel_credentials,
             insecure,

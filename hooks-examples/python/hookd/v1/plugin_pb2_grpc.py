@@ -104,6 +104,11 @@ class HookPluginStub:
                 request_serializer=hookd_dot_v1_dot_plugin__pb2.AgentEventRequest.SerializeToString,
                 response_deserializer=hookd_dot_v1_dot_plugin__pb2.AgentEventResponse.FromString,
                 _registered_method=True)
+        self.Attach = channel.stream_stream(
+                '/hookd.v1.HookPlugin/Attach',
+                request_serializer=hookd_dot_v1_dot_plugin__pb2.AttachRequest.SerializeToString,
+                response_deserializer=hookd_dot_v1_dot_plugin__pb2.AttachResponse.FromString,
+                _registered_method=True)
 
 
 class HookPluginServicer:
@@ -195,6 +200,19 @@ class HookPluginServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Attach(self, request_iterator, context):
+        """The stream path: one long-lived bidirectional stream that carries every call to this plugin,
+        several at once, answered in any order. The daemon opens it after Describe unless the
+        manifest prefers unary; a plugin that does not implement it answers UNIMPLEMENTED and is
+        called through the unary RPCs above. The first daemon frame is `open`; then each `call`
+        carries an id, one point's request and the time left; the plugin answers each id once, with
+        that point's response or an error. The daemon enforces every deadline with its own timer and
+        sends `cancel` for a call it no longer waits for.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HookPluginServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -267,6 +285,11 @@ def add_HookPluginServicer_to_server(servicer, server):
                     servicer.AgentEvent,
                     request_deserializer=hookd_dot_v1_dot_plugin__pb2.AgentEventRequest.FromString,
                     response_serializer=hookd_dot_v1_dot_plugin__pb2.AgentEventResponse.SerializeToString,
+            ),
+            'Attach': grpc.stream_stream_rpc_method_handler(
+                    servicer.Attach,
+                    request_deserializer=hookd_dot_v1_dot_plugin__pb2.AttachRequest.FromString,
+                    response_serializer=hookd_dot_v1_dot_plugin__pb2.AttachResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -647,6 +670,33 @@ class HookPlugin:
             '/hookd.v1.HookPlugin/AgentEvent',
             hookd_dot_v1_dot_plugin__pb2.AgentEventRequest.SerializeToString,
             hookd_dot_v1_dot_plugin__pb2.AgentEventResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Attach(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/hookd.v1.HookPlugin/Attach',
+            hookd_dot_v1_dot_plugin__pb2.AttachRequest.SerializeToString,
+            hookd_dot_v1_dot_plugin__pb2.AttachResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -252,3 +252,11 @@ class SessionInfo(_message.Message):
     parent_session_id: str
     agent_type: str
     def __init__(self, session_id: _Optional[str] = ..., agent_id: _Optional[str] = ..., cwd: _Optional[str] = ..., parent_session_id: _Optional[str] = ..., agent_type: _Optional[str] = ...) -> None: ...
+
+class CallError(_message.Message):
+    __slots__ = ("code", "message")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    message: str
+    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...

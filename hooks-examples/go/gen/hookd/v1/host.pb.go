@@ -2838,6 +2838,557 @@ func (*EvaluateAgentEventResponse) Descriptor() ([]byte, []int) {
 	return file_hookd_v1_host_proto_rawDescGZIP(), []int{42}
 }
 
+type EvaluateRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Unique among this stream's requests in flight; the answer carries it back.
+	RequestId uint64 `protobuf:"varint,1,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// This request's deadline in milliseconds, as a unary call's deadline; 0 for none beyond the
+	// daemon's own point budgets.
+	DeadlineMs uint32 `protobuf:"varint,2,opt,name=deadline_ms,json=deadlineMs,proto3" json:"deadline_ms,omitempty"`
+	// One evaluate call's request (field number 10 + its point's `Point` value), or a cancel of
+	// the request with this id.
+	//
+	// Types that are valid to be assigned to Request:
+	//
+	//	*EvaluateRequest_Cancel
+	//	*EvaluateRequest_SessionStart
+	//	*EvaluateRequest_PreStep
+	//	*EvaluateRequest_PreTool
+	//	*EvaluateRequest_PostTool
+	//	*EvaluateRequest_ToolResult
+	//	*EvaluateRequest_TurnStopping
+	//	*EvaluateRequest_Rewrite
+	//	*EvaluateRequest_Approval
+	//	*EvaluateRequest_SessionEnd
+	//	*EvaluateRequest_TurnEnd
+	//	*EvaluateRequest_AgentEvent
+	Request       isEvaluateRequest_Request `protobuf_oneof:"request"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EvaluateRequest) Reset() {
+	*x = EvaluateRequest{}
+	mi := &file_hookd_v1_host_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EvaluateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EvaluateRequest) ProtoMessage() {}
+
+func (x *EvaluateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EvaluateRequest.ProtoReflect.Descriptor instead.
+func (*EvaluateRequest) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *EvaluateRequest) GetRequestId() uint64 {
+	if x != nil {
+		return x.RequestId
+	}
+	return 0
+}
+
+func (x *EvaluateRequest) GetDeadlineMs() uint32 {
+	if x != nil {
+		return x.DeadlineMs
+	}
+	return 0
+}
+
+func (x *EvaluateRequest) GetRequest() isEvaluateRequest_Request {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+func (x *EvaluateRequest) GetCancel() *EvaluateCancel {
+	if x != nil {
+		if x, ok := x.Request.(*EvaluateRequest_Cancel); ok {
+			return x.Cancel
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateRequest) GetSessionStart() *EvaluateSessionStartRequest {
+	if x != nil {
+		if x, ok := x.Request.(*EvaluateRequest_SessionStart); ok {
+			return x.SessionStart
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateRequest) GetPreStep() *EvaluatePreStepRequest {
+	if x != nil {
+		if x, ok := x.Request.(*EvaluateRequest_PreStep); ok {
+			return x.PreStep
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateRequest) GetPreTool() *EvaluatePreToolRequest {
+	if x != nil {
+		if x, ok := x.Request.(*EvaluateRequest_PreTool); ok {
+			return x.PreTool
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateRequest) GetPostTool() *EvaluatePostToolRequest {
+	if x != nil {
+		if x, ok := x.Request.(*EvaluateRequest_PostTool); ok {
+			return x.PostTool
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateRequest) GetToolResult() *EvaluateToolResultRequest {
+	if x != nil {
+		if x, ok := x.Request.(*EvaluateRequest_ToolResult); ok {
+			return x.ToolResult
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateRequest) GetTurnStopping() *EvaluateTurnStoppingRequest {
+	if x != nil {
+		if x, ok := x.Request.(*EvaluateRequest_TurnStopping); ok {
+			return x.TurnStopping
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateRequest) GetRewrite() *EvaluateRewriteRequest {
+	if x != nil {
+		if x, ok := x.Request.(*EvaluateRequest_Rewrite); ok {
+			return x.Rewrite
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateRequest) GetApproval() *EvaluateApprovalRequest {
+	if x != nil {
+		if x, ok := x.Request.(*EvaluateRequest_Approval); ok {
+			return x.Approval
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateRequest) GetSessionEnd() *EvaluateSessionEndRequest {
+	if x != nil {
+		if x, ok := x.Request.(*EvaluateRequest_SessionEnd); ok {
+			return x.SessionEnd
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateRequest) GetTurnEnd() *EvaluateTurnEndRequest {
+	if x != nil {
+		if x, ok := x.Request.(*EvaluateRequest_TurnEnd); ok {
+			return x.TurnEnd
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateRequest) GetAgentEvent() *EvaluateAgentEventRequest {
+	if x != nil {
+		if x, ok := x.Request.(*EvaluateRequest_AgentEvent); ok {
+			return x.AgentEvent
+		}
+	}
+	return nil
+}
+
+type isEvaluateRequest_Request interface {
+	isEvaluateRequest_Request()
+}
+
+type EvaluateRequest_Cancel struct {
+	Cancel *EvaluateCancel `protobuf:"bytes,3,opt,name=cancel,proto3,oneof"`
+}
+
+type EvaluateRequest_SessionStart struct {
+	SessionStart *EvaluateSessionStartRequest `protobuf:"bytes,11,opt,name=session_start,json=sessionStart,proto3,oneof"`
+}
+
+type EvaluateRequest_PreStep struct {
+	PreStep *EvaluatePreStepRequest `protobuf:"bytes,12,opt,name=pre_step,json=preStep,proto3,oneof"`
+}
+
+type EvaluateRequest_PreTool struct {
+	PreTool *EvaluatePreToolRequest `protobuf:"bytes,13,opt,name=pre_tool,json=preTool,proto3,oneof"`
+}
+
+type EvaluateRequest_PostTool struct {
+	PostTool *EvaluatePostToolRequest `protobuf:"bytes,16,opt,name=post_tool,json=postTool,proto3,oneof"`
+}
+
+type EvaluateRequest_ToolResult struct {
+	ToolResult *EvaluateToolResultRequest `protobuf:"bytes,17,opt,name=tool_result,json=toolResult,proto3,oneof"`
+}
+
+type EvaluateRequest_TurnStopping struct {
+	TurnStopping *EvaluateTurnStoppingRequest `protobuf:"bytes,18,opt,name=turn_stopping,json=turnStopping,proto3,oneof"`
+}
+
+type EvaluateRequest_Rewrite struct {
+	Rewrite *EvaluateRewriteRequest `protobuf:"bytes,19,opt,name=rewrite,proto3,oneof"`
+}
+
+type EvaluateRequest_Approval struct {
+	Approval *EvaluateApprovalRequest `protobuf:"bytes,20,opt,name=approval,proto3,oneof"`
+}
+
+type EvaluateRequest_SessionEnd struct {
+	SessionEnd *EvaluateSessionEndRequest `protobuf:"bytes,21,opt,name=session_end,json=sessionEnd,proto3,oneof"`
+}
+
+type EvaluateRequest_TurnEnd struct {
+	TurnEnd *EvaluateTurnEndRequest `protobuf:"bytes,22,opt,name=turn_end,json=turnEnd,proto3,oneof"`
+}
+
+type EvaluateRequest_AgentEvent struct {
+	AgentEvent *EvaluateAgentEventRequest `protobuf:"bytes,23,opt,name=agent_event,json=agentEvent,proto3,oneof"`
+}
+
+func (*EvaluateRequest_Cancel) isEvaluateRequest_Request() {}
+
+func (*EvaluateRequest_SessionStart) isEvaluateRequest_Request() {}
+
+func (*EvaluateRequest_PreStep) isEvaluateRequest_Request() {}
+
+func (*EvaluateRequest_PreTool) isEvaluateRequest_Request() {}
+
+func (*EvaluateRequest_PostTool) isEvaluateRequest_Request() {}
+
+func (*EvaluateRequest_ToolResult) isEvaluateRequest_Request() {}
+
+func (*EvaluateRequest_TurnStopping) isEvaluateRequest_Request() {}
+
+func (*EvaluateRequest_Rewrite) isEvaluateRequest_Request() {}
+
+func (*EvaluateRequest_Approval) isEvaluateRequest_Request() {}
+
+func (*EvaluateRequest_SessionEnd) isEvaluateRequest_Request() {}
+
+func (*EvaluateRequest_TurnEnd) isEvaluateRequest_Request() {}
+
+func (*EvaluateRequest_AgentEvent) isEvaluateRequest_Request() {}
+
+type EvaluateCancel struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EvaluateCancel) Reset() {
+	*x = EvaluateCancel{}
+	mi := &file_hookd_v1_host_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EvaluateCancel) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EvaluateCancel) ProtoMessage() {}
+
+func (x *EvaluateCancel) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EvaluateCancel.ProtoReflect.Descriptor instead.
+func (*EvaluateCancel) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{44}
+}
+
+type EvaluateResponse struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	RequestId uint64                 `protobuf:"varint,1,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// Types that are valid to be assigned to Reply:
+	//
+	//	*EvaluateResponse_Error
+	//	*EvaluateResponse_SessionStart
+	//	*EvaluateResponse_PreStep
+	//	*EvaluateResponse_PreTool
+	//	*EvaluateResponse_PostTool
+	//	*EvaluateResponse_ToolResult
+	//	*EvaluateResponse_TurnStopping
+	//	*EvaluateResponse_Rewrite
+	//	*EvaluateResponse_Approval
+	//	*EvaluateResponse_SessionEnd
+	//	*EvaluateResponse_TurnEnd
+	//	*EvaluateResponse_AgentEvent
+	Reply         isEvaluateResponse_Reply `protobuf_oneof:"reply"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EvaluateResponse) Reset() {
+	*x = EvaluateResponse{}
+	mi := &file_hookd_v1_host_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EvaluateResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EvaluateResponse) ProtoMessage() {}
+
+func (x *EvaluateResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EvaluateResponse.ProtoReflect.Descriptor instead.
+func (*EvaluateResponse) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *EvaluateResponse) GetRequestId() uint64 {
+	if x != nil {
+		return x.RequestId
+	}
+	return 0
+}
+
+func (x *EvaluateResponse) GetReply() isEvaluateResponse_Reply {
+	if x != nil {
+		return x.Reply
+	}
+	return nil
+}
+
+func (x *EvaluateResponse) GetError() *CallError {
+	if x != nil {
+		if x, ok := x.Reply.(*EvaluateResponse_Error); ok {
+			return x.Error
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateResponse) GetSessionStart() *EvaluateSessionStartResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*EvaluateResponse_SessionStart); ok {
+			return x.SessionStart
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateResponse) GetPreStep() *EvaluatePreStepResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*EvaluateResponse_PreStep); ok {
+			return x.PreStep
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateResponse) GetPreTool() *EvaluatePreToolResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*EvaluateResponse_PreTool); ok {
+			return x.PreTool
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateResponse) GetPostTool() *EvaluatePostToolResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*EvaluateResponse_PostTool); ok {
+			return x.PostTool
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateResponse) GetToolResult() *EvaluateToolResultResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*EvaluateResponse_ToolResult); ok {
+			return x.ToolResult
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateResponse) GetTurnStopping() *EvaluateTurnStoppingResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*EvaluateResponse_TurnStopping); ok {
+			return x.TurnStopping
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateResponse) GetRewrite() *EvaluateRewriteResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*EvaluateResponse_Rewrite); ok {
+			return x.Rewrite
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateResponse) GetApproval() *EvaluateApprovalResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*EvaluateResponse_Approval); ok {
+			return x.Approval
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateResponse) GetSessionEnd() *EvaluateSessionEndResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*EvaluateResponse_SessionEnd); ok {
+			return x.SessionEnd
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateResponse) GetTurnEnd() *EvaluateTurnEndResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*EvaluateResponse_TurnEnd); ok {
+			return x.TurnEnd
+		}
+	}
+	return nil
+}
+
+func (x *EvaluateResponse) GetAgentEvent() *EvaluateAgentEventResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*EvaluateResponse_AgentEvent); ok {
+			return x.AgentEvent
+		}
+	}
+	return nil
+}
+
+type isEvaluateResponse_Reply interface {
+	isEvaluateResponse_Reply()
+}
+
+type EvaluateResponse_Error struct {
+	// The status the unary RPC would have ended with (e.g. INVALID_ARGUMENT naming the field).
+	Error *CallError `protobuf:"bytes,2,opt,name=error,proto3,oneof"`
+}
+
+type EvaluateResponse_SessionStart struct {
+	SessionStart *EvaluateSessionStartResponse `protobuf:"bytes,11,opt,name=session_start,json=sessionStart,proto3,oneof"`
+}
+
+type EvaluateResponse_PreStep struct {
+	PreStep *EvaluatePreStepResponse `protobuf:"bytes,12,opt,name=pre_step,json=preStep,proto3,oneof"`
+}
+
+type EvaluateResponse_PreTool struct {
+	PreTool *EvaluatePreToolResponse `protobuf:"bytes,13,opt,name=pre_tool,json=preTool,proto3,oneof"`
+}
+
+type EvaluateResponse_PostTool struct {
+	PostTool *EvaluatePostToolResponse `protobuf:"bytes,16,opt,name=post_tool,json=postTool,proto3,oneof"`
+}
+
+type EvaluateResponse_ToolResult struct {
+	ToolResult *EvaluateToolResultResponse `protobuf:"bytes,17,opt,name=tool_result,json=toolResult,proto3,oneof"`
+}
+
+type EvaluateResponse_TurnStopping struct {
+	TurnStopping *EvaluateTurnStoppingResponse `protobuf:"bytes,18,opt,name=turn_stopping,json=turnStopping,proto3,oneof"`
+}
+
+type EvaluateResponse_Rewrite struct {
+	Rewrite *EvaluateRewriteResponse `protobuf:"bytes,19,opt,name=rewrite,proto3,oneof"`
+}
+
+type EvaluateResponse_Approval struct {
+	Approval *EvaluateApprovalResponse `protobuf:"bytes,20,opt,name=approval,proto3,oneof"`
+}
+
+type EvaluateResponse_SessionEnd struct {
+	SessionEnd *EvaluateSessionEndResponse `protobuf:"bytes,21,opt,name=session_end,json=sessionEnd,proto3,oneof"`
+}
+
+type EvaluateResponse_TurnEnd struct {
+	TurnEnd *EvaluateTurnEndResponse `protobuf:"bytes,22,opt,name=turn_end,json=turnEnd,proto3,oneof"`
+}
+
+type EvaluateResponse_AgentEvent struct {
+	AgentEvent *EvaluateAgentEventResponse `protobuf:"bytes,23,opt,name=agent_event,json=agentEvent,proto3,oneof"`
+}
+
+func (*EvaluateResponse_Error) isEvaluateResponse_Reply() {}
+
+func (*EvaluateResponse_SessionStart) isEvaluateResponse_Reply() {}
+
+func (*EvaluateResponse_PreStep) isEvaluateResponse_Reply() {}
+
+func (*EvaluateResponse_PreTool) isEvaluateResponse_Reply() {}
+
+func (*EvaluateResponse_PostTool) isEvaluateResponse_Reply() {}
+
+func (*EvaluateResponse_ToolResult) isEvaluateResponse_Reply() {}
+
+func (*EvaluateResponse_TurnStopping) isEvaluateResponse_Reply() {}
+
+func (*EvaluateResponse_Rewrite) isEvaluateResponse_Reply() {}
+
+func (*EvaluateResponse_Approval) isEvaluateResponse_Reply() {}
+
+func (*EvaluateResponse_SessionEnd) isEvaluateResponse_Reply() {}
+
+func (*EvaluateResponse_TurnEnd) isEvaluateResponse_Reply() {}
+
+func (*EvaluateResponse_AgentEvent) isEvaluateResponse_Reply() {}
+
 var File_hookd_v1_host_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_host_proto_rawDesc = "" +
@@ -3013,7 +3564,48 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\x17EvaluateTurnEndResponse\"L\n" +
 	"\x19EvaluateAgentEventRequest\x12/\n" +
 	"\x05event\x18\x01 \x01(\v2\x19.hookd.v1.AgentEventEventR\x05event\"\x1c\n" +
-	"\x1aEvaluateAgentEventResponse*s\n" +
+	"\x1aEvaluateAgentEventResponse\"\x82\a\n" +
+	"\x0fEvaluateRequest\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\x01 \x01(\x04R\trequestId\x12\x1f\n" +
+	"\vdeadline_ms\x18\x02 \x01(\rR\n" +
+	"deadlineMs\x122\n" +
+	"\x06cancel\x18\x03 \x01(\v2\x18.hookd.v1.EvaluateCancelH\x00R\x06cancel\x12L\n" +
+	"\rsession_start\x18\v \x01(\v2%.hookd.v1.EvaluateSessionStartRequestH\x00R\fsessionStart\x12=\n" +
+	"\bpre_step\x18\f \x01(\v2 .hookd.v1.EvaluatePreStepRequestH\x00R\apreStep\x12=\n" +
+	"\bpre_tool\x18\r \x01(\v2 .hookd.v1.EvaluatePreToolRequestH\x00R\apreTool\x12@\n" +
+	"\tpost_tool\x18\x10 \x01(\v2!.hookd.v1.EvaluatePostToolRequestH\x00R\bpostTool\x12F\n" +
+	"\vtool_result\x18\x11 \x01(\v2#.hookd.v1.EvaluateToolResultRequestH\x00R\n" +
+	"toolResult\x12L\n" +
+	"\rturn_stopping\x18\x12 \x01(\v2%.hookd.v1.EvaluateTurnStoppingRequestH\x00R\fturnStopping\x12<\n" +
+	"\arewrite\x18\x13 \x01(\v2 .hookd.v1.EvaluateRewriteRequestH\x00R\arewrite\x12?\n" +
+	"\bapproval\x18\x14 \x01(\v2!.hookd.v1.EvaluateApprovalRequestH\x00R\bapproval\x12F\n" +
+	"\vsession_end\x18\x15 \x01(\v2#.hookd.v1.EvaluateSessionEndRequestH\x00R\n" +
+	"sessionEnd\x12=\n" +
+	"\bturn_end\x18\x16 \x01(\v2 .hookd.v1.EvaluateTurnEndRequestH\x00R\aturnEnd\x12F\n" +
+	"\vagent_event\x18\x17 \x01(\v2#.hookd.v1.EvaluateAgentEventRequestH\x00R\n" +
+	"agentEventB\t\n" +
+	"\arequest\"\x10\n" +
+	"\x0eEvaluateCancel\"\xe4\x06\n" +
+	"\x10EvaluateResponse\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\x01 \x01(\x04R\trequestId\x12+\n" +
+	"\x05error\x18\x02 \x01(\v2\x13.hookd.v1.CallErrorH\x00R\x05error\x12M\n" +
+	"\rsession_start\x18\v \x01(\v2&.hookd.v1.EvaluateSessionStartResponseH\x00R\fsessionStart\x12>\n" +
+	"\bpre_step\x18\f \x01(\v2!.hookd.v1.EvaluatePreStepResponseH\x00R\apreStep\x12>\n" +
+	"\bpre_tool\x18\r \x01(\v2!.hookd.v1.EvaluatePreToolResponseH\x00R\apreTool\x12A\n" +
+	"\tpost_tool\x18\x10 \x01(\v2\".hookd.v1.EvaluatePostToolResponseH\x00R\bpostTool\x12G\n" +
+	"\vtool_result\x18\x11 \x01(\v2$.hookd.v1.EvaluateToolResultResponseH\x00R\n" +
+	"toolResult\x12M\n" +
+	"\rturn_stopping\x18\x12 \x01(\v2&.hookd.v1.EvaluateTurnStoppingResponseH\x00R\fturnStopping\x12=\n" +
+	"\arewrite\x18\x13 \x01(\v2!.hookd.v1.EvaluateRewriteResponseH\x00R\arewrite\x12@\n" +
+	"\bapproval\x18\x14 \x01(\v2\".hookd.v1.EvaluateApprovalResponseH\x00R\bapproval\x12G\n" +
+	"\vsession_end\x18\x15 \x01(\v2$.hookd.v1.EvaluateSessionEndResponseH\x00R\n" +
+	"sessionEnd\x12>\n" +
+	"\bturn_end\x18\x16 \x01(\v2!.hookd.v1.EvaluateTurnEndResponseH\x00R\aturnEnd\x12G\n" +
+	"\vagent_event\x18\x17 \x01(\v2$.hookd.v1.EvaluateAgentEventResponseH\x00R\n" +
+	"agentEventB\a\n" +
+	"\x05reply*s\n" +
 	"\n" +
 	"PromptKind\x12\x1b\n" +
 	"\x17PROMPT_KIND_UNSPECIFIED\x10\x00\x12\x19\n" +
@@ -3031,7 +3623,7 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\x17TURN_END_REASON_BLOCKED\x10\x02\x12\x19\n" +
 	"\x15TURN_END_REASON_ERROR\x10\x03\x12\x1b\n" +
 	"\x17TURN_END_REASON_ABORTED\x10\x04\x12$\n" +
-	" TURN_END_REASON_CONTINUATION_CAP\x10\x052\xd5\b\n" +
+	" TURN_END_REASON_CONTINUATION_CAP\x10\x052\x9c\t\n" +
 	"\bHookHost\x12B\n" +
 	"\aSession\x12\x18.hookd.v1.SessionRequest\x1a\x19.hookd.v1.SessionResponse(\x010\x01\x12e\n" +
 	"\x14EvaluateSessionStart\x12%.hookd.v1.EvaluateSessionStartRequest\x1a&.hookd.v1.EvaluateSessionStartResponse\x12V\n" +
@@ -3044,7 +3636,8 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\x10EvaluateApproval\x12!.hookd.v1.EvaluateApprovalRequest\x1a\".hookd.v1.EvaluateApprovalResponse\x12_\n" +
 	"\x12EvaluateSessionEnd\x12#.hookd.v1.EvaluateSessionEndRequest\x1a$.hookd.v1.EvaluateSessionEndResponse\x12V\n" +
 	"\x0fEvaluateTurnEnd\x12 .hookd.v1.EvaluateTurnEndRequest\x1a!.hookd.v1.EvaluateTurnEndResponse\x12_\n" +
-	"\x12EvaluateAgentEvent\x12#.hookd.v1.EvaluateAgentEventRequest\x1a$.hookd.v1.EvaluateAgentEventResponseB\x94\x01\n" +
+	"\x12EvaluateAgentEvent\x12#.hookd.v1.EvaluateAgentEventRequest\x1a$.hookd.v1.EvaluateAgentEventResponse\x12E\n" +
+	"\bEvaluate\x12\x19.hookd.v1.EvaluateRequest\x1a\x1a.hookd.v1.EvaluateResponse(\x010\x01B\x94\x01\n" +
 	"\fcom.hookd.v1B\tHostProtoP\x01Z8example.com/hookd/hooks-examples/go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
 
 var (
@@ -3060,7 +3653,7 @@ func file_hookd_v1_host_proto_rawDescGZIP() []byte {
 }
 
 var file_hookd_v1_host_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_hookd_v1_host_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
+var file_hookd_v1_host_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
 var file_hookd_v1_host_proto_goTypes = []any{
 	(PromptKind)(0),                      // 0: hookd.v1.PromptKind
 	(ApprovalOutcome)(0),                 // 1: hookd.v1.ApprovalOutcome
@@ -3108,128 +3701,158 @@ var file_hookd_v1_host_proto_goTypes = []any{
 	(*EvaluateTurnEndResponse)(nil),      // 43: hookd.v1.EvaluateTurnEndResponse
 	(*EvaluateAgentEventRequest)(nil),    // 44: hookd.v1.EvaluateAgentEventRequest
 	(*EvaluateAgentEventResponse)(nil),   // 45: hookd.v1.EvaluateAgentEventResponse
-	(SessionSource)(0),                   // 46: hookd.v1.SessionSource
-	(*ToolDefinition)(nil),               // 47: hookd.v1.ToolDefinition
-	(*ContentBlock)(nil),                 // 48: hookd.v1.ContentBlock
-	(*Message)(nil),                      // 49: hookd.v1.Message
-	(*ProposedToolCall)(nil),             // 50: hookd.v1.ProposedToolCall
-	(*ToolResult)(nil),                   // 51: hookd.v1.ToolResult
-	(SessionEndReason)(0),                // 52: hookd.v1.SessionEndReason
-	(*ContentReplacement)(nil),           // 53: hookd.v1.ContentReplacement
-	(*ToolCall)(nil),                     // 54: hookd.v1.ToolCall
-	(*SessionStartEvent)(nil),            // 55: hookd.v1.SessionStartEvent
-	(*PreStepEvent)(nil),                 // 56: hookd.v1.PreStepEvent
-	(*PreStepDecision)(nil),              // 57: hookd.v1.PreStepDecision
-	(*PreToolEvent)(nil),                 // 58: hookd.v1.PreToolEvent
-	(*PreToolDecision)(nil),              // 59: hookd.v1.PreToolDecision
-	(*PostToolEvent)(nil),                // 60: hookd.v1.PostToolEvent
-	(*PostToolDecision)(nil),             // 61: hookd.v1.PostToolDecision
-	(*ToolResultEvent)(nil),              // 62: hookd.v1.ToolResultEvent
-	(*TurnStoppingEvent)(nil),            // 63: hookd.v1.TurnStoppingEvent
-	(*TurnStoppingDecision)(nil),         // 64: hookd.v1.TurnStoppingDecision
-	(*RewriteEvent)(nil),                 // 65: hookd.v1.RewriteEvent
-	(*Deny)(nil),                         // 66: hookd.v1.Deny
-	(*ApprovalEvent)(nil),                // 67: hookd.v1.ApprovalEvent
-	(*ApprovalDecision)(nil),             // 68: hookd.v1.ApprovalDecision
-	(*SessionEndEvent)(nil),              // 69: hookd.v1.SessionEndEvent
-	(*TurnEndEvent)(nil),                 // 70: hookd.v1.TurnEndEvent
-	(*AgentEventEvent)(nil),              // 71: hookd.v1.AgentEventEvent
+	(*EvaluateRequest)(nil),              // 46: hookd.v1.EvaluateRequest
+	(*EvaluateCancel)(nil),               // 47: hookd.v1.EvaluateCancel
+	(*EvaluateResponse)(nil),             // 48: hookd.v1.EvaluateResponse
+	(SessionSource)(0),                   // 49: hookd.v1.SessionSource
+	(*ToolDefinition)(nil),               // 50: hookd.v1.ToolDefinition
+	(*ContentBlock)(nil),                 // 51: hookd.v1.ContentBlock
+	(*Message)(nil),                      // 52: hookd.v1.Message
+	(*ProposedToolCall)(nil),             // 53: hookd.v1.ProposedToolCall
+	(*ToolResult)(nil),                   // 54: hookd.v1.ToolResult
+	(SessionEndReason)(0),                // 55: hookd.v1.SessionEndReason
+	(*ContentReplacement)(nil),           // 56: hookd.v1.ContentReplacement
+	(*ToolCall)(nil),                     // 57: hookd.v1.ToolCall
+	(*SessionStartEvent)(nil),            // 58: hookd.v1.SessionStartEvent
+	(*PreStepEvent)(nil),                 // 59: hookd.v1.PreStepEvent
+	(*PreStepDecision)(nil),              // 60: hookd.v1.PreStepDecision
+	(*PreToolEvent)(nil),                 // 61: hookd.v1.PreToolEvent
+	(*PreToolDecision)(nil),              // 62: hookd.v1.PreToolDecision
+	(*PostToolEvent)(nil),                // 63: hookd.v1.PostToolEvent
+	(*PostToolDecision)(nil),             // 64: hookd.v1.PostToolDecision
+	(*ToolResultEvent)(nil),              // 65: hookd.v1.ToolResultEvent
+	(*TurnStoppingEvent)(nil),            // 66: hookd.v1.TurnStoppingEvent
+	(*TurnStoppingDecision)(nil),         // 67: hookd.v1.TurnStoppingDecision
+	(*RewriteEvent)(nil),                 // 68: hookd.v1.RewriteEvent
+	(*Deny)(nil),                         // 69: hookd.v1.Deny
+	(*ApprovalEvent)(nil),                // 70: hookd.v1.ApprovalEvent
+	(*ApprovalDecision)(nil),             // 71: hookd.v1.ApprovalDecision
+	(*SessionEndEvent)(nil),              // 72: hookd.v1.SessionEndEvent
+	(*TurnEndEvent)(nil),                 // 73: hookd.v1.TurnEndEvent
+	(*AgentEventEvent)(nil),              // 74: hookd.v1.AgentEventEvent
+	(*CallError)(nil),                    // 75: hookd.v1.CallError
 }
 var file_hookd_v1_host_proto_depIdxs = []int32{
-	4,  // 0: hookd.v1.SessionRequest.open:type_name -> hookd.v1.OpenSession
-	5,  // 1: hookd.v1.SessionRequest.prompt:type_name -> hookd.v1.Prompt
-	6,  // 2: hookd.v1.SessionRequest.cancel:type_name -> hookd.v1.CancelTurn
-	7,  // 3: hookd.v1.SessionRequest.step_reply:type_name -> hookd.v1.StepReply
-	8,  // 4: hookd.v1.SessionRequest.dispatch_reply:type_name -> hookd.v1.DispatchReply
-	9,  // 5: hookd.v1.SessionRequest.approval_reply:type_name -> hookd.v1.ApprovalReply
-	10, // 6: hookd.v1.SessionRequest.close:type_name -> hookd.v1.CloseSession
-	11, // 7: hookd.v1.SessionRequest.finalize_reply:type_name -> hookd.v1.FinalizeReply
-	46, // 8: hookd.v1.OpenSession.source:type_name -> hookd.v1.SessionSource
-	47, // 9: hookd.v1.OpenSession.tools:type_name -> hookd.v1.ToolDefinition
-	0,  // 10: hookd.v1.Prompt.kind:type_name -> hookd.v1.PromptKind
-	48, // 11: hookd.v1.Prompt.content:type_name -> hookd.v1.ContentBlock
-	49, // 12: hookd.v1.StepReply.assistant_message:type_name -> hookd.v1.Message
-	50, // 13: hookd.v1.StepReply.tool_calls:type_name -> hookd.v1.ProposedToolCall
-	51, // 14: hookd.v1.DispatchReply.result:type_name -> hookd.v1.ToolResult
-	1,  // 15: hookd.v1.ApprovalReply.outcome:type_name -> hookd.v1.ApprovalOutcome
-	52, // 16: hookd.v1.CloseSession.reason:type_name -> hookd.v1.SessionEndReason
-	53, // 17: hookd.v1.FinalizeReply.content:type_name -> hookd.v1.ContentReplacement
-	13, // 18: hookd.v1.SessionResponse.opened:type_name -> hookd.v1.SessionOpened
-	14, // 19: hookd.v1.SessionResponse.turn_started:type_name -> hookd.v1.TurnStarted
-	15, // 20: hookd.v1.SessionResponse.step_request:type_name -> hookd.v1.StepRequest
-	16, // 21: hookd.v1.SessionResponse.dispatch_request:type_name -> hookd.v1.DispatchRequest
-	17, // 22: hookd.v1.SessionResponse.approval_request:type_name -> hookd.v1.ApprovalRequest
-	19, // 23: hookd.v1.SessionResponse.tool_result:type_name -> hookd.v1.ToolResultNotice
-	20, // 24: hookd.v1.SessionResponse.context:type_name -> hookd.v1.ContextNotice
-	21, // 25: hookd.v1.SessionResponse.turn_ended:type_name -> hookd.v1.TurnEnded
-	22, // 26: hookd.v1.SessionResponse.problem:type_name -> hookd.v1.Problem
-	18, // 27: hookd.v1.SessionResponse.finalize_request:type_name -> hookd.v1.FinalizeRequest
-	49, // 28: hookd.v1.SessionOpened.contexts:type_name -> hookd.v1.Message
-	49, // 29: hookd.v1.StepRequest.messages:type_name -> hookd.v1.Message
-	54, // 30: hookd.v1.DispatchRequest.call:type_name -> hookd.v1.ToolCall
-	54, // 31: hookd.v1.ApprovalRequest.call:type_name -> hookd.v1.ToolCall
-	54, // 32: hookd.v1.FinalizeRequest.call:type_name -> hookd.v1.ToolCall
-	51, // 33: hookd.v1.FinalizeRequest.candidate:type_name -> hookd.v1.ToolResult
-	54, // 34: hookd.v1.ToolResultNotice.call:type_name -> hookd.v1.ToolCall
-	51, // 35: hookd.v1.ToolResultNotice.result:type_name -> hookd.v1.ToolResult
-	23, // 36: hookd.v1.ToolResultNotice.trace:type_name -> hookd.v1.DecisionTrace
-	49, // 37: hookd.v1.ContextNotice.messages:type_name -> hookd.v1.Message
-	2,  // 38: hookd.v1.TurnEnded.reason:type_name -> hookd.v1.TurnEndReason
-	55, // 39: hookd.v1.EvaluateSessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
-	49, // 40: hookd.v1.EvaluateSessionStartResponse.contexts:type_name -> hookd.v1.Message
-	56, // 41: hookd.v1.EvaluatePreStepRequest.event:type_name -> hookd.v1.PreStepEvent
-	57, // 42: hookd.v1.EvaluatePreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
-	23, // 43: hookd.v1.EvaluatePreStepResponse.trace:type_name -> hookd.v1.DecisionTrace
-	58, // 44: hookd.v1.EvaluatePreToolRequest.event:type_name -> hookd.v1.PreToolEvent
-	59, // 45: hookd.v1.EvaluatePreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
-	23, // 46: hookd.v1.EvaluatePreToolResponse.trace:type_name -> hookd.v1.DecisionTrace
-	60, // 47: hookd.v1.EvaluatePostToolRequest.event:type_name -> hookd.v1.PostToolEvent
-	61, // 48: hookd.v1.EvaluatePostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
-	51, // 49: hookd.v1.EvaluatePostToolResponse.result:type_name -> hookd.v1.ToolResult
-	23, // 50: hookd.v1.EvaluatePostToolResponse.trace:type_name -> hookd.v1.DecisionTrace
-	62, // 51: hookd.v1.EvaluateToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
-	63, // 52: hookd.v1.EvaluateTurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
-	64, // 53: hookd.v1.EvaluateTurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
-	23, // 54: hookd.v1.EvaluateTurnStoppingResponse.trace:type_name -> hookd.v1.DecisionTrace
-	65, // 55: hookd.v1.EvaluateRewriteRequest.event:type_name -> hookd.v1.RewriteEvent
-	54, // 56: hookd.v1.EvaluateRewriteResponse.call:type_name -> hookd.v1.ToolCall
-	66, // 57: hookd.v1.EvaluateRewriteResponse.deny:type_name -> hookd.v1.Deny
-	23, // 58: hookd.v1.EvaluateRewriteResponse.trace:type_name -> hookd.v1.DecisionTrace
-	67, // 59: hookd.v1.EvaluateApprovalRequest.event:type_name -> hookd.v1.ApprovalEvent
-	68, // 60: hookd.v1.EvaluateApprovalResponse.decision:type_name -> hookd.v1.ApprovalDecision
-	23, // 61: hookd.v1.EvaluateApprovalResponse.trace:type_name -> hookd.v1.DecisionTrace
-	69, // 62: hookd.v1.EvaluateSessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
-	70, // 63: hookd.v1.EvaluateTurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
-	71, // 64: hookd.v1.EvaluateAgentEventRequest.event:type_name -> hookd.v1.AgentEventEvent
-	3,  // 65: hookd.v1.HookHost.Session:input_type -> hookd.v1.SessionRequest
-	24, // 66: hookd.v1.HookHost.EvaluateSessionStart:input_type -> hookd.v1.EvaluateSessionStartRequest
-	26, // 67: hookd.v1.HookHost.EvaluatePreStep:input_type -> hookd.v1.EvaluatePreStepRequest
-	28, // 68: hookd.v1.HookHost.EvaluatePreTool:input_type -> hookd.v1.EvaluatePreToolRequest
-	30, // 69: hookd.v1.HookHost.EvaluatePostTool:input_type -> hookd.v1.EvaluatePostToolRequest
-	32, // 70: hookd.v1.HookHost.EvaluateToolResult:input_type -> hookd.v1.EvaluateToolResultRequest
-	34, // 71: hookd.v1.HookHost.EvaluateTurnStopping:input_type -> hookd.v1.EvaluateTurnStoppingRequest
-	36, // 72: hookd.v1.HookHost.EvaluateRewrite:input_type -> hookd.v1.EvaluateRewriteRequest
-	38, // 73: hookd.v1.HookHost.EvaluateApproval:input_type -> hookd.v1.EvaluateApprovalRequest
-	40, // 74: hookd.v1.HookHost.EvaluateSessionEnd:input_type -> hookd.v1.EvaluateSessionEndRequest
-	42, // 75: hookd.v1.HookHost.EvaluateTurnEnd:input_type -> hookd.v1.EvaluateTurnEndRequest
-	44, // 76: hookd.v1.HookHost.EvaluateAgentEvent:input_type -> hookd.v1.EvaluateAgentEventRequest
-	12, // 77: hookd.v1.HookHost.Session:output_type -> hookd.v1.SessionResponse
-	25, // 78: hookd.v1.HookHost.EvaluateSessionStart:output_type -> hookd.v1.EvaluateSessionStartResponse
-	27, // 79: hookd.v1.HookHost.EvaluatePreStep:output_type -> hookd.v1.EvaluatePreStepResponse
-	29, // 80: hookd.v1.HookHost.EvaluatePreTool:output_type -> hookd.v1.EvaluatePreToolResponse
-	31, // 81: hookd.v1.HookHost.EvaluatePostTool:output_type -> hookd.v1.EvaluatePostToolResponse
-	33, // 82: hookd.v1.HookHost.EvaluateToolResult:output_type -> hookd.v1.EvaluateToolResultResponse
-	35, // 83: hookd.v1.HookHost.EvaluateTurnStopping:output_type -> hookd.v1.EvaluateTurnStoppingResponse
-	37, // 84: hookd.v1.HookHost.EvaluateRewrite:output_type -> hookd.v1.EvaluateRewriteResponse
-	39, // 85: hookd.v1.HookHost.EvaluateApproval:output_type -> hookd.v1.EvaluateApprovalResponse
-	41, // 86: hookd.v1.HookHost.EvaluateSessionEnd:output_type -> hookd.v1.EvaluateSessionEndResponse
-	43, // 87: hookd.v1.HookHost.EvaluateTurnEnd:output_type -> hookd.v1.EvaluateTurnEndResponse
-	45, // 88: hookd.v1.HookHost.EvaluateAgentEvent:output_type -> hookd.v1.EvaluateAgentEventResponse
-	77, // [77:89] is the sub-list for method output_type
-	65, // [65:77] is the sub-list for method input_type
-	65, // [65:65] is the sub-list for extension type_name
-	65, // [65:65] is the sub-list for extension extendee
-	0,  // [0:65] is the sub-list for field type_name
+	4,   // 0: hookd.v1.SessionRequest.open:type_name -> hookd.v1.OpenSession
+	5,   // 1: hookd.v1.SessionRequest.prompt:type_name -> hookd.v1.Prompt
+	6,   // 2: hookd.v1.SessionRequest.cancel:type_name -> hookd.v1.CancelTurn
+	7,   // 3: hookd.v1.SessionRequest.step_reply:type_name -> hookd.v1.StepReply
+	8,   // 4: hookd.v1.SessionRequest.dispatch_reply:type_name -> hookd.v1.DispatchReply
+	9,   // 5: hookd.v1.SessionRequest.approval_reply:type_name -> hookd.v1.ApprovalReply
+	10,  // 6: hookd.v1.SessionRequest.close:type_name -> hookd.v1.CloseSession
+	11,  // 7: hookd.v1.SessionRequest.finalize_reply:type_name -> hookd.v1.FinalizeReply
+	49,  // 8: hookd.v1.OpenSession.source:type_name -> hookd.v1.SessionSource
+	50,  // 9: hookd.v1.OpenSession.tools:type_name -> hookd.v1.ToolDefinition
+	0,   // 10: hookd.v1.Prompt.kind:type_name -> hookd.v1.PromptKind
+	51,  // 11: hookd.v1.Prompt.content:type_name -> hookd.v1.ContentBlock
+	52,  // 12: hookd.v1.StepReply.assistant_message:type_name -> hookd.v1.Message
+	53,  // 13: hookd.v1.StepReply.tool_calls:type_name -> hookd.v1.ProposedToolCall
+	54,  // 14: hookd.v1.DispatchReply.result:type_name -> hookd.v1.ToolResult
+	1,   // 15: hookd.v1.ApprovalReply.outcome:type_name -> hookd.v1.ApprovalOutcome
+	55,  // 16: hookd.v1.CloseSession.reason:type_name -> hookd.v1.SessionEndReason
+	56,  // 17: hookd.v1.FinalizeReply.content:type_name -> hookd.v1.ContentReplacement
+	13,  // 18: hookd.v1.SessionResponse.opened:type_name -> hookd.v1.SessionOpened
+	14,  // 19: hookd.v1.SessionResponse.turn_started:type_name -> hookd.v1.TurnStarted
+	15,  // 20: hookd.v1.SessionResponse.step_request:type_name -> hookd.v1.StepRequest
+	16,  // 21: hookd.v1.SessionResponse.dispatch_request:type_name -> hookd.v1.DispatchRequest
+	17,  // 22: hookd.v1.SessionResponse.approval_request:type_name -> hookd.v1.ApprovalRequest
+	19,  // 23: hookd.v1.SessionResponse.tool_result:type_name -> hookd.v1.ToolResultNotice
+	20,  // 24: hookd.v1.SessionResponse.context:type_name -> hookd.v1.ContextNotice
+	21,  // 25: hookd.v1.SessionResponse.turn_ended:type_name -> hookd.v1.TurnEnded
+	22,  // 26: hookd.v1.SessionResponse.problem:type_name -> hookd.v1.Problem
+	18,  // 27: hookd.v1.SessionResponse.finalize_request:type_name -> hookd.v1.FinalizeRequest
+	52,  // 28: hookd.v1.SessionOpened.contexts:type_name -> hookd.v1.Message
+	52,  // 29: hookd.v1.StepRequest.messages:type_name -> hookd.v1.Message
+	57,  // 30: hookd.v1.DispatchRequest.call:type_name -> hookd.v1.ToolCall
+	57,  // 31: hookd.v1.ApprovalRequest.call:type_name -> hookd.v1.ToolCall
+	57,  // 32: hookd.v1.FinalizeRequest.call:type_name -> hookd.v1.ToolCall
+	54,  // 33: hookd.v1.FinalizeRequest.candidate:type_name -> hookd.v1.ToolResult
+	57,  // 34: hookd.v1.ToolResultNotice.call:type_name -> hookd.v1.ToolCall
+	54,  // 35: hookd.v1.ToolResultNotice.result:type_name -> hookd.v1.ToolResult
+	23,  // 36: hookd.v1.ToolResultNotice.trace:type_name -> hookd.v1.DecisionTrace
+	52,  // 37: hookd.v1.ContextNotice.messages:type_name -> hookd.v1.Message
+	2,   // 38: hookd.v1.TurnEnded.reason:type_name -> hookd.v1.TurnEndReason
+	58,  // 39: hookd.v1.EvaluateSessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
+	52,  // 40: hookd.v1.EvaluateSessionStartResponse.contexts:type_name -> hookd.v1.Message
+	59,  // 41: hookd.v1.EvaluatePreStepRequest.event:type_name -> hookd.v1.PreStepEvent
+	60,  // 42: hookd.v1.EvaluatePreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
+	23,  // 43: hookd.v1.EvaluatePreStepResponse.trace:type_name -> hookd.v1.DecisionTrace
+	61,  // 44: hookd.v1.EvaluatePreToolRequest.event:type_name -> hookd.v1.PreToolEvent
+	62,  // 45: hookd.v1.EvaluatePreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
+	23,  // 46: hookd.v1.EvaluatePreToolResponse.trace:type_name -> hookd.v1.DecisionTrace
+	63,  // 47: hookd.v1.EvaluatePostToolRequest.event:type_name -> hookd.v1.PostToolEvent
+	64,  // 48: hookd.v1.EvaluatePostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
+	54,  // 49: hookd.v1.EvaluatePostToolResponse.result:type_name -> hookd.v1.ToolResult
+	23,  // 50: hookd.v1.EvaluatePostToolResponse.trace:type_name -> hookd.v1.DecisionTrace
+	65,  // 51: hookd.v1.EvaluateToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
+	66,  // 52: hookd.v1.EvaluateTurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
+	67,  // 53: hookd.v1.EvaluateTurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
+	23,  // 54: hookd.v1.EvaluateTurnStoppingResponse.trace:type_name -> hookd.v1.DecisionTrace
+	68,  // 55: hookd.v1.EvaluateRewriteRequest.event:type_name -> hookd.v1.RewriteEvent
+	57,  // 56: hookd.v1.EvaluateRewriteResponse.call:type_name -> hookd.v1.ToolCall
+	69,  // 57: hookd.v1.EvaluateRewriteResponse.deny:type_name -> hookd.v1.Deny
+	23,  // 58: hookd.v1.EvaluateRewriteResponse.trace:type_name -> hookd.v1.DecisionTrace
+	70,  // 59: hookd.v1.EvaluateApprovalRequest.event:type_name -> hookd.v1.ApprovalEvent
+	71,  // 60: hookd.v1.EvaluateApprovalResponse.decision:type_name -> hookd.v1.ApprovalDecision
+	23,  // 61: hookd.v1.EvaluateApprovalResponse.trace:type_name -> hookd.v1.DecisionTrace
+	72,  // 62: hookd.v1.EvaluateSessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
+	73,  // 63: hookd.v1.EvaluateTurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
+	74,  // 64: hookd.v1.EvaluateAgentEventRequest.event:type_name -> hookd.v1.AgentEventEvent
+	47,  // 65: hookd.v1.EvaluateRequest.cancel:type_name -> hookd.v1.EvaluateCancel
+	24,  // 66: hookd.v1.EvaluateRequest.session_start:type_name -> hookd.v1.EvaluateSessionStartRequest
+	26,  // 67: hookd.v1.EvaluateRequest.pre_step:type_name -> hookd.v1.EvaluatePreStepRequest
+	28,  // 68: hookd.v1.EvaluateRequest.pre_tool:type_name -> hookd.v1.EvaluatePreToolRequest
+	30,  // 69: hookd.v1.EvaluateRequest.post_tool:type_name -> hookd.v1.EvaluatePostToolRequest
+	32,  // 70: hookd.v1.EvaluateRequest.tool_result:type_name -> hookd.v1.EvaluateToolResultRequest
+	34,  // 71: hookd.v1.EvaluateRequest.turn_stopping:type_name -> hookd.v1.EvaluateTurnStoppingRequest
+	36,  // 72: hookd.v1.EvaluateRequest.rewrite:type_name -> hookd.v1.EvaluateRewriteRequest
+	38,  // 73: hookd.v1.EvaluateRequest.approval:type_name -> hookd.v1.EvaluateApprovalRequest
+	40,  // 74: hookd.v1.EvaluateRequest.session_end:type_name -> hookd.v1.EvaluateSessionEndRequest
+	42,  // 75: hookd.v1.EvaluateRequest.turn_end:type_name -> hookd.v1.EvaluateTurnEndRequest
+	44,  // 76: hookd.v1.EvaluateRequest.agent_event:type_name -> hookd.v1.EvaluateAgentEventRequest
+	75,  // 77: hookd.v1.EvaluateResponse.error:type_name -> hookd.v1.CallError
+	25,  // 78: hookd.v1.EvaluateResponse.session_start:type_name -> hookd.v1.EvaluateSessionStartResponse
+	27,  // 79: hookd.v1.EvaluateResponse.pre_step:type_name -> hookd.v1.EvaluatePreStepResponse
+	29,  // 80: hookd.v1.EvaluateResponse.pre_tool:type_name -> hookd.v1.EvaluatePreToolResponse
+	31,  // 81: hookd.v1.EvaluateResponse.post_tool:type_name -> hookd.v1.EvaluatePostToolResponse
+	33,  // 82: hookd.v1.EvaluateResponse.tool_result:type_name -> hookd.v1.EvaluateToolResultResponse
+	35,  // 83: hookd.v1.EvaluateResponse.turn_stopping:type_name -> hookd.v1.EvaluateTurnStoppingResponse
+	37,  // 84: hookd.v1.EvaluateResponse.rewrite:type_name -> hookd.v1.EvaluateRewriteResponse
+	39,  // 85: hookd.v1.EvaluateResponse.approval:type_name -> hookd.v1.EvaluateApprovalResponse
+	41,  // 86: hookd.v1.EvaluateResponse.session_end:type_name -> hookd.v1.EvaluateSessionEndResponse
+	43,  // 87: hookd.v1.EvaluateResponse.turn_end:type_name -> hookd.v1.EvaluateTurnEndResponse
+	45,  // 88: hookd.v1.EvaluateResponse.agent_event:type_name -> hookd.v1.EvaluateAgentEventResponse
+	3,   // 89: hookd.v1.HookHost.Session:input_type -> hookd.v1.SessionRequest
+	24,  // 90: hookd.v1.HookHost.EvaluateSessionStart:input_type -> hookd.v1.EvaluateSessionStartRequest
+	26,  // 91: hookd.v1.HookHost.EvaluatePreStep:input_type -> hookd.v1.EvaluatePreStepRequest
+	28,  // 92: hookd.v1.HookHost.EvaluatePreTool:input_type -> hookd.v1.EvaluatePreToolRequest
+	30,  // 93: hookd.v1.HookHost.EvaluatePostTool:input_type -> hookd.v1.EvaluatePostToolRequest
+	32,  // 94: hookd.v1.HookHost.EvaluateToolResult:input_type -> hookd.v1.EvaluateToolResultRequest
+	34,  // 95: hookd.v1.HookHost.EvaluateTurnStopping:input_type -> hookd.v1.EvaluateTurnStoppingRequest
+	36,  // 96: hookd.v1.HookHost.EvaluateRewrite:input_type -> hookd.v1.EvaluateRewriteRequest
+	38,  // 97: hookd.v1.HookHost.EvaluateApproval:input_type -> hookd.v1.EvaluateApprovalRequest
+	40,  // 98: hookd.v1.HookHost.EvaluateSessionEnd:input_type -> hookd.v1.EvaluateSessionEndRequest
+	42,  // 99: hookd.v1.HookHost.EvaluateTurnEnd:input_type -> hookd.v1.EvaluateTurnEndRequest
+	44,  // 100: hookd.v1.HookHost.EvaluateAgentEvent:input_type -> hookd.v1.EvaluateAgentEventRequest
+	46,  // 101: hookd.v1.HookHost.Evaluate:input_type -> hookd.v1.EvaluateRequest
+	12,  // 102: hookd.v1.HookHost.Session:output_type -> hookd.v1.SessionResponse
+	25,  // 103: hookd.v1.HookHost.EvaluateSessionStart:output_type -> hookd.v1.EvaluateSessionStartResponse
+	27,  // 104: hookd.v1.HookHost.EvaluatePreStep:output_type -> hookd.v1.EvaluatePreStepResponse
+	29,  // 105: hookd.v1.HookHost.EvaluatePreTool:output_type -> hookd.v1.EvaluatePreToolResponse
+	31,  // 106: hookd.v1.HookHost.EvaluatePostTool:output_type -> hookd.v1.EvaluatePostToolResponse
+	33,  // 107: hookd.v1.HookHost.EvaluateToolResult:output_type -> hookd.v1.EvaluateToolResultResponse
+	35,  // 108: hookd.v1.HookHost.EvaluateTurnStopping:output_type -> hookd.v1.EvaluateTurnStoppingResponse
+	37,  // 109: hookd.v1.HookHost.EvaluateRewrite:output_type -> hookd.v1.EvaluateRewriteResponse
+	39,  // 110: hookd.v1.HookHost.EvaluateApproval:output_type -> hookd.v1.EvaluateApprovalResponse
+	41,  // 111: hookd.v1.HookHost.EvaluateSessionEnd:output_type -> hookd.v1.EvaluateSessionEndResponse
+	43,  // 112: hookd.v1.HookHost.EvaluateTurnEnd:output_type -> hookd.v1.EvaluateTurnEndResponse
+	45,  // 113: hookd.v1.HookHost.EvaluateAgentEvent:output_type -> hookd.v1.EvaluateAgentEventResponse
+	48,  // 114: hookd.v1.HookHost.Evaluate:output_type -> hookd.v1.EvaluateResponse
+	102, // [102:115] is the sub-list for method output_type
+	89,  // [89:102] is the sub-list for method input_type
+	89,  // [89:89] is the sub-list for extension type_name
+	89,  // [89:89] is the sub-list for extension extendee
+	0,   // [0:89] is the sub-list for field type_name
 }
 
 func init() { file_hookd_v1_host_proto_init() }
@@ -3266,13 +3889,41 @@ func file_hookd_v1_host_proto_init() {
 		(*EvaluateRewriteResponse_Call)(nil),
 		(*EvaluateRewriteResponse_Deny)(nil),
 	}
+	file_hookd_v1_host_proto_msgTypes[43].OneofWrappers = []any{
+		(*EvaluateRequest_Cancel)(nil),
+		(*EvaluateRequest_SessionStart)(nil),
+		(*EvaluateRequest_PreStep)(nil),
+		(*EvaluateRequest_PreTool)(nil),
+		(*EvaluateRequest_PostTool)(nil),
+		(*EvaluateRequest_ToolResult)(nil),
+		(*EvaluateRequest_TurnStopping)(nil),
+		(*EvaluateRequest_Rewrite)(nil),
+		(*EvaluateRequest_Approval)(nil),
+		(*EvaluateRequest_SessionEnd)(nil),
+		(*EvaluateRequest_TurnEnd)(nil),
+		(*EvaluateRequest_AgentEvent)(nil),
+	}
+	file_hookd_v1_host_proto_msgTypes[45].OneofWrappers = []any{
+		(*EvaluateResponse_Error)(nil),
+		(*EvaluateResponse_SessionStart)(nil),
+		(*EvaluateResponse_PreStep)(nil),
+		(*EvaluateResponse_PreTool)(nil),
+		(*EvaluateResponse_PostTool)(nil),
+		(*EvaluateResponse_ToolResult)(nil),
+		(*EvaluateResponse_TurnStopping)(nil),
+		(*EvaluateResponse_Rewrite)(nil),
+		(*EvaluateResponse_Approval)(nil),
+		(*EvaluateResponse_SessionEnd)(nil),
+		(*EvaluateResponse_TurnEnd)(nil),
+		(*EvaluateResponse_AgentEvent)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hookd_v1_host_proto_rawDesc), len(file_hookd_v1_host_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   43,
+			NumMessages:   46,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -50,6 +50,7 @@ const (
 	HookHost_EvaluateSessionEnd_FullMethodName   = "/hookd.v1.HookHost/EvaluateSessionEnd"
 	HookHost_EvaluateTurnEnd_FullMethodName      = "/hookd.v1.HookHost/EvaluateTurnEnd"
 	HookHost_EvaluateAgentEvent_FullMethodName   = "/hookd.v1.HookHost/EvaluateAgentEvent"
+	HookHost_Evaluate_FullMethodName             = "/hookd.v1.HookHost/Evaluate"
 )
 
 // HookHostClient is the client API for HookHost service.
@@ -78,6 +79,12 @@ type HookHostClient interface {
 	EvaluateTurnEnd(ctx context.Context, in *EvaluateTurnEndRequest, opts ...grpc.CallOption) (*EvaluateTurnEndResponse, error)
 	// Tells the agent-event plugins subscribed to the event's name; answers nothing.
 	EvaluateAgentEvent(ctx context.Context, in *EvaluateAgentEventRequest, opts ...grpc.CallOption) (*EvaluateAgentEventResponse, error)
+	// Every evaluate call above, multiplexed over one stream by request id: each request is
+	// answered exactly as its unary RPC would answer it (the same decision and trace, or the same
+	// status as an error), in any order, under the same in-flight limits. A `cancel` frame abandons
+	// a request still running. Protocol mistakes (a reused id, no request) are answered with an
+	// error for that id; the stream stays open.
+	Evaluate(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[EvaluateRequest, EvaluateResponse], error)
 }
 
 type hookHostClient struct {
@@ -211,6 +218,19 @@ func (c *hookHostClient) EvaluateAgentEvent(ctx context.Context, in *EvaluateAge
 	return out, nil
 }
 
+func (c *hookHostClient) Evaluate(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[EvaluateRequest, EvaluateResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &HookHost_ServiceDesc.Streams[1], HookHost_Evaluate_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[EvaluateRequest, EvaluateResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type HookHost_EvaluateClient = grpc.BidiStreamingClient[EvaluateRequest, EvaluateResponse]
+
 // HookHostServer is the server API for HookHost service.
 // All implementations must embed UnimplementedHookHostServer
 // for forward compatibility.
@@ -237,6 +257,12 @@ type HookHostServer interface {
 	EvaluateTurnEnd(context.Context, *EvaluateTurnEndRequest) (*EvaluateTurnEndResponse, error)
 	// Tells the agent-event plugins subscribed to the event's name; answers nothing.
 	EvaluateAgentEvent(context.Context, *EvaluateAgentEventRequest) (*EvaluateAgentEventResponse, error)
+	// Every evaluate call above, multiplexed over one stream by request id: each request is
+	// answered exactly as its unary RPC would answer it (the same decision and trace, or the same
+	// status as an error), in any order, under the same in-flight limits. A `cancel` frame abandons
+	// a request still running. Protocol mistakes (a reused id, no request) are answered with an
+	// error for that id; the stream stays open.
+	Evaluate(grpc.BidiStreamingServer[EvaluateRequest, EvaluateResponse]) error
 	mustEmbedUnimplementedHookHostServer()
 }
 
@@ -282,6 +308,9 @@ func (UnimplementedHookHostServer) EvaluateTurnEnd(context.Context, *EvaluateTur
 }
 func (UnimplementedHookHostServer) EvaluateAgentEvent(context.Context, *EvaluateAgentEventRequest) (*EvaluateAgentEventResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method EvaluateAgentEvent not implemented")
+}
+func (UnimplementedHookHostServer) Evaluate(grpc.BidiStreamingServer[EvaluateRequest, EvaluateResponse]) error {
+	return status.Error(codes.Unimplemented, "method Evaluate not implemented")
 }
 func (UnimplementedHookHostServer) mustEmbedUnimplementedHookHostServer() {}
 func (UnimplementedHookHostServer) testEmbeddedByValue()                  {}
@@ -509,6 +538,13 @@ func _HookHost_EvaluateAgentEvent_Handler(srv interface{}, ctx context.Context, 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _HookHost_Evaluate_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(HookHostServer).Evaluate(&grpc.GenericServerStream[EvaluateRequest, EvaluateResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type HookHost_EvaluateServer = grpc.BidiStreamingServer[EvaluateRequest, EvaluateResponse]
+
 // HookHost_ServiceDesc is the grpc.ServiceDesc for HookHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -565,6 +601,12 @@ var HookHost_ServiceDesc = grpc.ServiceDesc{
 		{
 			StreamName:    "Session",
 			Handler:       _HookHost_Session_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+		{
+			StreamName:    "Evaluate",
+			Handler:       _HookHost_Evaluate_Handler,
 			ServerStreams: true,
 			ClientStreams: true,
 		},

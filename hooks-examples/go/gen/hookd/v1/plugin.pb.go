@@ -33,6 +33,58 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+type PluginTransport int32
+
+const (
+	// The stream (Attach) when the plugin implements it, else unary.
+	PluginTransport_PLUGIN_TRANSPORT_UNSPECIFIED PluginTransport = 0
+	// Always the unary RPCs, even when Attach is implemented.
+	PluginTransport_PLUGIN_TRANSPORT_UNARY PluginTransport = 1
+	// The stream; the daemon still falls back to unary when Attach answers UNIMPLEMENTED.
+	PluginTransport_PLUGIN_TRANSPORT_STREAM PluginTransport = 2
+)
+
+// Enum value maps for PluginTransport.
+var (
+	PluginTransport_name = map[int32]string{
+		0: "PLUGIN_TRANSPORT_UNSPECIFIED",
+		1: "PLUGIN_TRANSPORT_UNARY",
+		2: "PLUGIN_TRANSPORT_STREAM",
+	}
+	PluginTransport_value = map[string]int32{
+		"PLUGIN_TRANSPORT_UNSPECIFIED": 0,
+		"PLUGIN_TRANSPORT_UNARY":       1,
+		"PLUGIN_TRANSPORT_STREAM":      2,
+	}
+)
+
+func (x PluginTransport) Enum() *PluginTransport {
+	p := new(PluginTransport)
+	*p = x
+	return p
+}
+
+func (x PluginTransport) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (PluginTransport) Descriptor() protoreflect.EnumDescriptor {
+	return file_hookd_v1_plugin_proto_enumTypes[0].Descriptor()
+}
+
+func (PluginTransport) Type() protoreflect.EnumType {
+	return &file_hookd_v1_plugin_proto_enumTypes[0]
+}
+
+func (x PluginTransport) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use PluginTransport.Descriptor instead.
+func (PluginTransport) EnumDescriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{0}
+}
+
 type DescribeRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The daemon's version (its package version, e.g. "0.4.0"), for plugins that adapt to it.
@@ -144,8 +196,10 @@ type PluginManifest struct {
 	// daemon may then call it concurrently with its neighbours at a waterfall point and fold the
 	// answers in order, which gives exactly the decision the sequential waterfall would give.
 	SideEffectFree bool `protobuf:"varint,4,opt,name=side_effect_free,json=sideEffectFree,proto3" json:"side_effect_free,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Which transport the plugin wants the daemon to call it over.
+	Transport     PluginTransport `protobuf:"varint,5,opt,name=transport,proto3,enum=hookd.v1.PluginTransport" json:"transport,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PluginManifest) Reset() {
@@ -204,6 +258,13 @@ func (x *PluginManifest) GetSideEffectFree() bool {
 		return x.SideEffectFree
 	}
 	return false
+}
+
+func (x *PluginManifest) GetTransport() PluginTransport {
+	if x != nil {
+		return x.Transport
+	}
+	return PluginTransport_PLUGIN_TRANSPORT_UNSPECIFIED
 }
 
 // One point a plugin subscribes to.
@@ -1406,6 +1467,777 @@ func (*AgentEventResponse) Descriptor() ([]byte, []int) {
 	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{29}
 }
 
+type AttachRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Frame:
+	//
+	//	*AttachRequest_Open
+	//	*AttachRequest_Call
+	//	*AttachRequest_Cancel
+	Frame         isAttachRequest_Frame `protobuf_oneof:"frame"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AttachRequest) Reset() {
+	*x = AttachRequest{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AttachRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AttachRequest) ProtoMessage() {}
+
+func (x *AttachRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AttachRequest.ProtoReflect.Descriptor instead.
+func (*AttachRequest) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *AttachRequest) GetFrame() isAttachRequest_Frame {
+	if x != nil {
+		return x.Frame
+	}
+	return nil
+}
+
+func (x *AttachRequest) GetOpen() *AttachOpen {
+	if x != nil {
+		if x, ok := x.Frame.(*AttachRequest_Open); ok {
+			return x.Open
+		}
+	}
+	return nil
+}
+
+func (x *AttachRequest) GetCall() *AttachCall {
+	if x != nil {
+		if x, ok := x.Frame.(*AttachRequest_Call); ok {
+			return x.Call
+		}
+	}
+	return nil
+}
+
+func (x *AttachRequest) GetCancel() *AttachCancel {
+	if x != nil {
+		if x, ok := x.Frame.(*AttachRequest_Cancel); ok {
+			return x.Cancel
+		}
+	}
+	return nil
+}
+
+type isAttachRequest_Frame interface {
+	isAttachRequest_Frame()
+}
+
+type AttachRequest_Open struct {
+	Open *AttachOpen `protobuf:"bytes,1,opt,name=open,proto3,oneof"`
+}
+
+type AttachRequest_Call struct {
+	Call *AttachCall `protobuf:"bytes,2,opt,name=call,proto3,oneof"`
+}
+
+type AttachRequest_Cancel struct {
+	Cancel *AttachCancel `protobuf:"bytes,3,opt,name=cancel,proto3,oneof"`
+}
+
+func (*AttachRequest_Open) isAttachRequest_Frame() {}
+
+func (*AttachRequest_Call) isAttachRequest_Frame() {}
+
+func (*AttachRequest_Cancel) isAttachRequest_Frame() {}
+
+// The first frame of every Attach stream.
+type AttachOpen struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	DaemonVersion string                 `protobuf:"bytes,1,opt,name=daemon_version,json=daemonVersion,proto3" json:"daemon_version,omitempty"`
+	// The name the daemon's config gives this plugin (as in DescribeRequest).
+	PluginName string `protobuf:"bytes,2,opt,name=plugin_name,json=pluginName,proto3" json:"plugin_name,omitempty"`
+	// The most calls the daemon keeps in flight on this stream at once.
+	Window        uint32 `protobuf:"varint,3,opt,name=window,proto3" json:"window,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AttachOpen) Reset() {
+	*x = AttachOpen{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AttachOpen) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AttachOpen) ProtoMessage() {}
+
+func (x *AttachOpen) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AttachOpen.ProtoReflect.Descriptor instead.
+func (*AttachOpen) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *AttachOpen) GetDaemonVersion() string {
+	if x != nil {
+		return x.DaemonVersion
+	}
+	return ""
+}
+
+func (x *AttachOpen) GetPluginName() string {
+	if x != nil {
+		return x.PluginName
+	}
+	return ""
+}
+
+func (x *AttachOpen) GetWindow() uint32 {
+	if x != nil {
+		return x.Window
+	}
+	return 0
+}
+
+type AttachCall struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Unique on this stream; the answer carries it back.
+	CallId uint64 `protobuf:"varint,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	// Milliseconds left for this call when the frame was sent.
+	DeadlineMs uint32 `protobuf:"varint,2,opt,name=deadline_ms,json=deadlineMs,proto3" json:"deadline_ms,omitempty"`
+	// One point's request; the field number is 10 + the point's `Point` value.
+	//
+	// Types that are valid to be assigned to Request:
+	//
+	//	*AttachCall_SessionStart
+	//	*AttachCall_PreStep
+	//	*AttachCall_PreTool
+	//	*AttachCall_Guard
+	//	*AttachCall_Execute
+	//	*AttachCall_PostTool
+	//	*AttachCall_ToolResult
+	//	*AttachCall_TurnStopping
+	//	*AttachCall_Rewrite
+	//	*AttachCall_Approve
+	//	*AttachCall_SessionEnd
+	//	*AttachCall_TurnEnd
+	//	*AttachCall_AgentEvent
+	Request       isAttachCall_Request `protobuf_oneof:"request"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AttachCall) Reset() {
+	*x = AttachCall{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AttachCall) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AttachCall) ProtoMessage() {}
+
+func (x *AttachCall) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AttachCall.ProtoReflect.Descriptor instead.
+func (*AttachCall) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *AttachCall) GetCallId() uint64 {
+	if x != nil {
+		return x.CallId
+	}
+	return 0
+}
+
+func (x *AttachCall) GetDeadlineMs() uint32 {
+	if x != nil {
+		return x.DeadlineMs
+	}
+	return 0
+}
+
+func (x *AttachCall) GetRequest() isAttachCall_Request {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+func (x *AttachCall) GetSessionStart() *SessionStartRequest {
+	if x != nil {
+		if x, ok := x.Request.(*AttachCall_SessionStart); ok {
+			return x.SessionStart
+		}
+	}
+	return nil
+}
+
+func (x *AttachCall) GetPreStep() *PreStepRequest {
+	if x != nil {
+		if x, ok := x.Request.(*AttachCall_PreStep); ok {
+			return x.PreStep
+		}
+	}
+	return nil
+}
+
+func (x *AttachCall) GetPreTool() *PreToolRequest {
+	if x != nil {
+		if x, ok := x.Request.(*AttachCall_PreTool); ok {
+			return x.PreTool
+		}
+	}
+	return nil
+}
+
+func (x *AttachCall) GetGuard() *GuardRequest {
+	if x != nil {
+		if x, ok := x.Request.(*AttachCall_Guard); ok {
+			return x.Guard
+		}
+	}
+	return nil
+}
+
+func (x *AttachCall) GetExecute() *ExecuteRequest {
+	if x != nil {
+		if x, ok := x.Request.(*AttachCall_Execute); ok {
+			return x.Execute
+		}
+	}
+	return nil
+}
+
+func (x *AttachCall) GetPostTool() *PostToolRequest {
+	if x != nil {
+		if x, ok := x.Request.(*AttachCall_PostTool); ok {
+			return x.PostTool
+		}
+	}
+	return nil
+}
+
+func (x *AttachCall) GetToolResult() *ToolResultRequest {
+	if x != nil {
+		if x, ok := x.Request.(*AttachCall_ToolResult); ok {
+			return x.ToolResult
+		}
+	}
+	return nil
+}
+
+func (x *AttachCall) GetTurnStopping() *TurnStoppingRequest {
+	if x != nil {
+		if x, ok := x.Request.(*AttachCall_TurnStopping); ok {
+			return x.TurnStopping
+		}
+	}
+	return nil
+}
+
+func (x *AttachCall) GetRewrite() *RewriteRequest {
+	if x != nil {
+		if x, ok := x.Request.(*AttachCall_Rewrite); ok {
+			return x.Rewrite
+		}
+	}
+	return nil
+}
+
+func (x *AttachCall) GetApprove() *ApproveRequest {
+	if x != nil {
+		if x, ok := x.Request.(*AttachCall_Approve); ok {
+			return x.Approve
+		}
+	}
+	return nil
+}
+
+func (x *AttachCall) GetSessionEnd() *SessionEndRequest {
+	if x != nil {
+		if x, ok := x.Request.(*AttachCall_SessionEnd); ok {
+			return x.SessionEnd
+		}
+	}
+	return nil
+}
+
+func (x *AttachCall) GetTurnEnd() *TurnEndRequest {
+	if x != nil {
+		if x, ok := x.Request.(*AttachCall_TurnEnd); ok {
+			return x.TurnEnd
+		}
+	}
+	return nil
+}
+
+func (x *AttachCall) GetAgentEvent() *AgentEventRequest {
+	if x != nil {
+		if x, ok := x.Request.(*AttachCall_AgentEvent); ok {
+			return x.AgentEvent
+		}
+	}
+	return nil
+}
+
+type isAttachCall_Request interface {
+	isAttachCall_Request()
+}
+
+type AttachCall_SessionStart struct {
+	SessionStart *SessionStartRequest `protobuf:"bytes,11,opt,name=session_start,json=sessionStart,proto3,oneof"`
+}
+
+type AttachCall_PreStep struct {
+	PreStep *PreStepRequest `protobuf:"bytes,12,opt,name=pre_step,json=preStep,proto3,oneof"`
+}
+
+type AttachCall_PreTool struct {
+	PreTool *PreToolRequest `protobuf:"bytes,13,opt,name=pre_tool,json=preTool,proto3,oneof"`
+}
+
+type AttachCall_Guard struct {
+	Guard *GuardRequest `protobuf:"bytes,14,opt,name=guard,proto3,oneof"`
+}
+
+type AttachCall_Execute struct {
+	Execute *ExecuteRequest `protobuf:"bytes,15,opt,name=execute,proto3,oneof"`
+}
+
+type AttachCall_PostTool struct {
+	PostTool *PostToolRequest `protobuf:"bytes,16,opt,name=post_tool,json=postTool,proto3,oneof"`
+}
+
+type AttachCall_ToolResult struct {
+	ToolResult *ToolResultRequest `protobuf:"bytes,17,opt,name=tool_result,json=toolResult,proto3,oneof"`
+}
+
+type AttachCall_TurnStopping struct {
+	TurnStopping *TurnStoppingRequest `protobuf:"bytes,18,opt,name=turn_stopping,json=turnStopping,proto3,oneof"`
+}
+
+type AttachCall_Rewrite struct {
+	Rewrite *RewriteRequest `protobuf:"bytes,19,opt,name=rewrite,proto3,oneof"`
+}
+
+type AttachCall_Approve struct {
+	Approve *ApproveRequest `protobuf:"bytes,20,opt,name=approve,proto3,oneof"`
+}
+
+type AttachCall_SessionEnd struct {
+	SessionEnd *SessionEndRequest `protobuf:"bytes,21,opt,name=session_end,json=sessionEnd,proto3,oneof"`
+}
+
+type AttachCall_TurnEnd struct {
+	TurnEnd *TurnEndRequest `protobuf:"bytes,22,opt,name=turn_end,json=turnEnd,proto3,oneof"`
+}
+
+type AttachCall_AgentEvent struct {
+	AgentEvent *AgentEventRequest `protobuf:"bytes,23,opt,name=agent_event,json=agentEvent,proto3,oneof"`
+}
+
+func (*AttachCall_SessionStart) isAttachCall_Request() {}
+
+func (*AttachCall_PreStep) isAttachCall_Request() {}
+
+func (*AttachCall_PreTool) isAttachCall_Request() {}
+
+func (*AttachCall_Guard) isAttachCall_Request() {}
+
+func (*AttachCall_Execute) isAttachCall_Request() {}
+
+func (*AttachCall_PostTool) isAttachCall_Request() {}
+
+func (*AttachCall_ToolResult) isAttachCall_Request() {}
+
+func (*AttachCall_TurnStopping) isAttachCall_Request() {}
+
+func (*AttachCall_Rewrite) isAttachCall_Request() {}
+
+func (*AttachCall_Approve) isAttachCall_Request() {}
+
+func (*AttachCall_SessionEnd) isAttachCall_Request() {}
+
+func (*AttachCall_TurnEnd) isAttachCall_Request() {}
+
+func (*AttachCall_AgentEvent) isAttachCall_Request() {}
+
+// The daemon no longer waits for this call (its deadline passed, or the session went away).
+type AttachCancel struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CallId        uint64                 `protobuf:"varint,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AttachCancel) Reset() {
+	*x = AttachCancel{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AttachCancel) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AttachCancel) ProtoMessage() {}
+
+func (x *AttachCancel) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AttachCancel.ProtoReflect.Descriptor instead.
+func (*AttachCancel) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *AttachCancel) GetCallId() uint64 {
+	if x != nil {
+		return x.CallId
+	}
+	return 0
+}
+
+type AttachResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The call this frame answers. An id never sent, or answered before, is refused and counted;
+	// the stream stays open.
+	CallId uint64 `protobuf:"varint,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	// The response of the call's point (field number 10 + its `Point` value), or an error, which
+	// the daemon treats as it treats the same status from the unary RPC.
+	//
+	// Types that are valid to be assigned to Reply:
+	//
+	//	*AttachResponse_Error
+	//	*AttachResponse_SessionStart
+	//	*AttachResponse_PreStep
+	//	*AttachResponse_PreTool
+	//	*AttachResponse_Guard
+	//	*AttachResponse_Execute
+	//	*AttachResponse_PostTool
+	//	*AttachResponse_ToolResult
+	//	*AttachResponse_TurnStopping
+	//	*AttachResponse_Rewrite
+	//	*AttachResponse_Approve
+	//	*AttachResponse_SessionEnd
+	//	*AttachResponse_TurnEnd
+	//	*AttachResponse_AgentEvent
+	Reply         isAttachResponse_Reply `protobuf_oneof:"reply"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AttachResponse) Reset() {
+	*x = AttachResponse{}
+	mi := &file_hookd_v1_plugin_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AttachResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AttachResponse) ProtoMessage() {}
+
+func (x *AttachResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_plugin_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AttachResponse.ProtoReflect.Descriptor instead.
+func (*AttachResponse) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_plugin_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *AttachResponse) GetCallId() uint64 {
+	if x != nil {
+		return x.CallId
+	}
+	return 0
+}
+
+func (x *AttachResponse) GetReply() isAttachResponse_Reply {
+	if x != nil {
+		return x.Reply
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetError() *CallError {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_Error); ok {
+			return x.Error
+		}
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetSessionStart() *SessionStartResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_SessionStart); ok {
+			return x.SessionStart
+		}
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetPreStep() *PreStepResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_PreStep); ok {
+			return x.PreStep
+		}
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetPreTool() *PreToolResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_PreTool); ok {
+			return x.PreTool
+		}
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetGuard() *GuardResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_Guard); ok {
+			return x.Guard
+		}
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetExecute() *ExecuteResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_Execute); ok {
+			return x.Execute
+		}
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetPostTool() *PostToolResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_PostTool); ok {
+			return x.PostTool
+		}
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetToolResult() *ToolResultResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_ToolResult); ok {
+			return x.ToolResult
+		}
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetTurnStopping() *TurnStoppingResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_TurnStopping); ok {
+			return x.TurnStopping
+		}
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetRewrite() *RewriteResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_Rewrite); ok {
+			return x.Rewrite
+		}
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetApprove() *ApproveResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_Approve); ok {
+			return x.Approve
+		}
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetSessionEnd() *SessionEndResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_SessionEnd); ok {
+			return x.SessionEnd
+		}
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetTurnEnd() *TurnEndResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_TurnEnd); ok {
+			return x.TurnEnd
+		}
+	}
+	return nil
+}
+
+func (x *AttachResponse) GetAgentEvent() *AgentEventResponse {
+	if x != nil {
+		if x, ok := x.Reply.(*AttachResponse_AgentEvent); ok {
+			return x.AgentEvent
+		}
+	}
+	return nil
+}
+
+type isAttachResponse_Reply interface {
+	isAttachResponse_Reply()
+}
+
+type AttachResponse_Error struct {
+	Error *CallError `protobuf:"bytes,2,opt,name=error,proto3,oneof"`
+}
+
+type AttachResponse_SessionStart struct {
+	SessionStart *SessionStartResponse `protobuf:"bytes,11,opt,name=session_start,json=sessionStart,proto3,oneof"`
+}
+
+type AttachResponse_PreStep struct {
+	PreStep *PreStepResponse `protobuf:"bytes,12,opt,name=pre_step,json=preStep,proto3,oneof"`
+}
+
+type AttachResponse_PreTool struct {
+	PreTool *PreToolResponse `protobuf:"bytes,13,opt,name=pre_tool,json=preTool,proto3,oneof"`
+}
+
+type AttachResponse_Guard struct {
+	Guard *GuardResponse `protobuf:"bytes,14,opt,name=guard,proto3,oneof"`
+}
+
+type AttachResponse_Execute struct {
+	Execute *ExecuteResponse `protobuf:"bytes,15,opt,name=execute,proto3,oneof"`
+}
+
+type AttachResponse_PostTool struct {
+	PostTool *PostToolResponse `protobuf:"bytes,16,opt,name=post_tool,json=postTool,proto3,oneof"`
+}
+
+type AttachResponse_ToolResult struct {
+	ToolResult *ToolResultResponse `protobuf:"bytes,17,opt,name=tool_result,json=toolResult,proto3,oneof"`
+}
+
+type AttachResponse_TurnStopping struct {
+	TurnStopping *TurnStoppingResponse `protobuf:"bytes,18,opt,name=turn_stopping,json=turnStopping,proto3,oneof"`
+}
+
+type AttachResponse_Rewrite struct {
+	Rewrite *RewriteResponse `protobuf:"bytes,19,opt,name=rewrite,proto3,oneof"`
+}
+
+type AttachResponse_Approve struct {
+	Approve *ApproveResponse `protobuf:"bytes,20,opt,name=approve,proto3,oneof"`
+}
+
+type AttachResponse_SessionEnd struct {
+	SessionEnd *SessionEndResponse `protobuf:"bytes,21,opt,name=session_end,json=sessionEnd,proto3,oneof"`
+}
+
+type AttachResponse_TurnEnd struct {
+	TurnEnd *TurnEndResponse `protobuf:"bytes,22,opt,name=turn_end,json=turnEnd,proto3,oneof"`
+}
+
+type AttachResponse_AgentEvent struct {
+	AgentEvent *AgentEventResponse `protobuf:"bytes,23,opt,name=agent_event,json=agentEvent,proto3,oneof"`
+}
+
+func (*AttachResponse_Error) isAttachResponse_Reply() {}
+
+func (*AttachResponse_SessionStart) isAttachResponse_Reply() {}
+
+func (*AttachResponse_PreStep) isAttachResponse_Reply() {}
+
+func (*AttachResponse_PreTool) isAttachResponse_Reply() {}
+
+func (*AttachResponse_Guard) isAttachResponse_Reply() {}
+
+func (*AttachResponse_Execute) isAttachResponse_Reply() {}
+
+func (*AttachResponse_PostTool) isAttachResponse_Reply() {}
+
+func (*AttachResponse_ToolResult) isAttachResponse_Reply() {}
+
+func (*AttachResponse_TurnStopping) isAttachResponse_Reply() {}
+
+func (*AttachResponse_Rewrite) isAttachResponse_Reply() {}
+
+func (*AttachResponse_Approve) isAttachResponse_Reply() {}
+
+func (*AttachResponse_SessionEnd) isAttachResponse_Reply() {}
+
+func (*AttachResponse_TurnEnd) isAttachResponse_Reply() {}
+
+func (*AttachResponse_AgentEvent) isAttachResponse_Reply() {}
+
 var File_hookd_v1_plugin_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_plugin_proto_rawDesc = "" +
@@ -1416,12 +2248,13 @@ const file_hookd_v1_plugin_proto_rawDesc = "" +
 	"\vplugin_name\x18\x02 \x01(\tR\n" +
 	"pluginName\"H\n" +
 	"\x10DescribeResponse\x124\n" +
-	"\bmanifest\x18\x01 \x01(\v2\x18.hookd.v1.PluginManifestR\bmanifest\"\xa6\x01\n" +
+	"\bmanifest\x18\x01 \x01(\v2\x18.hookd.v1.PluginManifestR\bmanifest\"\xdf\x01\n" +
 	"\x0ePluginManifest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12<\n" +
 	"\rsubscriptions\x18\x03 \x03(\v2\x16.hookd.v1.SubscriptionR\rsubscriptions\x12(\n" +
-	"\x10side_effect_free\x18\x04 \x01(\bR\x0esideEffectFree\"\xc8\x01\n" +
+	"\x10side_effect_free\x18\x04 \x01(\bR\x0esideEffectFree\x127\n" +
+	"\ttransport\x18\x05 \x01(\x0e2\x19.hookd.v1.PluginTransportR\ttransport\"\xc8\x01\n" +
 	"\fSubscription\x12%\n" +
 	"\x05point\x18\x01 \x01(\x0e2\x0f.hookd.v1.PointR\x05point\x12\x14\n" +
 	"\x05tools\x18\x02 \x03(\tR\x05tools\x12\x1a\n" +
@@ -1477,7 +2310,66 @@ const file_hookd_v1_plugin_proto_rawDesc = "" +
 	"\x0fTurnEndResponse\"D\n" +
 	"\x11AgentEventRequest\x12/\n" +
 	"\x05event\x18\x01 \x01(\v2\x19.hookd.v1.AgentEventEventR\x05event\"\x14\n" +
-	"\x12AgentEventResponse2\xc5\a\n" +
+	"\x12AgentEventResponse\"\xa2\x01\n" +
+	"\rAttachRequest\x12*\n" +
+	"\x04open\x18\x01 \x01(\v2\x14.hookd.v1.AttachOpenH\x00R\x04open\x12*\n" +
+	"\x04call\x18\x02 \x01(\v2\x14.hookd.v1.AttachCallH\x00R\x04call\x120\n" +
+	"\x06cancel\x18\x03 \x01(\v2\x16.hookd.v1.AttachCancelH\x00R\x06cancelB\a\n" +
+	"\x05frame\"l\n" +
+	"\n" +
+	"AttachOpen\x12%\n" +
+	"\x0edaemon_version\x18\x01 \x01(\tR\rdaemonVersion\x12\x1f\n" +
+	"\vplugin_name\x18\x02 \x01(\tR\n" +
+	"pluginName\x12\x16\n" +
+	"\x06window\x18\x03 \x01(\rR\x06window\"\xce\x06\n" +
+	"\n" +
+	"AttachCall\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\x04R\x06callId\x12\x1f\n" +
+	"\vdeadline_ms\x18\x02 \x01(\rR\n" +
+	"deadlineMs\x12D\n" +
+	"\rsession_start\x18\v \x01(\v2\x1d.hookd.v1.SessionStartRequestH\x00R\fsessionStart\x125\n" +
+	"\bpre_step\x18\f \x01(\v2\x18.hookd.v1.PreStepRequestH\x00R\apreStep\x125\n" +
+	"\bpre_tool\x18\r \x01(\v2\x18.hookd.v1.PreToolRequestH\x00R\apreTool\x12.\n" +
+	"\x05guard\x18\x0e \x01(\v2\x16.hookd.v1.GuardRequestH\x00R\x05guard\x124\n" +
+	"\aexecute\x18\x0f \x01(\v2\x18.hookd.v1.ExecuteRequestH\x00R\aexecute\x128\n" +
+	"\tpost_tool\x18\x10 \x01(\v2\x19.hookd.v1.PostToolRequestH\x00R\bpostTool\x12>\n" +
+	"\vtool_result\x18\x11 \x01(\v2\x1b.hookd.v1.ToolResultRequestH\x00R\n" +
+	"toolResult\x12D\n" +
+	"\rturn_stopping\x18\x12 \x01(\v2\x1d.hookd.v1.TurnStoppingRequestH\x00R\fturnStopping\x124\n" +
+	"\arewrite\x18\x13 \x01(\v2\x18.hookd.v1.RewriteRequestH\x00R\arewrite\x124\n" +
+	"\aapprove\x18\x14 \x01(\v2\x18.hookd.v1.ApproveRequestH\x00R\aapprove\x12>\n" +
+	"\vsession_end\x18\x15 \x01(\v2\x1b.hookd.v1.SessionEndRequestH\x00R\n" +
+	"sessionEnd\x125\n" +
+	"\bturn_end\x18\x16 \x01(\v2\x18.hookd.v1.TurnEndRequestH\x00R\aturnEnd\x12>\n" +
+	"\vagent_event\x18\x17 \x01(\v2\x1b.hookd.v1.AgentEventRequestH\x00R\n" +
+	"agentEventB\t\n" +
+	"\arequest\"'\n" +
+	"\fAttachCancel\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\x04R\x06callId\"\xe9\x06\n" +
+	"\x0eAttachResponse\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\x04R\x06callId\x12+\n" +
+	"\x05error\x18\x02 \x01(\v2\x13.hookd.v1.CallErrorH\x00R\x05error\x12E\n" +
+	"\rsession_start\x18\v \x01(\v2\x1e.hookd.v1.SessionStartResponseH\x00R\fsessionStart\x126\n" +
+	"\bpre_step\x18\f \x01(\v2\x19.hookd.v1.PreStepResponseH\x00R\apreStep\x126\n" +
+	"\bpre_tool\x18\r \x01(\v2\x19.hookd.v1.PreToolResponseH\x00R\apreTool\x12/\n" +
+	"\x05guard\x18\x0e \x01(\v2\x17.hookd.v1.GuardResponseH\x00R\x05guard\x125\n" +
+	"\aexecute\x18\x0f \x01(\v2\x19.hookd.v1.ExecuteResponseH\x00R\aexecute\x129\n" +
+	"\tpost_tool\x18\x10 \x01(\v2\x1a.hookd.v1.PostToolResponseH\x00R\bpostTool\x12?\n" +
+	"\vtool_result\x18\x11 \x01(\v2\x1c.hookd.v1.ToolResultResponseH\x00R\n" +
+	"toolResult\x12E\n" +
+	"\rturn_stopping\x18\x12 \x01(\v2\x1e.hookd.v1.TurnStoppingResponseH\x00R\fturnStopping\x125\n" +
+	"\arewrite\x18\x13 \x01(\v2\x19.hookd.v1.RewriteResponseH\x00R\arewrite\x125\n" +
+	"\aapprove\x18\x14 \x01(\v2\x19.hookd.v1.ApproveResponseH\x00R\aapprove\x12?\n" +
+	"\vsession_end\x18\x15 \x01(\v2\x1c.hookd.v1.SessionEndResponseH\x00R\n" +
+	"sessionEnd\x126\n" +
+	"\bturn_end\x18\x16 \x01(\v2\x19.hookd.v1.TurnEndResponseH\x00R\aturnEnd\x12?\n" +
+	"\vagent_event\x18\x17 \x01(\v2\x1c.hookd.v1.AgentEventResponseH\x00R\n" +
+	"agentEventB\a\n" +
+	"\x05reply*l\n" +
+	"\x0fPluginTransport\x12 \n" +
+	"\x1cPLUGIN_TRANSPORT_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16PLUGIN_TRANSPORT_UNARY\x10\x01\x12\x1b\n" +
+	"\x17PLUGIN_TRANSPORT_STREAM\x10\x022\x86\b\n" +
 	"\n" +
 	"HookPlugin\x12A\n" +
 	"\bDescribe\x12\x19.hookd.v1.DescribeRequest\x1a\x1a.hookd.v1.DescribeResponse\x12M\n" +
@@ -1496,7 +2388,8 @@ const file_hookd_v1_plugin_proto_rawDesc = "" +
 	"SessionEnd\x12\x1b.hookd.v1.SessionEndRequest\x1a\x1c.hookd.v1.SessionEndResponse\x12>\n" +
 	"\aTurnEnd\x12\x18.hookd.v1.TurnEndRequest\x1a\x19.hookd.v1.TurnEndResponse\x12G\n" +
 	"\n" +
-	"AgentEvent\x12\x1b.hookd.v1.AgentEventRequest\x1a\x1c.hookd.v1.AgentEventResponseB\x96\x01\n" +
+	"AgentEvent\x12\x1b.hookd.v1.AgentEventRequest\x1a\x1c.hookd.v1.AgentEventResponse\x12?\n" +
+	"\x06Attach\x12\x17.hookd.v1.AttachRequest\x1a\x18.hookd.v1.AttachResponse(\x010\x01B\x96\x01\n" +
 	"\fcom.hookd.v1B\vPluginProtoP\x01Z8example.com/hookd/hooks-examples/go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
 
 var (
@@ -1511,123 +2404,164 @@ func file_hookd_v1_plugin_proto_rawDescGZIP() []byte {
 	return file_hookd_v1_plugin_proto_rawDescData
 }
 
-var file_hookd_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_hookd_v1_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_hookd_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_hookd_v1_plugin_proto_goTypes = []any{
-	(*DescribeRequest)(nil),      // 0: hookd.v1.DescribeRequest
-	(*DescribeResponse)(nil),     // 1: hookd.v1.DescribeResponse
-	(*PluginManifest)(nil),       // 2: hookd.v1.PluginManifest
-	(*Subscription)(nil),         // 3: hookd.v1.Subscription
-	(*SessionStartRequest)(nil),  // 4: hookd.v1.SessionStartRequest
-	(*SessionStartResponse)(nil), // 5: hookd.v1.SessionStartResponse
-	(*PreStepRequest)(nil),       // 6: hookd.v1.PreStepRequest
-	(*PreStepResponse)(nil),      // 7: hookd.v1.PreStepResponse
-	(*PreToolRequest)(nil),       // 8: hookd.v1.PreToolRequest
-	(*PreToolResponse)(nil),      // 9: hookd.v1.PreToolResponse
-	(*GuardRequest)(nil),         // 10: hookd.v1.GuardRequest
-	(*GuardResponse)(nil),        // 11: hookd.v1.GuardResponse
-	(*ExecuteRequest)(nil),       // 12: hookd.v1.ExecuteRequest
-	(*ExecuteResponse)(nil),      // 13: hookd.v1.ExecuteResponse
-	(*PostToolRequest)(nil),      // 14: hookd.v1.PostToolRequest
-	(*PostToolResponse)(nil),     // 15: hookd.v1.PostToolResponse
-	(*ToolResultRequest)(nil),    // 16: hookd.v1.ToolResultRequest
-	(*ToolResultResponse)(nil),   // 17: hookd.v1.ToolResultResponse
-	(*TurnStoppingRequest)(nil),  // 18: hookd.v1.TurnStoppingRequest
-	(*TurnStoppingResponse)(nil), // 19: hookd.v1.TurnStoppingResponse
-	(*RewriteRequest)(nil),       // 20: hookd.v1.RewriteRequest
-	(*RewriteResponse)(nil),      // 21: hookd.v1.RewriteResponse
-	(*ApproveRequest)(nil),       // 22: hookd.v1.ApproveRequest
-	(*ApproveResponse)(nil),      // 23: hookd.v1.ApproveResponse
-	(*SessionEndRequest)(nil),    // 24: hookd.v1.SessionEndRequest
-	(*SessionEndResponse)(nil),   // 25: hookd.v1.SessionEndResponse
-	(*TurnEndRequest)(nil),       // 26: hookd.v1.TurnEndRequest
-	(*TurnEndResponse)(nil),      // 27: hookd.v1.TurnEndResponse
-	(*AgentEventRequest)(nil),    // 28: hookd.v1.AgentEventRequest
-	(*AgentEventResponse)(nil),   // 29: hookd.v1.AgentEventResponse
-	(Point)(0),                   // 30: hookd.v1.Point
-	(FailurePolicy)(0),           // 31: hookd.v1.FailurePolicy
-	(*SessionStartEvent)(nil),    // 32: hookd.v1.SessionStartEvent
-	(*SessionStartDecision)(nil), // 33: hookd.v1.SessionStartDecision
-	(*PreStepEvent)(nil),         // 34: hookd.v1.PreStepEvent
-	(*PreStepDecision)(nil),      // 35: hookd.v1.PreStepDecision
-	(*PreToolEvent)(nil),         // 36: hookd.v1.PreToolEvent
-	(*PreToolDecision)(nil),      // 37: hookd.v1.PreToolDecision
-	(*GuardEvent)(nil),           // 38: hookd.v1.GuardEvent
-	(*GuardDecision)(nil),        // 39: hookd.v1.GuardDecision
-	(*ExecuteEvent)(nil),         // 40: hookd.v1.ExecuteEvent
-	(*ExecuteDecision)(nil),      // 41: hookd.v1.ExecuteDecision
-	(*PostToolEvent)(nil),        // 42: hookd.v1.PostToolEvent
-	(*PostToolDecision)(nil),     // 43: hookd.v1.PostToolDecision
-	(*ToolResultEvent)(nil),      // 44: hookd.v1.ToolResultEvent
-	(*TurnStoppingEvent)(nil),    // 45: hookd.v1.TurnStoppingEvent
-	(*TurnStoppingDecision)(nil), // 46: hookd.v1.TurnStoppingDecision
-	(*RewriteEvent)(nil),         // 47: hookd.v1.RewriteEvent
-	(*RewriteDecision)(nil),      // 48: hookd.v1.RewriteDecision
-	(*ApprovalEvent)(nil),        // 49: hookd.v1.ApprovalEvent
-	(*ApprovalDecision)(nil),     // 50: hookd.v1.ApprovalDecision
-	(*SessionEndEvent)(nil),      // 51: hookd.v1.SessionEndEvent
-	(*TurnEndEvent)(nil),         // 52: hookd.v1.TurnEndEvent
-	(*AgentEventEvent)(nil),      // 53: hookd.v1.AgentEventEvent
+	(PluginTransport)(0),         // 0: hookd.v1.PluginTransport
+	(*DescribeRequest)(nil),      // 1: hookd.v1.DescribeRequest
+	(*DescribeResponse)(nil),     // 2: hookd.v1.DescribeResponse
+	(*PluginManifest)(nil),       // 3: hookd.v1.PluginManifest
+	(*Subscription)(nil),         // 4: hookd.v1.Subscription
+	(*SessionStartRequest)(nil),  // 5: hookd.v1.SessionStartRequest
+	(*SessionStartResponse)(nil), // 6: hookd.v1.SessionStartResponse
+	(*PreStepRequest)(nil),       // 7: hookd.v1.PreStepRequest
+	(*PreStepResponse)(nil),      // 8: hookd.v1.PreStepResponse
+	(*PreToolRequest)(nil),       // 9: hookd.v1.PreToolRequest
+	(*PreToolResponse)(nil),      // 10: hookd.v1.PreToolResponse
+	(*GuardRequest)(nil),         // 11: hookd.v1.GuardRequest
+	(*GuardResponse)(nil),        // 12: hookd.v1.GuardResponse
+	(*ExecuteRequest)(nil),       // 13: hookd.v1.ExecuteRequest
+	(*ExecuteResponse)(nil),      // 14: hookd.v1.ExecuteResponse
+	(*PostToolRequest)(nil),      // 15: hookd.v1.PostToolRequest
+	(*PostToolResponse)(nil),     // 16: hookd.v1.PostToolResponse
+	(*ToolResultRequest)(nil),    // 17: hookd.v1.ToolResultRequest
+	(*ToolResultResponse)(nil),   // 18: hookd.v1.ToolResultResponse
+	(*TurnStoppingRequest)(nil),  // 19: hookd.v1.TurnStoppingRequest
+	(*TurnStoppingResponse)(nil), // 20: hookd.v1.TurnStoppingResponse
+	(*RewriteRequest)(nil),       // 21: hookd.v1.RewriteRequest
+	(*RewriteResponse)(nil),      // 22: hookd.v1.RewriteResponse
+	(*ApproveRequest)(nil),       // 23: hookd.v1.ApproveRequest
+	(*ApproveResponse)(nil),      // 24: hookd.v1.ApproveResponse
+	(*SessionEndRequest)(nil),    // 25: hookd.v1.SessionEndRequest
+	(*SessionEndResponse)(nil),   // 26: hookd.v1.SessionEndResponse
+	(*TurnEndRequest)(nil),       // 27: hookd.v1.TurnEndRequest
+	(*TurnEndResponse)(nil),      // 28: hookd.v1.TurnEndResponse
+	(*AgentEventRequest)(nil),    // 29: hookd.v1.AgentEventRequest
+	(*AgentEventResponse)(nil),   // 30: hookd.v1.AgentEventResponse
+	(*AttachRequest)(nil),        // 31: hookd.v1.AttachRequest
+	(*AttachOpen)(nil),           // 32: hookd.v1.AttachOpen
+	(*AttachCall)(nil),           // 33: hookd.v1.AttachCall
+	(*AttachCancel)(nil),         // 34: hookd.v1.AttachCancel
+	(*AttachResponse)(nil),       // 35: hookd.v1.AttachResponse
+	(Point)(0),                   // 36: hookd.v1.Point
+	(FailurePolicy)(0),           // 37: hookd.v1.FailurePolicy
+	(*SessionStartEvent)(nil),    // 38: hookd.v1.SessionStartEvent
+	(*SessionStartDecision)(nil), // 39: hookd.v1.SessionStartDecision
+	(*PreStepEvent)(nil),         // 40: hookd.v1.PreStepEvent
+	(*PreStepDecision)(nil),      // 41: hookd.v1.PreStepDecision
+	(*PreToolEvent)(nil),         // 42: hookd.v1.PreToolEvent
+	(*PreToolDecision)(nil),      // 43: hookd.v1.PreToolDecision
+	(*GuardEvent)(nil),           // 44: hookd.v1.GuardEvent
+	(*GuardDecision)(nil),        // 45: hookd.v1.GuardDecision
+	(*ExecuteEvent)(nil),         // 46: hookd.v1.ExecuteEvent
+	(*ExecuteDecision)(nil),      // 47: hookd.v1.ExecuteDecision
+	(*PostToolEvent)(nil),        // 48: hookd.v1.PostToolEvent
+	(*PostToolDecision)(nil),     // 49: hookd.v1.PostToolDecision
+	(*ToolResultEvent)(nil),      // 50: hookd.v1.ToolResultEvent
+	(*TurnStoppingEvent)(nil),    // 51: hookd.v1.TurnStoppingEvent
+	(*TurnStoppingDecision)(nil), // 52: hookd.v1.TurnStoppingDecision
+	(*RewriteEvent)(nil),         // 53: hookd.v1.RewriteEvent
+	(*RewriteDecision)(nil),      // 54: hookd.v1.RewriteDecision
+	(*ApprovalEvent)(nil),        // 55: hookd.v1.ApprovalEvent
+	(*ApprovalDecision)(nil),     // 56: hookd.v1.ApprovalDecision
+	(*SessionEndEvent)(nil),      // 57: hookd.v1.SessionEndEvent
+	(*TurnEndEvent)(nil),         // 58: hookd.v1.TurnEndEvent
+	(*AgentEventEvent)(nil),      // 59: hookd.v1.AgentEventEvent
+	(*CallError)(nil),            // 60: hookd.v1.CallError
 }
 var file_hookd_v1_plugin_proto_depIdxs = []int32{
-	2,  // 0: hookd.v1.DescribeResponse.manifest:type_name -> hookd.v1.PluginManifest
-	3,  // 1: hookd.v1.PluginManifest.subscriptions:type_name -> hookd.v1.Subscription
-	30, // 2: hookd.v1.Subscription.point:type_name -> hookd.v1.Point
-	31, // 3: hookd.v1.Subscription.failure_policy:type_name -> hookd.v1.FailurePolicy
-	32, // 4: hookd.v1.SessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
-	33, // 5: hookd.v1.SessionStartResponse.decision:type_name -> hookd.v1.SessionStartDecision
-	34, // 6: hookd.v1.PreStepRequest.event:type_name -> hookd.v1.PreStepEvent
-	35, // 7: hookd.v1.PreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
-	36, // 8: hookd.v1.PreToolRequest.event:type_name -> hookd.v1.PreToolEvent
-	37, // 9: hookd.v1.PreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
-	38, // 10: hookd.v1.GuardRequest.event:type_name -> hookd.v1.GuardEvent
-	39, // 11: hookd.v1.GuardResponse.decision:type_name -> hookd.v1.GuardDecision
-	40, // 12: hookd.v1.ExecuteRequest.event:type_name -> hookd.v1.ExecuteEvent
-	41, // 13: hookd.v1.ExecuteResponse.decision:type_name -> hookd.v1.ExecuteDecision
-	42, // 14: hookd.v1.PostToolRequest.event:type_name -> hookd.v1.PostToolEvent
-	43, // 15: hookd.v1.PostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
-	44, // 16: hookd.v1.ToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
-	45, // 17: hookd.v1.TurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
-	46, // 18: hookd.v1.TurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
-	47, // 19: hookd.v1.RewriteRequest.event:type_name -> hookd.v1.RewriteEvent
-	48, // 20: hookd.v1.RewriteResponse.decision:type_name -> hookd.v1.RewriteDecision
-	49, // 21: hookd.v1.ApproveRequest.event:type_name -> hookd.v1.ApprovalEvent
-	50, // 22: hookd.v1.ApproveResponse.decision:type_name -> hookd.v1.ApprovalDecision
-	51, // 23: hookd.v1.SessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
-	52, // 24: hookd.v1.TurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
-	53, // 25: hookd.v1.AgentEventRequest.event:type_name -> hookd.v1.AgentEventEvent
-	0,  // 26: hookd.v1.HookPlugin.Describe:input_type -> hookd.v1.DescribeRequest
-	4,  // 27: hookd.v1.HookPlugin.SessionStart:input_type -> hookd.v1.SessionStartRequest
-	6,  // 28: hookd.v1.HookPlugin.PreStep:input_type -> hookd.v1.PreStepRequest
-	8,  // 29: hookd.v1.HookPlugin.PreTool:input_type -> hookd.v1.PreToolRequest
-	10, // 30: hookd.v1.HookPlugin.Guard:input_type -> hookd.v1.GuardRequest
-	12, // 31: hookd.v1.HookPlugin.Execute:input_type -> hookd.v1.ExecuteRequest
-	14, // 32: hookd.v1.HookPlugin.PostTool:input_type -> hookd.v1.PostToolRequest
-	16, // 33: hookd.v1.HookPlugin.ToolResult:input_type -> hookd.v1.ToolResultRequest
-	18, // 34: hookd.v1.HookPlugin.TurnStopping:input_type -> hookd.v1.TurnStoppingRequest
-	20, // 35: hookd.v1.HookPlugin.Rewrite:input_type -> hookd.v1.RewriteRequest
-	22, // 36: hookd.v1.HookPlugin.Approve:input_type -> hookd.v1.ApproveRequest
-	24, // 37: hookd.v1.HookPlugin.SessionEnd:input_type -> hookd.v1.SessionEndRequest
-	26, // 38: hookd.v1.HookPlugin.TurnEnd:input_type -> hookd.v1.TurnEndRequest
-	28, // 39: hookd.v1.HookPlugin.AgentEvent:input_type -> hookd.v1.AgentEventRequest
-	1,  // 40: hookd.v1.HookPlugin.Describe:output_type -> hookd.v1.DescribeResponse
-	5,  // 41: hookd.v1.HookPlugin.SessionStart:output_type -> hookd.v1.SessionStartResponse
-	7,  // 42: hookd.v1.HookPlugin.PreStep:output_type -> hookd.v1.PreStepResponse
-	9,  // 43: hookd.v1.HookPlugin.PreTool:output_type -> hookd.v1.PreToolResponse
-	11, // 44: hookd.v1.HookPlugin.Guard:output_type -> hookd.v1.GuardResponse
-	13, // 45: hookd.v1.HookPlugin.Execute:output_type -> hookd.v1.ExecuteResponse
-	15, // 46: hookd.v1.HookPlugin.PostTool:output_type -> hookd.v1.PostToolResponse
-	17, // 47: hookd.v1.HookPlugin.ToolResult:output_type -> hookd.v1.ToolResultResponse
-	19, // 48: hookd.v1.HookPlugin.TurnStopping:output_type -> hookd.v1.TurnStoppingResponse
-	21, // 49: hookd.v1.HookPlugin.Rewrite:output_type -> hookd.v1.RewriteResponse
-	23, // 50: hookd.v1.HookPlugin.Approve:output_type -> hookd.v1.ApproveResponse
-	25, // 51: hookd.v1.HookPlugin.SessionEnd:output_type -> hookd.v1.SessionEndResponse
-	27, // 52: hookd.v1.HookPlugin.TurnEnd:output_type -> hookd.v1.TurnEndResponse
-	29, // 53: hookd.v1.HookPlugin.AgentEvent:output_type -> hookd.v1.AgentEventResponse
-	40, // [40:54] is the sub-list for method output_type
-	26, // [26:40] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	3,  // 0: hookd.v1.DescribeResponse.manifest:type_name -> hookd.v1.PluginManifest
+	4,  // 1: hookd.v1.PluginManifest.subscriptions:type_name -> hookd.v1.Subscription
+	0,  // 2: hookd.v1.PluginManifest.transport:type_name -> hookd.v1.PluginTransport
+	36, // 3: hookd.v1.Subscription.point:type_name -> hookd.v1.Point
+	37, // 4: hookd.v1.Subscription.failure_policy:type_name -> hookd.v1.FailurePolicy
+	38, // 5: hookd.v1.SessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
+	39, // 6: hookd.v1.SessionStartResponse.decision:type_name -> hookd.v1.SessionStartDecision
+	40, // 7: hookd.v1.PreStepRequest.event:type_name -> hookd.v1.PreStepEvent
+	41, // 8: hookd.v1.PreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
+	42, // 9: hookd.v1.PreToolRequest.event:type_name -> hookd.v1.PreToolEvent
+	43, // 10: hookd.v1.PreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
+	44, // 11: hookd.v1.GuardRequest.event:type_name -> hookd.v1.GuardEvent
+	45, // 12: hookd.v1.GuardResponse.decision:type_name -> hookd.v1.GuardDecision
+	46, // 13: hookd.v1.ExecuteRequest.event:type_name -> hookd.v1.ExecuteEvent
+	47, // 14: hookd.v1.ExecuteResponse.decision:type_name -> hookd.v1.ExecuteDecision
+	48, // 15: hookd.v1.PostToolRequest.event:type_name -> hookd.v1.PostToolEvent
+	49, // 16: hookd.v1.PostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
+	50, // 17: hookd.v1.ToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
+	51, // 18: hookd.v1.TurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
+	52, // 19: hookd.v1.TurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
+	53, // 20: hookd.v1.RewriteRequest.event:type_name -> hookd.v1.RewriteEvent
+	54, // 21: hookd.v1.RewriteResponse.decision:type_name -> hookd.v1.RewriteDecision
+	55, // 22: hookd.v1.ApproveRequest.event:type_name -> hookd.v1.ApprovalEvent
+	56, // 23: hookd.v1.ApproveResponse.decision:type_name -> hookd.v1.ApprovalDecision
+	57, // 24: hookd.v1.SessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
+	58, // 25: hookd.v1.TurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
+	59, // 26: hookd.v1.AgentEventRequest.event:type_name -> hookd.v1.AgentEventEvent
+	32, // 27: hookd.v1.AttachRequest.open:type_name -> hookd.v1.AttachOpen
+	33, // 28: hookd.v1.AttachRequest.call:type_name -> hookd.v1.AttachCall
+	34, // 29: hookd.v1.AttachRequest.cancel:type_name -> hookd.v1.AttachCancel
+	5,  // 30: hookd.v1.AttachCall.session_start:type_name -> hookd.v1.SessionStartRequest
+	7,  // 31: hookd.v1.AttachCall.pre_step:type_name -> hookd.v1.PreStepRequest
+	9,  // 32: hookd.v1.AttachCall.pre_tool:type_name -> hookd.v1.PreToolRequest
+	11, // 33: hookd.v1.AttachCall.guard:type_name -> hookd.v1.GuardRequest
+	13, // 34: hookd.v1.AttachCall.execute:type_name -> hookd.v1.ExecuteRequest
+	15, // 35: hookd.v1.AttachCall.post_tool:type_name -> hookd.v1.PostToolRequest
+	17, // 36: hookd.v1.AttachCall.tool_result:type_name -> hookd.v1.ToolResultRequest
+	19, // 37: hookd.v1.AttachCall.turn_stopping:type_name -> hookd.v1.TurnStoppingRequest
+	21, // 38: hookd.v1.AttachCall.rewrite:type_name -> hookd.v1.RewriteRequest
+	23, // 39: hookd.v1.AttachCall.approve:type_name -> hookd.v1.ApproveRequest
+	25, // 40: hookd.v1.AttachCall.session_end:type_name -> hookd.v1.SessionEndRequest
+	27, // 41: hookd.v1.AttachCall.turn_end:type_name -> hookd.v1.TurnEndRequest
+	29, // 42: hookd.v1.AttachCall.agent_event:type_name -> hookd.v1.AgentEventRequest
+	60, // 43: hookd.v1.AttachResponse.error:type_name -> hookd.v1.CallError
+	6,  // 44: hookd.v1.AttachResponse.session_start:type_name -> hookd.v1.SessionStartResponse
+	8,  // 45: hookd.v1.AttachResponse.pre_step:type_name -> hookd.v1.PreStepResponse
+	10, // 46: hookd.v1.AttachResponse.pre_tool:type_name -> hookd.v1.PreToolResponse
+	12, // 47: hookd.v1.AttachResponse.guard:type_name -> hookd.v1.GuardResponse
+	14, // 48: hookd.v1.AttachResponse.execute:type_name -> hookd.v1.ExecuteResponse
+	16, // 49: hookd.v1.AttachResponse.post_tool:type_name -> hookd.v1.PostToolResponse
+	18, // 50: hookd.v1.AttachResponse.tool_result:type_name -> hookd.v1.ToolResultResponse
+	20, // 51: hookd.v1.AttachResponse.turn_stopping:type_name -> hookd.v1.TurnStoppingResponse
+	22, // 52: hookd.v1.AttachResponse.rewrite:type_name -> hookd.v1.RewriteResponse
+	24, // 53: hookd.v1.AttachResponse.approve:type_name -> hookd.v1.ApproveResponse
+	26, // 54: hookd.v1.AttachResponse.session_end:type_name -> hookd.v1.SessionEndResponse
+	28, // 55: hookd.v1.AttachResponse.turn_end:type_name -> hookd.v1.TurnEndResponse
+	30, // 56: hookd.v1.AttachResponse.agent_event:type_name -> hookd.v1.AgentEventResponse
+	1,  // 57: hookd.v1.HookPlugin.Describe:input_type -> hookd.v1.DescribeRequest
+	5,  // 58: hookd.v1.HookPlugin.SessionStart:input_type -> hookd.v1.SessionStartRequest
+	7,  // 59: hookd.v1.HookPlugin.PreStep:input_type -> hookd.v1.PreStepRequest
+	9,  // 60: hookd.v1.HookPlugin.PreTool:input_type -> hookd.v1.PreToolRequest
+	11, // 61: hookd.v1.HookPlugin.Guard:input_type -> hookd.v1.GuardRequest
+	13, // 62: hookd.v1.HookPlugin.Execute:input_type -> hookd.v1.ExecuteRequest
+	15, // 63: hookd.v1.HookPlugin.PostTool:input_type -> hookd.v1.PostToolRequest
+	17, // 64: hookd.v1.HookPlugin.ToolResult:input_type -> hookd.v1.ToolResultRequest
+	19, // 65: hookd.v1.HookPlugin.TurnStopping:input_type -> hookd.v1.TurnStoppingRequest
+	21, // 66: hookd.v1.HookPlugin.Rewrite:input_type -> hookd.v1.RewriteRequest
+	23, // 67: hookd.v1.HookPlugin.Approve:input_type -> hookd.v1.ApproveRequest
+	25, // 68: hookd.v1.HookPlugin.SessionEnd:input_type -> hookd.v1.SessionEndRequest
+	27, // 69: hookd.v1.HookPlugin.TurnEnd:input_type -> hookd.v1.TurnEndRequest
+	29, // 70: hookd.v1.HookPlugin.AgentEvent:input_type -> hookd.v1.AgentEventRequest
+	31, // 71: hookd.v1.HookPlugin.Attach:input_type -> hookd.v1.AttachRequest
+	2,  // 72: hookd.v1.HookPlugin.Describe:output_type -> hookd.v1.DescribeResponse
+	6,  // 73: hookd.v1.HookPlugin.SessionStart:output_type -> hookd.v1.SessionStartResponse
+	8,  // 74: hookd.v1.HookPlugin.PreStep:output_type -> hookd.v1.PreStepResponse
+	10, // 75: hookd.v1.HookPlugin.PreTool:output_type -> hookd.v1.PreToolResponse
+	12, // 76: hookd.v1.HookPlugin.Guard:output_type -> hookd.v1.GuardResponse
+	14, // 77: hookd.v1.HookPlugin.Execute:output_type -> hookd.v1.ExecuteResponse
+	16, // 78: hookd.v1.HookPlugin.PostTool:output_type -> hookd.v1.PostToolResponse
+	18, // 79: hookd.v1.HookPlugin.ToolResult:output_type -> hookd.v1.ToolResultResponse
+	20, // 80: hookd.v1.HookPlugin.TurnStopping:output_type -> hookd.v1.TurnStoppingResponse
+	22, // 81: hookd.v1.HookPlugin.Rewrite:output_type -> hookd.v1.RewriteResponse
+	24, // 82: hookd.v1.HookPlugin.Approve:output_type -> hookd.v1.ApproveResponse
+	26, // 83: hookd.v1.HookPlugin.SessionEnd:output_type -> hookd.v1.SessionEndResponse
+	28, // 84: hookd.v1.HookPlugin.TurnEnd:output_type -> hookd.v1.TurnEndResponse
+	30, // 85: hookd.v1.HookPlugin.AgentEvent:output_type -> hookd.v1.AgentEventResponse
+	35, // 86: hookd.v1.HookPlugin.Attach:output_type -> hookd.v1.AttachResponse
+	72, // [72:87] is the sub-list for method output_type
+	57, // [57:72] is the sub-list for method input_type
+	57, // [57:57] is the sub-list for extension type_name
+	57, // [57:57] is the sub-list for extension extendee
+	0,  // [0:57] is the sub-list for field type_name
 }
 
 func init() { file_hookd_v1_plugin_proto_init() }
@@ -1637,18 +2571,55 @@ func file_hookd_v1_plugin_proto_init() {
 	}
 	file_hookd_v1_points_proto_init()
 	file_hookd_v1_types_proto_init()
+	file_hookd_v1_plugin_proto_msgTypes[30].OneofWrappers = []any{
+		(*AttachRequest_Open)(nil),
+		(*AttachRequest_Call)(nil),
+		(*AttachRequest_Cancel)(nil),
+	}
+	file_hookd_v1_plugin_proto_msgTypes[32].OneofWrappers = []any{
+		(*AttachCall_SessionStart)(nil),
+		(*AttachCall_PreStep)(nil),
+		(*AttachCall_PreTool)(nil),
+		(*AttachCall_Guard)(nil),
+		(*AttachCall_Execute)(nil),
+		(*AttachCall_PostTool)(nil),
+		(*AttachCall_ToolResult)(nil),
+		(*AttachCall_TurnStopping)(nil),
+		(*AttachCall_Rewrite)(nil),
+		(*AttachCall_Approve)(nil),
+		(*AttachCall_SessionEnd)(nil),
+		(*AttachCall_TurnEnd)(nil),
+		(*AttachCall_AgentEvent)(nil),
+	}
+	file_hookd_v1_plugin_proto_msgTypes[34].OneofWrappers = []any{
+		(*AttachResponse_Error)(nil),
+		(*AttachResponse_SessionStart)(nil),
+		(*AttachResponse_PreStep)(nil),
+		(*AttachResponse_PreTool)(nil),
+		(*AttachResponse_Guard)(nil),
+		(*AttachResponse_Execute)(nil),
+		(*AttachResponse_PostTool)(nil),
+		(*AttachResponse_ToolResult)(nil),
+		(*AttachResponse_TurnStopping)(nil),
+		(*AttachResponse_Rewrite)(nil),
+		(*AttachResponse_Approve)(nil),
+		(*AttachResponse_SessionEnd)(nil),
+		(*AttachResponse_TurnEnd)(nil),
+		(*AttachResponse_AgentEvent)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hookd_v1_plugin_proto_rawDesc), len(file_hookd_v1_plugin_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   30,
+			NumEnums:      1,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
 		GoTypes:           file_hookd_v1_plugin_proto_goTypes,
 		DependencyIndexes: file_hookd_v1_plugin_proto_depIdxs,
+		EnumInfos:         file_hookd_v1_plugin_proto_enumTypes,
 		MessageInfos:      file_hookd_v1_plugin_proto_msgTypes,
 	}.Build()
 	File_hookd_v1_plugin_proto = out.File

@@ -45,6 +45,7 @@ const (
 	HookPlugin_SessionEnd_FullMethodName   = "/hookd.v1.HookPlugin/SessionEnd"
 	HookPlugin_TurnEnd_FullMethodName      = "/hookd.v1.HookPlugin/TurnEnd"
 	HookPlugin_AgentEvent_FullMethodName   = "/hookd.v1.HookPlugin/AgentEvent"
+	HookPlugin_Attach_FullMethodName       = "/hookd.v1.HookPlugin/Attach"
 )
 
 // HookPluginClient is the client API for HookPlugin service.
@@ -67,6 +68,14 @@ type HookPluginClient interface {
 	SessionEnd(ctx context.Context, in *SessionEndRequest, opts ...grpc.CallOption) (*SessionEndResponse, error)
 	TurnEnd(ctx context.Context, in *TurnEndRequest, opts ...grpc.CallOption) (*TurnEndResponse, error)
 	AgentEvent(ctx context.Context, in *AgentEventRequest, opts ...grpc.CallOption) (*AgentEventResponse, error)
+	// The stream path: one long-lived bidirectional stream that carries every call to this plugin,
+	// several at once, answered in any order. The daemon opens it after Describe unless the
+	// manifest prefers unary; a plugin that does not implement it answers UNIMPLEMENTED and is
+	// called through the unary RPCs above. The first daemon frame is `open`; then each `call`
+	// carries an id, one point's request and the time left; the plugin answers each id once, with
+	// that point's response or an error. The daemon enforces every deadline with its own timer and
+	// sends `cancel` for a call it no longer waits for.
+	Attach(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[AttachRequest, AttachResponse], error)
 }
 
 type hookPluginClient struct {
@@ -217,6 +226,19 @@ func (c *hookPluginClient) AgentEvent(ctx context.Context, in *AgentEventRequest
 	return out, nil
 }
 
+func (c *hookPluginClient) Attach(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[AttachRequest, AttachResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &HookPlugin_ServiceDesc.Streams[0], HookPlugin_Attach_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[AttachRequest, AttachResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type HookPlugin_AttachClient = grpc.BidiStreamingClient[AttachRequest, AttachResponse]
+
 // HookPluginServer is the server API for HookPlugin service.
 // All implementations must embed UnimplementedHookPluginServer
 // for forward compatibility.
@@ -237,6 +259,14 @@ type HookPluginServer interface {
 	SessionEnd(context.Context, *SessionEndRequest) (*SessionEndResponse, error)
 	TurnEnd(context.Context, *TurnEndRequest) (*TurnEndResponse, error)
 	AgentEvent(context.Context, *AgentEventRequest) (*AgentEventResponse, error)
+	// The stream path: one long-lived bidirectional stream that carries every call to this plugin,
+	// several at once, answered in any order. The daemon opens it after Describe unless the
+	// manifest prefers unary; a plugin that does not implement it answers UNIMPLEMENTED and is
+	// called through the unary RPCs above. The first daemon frame is `open`; then each `call`
+	// carries an id, one point's request and the time left; the plugin answers each id once, with
+	// that point's response or an error. The daemon enforces every deadline with its own timer and
+	// sends `cancel` for a call it no longer waits for.
+	Attach(grpc.BidiStreamingServer[AttachRequest, AttachResponse]) error
 	mustEmbedUnimplementedHookPluginServer()
 }
 
@@ -288,6 +318,9 @@ func (UnimplementedHookPluginServer) TurnEnd(context.Context, *TurnEndRequest) (
 }
 func (UnimplementedHookPluginServer) AgentEvent(context.Context, *AgentEventRequest) (*AgentEventResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AgentEvent not implemented")
+}
+func (UnimplementedHookPluginServer) Attach(grpc.BidiStreamingServer[AttachRequest, AttachResponse]) error {
+	return status.Error(codes.Unimplemented, "method Attach not implemented")
 }
 func (UnimplementedHookPluginServer) mustEmbedUnimplementedHookPluginServer() {}
 func (UnimplementedHookPluginServer) testEmbeddedByValue()                    {}
@@ -562,6 +595,13 @@ func _HookPlugin_AgentEvent_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _HookPlugin_Attach_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(HookPluginServer).Attach(&grpc.GenericServerStream[AttachRequest, AttachResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type HookPlugin_AttachServer = grpc.BidiStreamingServer[AttachRequest, AttachResponse]
+
 // HookPlugin_ServiceDesc is the grpc.ServiceDesc for HookPlugin service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -626,6 +666,13 @@ var HookPlugin_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _HookPlugin_AgentEvent_Handler,
 		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "Attach",
+			Handler:       _HookPlugin_Attach_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+	},
 	Metadata: "hookd/v1/plugin.proto",
 }

@@ -1529,6 +1529,60 @@ func (x *SessionInfo) GetAgentType() string {
 	return ""
 }
 
+// A failed call on a stream that multiplexes calls: what a unary RPC would carry as its status.
+type CallError struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// A gRPC status code (google.rpc.Code), never OK.
+	Code          int32  `protobuf:"varint,1,opt,name=code,proto3" json:"code,omitempty"`
+	Message       string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallError) Reset() {
+	*x = CallError{}
+	mi := &file_hookd_v1_types_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallError) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallError) ProtoMessage() {}
+
+func (x *CallError) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_types_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallError.ProtoReflect.Descriptor instead.
+func (*CallError) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_types_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *CallError) GetCode() int32 {
+	if x != nil {
+		return x.Code
+	}
+	return 0
+}
+
+func (x *CallError) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 var File_hookd_v1_types_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_types_proto_rawDesc = "" +
@@ -1612,7 +1666,10 @@ const file_hookd_v1_types_proto_rawDesc = "" +
 	"\x03cwd\x18\x03 \x01(\tR\x03cwd\x12*\n" +
 	"\x11parent_session_id\x18\x04 \x01(\tR\x0fparentSessionId\x12\x1d\n" +
 	"\n" +
-	"agent_type\x18\x05 \x01(\tR\tagentType*\xb1\x02\n" +
+	"agent_type\x18\x05 \x01(\tR\tagentType\"9\n" +
+	"\tCallError\x12\x12\n" +
+	"\x04code\x18\x01 \x01(\x05R\x04code\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage*\xb1\x02\n" +
 	"\x05Point\x12\x15\n" +
 	"\x11POINT_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13POINT_SESSION_START\x10\x01\x12\x12\n" +
@@ -1672,7 +1729,7 @@ func file_hookd_v1_types_proto_rawDescGZIP() []byte {
 }
 
 var file_hookd_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_hookd_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_hookd_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_hookd_v1_types_proto_goTypes = []any{
 	(Point)(0),               // 0: hookd.v1.Point
 	(AgentDialect)(0),        // 1: hookd.v1.AgentDialect
@@ -1695,6 +1752,7 @@ var file_hookd_v1_types_proto_goTypes = []any{
 	(*ToolSuccess)(nil),      // 18: hookd.v1.ToolSuccess
 	(*ToolFailure)(nil),      // 19: hookd.v1.ToolFailure
 	(*SessionInfo)(nil),      // 20: hookd.v1.SessionInfo
+	(*CallError)(nil),        // 21: hookd.v1.CallError
 }
 var file_hookd_v1_types_proto_depIdxs = []int32{
 	7,  // 0: hookd.v1.ContentBlock.image:type_name -> hookd.v1.ImageRef
@@ -1745,7 +1803,7 @@ func file_hookd_v1_types_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hookd_v1_types_proto_rawDesc), len(file_hookd_v1_types_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   15,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -25,7 +25,7 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { AgentEventEvent, ApprovalDecision, ApprovalEvent, ContentReplacement, Deny, PostToolDecision, PostToolEvent, PreStepDecision, PreStepEvent, PreToolDecision, PreToolEvent, RewriteEvent, SessionEndEvent, SessionStartEvent, ToolResultEvent, TurnEndEvent, TurnStoppingDecision, TurnStoppingEvent } from "./points_pb.js";
 import { file_hookd_v1_points } from "./points_pb.js";
-import type { ContentBlock, Message as Message$1, ProposedToolCall, SessionEndReason, SessionSource, ToolCall, ToolDefinition, ToolResult } from "./types_pb.js";
+import type { CallError, ContentBlock, Message as Message$1, ProposedToolCall, SessionEndReason, SessionSource, ToolCall, ToolDefinition, ToolResult } from "./types_pb.js";
 import { file_hookd_v1_types } from "./types_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -33,7 +33,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hookd/v1/host.proto.
  */
 export const file_hookd_v1_host: GenFile = /*@__PURE__*/
-  fileDesc("ChNob29rZC92MS9ob3N0LnByb3RvEghob29rZC52MSL5AgoOU2Vzc2lvblJlcXVlc3QSJQoEb3BlbhgBIAEoCzIVLmhvb2tkLnYxLk9wZW5TZXNzaW9uSAASIgoGcHJvbXB0GAIgASgLMhAuaG9va2QudjEuUHJvbXB0SAASJgoGY2FuY2VsGAMgASgLMhQuaG9va2QudjEuQ2FuY2VsVHVybkgAEikKCnN0ZXBfcmVwbHkYBCABKAsyEy5ob29rZC52MS5TdGVwUmVwbHlIABIxCg5kaXNwYXRjaF9yZXBseRgFIAEoCzIXLmhvb2tkLnYxLkRpc3BhdGNoUmVwbHlIABIxCg5hcHByb3ZhbF9yZXBseRgGIAEoCzIXLmhvb2tkLnYxLkFwcHJvdmFsUmVwbHlIABInCgVjbG9zZRgHIAEoCzIWLmhvb2tkLnYxLkNsb3NlU2Vzc2lvbkgAEjEKDmZpbmFsaXplX3JlcGx5GAggASgLMhcuaG9va2QudjEuRmluYWxpemVSZXBseUgAQgcKBWZyYW1lIsEBCgtPcGVuU2Vzc2lvbhISCgpzZXNzaW9uX2lkGAEgASgJEicKBnNvdXJjZRgCIAEoDjIXLmhvb2tkLnYxLlNlc3Npb25Tb3VyY2USCwoDY3dkGAMgASgJEicKBXRvb2xzGAQgAygLMhguaG9va2QudjEuVG9vbERlZmluaXRpb24SEAoIYWdlbnRfaWQYBSABKAkSGQoRcGFyZW50X3Nlc3Npb25faWQYBiABKAkSEgoKYWdlbnRfdHlwZRgHIAEoCSJVCgZQcm9tcHQSIgoEa2luZBgBIAEoDjIULmhvb2tkLnYxLlByb21wdEtpbmQSJwoHY29udGVudBgCIAMoCzIWLmhvb2tkLnYxLkNvbnRlbnRCbG9jayIcCgpDYW5jZWxUdXJuEg4KBnJlYXNvbhgBIAEoCSKMAQoJU3RlcFJlcGx5EhIKCnJlcXVlc3RfaWQYASABKAkSLAoRYXNzaXN0YW50X21lc3NhZ2UYAiABKAsyES5ob29rZC52MS5NZXNzYWdlEi4KCnRvb2xfY2FsbHMYAyADKAsyGi5ob29rZC52MS5Qcm9wb3NlZFRvb2xDYWxsEg0KBWVycm9yGAQgASgJIkkKDURpc3BhdGNoUmVwbHkSEgoKcmVxdWVzdF9pZBgBIAEoCRIkCgZyZXN1bHQYAiABKAsyFC5ob29rZC52MS5Ub29sUmVzdWx0Il0KDUFwcHJvdmFsUmVwbHkSEgoKcmVxdWVzdF9pZBgBIAEoCRIqCgdvdXRjb21lGAIgASgOMhkuaG9va2QudjEuQXBwcm92YWxPdXRjb21lEgwKBG5vdGUYAyABKAkiOgoMQ2xvc2VTZXNzaW9uEioKBnJlYXNvbhgBIAEoDjIaLmhvb2tkLnYxLlNlc3Npb25FbmRSZWFzb24iYwoNRmluYWxpemVSZXBseRISCgpyZXF1ZXN0X2lkGAEgASgJEjIKB2NvbnRlbnQYAiABKAsyHC5ob29rZC52MS5Db250ZW50UmVwbGFjZW1lbnRIAIgBAUIKCghfY29udGVudCL4AwoPU2Vzc2lvblJlc3BvbnNlEikKBm9wZW5lZBgBIAEoCzIXLmhvb2tkLnYxLlNlc3Npb25PcGVuZWRIABItCgx0dXJuX3N0YXJ0ZWQYAiABKAsyFS5ob29rZC52MS5UdXJuU3RhcnRlZEgAEi0KDHN0ZXBfcmVxdWVzdBgDIAEoCzIVLmhvb2tkLnYxLlN0ZXBSZXF1ZXN0SAASNQoQZGlzcGF0Y2hfcmVxdWVzdBgEIAEoCzIZLmhvb2tkLnYxLkRpc3BhdGNoUmVxdWVzdEgAEjUKEGFwcHJvdmFsX3JlcXVlc3QYBSABKAsyGS5ob29rZC52MS5BcHByb3ZhbFJlcXVlc3RIABIxCgt0b29sX3Jlc3VsdBgGIAEoCzIaLmhvb2tkLnYxLlRvb2xSZXN1bHROb3RpY2VIABIqCgdjb250ZXh0GAcgASgLMhcuaG9va2QudjEuQ29udGV4dE5vdGljZUgAEikKCnR1cm5fZW5kZWQYCCABKAsyEy5ob29rZC52MS5UdXJuRW5kZWRIABIkCgdwcm9ibGVtGAkgASgLMhEuaG9va2QudjEuUHJvYmxlbUgAEjUKEGZpbmFsaXplX3JlcXVlc3QYCiABKAsyGS5ob29rZC52MS5GaW5hbGl6ZVJlcXVlc3RIAEIHCgVmcmFtZSJdCg1TZXNzaW9uT3BlbmVkEhIKCnNlc3Npb25faWQYASABKAkSDwoHcmVzdW1lZBgCIAEoCBInCghjb250ZXh0cxgDIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2VCAhgBIhsKC1R1cm5TdGFydGVkEgwKBHR1cm4YASABKA0iYgoLU3RlcFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIMCgR0dXJuGAIgASgNEgwKBHN0ZXAYAyABKA0SIwoIbWVzc2FnZXMYBCADKAsyES5ob29rZC52MS5NZXNzYWdlIkcKD0Rpc3BhdGNoUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEiAKBGNhbGwYAiABKAsyEi5ob29rZC52MS5Ub29sQ2FsbCJ+Cg9BcHByb3ZhbFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSDgoGcmVhc29uGAMgASgJEhAKCGFza2VkX2J5GAQgASgJEhMKC2RlYWRsaW5lX21zGAUgASgNIoUBCg9GaW5hbGl6ZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJwoJY2FuZGlkYXRlGAMgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdBITCgtkZWFkbGluZV9tcxgEIAEoDSKCAQoQVG9vbFJlc3VsdE5vdGljZRIgCgRjYWxsGAEgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJAoGcmVzdWx0GAIgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdBImCgV0cmFjZRgDIAEoCzIXLmhvb2tkLnYxLkRlY2lzaW9uVHJhY2UiNAoNQ29udGV4dE5vdGljZRIjCghtZXNzYWdlcxgBIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2UiYQoJVHVybkVuZGVkEgwKBHR1cm4YASABKA0SJwoGcmVhc29uGAIgASgOMhcuaG9va2QudjEuVHVybkVuZFJlYXNvbhIOCgZkZXRhaWwYAyABKAkSDQoFc3RlcHMYBCABKA0iPAoHUHJvYmxlbRIMCgRjb2RlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSEgoKcmVxdWVzdF9pZBgDIAEoCSJPCg1EZWNpc2lvblRyYWNlEhIKCmRlY2lkZWRfYnkYASABKAkSFQoNZmFpbHVyZV9jYXVzZRgCIAEoCRITCgtkdXJhdGlvbl91cxgDIAEoBCJJChtFdmFsdWF0ZVNlc3Npb25TdGFydFJlcXVlc3QSKgoFZXZlbnQYASABKAsyGy5ob29rZC52MS5TZXNzaW9uU3RhcnRFdmVudCJDChxFdmFsdWF0ZVNlc3Npb25TdGFydFJlc3BvbnNlEiMKCGNvbnRleHRzGAEgAygLMhEuaG9va2QudjEuTWVzc2FnZSI/ChZFdmFsdWF0ZVByZVN0ZXBSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlU3RlcEV2ZW50Im4KF0V2YWx1YXRlUHJlU3RlcFJlc3BvbnNlEisKCGRlY2lzaW9uGAEgASgLMhkuaG9va2QudjEuUHJlU3RlcERlY2lzaW9uEiYKBXRyYWNlGAIgASgLMhcuaG9va2QudjEuRGVjaXNpb25UcmFjZSJbChZFdmFsdWF0ZVByZVRvb2xSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlVG9vbEV2ZW50EhoKEmFnZW50X3Jlc29sdmVzX2FzaxgCIAEoCCJuChdFdmFsdWF0ZVByZVRvb2xSZXNwb25zZRIrCghkZWNpc2lvbhgBIAEoCzIZLmhvb2tkLnYxLlByZVRvb2xEZWNpc2lvbhImCgV0cmFjZRgCIAEoCzIXLmhvb2tkLnYxLkRlY2lzaW9uVHJhY2UiQQoXRXZhbHVhdGVQb3N0VG9vbFJlcXVlc3QSJgoFZXZlbnQYASABKAsyFy5ob29rZC52MS5Qb3N0VG9vbEV2ZW50IpYBChhFdmFsdWF0ZVBvc3RUb29sUmVzcG9uc2USLAoIZGVjaXNpb24YASABKAsyGi5ob29rZC52MS5Qb3N0VG9vbERlY2lzaW9uEiQKBnJlc3VsdBgCIAEoCzIULmhvb2tkLnYxLlRvb2xSZXN1bHQSJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIkUKGUV2YWx1YXRlVG9vbFJlc3VsdFJlcXVlc3QSKAoFZXZlbnQYASABKAsyGS5ob29rZC52MS5Ub29sUmVzdWx0RXZlbnQiHAoaRXZhbHVhdGVUb29sUmVzdWx0UmVzcG9uc2UiSQobRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXF1ZXN0EioKBWV2ZW50GAEgASgLMhsuaG9va2QudjEuVHVyblN0b3BwaW5nRXZlbnQiiAEKHEV2YWx1YXRlVHVyblN0b3BwaW5nUmVzcG9uc2USMAoIZGVjaXNpb24YASABKAsyHi5ob29rZC52MS5UdXJuU3RvcHBpbmdEZWNpc2lvbhIOCgZjYXBwZWQYAiABKAgSJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIj8KFkV2YWx1YXRlUmV3cml0ZVJlcXVlc3QSJQoFZXZlbnQYASABKAsyFi5ob29rZC52MS5SZXdyaXRlRXZlbnQikAEKF0V2YWx1YXRlUmV3cml0ZVJlc3BvbnNlEiIKBGNhbGwYASABKAsyEi5ob29rZC52MS5Ub29sQ2FsbEgAEh4KBGRlbnkYAiABKAsyDi5ob29rZC52MS5EZW55SAASJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlQgkKB291dGNvbWUiQQoXRXZhbHVhdGVBcHByb3ZhbFJlcXVlc3QSJgoFZXZlbnQYASABKAsyFy5ob29rZC52MS5BcHByb3ZhbEV2ZW50InAKGEV2YWx1YXRlQXBwcm92YWxSZXNwb25zZRIsCghkZWNpc2lvbhgBIAEoCzIaLmhvb2tkLnYxLkFwcHJvdmFsRGVjaXNpb24SJgoFdHJhY2UYAiABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIkUKGUV2YWx1YXRlU2Vzc2lvbkVuZFJlcXVlc3QSKAoFZXZlbnQYASABKAsyGS5ob29rZC52MS5TZXNzaW9uRW5kRXZlbnQiHAoaRXZhbHVhdGVTZXNzaW9uRW5kUmVzcG9uc2UiPwoWRXZhbHVhdGVUdXJuRW5kUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLlR1cm5FbmRFdmVudCIZChdFdmFsdWF0ZVR1cm5FbmRSZXNwb25zZSJFChlFdmFsdWF0ZUFnZW50RXZlbnRSZXF1ZXN0EigKBWV2ZW50GAEgASgLMhkuaG9va2QudjEuQWdlbnRFdmVudEV2ZW50IhwKGkV2YWx1YXRlQWdlbnRFdmVudFJlc3BvbnNlKnMKClByb21wdEtpbmQSGwoXUFJPTVBUX0tJTkRfVU5TUEVDSUZJRUQQABIZChVQUk9NUFRfS0lORF9GT0xMT1dfVVAQARIVChFQUk9NUFRfS0lORF9TVEVFUhACEhYKElBST01QVF9LSU5EX0lOSkVDVBADKpUBCg9BcHByb3ZhbE91dGNvbWUSIAocQVBQUk9WQUxfT1VUQ09NRV9VTlNQRUNJRklFRBAAEiEKHUFQUFJPVkFMX09VVENPTUVfQUxMT1dFRF9PTkNFEAESHQoZQVBQUk9WQUxfT1VUQ09NRV9SRUpFQ1RFRBACEh4KGkFQUFJPVkFMX09VVENPTUVfQ0FOQ0VMTEVEEAMqygEKDVR1cm5FbmRSZWFzb24SHwobVFVSTl9FTkRfUkVBU09OX1VOU1BFQ0lGSUVEEAASHQoZVFVSTl9FTkRfUkVBU09OX0NPTVBMRVRFRBABEhsKF1RVUk5fRU5EX1JFQVNPTl9CTE9DS0VEEAISGQoVVFVSTl9FTkRfUkVBU09OX0VSUk9SEAMSGwoXVFVSTl9FTkRfUkVBU09OX0FCT1JURUQQBBIkCiBUVVJOX0VORF9SRUFTT05fQ09OVElOVUFUSU9OX0NBUBAFMtUICghIb29rSG9zdBJCCgdTZXNzaW9uEhguaG9va2QudjEuU2Vzc2lvblJlcXVlc3QaGS5ob29rZC52MS5TZXNzaW9uUmVzcG9uc2UoATABEmUKFEV2YWx1YXRlU2Vzc2lvblN0YXJ0EiUuaG9va2QudjEuRXZhbHVhdGVTZXNzaW9uU3RhcnRSZXF1ZXN0GiYuaG9va2QudjEuRXZhbHVhdGVTZXNzaW9uU3RhcnRSZXNwb25zZRJWCg9FdmFsdWF0ZVByZVN0ZXASIC5ob29rZC52MS5FdmFsdWF0ZVByZVN0ZXBSZXF1ZXN0GiEuaG9va2QudjEuRXZhbHVhdGVQcmVTdGVwUmVzcG9uc2USVgoPRXZhbHVhdGVQcmVUb29sEiAuaG9va2QudjEuRXZhbHVhdGVQcmVUb29sUmVxdWVzdBohLmhvb2tkLnYxLkV2YWx1YXRlUHJlVG9vbFJlc3BvbnNlElkKEEV2YWx1YXRlUG9zdFRvb2wSIS5ob29rZC52MS5FdmFsdWF0ZVBvc3RUb29sUmVxdWVzdBoiLmhvb2tkLnYxLkV2YWx1YXRlUG9zdFRvb2xSZXNwb25zZRJfChJFdmFsdWF0ZVRvb2xSZXN1bHQSIy5ob29rZC52MS5FdmFsdWF0ZVRvb2xSZXN1bHRSZXF1ZXN0GiQuaG9va2QudjEuRXZhbHVhdGVUb29sUmVzdWx0UmVzcG9uc2USZQoURXZhbHVhdGVUdXJuU3RvcHBpbmcSJS5ob29rZC52MS5FdmFsdWF0ZVR1cm5TdG9wcGluZ1JlcXVlc3QaJi5ob29rZC52MS5FdmFsdWF0ZVR1cm5TdG9wcGluZ1Jlc3BvbnNlElYKD0V2YWx1YXRlUmV3cml0ZRIgLmhvb2tkLnYxLkV2YWx1YXRlUmV3cml0ZVJlcXVlc3QaIS5ob29rZC52MS5FdmFsdWF0ZVJld3JpdGVSZXNwb25zZRJZChBFdmFsdWF0ZUFwcHJvdmFsEiEuaG9va2QudjEuRXZhbHVhdGVBcHByb3ZhbFJlcXVlc3QaIi5ob29rZC52MS5FdmFsdWF0ZUFwcHJvdmFsUmVzcG9uc2USXwoSRXZhbHVhdGVTZXNzaW9uRW5kEiMuaG9va2QudjEuRXZhbHVhdGVTZXNzaW9uRW5kUmVxdWVzdBokLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvbkVuZFJlc3BvbnNlElYKD0V2YWx1YXRlVHVybkVuZBIgLmhvb2tkLnYxLkV2YWx1YXRlVHVybkVuZFJlcXVlc3QaIS5ob29rZC52MS5FdmFsdWF0ZVR1cm5FbmRSZXNwb25zZRJfChJFdmFsdWF0ZUFnZW50RXZlbnQSIy5ob29rZC52MS5FdmFsdWF0ZUFnZW50RXZlbnRSZXF1ZXN0GiQuaG9va2QudjEuRXZhbHVhdGVBZ2VudEV2ZW50UmVzcG9uc2ViBnByb3RvMw", [file_hookd_v1_points, file_hookd_v1_types]);
+  fileDesc("ChNob29rZC92MS9ob3N0LnByb3RvEghob29rZC52MSL5AgoOU2Vzc2lvblJlcXVlc3QSJQoEb3BlbhgBIAEoCzIVLmhvb2tkLnYxLk9wZW5TZXNzaW9uSAASIgoGcHJvbXB0GAIgASgLMhAuaG9va2QudjEuUHJvbXB0SAASJgoGY2FuY2VsGAMgASgLMhQuaG9va2QudjEuQ2FuY2VsVHVybkgAEikKCnN0ZXBfcmVwbHkYBCABKAsyEy5ob29rZC52MS5TdGVwUmVwbHlIABIxCg5kaXNwYXRjaF9yZXBseRgFIAEoCzIXLmhvb2tkLnYxLkRpc3BhdGNoUmVwbHlIABIxCg5hcHByb3ZhbF9yZXBseRgGIAEoCzIXLmhvb2tkLnYxLkFwcHJvdmFsUmVwbHlIABInCgVjbG9zZRgHIAEoCzIWLmhvb2tkLnYxLkNsb3NlU2Vzc2lvbkgAEjEKDmZpbmFsaXplX3JlcGx5GAggASgLMhcuaG9va2QudjEuRmluYWxpemVSZXBseUgAQgcKBWZyYW1lIsEBCgtPcGVuU2Vzc2lvbhISCgpzZXNzaW9uX2lkGAEgASgJEicKBnNvdXJjZRgCIAEoDjIXLmhvb2tkLnYxLlNlc3Npb25Tb3VyY2USCwoDY3dkGAMgASgJEicKBXRvb2xzGAQgAygLMhguaG9va2QudjEuVG9vbERlZmluaXRpb24SEAoIYWdlbnRfaWQYBSABKAkSGQoRcGFyZW50X3Nlc3Npb25faWQYBiABKAkSEgoKYWdlbnRfdHlwZRgHIAEoCSJVCgZQcm9tcHQSIgoEa2luZBgBIAEoDjIULmhvb2tkLnYxLlByb21wdEtpbmQSJwoHY29udGVudBgCIAMoCzIWLmhvb2tkLnYxLkNvbnRlbnRCbG9jayIcCgpDYW5jZWxUdXJuEg4KBnJlYXNvbhgBIAEoCSKMAQoJU3RlcFJlcGx5EhIKCnJlcXVlc3RfaWQYASABKAkSLAoRYXNzaXN0YW50X21lc3NhZ2UYAiABKAsyES5ob29rZC52MS5NZXNzYWdlEi4KCnRvb2xfY2FsbHMYAyADKAsyGi5ob29rZC52MS5Qcm9wb3NlZFRvb2xDYWxsEg0KBWVycm9yGAQgASgJIkkKDURpc3BhdGNoUmVwbHkSEgoKcmVxdWVzdF9pZBgBIAEoCRIkCgZyZXN1bHQYAiABKAsyFC5ob29rZC52MS5Ub29sUmVzdWx0Il0KDUFwcHJvdmFsUmVwbHkSEgoKcmVxdWVzdF9pZBgBIAEoCRIqCgdvdXRjb21lGAIgASgOMhkuaG9va2QudjEuQXBwcm92YWxPdXRjb21lEgwKBG5vdGUYAyABKAkiOgoMQ2xvc2VTZXNzaW9uEioKBnJlYXNvbhgBIAEoDjIaLmhvb2tkLnYxLlNlc3Npb25FbmRSZWFzb24iYwoNRmluYWxpemVSZXBseRISCgpyZXF1ZXN0X2lkGAEgASgJEjIKB2NvbnRlbnQYAiABKAsyHC5ob29rZC52MS5Db250ZW50UmVwbGFjZW1lbnRIAIgBAUIKCghfY29udGVudCL4AwoPU2Vzc2lvblJlc3BvbnNlEikKBm9wZW5lZBgBIAEoCzIXLmhvb2tkLnYxLlNlc3Npb25PcGVuZWRIABItCgx0dXJuX3N0YXJ0ZWQYAiABKAsyFS5ob29rZC52MS5UdXJuU3RhcnRlZEgAEi0KDHN0ZXBfcmVxdWVzdBgDIAEoCzIVLmhvb2tkLnYxLlN0ZXBSZXF1ZXN0SAASNQoQZGlzcGF0Y2hfcmVxdWVzdBgEIAEoCzIZLmhvb2tkLnYxLkRpc3BhdGNoUmVxdWVzdEgAEjUKEGFwcHJvdmFsX3JlcXVlc3QYBSABKAsyGS5ob29rZC52MS5BcHByb3ZhbFJlcXVlc3RIABIxCgt0b29sX3Jlc3VsdBgGIAEoCzIaLmhvb2tkLnYxLlRvb2xSZXN1bHROb3RpY2VIABIqCgdjb250ZXh0GAcgASgLMhcuaG9va2QudjEuQ29udGV4dE5vdGljZUgAEikKCnR1cm5fZW5kZWQYCCABKAsyEy5ob29rZC52MS5UdXJuRW5kZWRIABIkCgdwcm9ibGVtGAkgASgLMhEuaG9va2QudjEuUHJvYmxlbUgAEjUKEGZpbmFsaXplX3JlcXVlc3QYCiABKAsyGS5ob29rZC52MS5GaW5hbGl6ZVJlcXVlc3RIAEIHCgVmcmFtZSJdCg1TZXNzaW9uT3BlbmVkEhIKCnNlc3Npb25faWQYASABKAkSDwoHcmVzdW1lZBgCIAEoCBInCghjb250ZXh0cxgDIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2VCAhgBIhsKC1R1cm5TdGFydGVkEgwKBHR1cm4YASABKA0iYgoLU3RlcFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIMCgR0dXJuGAIgASgNEgwKBHN0ZXAYAyABKA0SIwoIbWVzc2FnZXMYBCADKAsyES5ob29rZC52MS5NZXNzYWdlIkcKD0Rpc3BhdGNoUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEiAKBGNhbGwYAiABKAsyEi5ob29rZC52MS5Ub29sQ2FsbCJ+Cg9BcHByb3ZhbFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSDgoGcmVhc29uGAMgASgJEhAKCGFza2VkX2J5GAQgASgJEhMKC2RlYWRsaW5lX21zGAUgASgNIoUBCg9GaW5hbGl6ZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJwoJY2FuZGlkYXRlGAMgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdBITCgtkZWFkbGluZV9tcxgEIAEoDSKCAQoQVG9vbFJlc3VsdE5vdGljZRIgCgRjYWxsGAEgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJAoGcmVzdWx0GAIgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdBImCgV0cmFjZRgDIAEoCzIXLmhvb2tkLnYxLkRlY2lzaW9uVHJhY2UiNAoNQ29udGV4dE5vdGljZRIjCghtZXNzYWdlcxgBIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2UiYQoJVHVybkVuZGVkEgwKBHR1cm4YASABKA0SJwoGcmVhc29uGAIgASgOMhcuaG9va2QudjEuVHVybkVuZFJlYXNvbhIOCgZkZXRhaWwYAyABKAkSDQoFc3RlcHMYBCABKA0iPAoHUHJvYmxlbRIMCgRjb2RlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSEgoKcmVxdWVzdF9pZBgDIAEoCSJPCg1EZWNpc2lvblRyYWNlEhIKCmRlY2lkZWRfYnkYASABKAkSFQoNZmFpbHVyZV9jYXVzZRgCIAEoCRITCgtkdXJhdGlvbl91cxgDIAEoBCJJChtFdmFsdWF0ZVNlc3Npb25TdGFydFJlcXVlc3QSKgoFZXZlbnQYASABKAsyGy5ob29rZC52MS5TZXNzaW9uU3RhcnRFdmVudCJDChxFdmFsdWF0ZVNlc3Npb25TdGFydFJlc3BvbnNlEiMKCGNvbnRleHRzGAEgAygLMhEuaG9va2QudjEuTWVzc2FnZSI/ChZFdmFsdWF0ZVByZVN0ZXBSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlU3RlcEV2ZW50Im4KF0V2YWx1YXRlUHJlU3RlcFJlc3BvbnNlEisKCGRlY2lzaW9uGAEgASgLMhkuaG9va2QudjEuUHJlU3RlcERlY2lzaW9uEiYKBXRyYWNlGAIgASgLMhcuaG9va2QudjEuRGVjaXNpb25UcmFjZSJbChZFdmFsdWF0ZVByZVRvb2xSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlVG9vbEV2ZW50EhoKEmFnZW50X3Jlc29sdmVzX2FzaxgCIAEoCCJuChdFdmFsdWF0ZVByZVRvb2xSZXNwb25zZRIrCghkZWNpc2lvbhgBIAEoCzIZLmhvb2tkLnYxLlByZVRvb2xEZWNpc2lvbhImCgV0cmFjZRgCIAEoCzIXLmhvb2tkLnYxLkRlY2lzaW9uVHJhY2UiQQoXRXZhbHVhdGVQb3N0VG9vbFJlcXVlc3QSJgoFZXZlbnQYASABKAsyFy5ob29rZC52MS5Qb3N0VG9vbEV2ZW50IpYBChhFdmFsdWF0ZVBvc3RUb29sUmVzcG9uc2USLAoIZGVjaXNpb24YASABKAsyGi5ob29rZC52MS5Qb3N0VG9vbERlY2lzaW9uEiQKBnJlc3VsdBgCIAEoCzIULmhvb2tkLnYxLlRvb2xSZXN1bHQSJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIkUKGUV2YWx1YXRlVG9vbFJlc3VsdFJlcXVlc3QSKAoFZXZlbnQYASABKAsyGS5ob29rZC52MS5Ub29sUmVzdWx0RXZlbnQiHAoaRXZhbHVhdGVUb29sUmVzdWx0UmVzcG9uc2UiSQobRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXF1ZXN0EioKBWV2ZW50GAEgASgLMhsuaG9va2QudjEuVHVyblN0b3BwaW5nRXZlbnQiiAEKHEV2YWx1YXRlVHVyblN0b3BwaW5nUmVzcG9uc2USMAoIZGVjaXNpb24YASABKAsyHi5ob29rZC52MS5UdXJuU3RvcHBpbmdEZWNpc2lvbhIOCgZjYXBwZWQYAiABKAgSJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIj8KFkV2YWx1YXRlUmV3cml0ZVJlcXVlc3QSJQoFZXZlbnQYASABKAsyFi5ob29rZC52MS5SZXdyaXRlRXZlbnQikAEKF0V2YWx1YXRlUmV3cml0ZVJlc3BvbnNlEiIKBGNhbGwYASABKAsyEi5ob29rZC52MS5Ub29sQ2FsbEgAEh4KBGRlbnkYAiABKAsyDi5ob29rZC52MS5EZW55SAASJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlQgkKB291dGNvbWUiQQoXRXZhbHVhdGVBcHByb3ZhbFJlcXVlc3QSJgoFZXZlbnQYASABKAsyFy5ob29rZC52MS5BcHByb3ZhbEV2ZW50InAKGEV2YWx1YXRlQXBwcm92YWxSZXNwb25zZRIsCghkZWNpc2lvbhgBIAEoCzIaLmhvb2tkLnYxLkFwcHJvdmFsRGVjaXNpb24SJgoFdHJhY2UYAiABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIkUKGUV2YWx1YXRlU2Vzc2lvbkVuZFJlcXVlc3QSKAoFZXZlbnQYASABKAsyGS5ob29rZC52MS5TZXNzaW9uRW5kRXZlbnQiHAoaRXZhbHVhdGVTZXNzaW9uRW5kUmVzcG9uc2UiPwoWRXZhbHVhdGVUdXJuRW5kUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLlR1cm5FbmRFdmVudCIZChdFdmFsdWF0ZVR1cm5FbmRSZXNwb25zZSJFChlFdmFsdWF0ZUFnZW50RXZlbnRSZXF1ZXN0EigKBWV2ZW50GAEgASgLMhkuaG9va2QudjEuQWdlbnRFdmVudEV2ZW50IhwKGkV2YWx1YXRlQWdlbnRFdmVudFJlc3BvbnNlIusFCg9FdmFsdWF0ZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoBBITCgtkZWFkbGluZV9tcxgCIAEoDRIqCgZjYW5jZWwYAyABKAsyGC5ob29rZC52MS5FdmFsdWF0ZUNhbmNlbEgAEj4KDXNlc3Npb25fc3RhcnQYCyABKAsyJS5ob29rZC52MS5FdmFsdWF0ZVNlc3Npb25TdGFydFJlcXVlc3RIABI0CghwcmVfc3RlcBgMIAEoCzIgLmhvb2tkLnYxLkV2YWx1YXRlUHJlU3RlcFJlcXVlc3RIABI0CghwcmVfdG9vbBgNIAEoCzIgLmhvb2tkLnYxLkV2YWx1YXRlUHJlVG9vbFJlcXVlc3RIABI2Cglwb3N0X3Rvb2wYECABKAsyIS5ob29rZC52MS5FdmFsdWF0ZVBvc3RUb29sUmVxdWVzdEgAEjoKC3Rvb2xfcmVzdWx0GBEgASgLMiMuaG9va2QudjEuRXZhbHVhdGVUb29sUmVzdWx0UmVxdWVzdEgAEj4KDXR1cm5fc3RvcHBpbmcYEiABKAsyJS5ob29rZC52MS5FdmFsdWF0ZVR1cm5TdG9wcGluZ1JlcXVlc3RIABIzCgdyZXdyaXRlGBMgASgLMiAuaG9va2QudjEuRXZhbHVhdGVSZXdyaXRlUmVxdWVzdEgAEjUKCGFwcHJvdmFsGBQgASgLMiEuaG9va2QudjEuRXZhbHVhdGVBcHByb3ZhbFJlcXVlc3RIABI6CgtzZXNzaW9uX2VuZBgVIAEoCzIjLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvbkVuZFJlcXVlc3RIABI0Cgh0dXJuX2VuZBgWIAEoCzIgLmhvb2tkLnYxLkV2YWx1YXRlVHVybkVuZFJlcXVlc3RIABI6CgthZ2VudF9ldmVudBgXIAEoCzIjLmhvb2tkLnYxLkV2YWx1YXRlQWdlbnRFdmVudFJlcXVlc3RIAEIJCgdyZXF1ZXN0IhAKDkV2YWx1YXRlQ2FuY2VsItoFChBFdmFsdWF0ZVJlc3BvbnNlEhIKCnJlcXVlc3RfaWQYASABKAQSJAoFZXJyb3IYAiABKAsyEy5ob29rZC52MS5DYWxsRXJyb3JIABI/Cg1zZXNzaW9uX3N0YXJ0GAsgASgLMiYuaG9va2QudjEuRXZhbHVhdGVTZXNzaW9uU3RhcnRSZXNwb25zZUgAEjUKCHByZV9zdGVwGAwgASgLMiEuaG9va2QudjEuRXZhbHVhdGVQcmVTdGVwUmVzcG9uc2VIABI1CghwcmVfdG9vbBgNIAEoCzIhLmhvb2tkLnYxLkV2YWx1YXRlUHJlVG9vbFJlc3BvbnNlSAASNwoJcG9zdF90b29sGBAgASgLMiIuaG9va2QudjEuRXZhbHVhdGVQb3N0VG9vbFJlc3BvbnNlSAASOwoLdG9vbF9yZXN1bHQYESABKAsyJC5ob29rZC52MS5FdmFsdWF0ZVRvb2xSZXN1bHRSZXNwb25zZUgAEj8KDXR1cm5fc3RvcHBpbmcYEiABKAsyJi5ob29rZC52MS5FdmFsdWF0ZVR1cm5TdG9wcGluZ1Jlc3BvbnNlSAASNAoHcmV3cml0ZRgTIAEoCzIhLmhvb2tkLnYxLkV2YWx1YXRlUmV3cml0ZVJlc3BvbnNlSAASNgoIYXBwcm92YWwYFCABKAsyIi5ob29rZC52MS5FdmFsdWF0ZUFwcHJvdmFsUmVzcG9uc2VIABI7CgtzZXNzaW9uX2VuZBgVIAEoCzIkLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvbkVuZFJlc3BvbnNlSAASNQoIdHVybl9lbmQYFiABKAsyIS5ob29rZC52MS5FdmFsdWF0ZVR1cm5FbmRSZXNwb25zZUgAEjsKC2FnZW50X2V2ZW50GBcgASgLMiQuaG9va2QudjEuRXZhbHVhdGVBZ2VudEV2ZW50UmVzcG9uc2VIAEIHCgVyZXBseSpzCgpQcm9tcHRLaW5kEhsKF1BST01QVF9LSU5EX1VOU1BFQ0lGSUVEEAASGQoVUFJPTVBUX0tJTkRfRk9MTE9XX1VQEAESFQoRUFJPTVBUX0tJTkRfU1RFRVIQAhIWChJQUk9NUFRfS0lORF9JTkpFQ1QQAyqVAQoPQXBwcm92YWxPdXRjb21lEiAKHEFQUFJPVkFMX09VVENPTUVfVU5TUEVDSUZJRUQQABIhCh1BUFBST1ZBTF9PVVRDT01FX0FMTE9XRURfT05DRRABEh0KGUFQUFJPVkFMX09VVENPTUVfUkVKRUNURUQQAhIeChpBUFBST1ZBTF9PVVRDT01FX0NBTkNFTExFRBADKsoBCg1UdXJuRW5kUmVhc29uEh8KG1RVUk5fRU5EX1JFQVNPTl9VTlNQRUNJRklFRBAAEh0KGVRVUk5fRU5EX1JFQVNPTl9DT01QTEVURUQQARIbChdUVVJOX0VORF9SRUFTT05fQkxPQ0tFRBACEhkKFVRVUk5fRU5EX1JFQVNPTl9FUlJPUhADEhsKF1RVUk5fRU5EX1JFQVNPTl9BQk9SVEVEEAQSJAogVFVSTl9FTkRfUkVBU09OX0NPTlRJTlVBVElPTl9DQVAQBTKcCQoISG9va0hvc3QSQgoHU2Vzc2lvbhIYLmhvb2tkLnYxLlNlc3Npb25SZXF1ZXN0GhkuaG9va2QudjEuU2Vzc2lvblJlc3BvbnNlKAEwARJlChRFdmFsdWF0ZVNlc3Npb25TdGFydBIlLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvblN0YXJ0UmVxdWVzdBomLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvblN0YXJ0UmVzcG9uc2USVgoPRXZhbHVhdGVQcmVTdGVwEiAuaG9va2QudjEuRXZhbHVhdGVQcmVTdGVwUmVxdWVzdBohLmhvb2tkLnYxLkV2YWx1YXRlUHJlU3RlcFJlc3BvbnNlElYKD0V2YWx1YXRlUHJlVG9vbBIgLmhvb2tkLnYxLkV2YWx1YXRlUHJlVG9vbFJlcXVlc3QaIS5ob29rZC52MS5FdmFsdWF0ZVByZVRvb2xSZXNwb25zZRJZChBFdmFsdWF0ZVBvc3RUb29sEiEuaG9va2QudjEuRXZhbHVhdGVQb3N0VG9vbFJlcXVlc3QaIi5ob29rZC52MS5FdmFsdWF0ZVBvc3RUb29sUmVzcG9uc2USXwoSRXZhbHVhdGVUb29sUmVzdWx0EiMuaG9va2QudjEuRXZhbHVhdGVUb29sUmVzdWx0UmVxdWVzdBokLmhvb2tkLnYxLkV2YWx1YXRlVG9vbFJlc3VsdFJlc3BvbnNlEmUKFEV2YWx1YXRlVHVyblN0b3BwaW5nEiUuaG9va2QudjEuRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXF1ZXN0GiYuaG9va2QudjEuRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXNwb25zZRJWCg9FdmFsdWF0ZVJld3JpdGUSIC5ob29rZC52MS5FdmFsdWF0ZVJld3JpdGVSZXF1ZXN0GiEuaG9va2QudjEuRXZhbHVhdGVSZXdyaXRlUmVzcG9uc2USWQoQRXZhbHVhdGVBcHByb3ZhbBIhLmhvb2tkLnYxLkV2YWx1YXRlQXBwcm92YWxSZXF1ZXN0GiIuaG9va2QudjEuRXZhbHVhdGVBcHByb3ZhbFJlc3BvbnNlEl8KEkV2YWx1YXRlU2Vzc2lvbkVuZBIjLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvbkVuZFJlcXVlc3QaJC5ob29rZC52MS5FdmFsdWF0ZVNlc3Npb25FbmRSZXNwb25zZRJWCg9FdmFsdWF0ZVR1cm5FbmQSIC5ob29rZC52MS5FdmFsdWF0ZVR1cm5FbmRSZXF1ZXN0GiEuaG9va2QudjEuRXZhbHVhdGVUdXJuRW5kUmVzcG9uc2USXwoSRXZhbHVhdGVBZ2VudEV2ZW50EiMuaG9va2QudjEuRXZhbHVhdGVBZ2VudEV2ZW50UmVxdWVzdBokLmhvb2tkLnYxLkV2YWx1YXRlQWdlbnRFdmVudFJlc3BvbnNlEkUKCEV2YWx1YXRlEhkuaG9va2QudjEuRXZhbHVhdGVSZXF1ZXN0GhouaG9va2QudjEuRXZhbHVhdGVSZXNwb25zZSgBMAFiBnByb3RvMw", [file_hookd_v1_points, file_hookd_v1_types]);
 
 /**
  * @generated from message hookd.v1.SessionRequest
@@ -1214,6 +1214,222 @@ export const EvaluateAgentEventResponseSchema: GenMessage<EvaluateAgentEventResp
   messageDesc(file_hookd_v1_host, 42);
 
 /**
+ * @generated from message hookd.v1.EvaluateRequest
+ */
+export type EvaluateRequest = Message<"hookd.v1.EvaluateRequest"> & {
+  /**
+   * Unique among this stream's requests in flight; the answer carries it back.
+   *
+   * @generated from field: uint64 request_id = 1;
+   */
+  requestId: bigint;
+
+  /**
+   * This request's deadline in milliseconds, as a unary call's deadline; 0 for none beyond the
+   * daemon's own point budgets.
+   *
+   * @generated from field: uint32 deadline_ms = 2;
+   */
+  deadlineMs: number;
+
+  /**
+   * One evaluate call's request (field number 10 + its point's `Point` value), or a cancel of
+   * the request with this id.
+   *
+   * @generated from oneof hookd.v1.EvaluateRequest.request
+   */
+  request: {
+    /**
+     * @generated from field: hookd.v1.EvaluateCancel cancel = 3;
+     */
+    value: EvaluateCancel;
+    case: "cancel";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateSessionStartRequest session_start = 11;
+     */
+    value: EvaluateSessionStartRequest;
+    case: "sessionStart";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluatePreStepRequest pre_step = 12;
+     */
+    value: EvaluatePreStepRequest;
+    case: "preStep";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluatePreToolRequest pre_tool = 13;
+     */
+    value: EvaluatePreToolRequest;
+    case: "preTool";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluatePostToolRequest post_tool = 16;
+     */
+    value: EvaluatePostToolRequest;
+    case: "postTool";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateToolResultRequest tool_result = 17;
+     */
+    value: EvaluateToolResultRequest;
+    case: "toolResult";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateTurnStoppingRequest turn_stopping = 18;
+     */
+    value: EvaluateTurnStoppingRequest;
+    case: "turnStopping";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateRewriteRequest rewrite = 19;
+     */
+    value: EvaluateRewriteRequest;
+    case: "rewrite";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateApprovalRequest approval = 20;
+     */
+    value: EvaluateApprovalRequest;
+    case: "approval";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateSessionEndRequest session_end = 21;
+     */
+    value: EvaluateSessionEndRequest;
+    case: "sessionEnd";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateTurnEndRequest turn_end = 22;
+     */
+    value: EvaluateTurnEndRequest;
+    case: "turnEnd";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateAgentEventRequest agent_event = 23;
+     */
+    value: EvaluateAgentEventRequest;
+    case: "agentEvent";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message hookd.v1.EvaluateRequest.
+ * Use `create(EvaluateRequestSchema)` to create a new message.
+ */
+export const EvaluateRequestSchema: GenMessage<EvaluateRequest> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 43);
+
+/**
+ * @generated from message hookd.v1.EvaluateCancel
+ */
+export type EvaluateCancel = Message<"hookd.v1.EvaluateCancel"> & {
+};
+
+/**
+ * Describes the message hookd.v1.EvaluateCancel.
+ * Use `create(EvaluateCancelSchema)` to create a new message.
+ */
+export const EvaluateCancelSchema: GenMessage<EvaluateCancel> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 44);
+
+/**
+ * @generated from message hookd.v1.EvaluateResponse
+ */
+export type EvaluateResponse = Message<"hookd.v1.EvaluateResponse"> & {
+  /**
+   * @generated from field: uint64 request_id = 1;
+   */
+  requestId: bigint;
+
+  /**
+   * @generated from oneof hookd.v1.EvaluateResponse.reply
+   */
+  reply: {
+    /**
+     * The status the unary RPC would have ended with (e.g. INVALID_ARGUMENT naming the field).
+     *
+     * @generated from field: hookd.v1.CallError error = 2;
+     */
+    value: CallError;
+    case: "error";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateSessionStartResponse session_start = 11;
+     */
+    value: EvaluateSessionStartResponse;
+    case: "sessionStart";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluatePreStepResponse pre_step = 12;
+     */
+    value: EvaluatePreStepResponse;
+    case: "preStep";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluatePreToolResponse pre_tool = 13;
+     */
+    value: EvaluatePreToolResponse;
+    case: "preTool";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluatePostToolResponse post_tool = 16;
+     */
+    value: EvaluatePostToolResponse;
+    case: "postTool";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateToolResultResponse tool_result = 17;
+     */
+    value: EvaluateToolResultResponse;
+    case: "toolResult";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateTurnStoppingResponse turn_stopping = 18;
+     */
+    value: EvaluateTurnStoppingResponse;
+    case: "turnStopping";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateRewriteResponse rewrite = 19;
+     */
+    value: EvaluateRewriteResponse;
+    case: "rewrite";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateApprovalResponse approval = 20;
+     */
+    value: EvaluateApprovalResponse;
+    case: "approval";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateSessionEndResponse session_end = 21;
+     */
+    value: EvaluateSessionEndResponse;
+    case: "sessionEnd";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateTurnEndResponse turn_end = 22;
+     */
+    value: EvaluateTurnEndResponse;
+    case: "turnEnd";
+  } | {
+    /**
+     * @generated from field: hookd.v1.EvaluateAgentEventResponse agent_event = 23;
+     */
+    value: EvaluateAgentEventResponse;
+    case: "agentEvent";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message hookd.v1.EvaluateResponse.
+ * Use `create(EvaluateResponseSchema)` to create a new message.
+ */
+export const EvaluateResponseSchema: GenMessage<EvaluateResponse> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 45);
+
+/**
  * How a prompt enters the session's inbox.
  *
  * @generated from enum hookd.v1.PromptKind
@@ -1448,6 +1664,20 @@ export const HookHost: GenService<{
     methodKind: "unary";
     input: typeof EvaluateAgentEventRequestSchema;
     output: typeof EvaluateAgentEventResponseSchema;
+  },
+  /**
+   * Every evaluate call above, multiplexed over one stream by request id: each request is
+   * answered exactly as its unary RPC would answer it (the same decision and trace, or the same
+   * status as an error), in any order, under the same in-flight limits. A `cancel` frame abandons
+   * a request still running. Protocol mistakes (a reused id, no request) are answered with an
+   * error for that id; the stream stays open.
+   *
+   * @generated from rpc hookd.v1.HookHost.Evaluate
+   */
+  evaluate: {
+    methodKind: "bidi_streaming";
+    input: typeof EvaluateRequestSchema;
+    output: typeof EvaluateResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hookd_v1_host, 0);

@@ -14,11 +14,11 @@
 // @generated from file hookd/v1/plugin.proto (package hookd.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { AgentEventEvent, ApprovalDecision, ApprovalEvent, ExecuteDecision, ExecuteEvent, GuardDecision, GuardEvent, PostToolDecision, PostToolEvent, PreStepDecision, PreStepEvent, PreToolDecision, PreToolEvent, RewriteDecision, RewriteEvent, SessionEndEvent, SessionStartDecision, SessionStartEvent, ToolResultEvent, TurnEndEvent, TurnStoppingDecision, TurnStoppingEvent } from "./points_pb.js";
 import { file_hookd_v1_points } from "./points_pb.js";
-import type { FailurePolicy, Point } from "./types_pb.js";
+import type { CallError, FailurePolicy, Point } from "./types_pb.js";
 import { file_hookd_v1_types } from "./types_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -26,7 +26,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hookd/v1/plugin.proto.
  */
 export const file_hookd_v1_plugin: GenFile = /*@__PURE__*/
-  fileDesc("ChVob29rZC92MS9wbHVnaW4ucHJvdG8SCGhvb2tkLnYxIj4KD0Rlc2NyaWJlUmVxdWVzdBIWCg5kYWVtb25fdmVyc2lvbhgBIAEoCRITCgtwbHVnaW5fbmFtZRgCIAEoCSI+ChBEZXNjcmliZVJlc3BvbnNlEioKCG1hbmlmZXN0GAEgASgLMhguaG9va2QudjEuUGx1Z2luTWFuaWZlc3QieAoOUGx1Z2luTWFuaWZlc3QSDAoEbmFtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEi0KDXN1YnNjcmlwdGlvbnMYAyADKAsyFi5ob29rZC52MS5TdWJzY3JpcHRpb24SGAoQc2lkZV9lZmZlY3RfZnJlZRgEIAEoCCKVAQoMU3Vic2NyaXB0aW9uEh4KBXBvaW50GAEgASgOMg8uaG9va2QudjEuUG9pbnQSDQoFdG9vbHMYAiADKAkSEAoIcHJpb3JpdHkYAyABKAUSEwoLZGVhZGxpbmVfbXMYBCABKA0SLwoOZmFpbHVyZV9wb2xpY3kYBSABKA4yFy5ob29rZC52MS5GYWlsdXJlUG9saWN5IkEKE1Nlc3Npb25TdGFydFJlcXVlc3QSKgoFZXZlbnQYASABKAsyGy5ob29rZC52MS5TZXNzaW9uU3RhcnRFdmVudCJIChRTZXNzaW9uU3RhcnRSZXNwb25zZRIwCghkZWNpc2lvbhgBIAEoCzIeLmhvb2tkLnYxLlNlc3Npb25TdGFydERlY2lzaW9uIjcKDlByZVN0ZXBSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlU3RlcEV2ZW50Ij4KD1ByZVN0ZXBSZXNwb25zZRIrCghkZWNpc2lvbhgCIAEoCzIZLmhvb2tkLnYxLlByZVN0ZXBEZWNpc2lvbiI3Cg5QcmVUb29sUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLlByZVRvb2xFdmVudCI+Cg9QcmVUb29sUmVzcG9uc2USKwoIZGVjaXNpb24YAyABKAsyGS5ob29rZC52MS5QcmVUb29sRGVjaXNpb24iMwoMR3VhcmRSZXF1ZXN0EiMKBWV2ZW50GAEgASgLMhQuaG9va2QudjEuR3VhcmRFdmVudCI6Cg1HdWFyZFJlc3BvbnNlEikKCGRlY2lzaW9uGAQgASgLMhcuaG9va2QudjEuR3VhcmREZWNpc2lvbiI3Cg5FeGVjdXRlUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLkV4ZWN1dGVFdmVudCI+Cg9FeGVjdXRlUmVzcG9uc2USKwoIZGVjaXNpb24YBSABKAsyGS5ob29rZC52MS5FeGVjdXRlRGVjaXNpb24iOQoPUG9zdFRvb2xSZXF1ZXN0EiYKBWV2ZW50GAEgASgLMhcuaG9va2QudjEuUG9zdFRvb2xFdmVudCJAChBQb3N0VG9vbFJlc3BvbnNlEiwKCGRlY2lzaW9uGAYgASgLMhouaG9va2QudjEuUG9zdFRvb2xEZWNpc2lvbiI9ChFUb29sUmVzdWx0UmVxdWVzdBIoCgVldmVudBgBIAEoCzIZLmhvb2tkLnYxLlRvb2xSZXN1bHRFdmVudCIUChJUb29sUmVzdWx0UmVzcG9uc2UiQQoTVHVyblN0b3BwaW5nUmVxdWVzdBIqCgVldmVudBgBIAEoCzIbLmhvb2tkLnYxLlR1cm5TdG9wcGluZ0V2ZW50IkgKFFR1cm5TdG9wcGluZ1Jlc3BvbnNlEjAKCGRlY2lzaW9uGAggASgLMh4uaG9va2QudjEuVHVyblN0b3BwaW5nRGVjaXNpb24iNwoOUmV3cml0ZVJlcXVlc3QSJQoFZXZlbnQYASABKAsyFi5ob29rZC52MS5SZXdyaXRlRXZlbnQiPgoPUmV3cml0ZVJlc3BvbnNlEisKCGRlY2lzaW9uGAkgASgLMhkuaG9va2QudjEuUmV3cml0ZURlY2lzaW9uIjgKDkFwcHJvdmVSZXF1ZXN0EiYKBWV2ZW50GAEgASgLMhcuaG9va2QudjEuQXBwcm92YWxFdmVudCI/Cg9BcHByb3ZlUmVzcG9uc2USLAoIZGVjaXNpb24YCiABKAsyGi5ob29rZC52MS5BcHByb3ZhbERlY2lzaW9uIj0KEVNlc3Npb25FbmRSZXF1ZXN0EigKBWV2ZW50GAEgASgLMhkuaG9va2QudjEuU2Vzc2lvbkVuZEV2ZW50IhQKElNlc3Npb25FbmRSZXNwb25zZSI3Cg5UdXJuRW5kUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLlR1cm5FbmRFdmVudCIRCg9UdXJuRW5kUmVzcG9uc2UiPQoRQWdlbnRFdmVudFJlcXVlc3QSKAoFZXZlbnQYASABKAsyGS5ob29rZC52MS5BZ2VudEV2ZW50RXZlbnQiFAoSQWdlbnRFdmVudFJlc3BvbnNlMsUHCgpIb29rUGx1Z2luEkEKCERlc2NyaWJlEhkuaG9va2QudjEuRGVzY3JpYmVSZXF1ZXN0GhouaG9va2QudjEuRGVzY3JpYmVSZXNwb25zZRJNCgxTZXNzaW9uU3RhcnQSHS5ob29rZC52MS5TZXNzaW9uU3RhcnRSZXF1ZXN0Gh4uaG9va2QudjEuU2Vzc2lvblN0YXJ0UmVzcG9uc2USPgoHUHJlU3RlcBIYLmhvb2tkLnYxLlByZVN0ZXBSZXF1ZXN0GhkuaG9va2QudjEuUHJlU3RlcFJlc3BvbnNlEj4KB1ByZVRvb2wSGC5ob29rZC52MS5QcmVUb29sUmVxdWVzdBoZLmhvb2tkLnYxLlByZVRvb2xSZXNwb25zZRI4CgVHdWFyZBIWLmhvb2tkLnYxLkd1YXJkUmVxdWVzdBoXLmhvb2tkLnYxLkd1YXJkUmVzcG9uc2USPgoHRXhlY3V0ZRIYLmhvb2tkLnYxLkV4ZWN1dGVSZXF1ZXN0GhkuaG9va2QudjEuRXhlY3V0ZVJlc3BvbnNlEkEKCFBvc3RUb29sEhkuaG9va2QudjEuUG9zdFRvb2xSZXF1ZXN0GhouaG9va2QudjEuUG9zdFRvb2xSZXNwb25zZRJHCgpUb29sUmVzdWx0EhsuaG9va2QudjEuVG9vbFJlc3VsdFJlcXVlc3QaHC5ob29rZC52MS5Ub29sUmVzdWx0UmVzcG9uc2USTQoMVHVyblN0b3BwaW5nEh0uaG9va2QudjEuVHVyblN0b3BwaW5nUmVxdWVzdBoeLmhvb2tkLnYxLlR1cm5TdG9wcGluZ1Jlc3BvbnNlEj4KB1Jld3JpdGUSGC5ob29rZC52MS5SZXdyaXRlUmVxdWVzdBoZLmhvb2tkLnYxLlJld3JpdGVSZXNwb25zZRI+CgdBcHByb3ZlEhguaG9va2QudjEuQXBwcm92ZVJlcXVlc3QaGS5ob29rZC52MS5BcHByb3ZlUmVzcG9uc2USRwoKU2Vzc2lvbkVuZBIbLmhvb2tkLnYxLlNlc3Npb25FbmRSZXF1ZXN0GhwuaG9va2QudjEuU2Vzc2lvbkVuZFJlc3BvbnNlEj4KB1R1cm5FbmQSGC5ob29rZC52MS5UdXJuRW5kUmVxdWVzdBoZLmhvb2tkLnYxLlR1cm5FbmRSZXNwb25zZRJHCgpBZ2VudEV2ZW50EhsuaG9va2QudjEuQWdlbnRFdmVudFJlcXVlc3QaHC5ob29rZC52MS5BZ2VudEV2ZW50UmVzcG9uc2ViBnByb3RvMw", [file_hookd_v1_points, file_hookd_v1_types]);
+  fileDesc("ChVob29rZC92MS9wbHVnaW4ucHJvdG8SCGhvb2tkLnYxIj4KD0Rlc2NyaWJlUmVxdWVzdBIWCg5kYWVtb25fdmVyc2lvbhgBIAEoCRITCgtwbHVnaW5fbmFtZRgCIAEoCSI+ChBEZXNjcmliZVJlc3BvbnNlEioKCG1hbmlmZXN0GAEgASgLMhguaG9va2QudjEuUGx1Z2luTWFuaWZlc3QipgEKDlBsdWdpbk1hbmlmZXN0EgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRItCg1zdWJzY3JpcHRpb25zGAMgAygLMhYuaG9va2QudjEuU3Vic2NyaXB0aW9uEhgKEHNpZGVfZWZmZWN0X2ZyZWUYBCABKAgSLAoJdHJhbnNwb3J0GAUgASgOMhkuaG9va2QudjEuUGx1Z2luVHJhbnNwb3J0IpUBCgxTdWJzY3JpcHRpb24SHgoFcG9pbnQYASABKA4yDy5ob29rZC52MS5Qb2ludBINCgV0b29scxgCIAMoCRIQCghwcmlvcml0eRgDIAEoBRITCgtkZWFkbGluZV9tcxgEIAEoDRIvCg5mYWlsdXJlX3BvbGljeRgFIAEoDjIXLmhvb2tkLnYxLkZhaWx1cmVQb2xpY3kiQQoTU2Vzc2lvblN0YXJ0UmVxdWVzdBIqCgVldmVudBgBIAEoCzIbLmhvb2tkLnYxLlNlc3Npb25TdGFydEV2ZW50IkgKFFNlc3Npb25TdGFydFJlc3BvbnNlEjAKCGRlY2lzaW9uGAEgASgLMh4uaG9va2QudjEuU2Vzc2lvblN0YXJ0RGVjaXNpb24iNwoOUHJlU3RlcFJlcXVlc3QSJQoFZXZlbnQYASABKAsyFi5ob29rZC52MS5QcmVTdGVwRXZlbnQiPgoPUHJlU3RlcFJlc3BvbnNlEisKCGRlY2lzaW9uGAIgASgLMhkuaG9va2QudjEuUHJlU3RlcERlY2lzaW9uIjcKDlByZVRvb2xSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlVG9vbEV2ZW50Ij4KD1ByZVRvb2xSZXNwb25zZRIrCghkZWNpc2lvbhgDIAEoCzIZLmhvb2tkLnYxLlByZVRvb2xEZWNpc2lvbiIzCgxHdWFyZFJlcXVlc3QSIwoFZXZlbnQYASABKAsyFC5ob29rZC52MS5HdWFyZEV2ZW50IjoKDUd1YXJkUmVzcG9uc2USKQoIZGVjaXNpb24YBCABKAsyFy5ob29rZC52MS5HdWFyZERlY2lzaW9uIjcKDkV4ZWN1dGVSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuRXhlY3V0ZUV2ZW50Ij4KD0V4ZWN1dGVSZXNwb25zZRIrCghkZWNpc2lvbhgFIAEoCzIZLmhvb2tkLnYxLkV4ZWN1dGVEZWNpc2lvbiI5Cg9Qb3N0VG9vbFJlcXVlc3QSJgoFZXZlbnQYASABKAsyFy5ob29rZC52MS5Qb3N0VG9vbEV2ZW50IkAKEFBvc3RUb29sUmVzcG9uc2USLAoIZGVjaXNpb24YBiABKAsyGi5ob29rZC52MS5Qb3N0VG9vbERlY2lzaW9uIj0KEVRvb2xSZXN1bHRSZXF1ZXN0EigKBWV2ZW50GAEgASgLMhkuaG9va2QudjEuVG9vbFJlc3VsdEV2ZW50IhQKElRvb2xSZXN1bHRSZXNwb25zZSJBChNUdXJuU3RvcHBpbmdSZXF1ZXN0EioKBWV2ZW50GAEgASgLMhsuaG9va2QudjEuVHVyblN0b3BwaW5nRXZlbnQiSAoUVHVyblN0b3BwaW5nUmVzcG9uc2USMAoIZGVjaXNpb24YCCABKAsyHi5ob29rZC52MS5UdXJuU3RvcHBpbmdEZWNpc2lvbiI3Cg5SZXdyaXRlUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLlJld3JpdGVFdmVudCI+Cg9SZXdyaXRlUmVzcG9uc2USKwoIZGVjaXNpb24YCSABKAsyGS5ob29rZC52MS5SZXdyaXRlRGVjaXNpb24iOAoOQXBwcm92ZVJlcXVlc3QSJgoFZXZlbnQYASABKAsyFy5ob29rZC52MS5BcHByb3ZhbEV2ZW50Ij8KD0FwcHJvdmVSZXNwb25zZRIsCghkZWNpc2lvbhgKIAEoCzIaLmhvb2tkLnYxLkFwcHJvdmFsRGVjaXNpb24iPQoRU2Vzc2lvbkVuZFJlcXVlc3QSKAoFZXZlbnQYASABKAsyGS5ob29rZC52MS5TZXNzaW9uRW5kRXZlbnQiFAoSU2Vzc2lvbkVuZFJlc3BvbnNlIjcKDlR1cm5FbmRSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuVHVybkVuZEV2ZW50IhEKD1R1cm5FbmRSZXNwb25zZSI9ChFBZ2VudEV2ZW50UmVxdWVzdBIoCgVldmVudBgBIAEoCzIZLmhvb2tkLnYxLkFnZW50RXZlbnRFdmVudCIUChJBZ2VudEV2ZW50UmVzcG9uc2UijgEKDUF0dGFjaFJlcXVlc3QSJAoEb3BlbhgBIAEoCzIULmhvb2tkLnYxLkF0dGFjaE9wZW5IABIkCgRjYWxsGAIgASgLMhQuaG9va2QudjEuQXR0YWNoQ2FsbEgAEigKBmNhbmNlbBgDIAEoCzIWLmhvb2tkLnYxLkF0dGFjaENhbmNlbEgAQgcKBWZyYW1lIkkKCkF0dGFjaE9wZW4SFgoOZGFlbW9uX3ZlcnNpb24YASABKAkSEwoLcGx1Z2luX25hbWUYAiABKAkSDgoGd2luZG93GAMgASgNIrMFCgpBdHRhY2hDYWxsEg8KB2NhbGxfaWQYASABKAQSEwoLZGVhZGxpbmVfbXMYAiABKA0SNgoNc2Vzc2lvbl9zdGFydBgLIAEoCzIdLmhvb2tkLnYxLlNlc3Npb25TdGFydFJlcXVlc3RIABIsCghwcmVfc3RlcBgMIAEoCzIYLmhvb2tkLnYxLlByZVN0ZXBSZXF1ZXN0SAASLAoIcHJlX3Rvb2wYDSABKAsyGC5ob29rZC52MS5QcmVUb29sUmVxdWVzdEgAEicKBWd1YXJkGA4gASgLMhYuaG9va2QudjEuR3VhcmRSZXF1ZXN0SAASKwoHZXhlY3V0ZRgPIAEoCzIYLmhvb2tkLnYxLkV4ZWN1dGVSZXF1ZXN0SAASLgoJcG9zdF90b29sGBAgASgLMhkuaG9va2QudjEuUG9zdFRvb2xSZXF1ZXN0SAASMgoLdG9vbF9yZXN1bHQYESABKAsyGy5ob29rZC52MS5Ub29sUmVzdWx0UmVxdWVzdEgAEjYKDXR1cm5fc3RvcHBpbmcYEiABKAsyHS5ob29rZC52MS5UdXJuU3RvcHBpbmdSZXF1ZXN0SAASKwoHcmV3cml0ZRgTIAEoCzIYLmhvb2tkLnYxLlJld3JpdGVSZXF1ZXN0SAASKwoHYXBwcm92ZRgUIAEoCzIYLmhvb2tkLnYxLkFwcHJvdmVSZXF1ZXN0SAASMgoLc2Vzc2lvbl9lbmQYFSABKAsyGy5ob29rZC52MS5TZXNzaW9uRW5kUmVxdWVzdEgAEiwKCHR1cm5fZW5kGBYgASgLMhguaG9va2QudjEuVHVybkVuZFJlcXVlc3RIABIyCgthZ2VudF9ldmVudBgXIAEoCzIbLmhvb2tkLnYxLkFnZW50RXZlbnRSZXF1ZXN0SABCCQoHcmVxdWVzdCIfCgxBdHRhY2hDYW5jZWwSDwoHY2FsbF9pZBgBIAEoBCLTBQoOQXR0YWNoUmVzcG9uc2USDwoHY2FsbF9pZBgBIAEoBBIkCgVlcnJvchgCIAEoCzITLmhvb2tkLnYxLkNhbGxFcnJvckgAEjcKDXNlc3Npb25fc3RhcnQYCyABKAsyHi5ob29rZC52MS5TZXNzaW9uU3RhcnRSZXNwb25zZUgAEi0KCHByZV9zdGVwGAwgASgLMhkuaG9va2QudjEuUHJlU3RlcFJlc3BvbnNlSAASLQoIcHJlX3Rvb2wYDSABKAsyGS5ob29rZC52MS5QcmVUb29sUmVzcG9uc2VIABIoCgVndWFyZBgOIAEoCzIXLmhvb2tkLnYxLkd1YXJkUmVzcG9uc2VIABIsCgdleGVjdXRlGA8gASgLMhkuaG9va2QudjEuRXhlY3V0ZVJlc3BvbnNlSAASLwoJcG9zdF90b29sGBAgASgLMhouaG9va2QudjEuUG9zdFRvb2xSZXNwb25zZUgAEjMKC3Rvb2xfcmVzdWx0GBEgASgLMhwuaG9va2QudjEuVG9vbFJlc3VsdFJlc3BvbnNlSAASNwoNdHVybl9zdG9wcGluZxgSIAEoCzIeLmhvb2tkLnYxLlR1cm5TdG9wcGluZ1Jlc3BvbnNlSAASLAoHcmV3cml0ZRgTIAEoCzIZLmhvb2tkLnYxLlJld3JpdGVSZXNwb25zZUgAEiwKB2FwcHJvdmUYFCABKAsyGS5ob29rZC52MS5BcHByb3ZlUmVzcG9uc2VIABIzCgtzZXNzaW9uX2VuZBgVIAEoCzIcLmhvb2tkLnYxLlNlc3Npb25FbmRSZXNwb25zZUgAEi0KCHR1cm5fZW5kGBYgASgLMhkuaG9va2QudjEuVHVybkVuZFJlc3BvbnNlSAASMwoLYWdlbnRfZXZlbnQYFyABKAsyHC5ob29rZC52MS5BZ2VudEV2ZW50UmVzcG9uc2VIAEIHCgVyZXBseSpsCg9QbHVnaW5UcmFuc3BvcnQSIAocUExVR0lOX1RSQU5TUE9SVF9VTlNQRUNJRklFRBAAEhoKFlBMVUdJTl9UUkFOU1BPUlRfVU5BUlkQARIbChdQTFVHSU5fVFJBTlNQT1JUX1NUUkVBTRACMoYICgpIb29rUGx1Z2luEkEKCERlc2NyaWJlEhkuaG9va2QudjEuRGVzY3JpYmVSZXF1ZXN0GhouaG9va2QudjEuRGVzY3JpYmVSZXNwb25zZRJNCgxTZXNzaW9uU3RhcnQSHS5ob29rZC52MS5TZXNzaW9uU3RhcnRSZXF1ZXN0Gh4uaG9va2QudjEuU2Vzc2lvblN0YXJ0UmVzcG9uc2USPgoHUHJlU3RlcBIYLmhvb2tkLnYxLlByZVN0ZXBSZXF1ZXN0GhkuaG9va2QudjEuUHJlU3RlcFJlc3BvbnNlEj4KB1ByZVRvb2wSGC5ob29rZC52MS5QcmVUb29sUmVxdWVzdBoZLmhvb2tkLnYxLlByZVRvb2xSZXNwb25zZRI4CgVHdWFyZBIWLmhvb2tkLnYxLkd1YXJkUmVxdWVzdBoXLmhvb2tkLnYxLkd1YXJkUmVzcG9uc2USPgoHRXhlY3V0ZRIYLmhvb2tkLnYxLkV4ZWN1dGVSZXF1ZXN0GhkuaG9va2QudjEuRXhlY3V0ZVJlc3BvbnNlEkEKCFBvc3RUb29sEhkuaG9va2QudjEuUG9zdFRvb2xSZXF1ZXN0GhouaG9va2QudjEuUG9zdFRvb2xSZXNwb25zZRJHCgpUb29sUmVzdWx0EhsuaG9va2QudjEuVG9vbFJlc3VsdFJlcXVlc3QaHC5ob29rZC52MS5Ub29sUmVzdWx0UmVzcG9uc2USTQoMVHVyblN0b3BwaW5nEh0uaG9va2QudjEuVHVyblN0b3BwaW5nUmVxdWVzdBoeLmhvb2tkLnYxLlR1cm5TdG9wcGluZ1Jlc3BvbnNlEj4KB1Jld3JpdGUSGC5ob29rZC52MS5SZXdyaXRlUmVxdWVzdBoZLmhvb2tkLnYxLlJld3JpdGVSZXNwb25zZRI+CgdBcHByb3ZlEhguaG9va2QudjEuQXBwcm92ZVJlcXVlc3QaGS5ob29rZC52MS5BcHByb3ZlUmVzcG9uc2USRwoKU2Vzc2lvbkVuZBIbLmhvb2tkLnYxLlNlc3Npb25FbmRSZXF1ZXN0GhwuaG9va2QudjEuU2Vzc2lvbkVuZFJlc3BvbnNlEj4KB1R1cm5FbmQSGC5ob29rZC52MS5UdXJuRW5kUmVxdWVzdBoZLmhvb2tkLnYxLlR1cm5FbmRSZXNwb25zZRJHCgpBZ2VudEV2ZW50EhsuaG9va2QudjEuQWdlbnRFdmVudFJlcXVlc3QaHC5ob29rZC52MS5BZ2VudEV2ZW50UmVzcG9uc2USPwoGQXR0YWNoEhcuaG9va2QudjEuQXR0YWNoUmVxdWVzdBoYLmhvb2tkLnYxLkF0dGFjaFJlc3BvbnNlKAEwAWIGcHJvdG8z", [file_hookd_v1_points, file_hookd_v1_types]);
 
 /**
  * @generated from message hookd.v1.DescribeRequest
@@ -105,6 +105,13 @@ export type PluginManifest = Message<"hookd.v1.PluginManifest"> & {
    * @generated from field: bool side_effect_free = 4;
    */
   sideEffectFree: boolean;
+
+  /**
+   * Which transport the plugin wants the daemon to call it over.
+   *
+   * @generated from field: hookd.v1.PluginTransport transport = 5;
+   */
+  transport: PluginTransport;
 };
 
 /**
@@ -598,6 +605,348 @@ export const AgentEventResponseSchema: GenMessage<AgentEventResponse> = /*@__PUR
   messageDesc(file_hookd_v1_plugin, 29);
 
 /**
+ * @generated from message hookd.v1.AttachRequest
+ */
+export type AttachRequest = Message<"hookd.v1.AttachRequest"> & {
+  /**
+   * @generated from oneof hookd.v1.AttachRequest.frame
+   */
+  frame: {
+    /**
+     * @generated from field: hookd.v1.AttachOpen open = 1;
+     */
+    value: AttachOpen;
+    case: "open";
+  } | {
+    /**
+     * @generated from field: hookd.v1.AttachCall call = 2;
+     */
+    value: AttachCall;
+    case: "call";
+  } | {
+    /**
+     * @generated from field: hookd.v1.AttachCancel cancel = 3;
+     */
+    value: AttachCancel;
+    case: "cancel";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message hookd.v1.AttachRequest.
+ * Use `create(AttachRequestSchema)` to create a new message.
+ */
+export const AttachRequestSchema: GenMessage<AttachRequest> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_plugin, 30);
+
+/**
+ * The first frame of every Attach stream.
+ *
+ * @generated from message hookd.v1.AttachOpen
+ */
+export type AttachOpen = Message<"hookd.v1.AttachOpen"> & {
+  /**
+   * @generated from field: string daemon_version = 1;
+   */
+  daemonVersion: string;
+
+  /**
+   * The name the daemon's config gives this plugin (as in DescribeRequest).
+   *
+   * @generated from field: string plugin_name = 2;
+   */
+  pluginName: string;
+
+  /**
+   * The most calls the daemon keeps in flight on this stream at once.
+   *
+   * @generated from field: uint32 window = 3;
+   */
+  window: number;
+};
+
+/**
+ * Describes the message hookd.v1.AttachOpen.
+ * Use `create(AttachOpenSchema)` to create a new message.
+ */
+export const AttachOpenSchema: GenMessage<AttachOpen> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_plugin, 31);
+
+/**
+ * @generated from message hookd.v1.AttachCall
+ */
+export type AttachCall = Message<"hookd.v1.AttachCall"> & {
+  /**
+   * Unique on this stream; the answer carries it back.
+   *
+   * @generated from field: uint64 call_id = 1;
+   */
+  callId: bigint;
+
+  /**
+   * Milliseconds left for this call when the frame was sent.
+   *
+   * @generated from field: uint32 deadline_ms = 2;
+   */
+  deadlineMs: number;
+
+  /**
+   * One point's request; the field number is 10 + the point's `Point` value.
+   *
+   * @generated from oneof hookd.v1.AttachCall.request
+   */
+  request: {
+    /**
+     * @generated from field: hookd.v1.SessionStartRequest session_start = 11;
+     */
+    value: SessionStartRequest;
+    case: "sessionStart";
+  } | {
+    /**
+     * @generated from field: hookd.v1.PreStepRequest pre_step = 12;
+     */
+    value: PreStepRequest;
+    case: "preStep";
+  } | {
+    /**
+     * @generated from field: hookd.v1.PreToolRequest pre_tool = 13;
+     */
+    value: PreToolRequest;
+    case: "preTool";
+  } | {
+    /**
+     * @generated from field: hookd.v1.GuardRequest guard = 14;
+     */
+    value: GuardRequest;
+    case: "guard";
+  } | {
+    /**
+     * @generated from field: hookd.v1.ExecuteRequest execute = 15;
+     */
+    value: ExecuteRequest;
+    case: "execute";
+  } | {
+    /**
+     * @generated from field: hookd.v1.PostToolRequest post_tool = 16;
+     */
+    value: PostToolRequest;
+    case: "postTool";
+  } | {
+    /**
+     * @generated from field: hookd.v1.ToolResultRequest tool_result = 17;
+     */
+    value: ToolResultRequest;
+    case: "toolResult";
+  } | {
+    /**
+     * @generated from field: hookd.v1.TurnStoppingRequest turn_stopping = 18;
+     */
+    value: TurnStoppingRequest;
+    case: "turnStopping";
+  } | {
+    /**
+     * @generated from field: hookd.v1.RewriteRequest rewrite = 19;
+     */
+    value: RewriteRequest;
+    case: "rewrite";
+  } | {
+    /**
+     * @generated from field: hookd.v1.ApproveRequest approve = 20;
+     */
+    value: ApproveRequest;
+    case: "approve";
+  } | {
+    /**
+     * @generated from field: hookd.v1.SessionEndRequest session_end = 21;
+     */
+    value: SessionEndRequest;
+    case: "sessionEnd";
+  } | {
+    /**
+     * @generated from field: hookd.v1.TurnEndRequest turn_end = 22;
+     */
+    value: TurnEndRequest;
+    case: "turnEnd";
+  } | {
+    /**
+     * @generated from field: hookd.v1.AgentEventRequest agent_event = 23;
+     */
+    value: AgentEventRequest;
+    case: "agentEvent";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message hookd.v1.AttachCall.
+ * Use `create(AttachCallSchema)` to create a new message.
+ */
+export const AttachCallSchema: GenMessage<AttachCall> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_plugin, 32);
+
+/**
+ * The daemon no longer waits for this call (its deadline passed, or the session went away).
+ *
+ * @generated from message hookd.v1.AttachCancel
+ */
+export type AttachCancel = Message<"hookd.v1.AttachCancel"> & {
+  /**
+   * @generated from field: uint64 call_id = 1;
+   */
+  callId: bigint;
+};
+
+/**
+ * Describes the message hookd.v1.AttachCancel.
+ * Use `create(AttachCancelSchema)` to create a new message.
+ */
+export const AttachCancelSchema: GenMessage<AttachCancel> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_plugin, 33);
+
+/**
+ * @generated from message hookd.v1.AttachResponse
+ */
+export type AttachResponse = Message<"hookd.v1.AttachResponse"> & {
+  /**
+   * The call this frame answers. An id never sent, or answered before, is refused and counted;
+   * the stream stays open.
+   *
+   * @generated from field: uint64 call_id = 1;
+   */
+  callId: bigint;
+
+  /**
+   * The response of the call's point (field number 10 + its `Point` value), or an error, which
+   * the daemon treats as it treats the same status from the unary RPC.
+   *
+   * @generated from oneof hookd.v1.AttachResponse.reply
+   */
+  reply: {
+    /**
+     * @generated from field: hookd.v1.CallError error = 2;
+     */
+    value: CallError;
+    case: "error";
+  } | {
+    /**
+     * @generated from field: hookd.v1.SessionStartResponse session_start = 11;
+     */
+    value: SessionStartResponse;
+    case: "sessionStart";
+  } | {
+    /**
+     * @generated from field: hookd.v1.PreStepResponse pre_step = 12;
+     */
+    value: PreStepResponse;
+    case: "preStep";
+  } | {
+    /**
+     * @generated from field: hookd.v1.PreToolResponse pre_tool = 13;
+     */
+    value: PreToolResponse;
+    case: "preTool";
+  } | {
+    /**
+     * @generated from field: hookd.v1.GuardResponse guard = 14;
+     */
+    value: GuardResponse;
+    case: "guard";
+  } | {
+    /**
+     * @generated from field: hookd.v1.ExecuteResponse execute = 15;
+     */
+    value: ExecuteResponse;
+    case: "execute";
+  } | {
+    /**
+     * @generated from field: hookd.v1.PostToolResponse post_tool = 16;
+     */
+    value: PostToolResponse;
+    case: "postTool";
+  } | {
+    /**
+     * @generated from field: hookd.v1.ToolResultResponse tool_result = 17;
+     */
+    value: ToolResultResponse;
+    case: "toolResult";
+  } | {
+    /**
+     * @generated from field: hookd.v1.TurnStoppingResponse turn_stopping = 18;
+     */
+    value: TurnStoppingResponse;
+    case: "turnStopping";
+  } | {
+    /**
+     * @generated from field: hookd.v1.RewriteResponse rewrite = 19;
+     */
+    value: RewriteResponse;
+    case: "rewrite";
+  } | {
+    /**
+     * @generated from field: hookd.v1.ApproveResponse approve = 20;
+     */
+    value: ApproveResponse;
+    case: "approve";
+  } | {
+    /**
+     * @generated from field: hookd.v1.SessionEndResponse session_end = 21;
+     */
+    value: SessionEndResponse;
+    case: "sessionEnd";
+  } | {
+    /**
+     * @generated from field: hookd.v1.TurnEndResponse turn_end = 22;
+     */
+    value: TurnEndResponse;
+    case: "turnEnd";
+  } | {
+    /**
+     * @generated from field: hookd.v1.AgentEventResponse agent_event = 23;
+     */
+    value: AgentEventResponse;
+    case: "agentEvent";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message hookd.v1.AttachResponse.
+ * Use `create(AttachResponseSchema)` to create a new message.
+ */
+export const AttachResponseSchema: GenMessage<AttachResponse> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_plugin, 34);
+
+/**
+ * @generated from enum hookd.v1.PluginTransport
+ */
+export enum PluginTransport {
+  /**
+   * The stream (Attach) when the plugin implements it, else unary.
+   *
+   * @generated from enum value: PLUGIN_TRANSPORT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Always the unary RPCs, even when Attach is implemented.
+   *
+   * @generated from enum value: PLUGIN_TRANSPORT_UNARY = 1;
+   */
+  UNARY = 1,
+
+  /**
+   * The stream; the daemon still falls back to unary when Attach answers UNIMPLEMENTED.
+   *
+   * @generated from enum value: PLUGIN_TRANSPORT_STREAM = 2;
+   */
+  STREAM = 2,
+}
+
+/**
+ * Describes the enum hookd.v1.PluginTransport.
+ */
+export const PluginTransportSchema: GenEnum<PluginTransport> = /*@__PURE__*/
+  enumDesc(file_hookd_v1_plugin, 0);
+
+/**
  * @generated from service hookd.v1.HookPlugin
  */
 export const HookPlugin: GenService<{
@@ -716,6 +1065,22 @@ export const HookPlugin: GenService<{
     methodKind: "unary";
     input: typeof AgentEventRequestSchema;
     output: typeof AgentEventResponseSchema;
+  },
+  /**
+   * The stream path: one long-lived bidirectional stream that carries every call to this plugin,
+   * several at once, answered in any order. The daemon opens it after Describe unless the
+   * manifest prefers unary; a plugin that does not implement it answers UNIMPLEMENTED and is
+   * called through the unary RPCs above. The first daemon frame is `open`; then each `call`
+   * carries an id, one point's request and the time left; the plugin answers each id once, with
+   * that point's response or an error. The daemon enforces every deadline with its own timer and
+   * sends `cancel` for a call it no longer waits for.
+   *
+   * @generated from rpc hookd.v1.HookPlugin.Attach
+   */
+  attach: {
+    methodKind: "bidi_streaming";
+    input: typeof AttachRequestSchema;
+    output: typeof AttachResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hookd_v1_plugin, 0);
