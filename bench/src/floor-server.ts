@@ -3,8 +3,11 @@
 // HookHost.EvaluatePreTool with a fixed daemon-like response (floor_single) and
 // HookPlugin.PreTool with a fixed plugin answer (the second hop of floor_relay), and holds
 // HookHost.Session streams open after answering `open` (the floor of the sessions scenario).
+// On the stream path it answers each pre-tool request of a HookHost.Evaluate stream with the same
+// fixed response (floor_stream_single) and each call of a HookPlugin.Attach stream with the same
+// plugin answer (the second hop of floor_stream_relay), in arrival order.
 // Usage: node floor-server.js --listen unix:///path. Prints "ready" on stdout once bound.
-import { Server } from "@grpc/grpc-js";
+import { Server, status } from "@grpc/grpc-js";
 import { addService, bindServer, pb } from "@hookd/sdk/internal";
 import { PLUGIN_PRE_TOOL_RESPONSE, PRE_TOOL_RESPONSE } from "./messages.js";
 import { argument, serveUntilSignal } from "./proc-args.js";
@@ -18,7 +21,23 @@ addService(server, pb.HookHost, {
       if (request.frame.case === "open") await call.send({ frame: { case: "opened", value: { sessionId: request.frame.value.sessionId } } });
     }
   },
+  evaluate: async (requests, call) => {
+    for await (const request of requests) {
+      await call.send(
+        request.request.case === "preTool"
+          ? { requestId: request.requestId, reply: { case: "preTool", value: PRE_TOOL_RESPONSE } }
+          : { requestId: request.requestId, reply: { case: "error", value: { code: status.UNIMPLEMENTED, message: `the floor answers pre_tool only, not ${request.request.case ?? "nothing"}` } } },
+      );
+    }
+  },
 });
-addService(server, pb.HookPlugin, { preTool: async () => PLUGIN_PRE_TOOL_RESPONSE });
+addService(server, pb.HookPlugin, {
+  preTool: async () => PLUGIN_PRE_TOOL_RESPONSE,
+  attach: async (requests, call) => {
+    for await (const request of requests) {
+      if (request.frame.case === "call") await call.send({ callId: request.frame.value.callId, reply: { case: "preTool", value: PLUGIN_PRE_TOOL_RESPONSE } });
+    }
+  },
+});
 await bindServer(server, argument("--listen"));
 serveUntilSignal(server);

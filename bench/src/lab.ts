@@ -137,6 +137,11 @@ export class Lab {
     return proc;
   }
 
+  /** A process a scenario started itself, kept (and stopped) like the lab's own. */
+  keep<P extends Proc>(proc: P): P {
+    return this.#keep(proc);
+  }
+
   /** Kept until the scenario that started it releases it. */
   #keep<P extends Proc>(proc: P): P {
     this.#procs.push(proc);

@@ -24,6 +24,7 @@ function ratio(a: number | undefined, b: number | undefined): number | undefined
   return a === undefined || b === undefined || b === 0 ? undefined : Math.round((a / b) * 100) / 100;
 }
 
+const ms = (us: number | undefined): number | undefined => (us === undefined ? undefined : Math.round(us / 10) / 100);
 const p50 = (name: string) => (s: Readonly<Record<string, ScenarioFigures>>) => s[name]?.p50_us;
 const cpu = (name: string) => (s: Readonly<Record<string, ScenarioFigures>>) => s[name]?.cpu_us_per_call;
 
@@ -38,6 +39,30 @@ export const TARGETS: readonly Target[] = [
     value: (s) => ratio(s["agents32"]?.ops_per_s, s["floor_relay32"]?.ops_per_s),
     target: { op: ">=", bound: 0.7 },
   },
+  // The stream path (issue #16).
+  { name: "stream_remote/floor_relay", how: "p50: the stream path against the unary two-hop floor", value: (s) => ratio(p50("stream_remote")(s), p50("floor_relay")(s)), target: { op: "<=", bound: 0.35 } },
+  { name: "stream_remote/floor_stream_relay", how: "p50", value: (s) => ratio(p50("stream_remote")(s), p50("floor_stream_relay")(s)), target: { op: "<=", bound: 1.3 } },
+  { name: "stream_inprocess/floor_stream_single", how: "p50", value: (s) => ratio(p50("stream_inprocess")(s), p50("floor_stream_single")(s)), target: { op: "<=", bound: 1.3 } },
+  { name: "stream_fanout4/stream_remote", how: "p50", value: (s) => ratio(p50("stream_fanout4")(s), p50("stream_remote")(s)), target: { op: "<=", bound: 1.5 } },
+  {
+    name: "stream_agents32/floor_relay32",
+    how: "throughput, stream_agents32 / floor_relay32 (both at 32 in flight)",
+    value: (s) => ratio(s["stream_agents32"]?.ops_per_s, s["floor_relay32"]?.ops_per_s),
+    target: { op: ">=", bound: 3 },
+  },
+  { name: "command_node/stream_remote", how: "p50", value: (s) => ratio(p50("command_node")(s), p50("stream_remote")(s)), target: { op: ">=", bound: 200 } },
+  // No stream scenario's p99 worse than its unary counterpart's.
+  ...(
+    [
+      ["stream_inprocess", "inprocess"],
+      ["stream_remote", "remote_uds"],
+      ["stream_fanout4", "fanout4"],
+      ["stream_agents32", "agents32"],
+    ] as const
+  ).map(([stream, unary]): Target => ({ name: `${stream}_p99/${unary}_p99`, how: "p99: the stream path against its unary counterpart", value: (s) => ratio(s[stream]?.p99_us, s[unary]?.p99_us), target: { op: "<=", bound: 1 } })),
+  // The http hook path.
+  { name: "http_hook/floor_http", how: "p50, a new connection per call on both", value: (s) => ratio(p50("http_hook")(s), p50("floor_http")(s)), target: { op: "<=", bound: 1.3 } },
+  { name: "forwarder_c_ms", how: "p50 of the shipped (C) forwarder per event, ms", value: (s) => ms(p50("forwarder_c")(s)), target: { op: "<=", bound: 5 } },
   { name: "sessions_kb_per_session", how: "daemon VmRSS growth per open idle session, KiB (after 30 s idle; quick: 1 s)", value: (s) => s["sessions"]?.rss_kb_per_session, target: { op: "<=", bound: 16 } },
   // Reported without a target.
   {
@@ -56,11 +81,20 @@ export const TARGETS: readonly Target[] = [
     how: "p50: what the transport alone gives for the fanout4 target's ratio",
     value: (s) => ratio(p50("floor_fanout4")(s), p50("floor_relay")(s)),
   },
+  { name: "forwarder_node_ms", how: "p50 of the node forwarder (hookd hook) per event, ms", value: (s) => ms(p50("forwarder_node")(s)) },
+  { name: "forwarder_c/floor_process", how: "p50: the C forwarder against spawning /bin/true", value: (s) => ratio(p50("forwarder_c")(s), p50("floor_process")(s)) },
+  { name: "stream_remote/remote_uds", how: "p50: stream path / unary path, one remote plugin", value: (s) => ratio(p50("stream_remote")(s), p50("remote_uds")(s)) },
+  { name: "floor_stream_relay/floor_relay", how: "p50: bare streams against bare unary calls, two hops", value: (s) => ratio(p50("floor_stream_relay")(s), p50("floor_relay")(s)) },
+  { name: "floor_stream_single/floor_single", how: "p50: bare stream against bare unary call, one hop", value: (s) => ratio(p50("floor_stream_single")(s), p50("floor_single")(s)) },
   { name: "floor_relay/floor_single", how: "p50 (sanity: about 2)", value: (s) => ratio(p50("floor_relay")(s), p50("floor_single")(s)) },
   // The same comparisons in CPU time per call of the serving processes: steadier under load.
   { name: "cpu: remote_uds/floor_relay", how: "CPU µs per call (daemon + plugin vs relay + server)", value: (s) => ratio(cpu("remote_uds")(s), cpu("floor_relay")(s)) },
   { name: "cpu: inprocess/floor_single", how: "CPU µs per call (daemon vs server)", value: (s) => ratio(cpu("inprocess")(s), cpu("floor_single")(s)) },
   { name: "cpu: fanout4/remote_uds", how: "CPU µs per call", value: (s) => ratio(cpu("fanout4")(s), cpu("remote_uds")(s)) },
+  { name: "cpu: stream_remote/floor_stream_relay", how: "CPU µs per call (daemon + plugin vs relay + server, streams)", value: (s) => ratio(cpu("stream_remote")(s), cpu("floor_stream_relay")(s)) },
+  { name: "cpu: stream_inprocess/floor_stream_single", how: "CPU µs per call (daemon vs server, streams)", value: (s) => ratio(cpu("stream_inprocess")(s), cpu("floor_stream_single")(s)) },
+  { name: "cpu: stream_remote/remote_uds", how: "CPU µs per call: stream path / unary path", value: (s) => ratio(cpu("stream_remote")(s), cpu("remote_uds")(s)) },
+  { name: "cpu: http_hook/floor_http", how: "CPU µs per call (daemon vs bare http server)", value: (s) => ratio(cpu("http_hook")(s), cpu("floor_http")(s)) },
   { name: "cpu: command_node/remote_uds", how: "CPU µs per call (hook processes included)", value: (s) => ratio(cpu("command_node")(s), cpu("remote_uds")(s)) },
 ];
 

@@ -4,65 +4,21 @@
 // A scenario that needs a plugin kind the daemon does not have yet is skipped with the reason.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { HTTP_SCENARIOS } from "./http-scenarios.js";
 import { openAgent, openIdleSession } from "./hosted.js";
 import { Skip, expectPreTool } from "./lab.js";
 import type { HostClient, Lab } from "./lab.js";
+import { manyAgents, AGENTS } from "./many-agents.js";
 import { postToolRequest } from "./messages.js";
 import { REPO, rssKb } from "./procs.js";
-import { concurrentWindow, summarize, windowSummary } from "./stats.js";
-import type { Bounds, Summary, Window } from "./stats.js";
+import { FAST, NODE_PROCESS, POLICY_MODULE, SHELL, TURN, remotePolicyDaemon, throughDaemon } from "./setups.js";
+import type { LatencySetup, Scenario, ScenarioResult } from "./setups.js";
+import { summarize } from "./stats.js";
+import { STREAM_SCENARIOS } from "./stream-scenarios.js";
 
-export interface ScenarioResult extends Partial<Summary> {
-  /** Calls made before measuring (latency scenarios). */
-  readonly warmup?: number;
-  readonly rss_kb_per_session?: number;
-  /** hosted_turn: the turn's p50 divided by its tool calls. */
-  readonly per_call_us?: number;
-  /** Answers not decided by the plugin under test (a fault or a fail-closed deny mid-run). */
-  readonly mismatches?: number;
-  /**
-   * CPU time per measured call of the serving processes (daemon, plugins, hook processes; the
-   * floor's server and relay), in microseconds, counted only while this scenario ran: unlike
-   * latency, it moves little with the load from elsewhere on the machine.
-   */
-  readonly cpu_us_per_call?: number;
-  readonly note?: string;
-  readonly skipped?: string;
-}
+export type { LatencySetup, Scenario, ScenarioResult } from "./setups.js";
 
-export interface LatencySetup {
-  readonly call: () => Promise<unknown>;
-  readonly mismatches?: () => number;
-  readonly note?: string;
-  /** Tool calls per measured call (hosted_turn), for per_call_us. */
-  readonly perCall?: number;
-  /** Processes serving this scenario that it did not start itself (the floor's). */
-  readonly sharedPids?: readonly number[];
-}
-
-export type Scenario =
-  | { readonly type: "latency"; readonly name: string; readonly what: string; readonly bounds: (quick: boolean) => Bounds; setup(lab: Lab): Promise<LatencySetup> }
-  | { readonly type: "group"; readonly name: string; readonly what: string; readonly produces: readonly string[]; run(lab: Lab): Promise<Record<string, ScenarioResult>> };
-
-const POLICY_MODULE = join(REPO, "bench/dist/plugins/policy.js");
-const AGENTS = 32;
 const TOOL_CALLS_PER_TURN = 10;
-
-const FAST = (quick: boolean): Bounds => (quick ? { warmup: 300, count: 5_000, maxMs: 1_500 } : { warmup: 2_000, count: 100_000, maxMs: 10_000 });
-const SHELL = (quick: boolean): Bounds => (quick ? { warmup: 3, count: 300, maxMs: 1_500 } : { warmup: 20, count: 3_000, maxMs: 10_000 });
-const NODE_PROCESS = (quick: boolean): Bounds => (quick ? { warmup: 2, count: 12, maxMs: 3_000 } : { warmup: 5, count: 100, maxMs: 20_000 });
-const TURN = (quick: boolean): Bounds => (quick ? { warmup: 5, count: 300, maxMs: 1_500 } : { warmup: 30, count: 3_000, maxMs: 10_000 });
-
-/** Pre-tool evaluations through a daemon with `plugins`, decided by `decidedBy`. */
-async function throughDaemon(lab: Lab, name: string, plugins: Record<string, unknown>[], decidedBy: string): Promise<LatencySetup> {
-  const daemon = await lab.daemon(name, plugins);
-  return expectPreTool(lab.client(daemon.target), decidedBy);
-}
-
-async function remotePolicyDaemon(lab: Lab, name: string): Promise<{ target: string }> {
-  const plugin = await lab.remotePolicy("bench-policy", "allow", lab.settings.profileScenarios.has(name) ? `plugin-${name}` : undefined);
-  return lab.daemon(name, [{ name: "bench-policy", kind: "remote", target: plugin.target }]);
-}
 
 async function commandHook(lab: Lab, name: string, command: string): Promise<LatencySetup> {
   const hooks = join(lab.settings.dir, `${name}.hooks.json`);
@@ -84,39 +40,6 @@ async function hostedTurn(lab: Lab): Promise<LatencySetup> {
   await expectPreTool(client, "bench-policy");
   const agent = await openAgent(client, "bench-hosted", "bench-agent");
   return { call: () => agent.turn(TOOL_CALLS_PER_TURN), note, perCall: TOOL_CALLS_PER_TURN };
-}
-
-/** agents32 and floor_relay32 in alternating windows, each agent on its own connection. */
-async function manyAgents(lab: Lab): Promise<Record<string, ScenarioResult>> {
-  const { relayTarget } = await lab.floor();
-  const results: Record<string, ScenarioResult> = {};
-  let daemonTarget: string | undefined;
-  try {
-    daemonTarget = (await remotePolicyDaemon(lab, "agents32")).target;
-  } catch (error) {
-    if (!(error instanceof Skip)) throw error;
-    results["agents32"] = { skipped: error.message };
-  }
-  const agents = async (name: string, target: string) => ({
-    name,
-    calls: await Promise.all(Array.from({ length: AGENTS }, (_, i) => expectPreTool(lab.client(target, true), "bench-policy", 15_000, `bench-agent-${i}`))),
-    window: { samples: [], completed: 0, elapsedMs: 0 } as Window,
-  });
-  const sides = [...(daemonTarget === undefined ? [] : [await agents("agents32", daemonTarget)]), await agents("floor_relay32", relayTarget)];
-  const rounds = lab.settings.quick ? 2 : 4;
-  const timing = lab.settings.quick ? { warmupMs: 300, durationMs: 1_000 } : { warmupMs: 500, durationMs: 3_000 };
-  for (let round = 0; round < rounds; round++) {
-    for (const side of sides) await concurrentWindow((loop) => (side.calls[loop] as (typeof side.calls)[number]).call(), { concurrency: AGENTS, ...timing }, side.window);
-  }
-  for (const side of sides) {
-    const mismatches = side.calls.reduce((total, checked) => total + checked.mismatches(), 0);
-    results[side.name] = {
-      ...windowSummary(side.window),
-      ...(mismatches > 0 ? { mismatches } : {}),
-      note: `${AGENTS} loops on own connections, ${rounds} alternating windows of ${timing.durationMs} ms`,
-    };
-  }
-  return results;
 }
 
 /** Idle hosted sessions held against one process: each on its own stream, over 8 connections. */
@@ -301,11 +224,13 @@ export const SCENARIOS: readonly Scenario[] = [
     bounds: TURN,
     setup: hostedTurn,
   },
+  ...STREAM_SCENARIOS,
+  ...HTTP_SCENARIOS,
   {
     type: "group",
     name: "agents32",
-    what: `${AGENTS} agents at once against one remote plugin, and floor_relay at ${AGENTS} in flight`,
-    produces: ["agents32", "floor_relay32"],
+    what: `${AGENTS} agents at once against one remote plugin (unary, and each on an Evaluate stream), and floor_relay at ${AGENTS} in flight`,
+    produces: ["agents32", "stream_agents32", "floor_relay32"],
     run: manyAgents,
   },
   {

@@ -1,0 +1,64 @@
+// The stream path's scenarios (issue #16): each agent's evaluations on one HookHost.Evaluate
+// stream (evaluate-stream.ts), and their floors on bare streams between the same processes as the
+// unary floors. Against a daemon without the Evaluate stream they are skipped (UNIMPLEMENTED).
+import { expectPreToolStream } from "./evaluate-stream.js";
+import type { Lab } from "./lab.js";
+import { FAST, POLICY_MODULE, remotePolicyDaemon } from "./setups.js";
+import type { LatencySetup, Scenario } from "./setups.js";
+
+/** Pre-tool evaluations on one Evaluate stream to `target`, decided by `decidedBy`. */
+async function onStream(lab: Lab, target: string, decidedBy: string, note?: string): Promise<LatencySetup> {
+  const checked = await expectPreToolStream(lab.client(target), decidedBy);
+  return { call: checked.call, mismatches: checked.mismatches, ...(note === undefined ? {} : { note }) };
+}
+
+export const STREAM_SCENARIOS: readonly Scenario[] = [
+  {
+    type: "latency",
+    name: "floor_stream_single",
+    what: "one message round trip on a bare bidi stream (HookHost.Evaluate frames), no hookd",
+    bounds: FAST,
+    setup: async (lab) => {
+      const floor = await lab.floor();
+      return { ...(await onStream(lab, floor.serverTarget, "bench-policy")), sharedPids: [floor.server.pid] };
+    },
+  },
+  {
+    type: "latency",
+    name: "floor_stream_relay",
+    what: "client -> relay -> server over bare streams (Evaluate, then Attach upstream), no hookd",
+    bounds: FAST,
+    setup: async (lab) => {
+      const floor = await lab.floor();
+      return { ...(await onStream(lab, floor.relayTarget, "bench-policy")), sharedPids: [floor.relay.pid, floor.server.pid] };
+    },
+  },
+  {
+    type: "latency",
+    name: "stream_inprocess",
+    what: "pre-tool on an Evaluate stream through hookd, in-process plugin",
+    bounds: FAST,
+    setup: async (lab) => {
+      const daemon = await lab.daemon("stream_inprocess", [{ name: "bench-policy", kind: "in-process", module: POLICY_MODULE }]);
+      return onStream(lab, daemon.target, "bench-policy");
+    },
+  },
+  {
+    type: "latency",
+    name: "stream_remote",
+    what: "pre-tool on an Evaluate stream through hookd to one remote plugin (servePlugin) over Attach",
+    bounds: FAST,
+    setup: async (lab) => onStream(lab, (await remotePolicyDaemon(lab, "stream_remote")).target, "bench-policy"),
+  },
+  {
+    type: "latency",
+    name: "stream_fanout4",
+    what: "fanout4 on an Evaluate stream: four side-effect-free remote plugins over Attach",
+    bounds: FAST,
+    setup: async (lab) => {
+      const plugins = await Promise.all(["fan-1", "fan-2", "fan-3", "fan-4"].map((name, i) => lab.remotePolicy(name, i === 3 ? "allow" : "pass")));
+      const daemon = await lab.daemon("stream_fanout4", plugins.map((p, i) => ({ name: `fan-${i + 1}`, kind: "remote", target: p.target })));
+      return onStream(lab, daemon.target, "fan-4");
+    },
+  },
+];
