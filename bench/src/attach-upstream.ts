@@ -1,7 +1,8 @@
 // The relay's upstream on the stream path: one HookPlugin.Attach stream to a plugin server,
 // opened with `open`, then pre-tool calls multiplexed by call id (mux.ts), each carrying the time
 // left, and a `cancel` frame when the caller gives up. The bare-transport twin of the daemon's
-// Attach client, with none of its logic (no window, no reconnect: the floor measures transport).
+// Attach client, with none of its logic (no window, no deadline timers: the floor measures
+// transport). It fails fast when the plugin is not there; the relay opens a new one after that.
 import { create } from "@bufbuild/protobuf";
 import { status } from "@grpc/grpc-js";
 import { StatusError, createClient, pb } from "@hookd/sdk/internal";
@@ -15,9 +16,14 @@ export class AttachUpstream {
   readonly #mux: Mux<pb.AttachResponse>;
 
   constructor(target: string, pluginName: string) {
-    this.#call = createClient(pb.HookPlugin, target).attach({ waitForReady: true });
+    this.#call = createClient(pb.HookPlugin, target).attach();
     this.#mux = new Mux(this.#call.responses, (frame) => frame.callId);
     void this.#call.send({ frame: { case: "open", value: { daemonVersion: "bench-relay", pluginName, window: 1024 } } }).catch(() => {});
+  }
+
+  /** Set once the stream is over (its calls failed with this). */
+  get ended(): Error | undefined {
+    return this.#mux.ended;
   }
 
   /** One pre-tool call; `cancel` sends the cancel frame and fails the call. */

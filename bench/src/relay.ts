@@ -49,7 +49,6 @@ function refusalOf(answers: readonly pb.PreToolResponse[]): pb.EvaluatePreToolRe
 
 /** Relays one Evaluate stream's pre-tool requests over the Attach upstreams, answering each by id. */
 async function relayStream(requests: AsyncIterable<pb.EvaluateRequest>, send: (frame: MessageInitShape<typeof pb.EvaluateResponseSchema>) => Promise<void>, signal: AbortSignal): Promise<void> {
-  attached ??= targets.map((target, i) => new AttachUpstream(target, `floor-${i + 1}`));
   const running = new Map<bigint, { cancel(): void }[]>();
   const cancelAll = (): void => {
     for (const calls of running.values()) for (const call of calls) call.cancel();
@@ -72,6 +71,8 @@ async function relayStream(requests: AsyncIterable<pb.EvaluateRequest>, send: (f
       continue;
     }
     const event = request.request.value.event;
+    // Opened on first use; a stream that ended (its plugin went away) is opened again.
+    attached = targets.map((target, i) => (attached?.[i] === undefined || attached[i].ended !== undefined ? new AttachUpstream(target, `floor-${i + 1}`) : attached[i]));
     const calls = attached.map((upstream) => upstream.preTool(event, request.deadlineMs === 0 ? DEADLINE_MS : request.deadlineMs));
     running.set(id, calls);
     track(
