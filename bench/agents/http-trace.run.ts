@@ -1,25 +1,51 @@
 // Where Claude Code's http hook round trip goes (`npm run bench:agents`, beside latency.run.ts):
 // Claude Code runs the real-agent scenario with its http hooks pointed, in alternating runs, at
-// hookd's endpoint and at a bare recording HTTP server that answers `{}` at once. From Claude
+// hookd's endpoint with the real-agent lane's policy (which appends every event to a log file),
+// at hookd with the bench's bench-policy (in-process, a few regex tests, no I/O), and at a bare
+// recording HTTP server that answers `{}` at once. From Claude
 // Code's own debug log (--debug-file: "HTTP hook POST to …" and "HTTP hook response status …",
 // 1 ms resolution) each round trip; for the bare server also when the request arrived and was
 // answered (same clock), which splits the round trip into the agent's side and the server's, and
-// whether Claude Code reused its connection. Writes bench/results/http-trace.json.
+// whether Claude Code reused its connection. HOOKD_TRACE_MODEL_DELAY_MS delays every model
+// answer (a real model's think time), so hooks come further apart than a server's keep-alive
+// timeout. Writes bench/results/http-trace.json.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, request } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { REPO } from "../../test/support/daemon-process.js";
+import { REPO, startDaemon } from "../../test/support/daemon-process.js";
 import { startFakeModel } from "../../test/agents/fake-model/server.js";
-import { tempDir } from "../../test/agents/support/agents.js";
+import { freePort, tempDir } from "../../test/agents/support/agents.js";
 import { claudeHooks, runClaude } from "../../test/agents/support/claude.js";
 import { startPolicyDaemon } from "../../test/agents/support/policy.js";
 import { SCENARIO_PROMPT, prepareCwd, scenarioScript } from "../../test/agents/support/scenario.js";
 
 const RUNS = Number(process.env.HOOKD_BENCH_RUNS ?? "5");
 const EVENTS = ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"] as const;
+const MODEL_DELAY_MS = Number(process.env.HOOKD_TRACE_MODEL_DELAY_MS ?? "0");
 const now = (): number => performance.timeOrigin + performance.now();
+
+/** A proxy in front of the fake model that holds each request `delayMs` before passing it on. */
+async function delayed(target: string, delayMs: number): Promise<{ url: string; close(): void }> {
+  const upstream = new URL(target);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      setTimeout(() => {
+        const forward = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        forward.on("error", () => res.destroy());
+        forward.end(Buffer.concat(chunks));
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
 
 interface Posted {
   readonly event: string;
@@ -72,15 +98,17 @@ async function recordingServer(): Promise<{ url: string; seen: Seen[]; close(): 
 
 async function claudeRun(url: string): Promise<Posted[]> {
   const model = await startFakeModel(scenarioScript);
+  const proxy = MODEL_DELAY_MS > 0 ? await delayed(model.url, MODEL_DELAY_MS) : undefined;
   try {
     const home = await tempDir("trace-claude");
     const cwd = await tempDir("trace-cwd");
     prepareCwd(cwd);
     const debug = join(home, "debug.log");
-    const run = await runClaude({ home, cwd, modelUrl: model.url, hooks: claudeHooks("http", url, EVENTS), prompt: SCENARIO_PROMPT, args: ["--allowedTools", "Bash", "--debug-file", debug] });
+    const run = await runClaude({ home, cwd, modelUrl: proxy?.url ?? model.url, hooks: claudeHooks("http", url, EVENTS), prompt: SCENARIO_PROMPT, args: ["--allowedTools", "Bash", "--debug-file", debug] });
     expect(run.code, run.stderr).toBe(0);
     return posts(readFileSync(debug, "utf8"));
   } finally {
+    proxy?.close();
     await model.close();
   }
 }
@@ -93,11 +121,16 @@ function median(values: readonly number[]): number {
 
 it("splits Claude Code's http hook round trip between the agent and the server", async () => {
   const policy = await startPolicyDaemon();
+  const port = await freePort();
+  const plain = await startDaemon({
+    config: { http: { listen: `127.0.0.1:${port}` }, plugins: [{ name: "bench-policy", kind: "in-process", module: join(REPO, "bench/dist/plugins/policy.js") }] },
+  });
   const floor = await recordingServer();
   const rows: { target: string; event: string; roundTripMs: number; toServerMs?: number; serverMs?: number; fromServerMs?: number; socket?: number }[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
       for (const sample of await claudeRun(policy.hookUrl)) rows.push({ target: "hookd", event: sample.event, roundTripMs: sample.responseAt - sample.postAt });
+      for (const sample of await claudeRun(`http://127.0.0.1:${port}`)) rows.push({ target: "hookd-bench-policy", event: sample.event, roundTripMs: sample.responseAt - sample.postAt });
       const from = floor.seen.length;
       const samples = await claudeRun(floor.url);
       const seen = floor.seen.slice(from);
@@ -117,6 +150,7 @@ it("splits Claude Code's http hook round trip between the agent and the server",
     }
   } finally {
     floor.close();
+    await plain.stop();
     await policy.stop();
   }
   expect(rows.length).toBeGreaterThan(0);
@@ -135,8 +169,8 @@ it("splits Claude Code's http hook round trip between the agent and the server",
   writeFileSync(join(REPO, "bench/results/http-trace.json"), `${JSON.stringify({ runs: RUNS, summary, rows }, null, 2)}\n`);
   const fmt = (v: number): string => (Number.isNaN(v) ? "-" : v.toFixed(1)).padStart(9);
   const lines = [
-    "target event               samples  round ms  to server  server ms  from server  connections (bare)",
-    ...summary.sort((a, b) => a.key.localeCompare(b.key)).map((s) => `${s.key.padEnd(28)} ${String(s.samples).padStart(7)} ${fmt(s.roundTripMs)} ${fmt(s.toServerMs)} ${fmt(s.serverMs)} ${fmt(s.fromServerMs)}    ${s.connections || "-"}`),
+    "target event                      samples  round ms  to server  server ms  from server  connections (bare)",
+    ...summary.sort((a, b) => a.key.localeCompare(b.key)).map((s) => `${s.key.padEnd(36)} ${String(s.samples).padStart(7)} ${fmt(s.roundTripMs)} ${fmt(s.toServerMs)} ${fmt(s.serverMs)} ${fmt(s.fromServerMs)}    ${s.connections || "-"}`),
   ];
   process.stdout.write(`\n${lines.join("\n")}\n`);
 }, 900_000);

@@ -5,13 +5,15 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PRE_TOOL_USE_BODY, childrenCpuMs, permissionDecision, postHook, runOnce } from "./http-hook.js";
+import type { HttpAnswer } from "./http-hook.js";
 import { Skip } from "./lab.js";
 import type { Lab } from "./lab.js";
 import { REPO, startProcess } from "./procs.js";
 import type { Proc } from "./procs.js";
 import { NODE_PROCESS, POLICY_MODULE, SHELL } from "./setups.js";
+import { summarize } from "./stats.js";
 import type { Bounds } from "./stats.js";
-import type { LatencySetup, Scenario } from "./setups.js";
+import type { LatencySetup, Scenario, ScenarioResult } from "./setups.js";
 
 const C_FORWARDER = join(REPO, "daemon/dist/forward/hookd-hook");
 const NODE_FORWARDER = join(REPO, "daemon/dist/forward/main.js");
@@ -70,7 +72,7 @@ export const HTTP_SCENARIOS: readonly Scenario[] = [
     what: "a POST per event on a new connection to a bare node:http server answering {}",
     bounds: HTTP,
     setup: async (lab) => {
-      const proc = lab.keep(await startProcess("http floor", process.execPath, [join(REPO, "bench/dist/http-floor.js")], { ready: (line) => line.startsWith("ready ") }));
+      const proc = lab.keep(await startProcess("http floor", process.execPath, [...lab.profileArgsFor("floor_http"), join(REPO, "bench/dist/http-floor.js")], { ready: (line) => line.startsWith("ready ") }));
       const url = addressIn(proc, /^ready (\S+)$/);
       const setup = await expectAllow("floor_http", async () => {
         const answer = await postHook(url, PRE_TOOL_USE_BODY);
@@ -121,3 +123,40 @@ export const HTTP_SCENARIOS: readonly Scenario[] = [
     setup: (lab) => forwarder(lab, "forwarder_node", process.execPath, [NODE_FORWARDER]),
   },
 ];
+
+/**
+ * http_hook and floor_http at an agent's pace: one request every `gapMs`, the two alternating,
+ * each on a new connection. Between an agent's hooks the daemon idles (the model thinks, the
+ * tool runs), so each request finds cold caches and code V8 has barely optimized; a tight loop
+ * hides that.
+ */
+async function sparse(lab: Lab): Promise<Record<string, ScenarioResult>> {
+  const count = lab.settings.quick ? 20 : 200;
+  const gapMs = lab.settings.quick ? 100 : 250;
+  const floor = lab.keep(await startProcess("http floor (sparse)", process.execPath, [join(REPO, "bench/dist/http-floor.js")], { ready: (line) => line.startsWith("ready ") }));
+  const sides = [
+    { name: "floor_http_sparse", url: addressIn(floor, /^ready (\S+)$/), want: (answer: HttpAnswer) => answer.status === 200 && answer.body === "{}", samples: [] as number[], mismatches: 0 },
+    { name: "http_hook_sparse", url: await httpDaemon(lab, "http_hook_sparse"), want: (answer: HttpAnswer) => answer.status === 200 && permissionDecision(answer.body) === "allow", samples: [] as number[], mismatches: 0 },
+  ];
+  for (const side of sides) for (let i = 0; i < 5; i++) if (!side.want(await postHook(side.url, PRE_TOOL_USE_BODY))) throw new Error(`${side.name}: the warm-up was not answered as expected`);
+  for (let i = 0; i < count; i++) {
+    for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
+      await new Promise((resolve) => setTimeout(resolve, gapMs));
+      const started = performance.now();
+      const answer = await postHook(side.url, PRE_TOOL_USE_BODY);
+      side.samples.push((performance.now() - started) * 1000);
+      if (!side.want(answer)) side.mismatches++;
+    }
+  }
+  return Object.fromEntries(
+    sides.map((side) => [side.name, { ...summarize(side.samples), ...(side.mismatches > 0 ? { mismatches: side.mismatches } : {}), note: `one request every ${gapMs} ms, alternating, new connection each` }]),
+  );
+}
+
+export const HTTP_SPARSE: Scenario = {
+  type: "group",
+  name: "http_sparse",
+  what: "http_hook and floor_http at an agent's pace (a request every 100 ms quick, 250 ms full, alternating)",
+  produces: ["floor_http_sparse", "http_hook_sparse"],
+  run: sparse,
+};

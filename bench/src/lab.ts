@@ -119,9 +119,16 @@ export class Lab {
     }
   }
 
+  /** The node flags that profile a helper process of scenario `name`, when it is profiled. */
+  profileArgsFor(name: string): string[] {
+    return this.settings.profileScenarios.has(name) ? this.#profileArgs(name) : [];
+  }
+
   #profileArgs(name: string): string[] {
     const dir = this.settings.profileDir;
-    return dir === undefined ? [] : ["--cpu-prof", "--cpu-prof-interval", "200", "--cpu-prof-dir", dir, "--cpu-prof-name", `${name}.cpuprofile`];
+    // A directory per process: every thread writes its own profile (a fixed --cpu-prof-name would
+    // let a worker thread's overwrite the main thread's); main.ts reads the main thread's.
+    return dir === undefined ? [] : ["--cpu-prof", "--cpu-prof-interval", "200", "--cpu-prof-dir", join(dir, name)];
   }
 
   /** A HookHost client; `ownChannel` gives it its own connection, as a separate agent has. */

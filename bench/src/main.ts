@@ -234,10 +234,13 @@ async function main(): Promise<number> {
   }
 
   if (profileDir !== undefined) {
-    for (const file of (await readdir(profileDir)).filter((name) => name.endsWith(".cpuprofile")).sort()) {
-      const made = results[file.replace(/\.cpuprofile$/, "")];
+    // One directory per profiled process; its main thread's profile is the one with thread id 0.
+    for (const name of (await readdir(profileDir)).sort()) {
+      const main = (await readdir(join(profileDir, name)).catch(() => [])).find((file) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(file));
+      if (main === undefined) continue;
+      const made = results[name];
       const calls = made?.count === undefined ? undefined : made.count + (made.warmup ?? 0);
-      process.stdout.write(`\n== profile ${file}\n${summarizeProfile(JSON.parse(await readFile(join(profileDir, file), "utf8")) as unknown, calls)}`);
+      process.stdout.write(`\n== profile ${name} (main thread)\n${summarizeProfile(JSON.parse(await readFile(join(profileDir, name, main), "utf8")) as unknown, calls)}`);
     }
   }
   return 0;

@@ -81,6 +81,7 @@ export const TARGETS: readonly Target[] = [
     how: "p50: what the transport alone gives for the fanout4 target's ratio",
     value: (s) => ratio(p50("floor_fanout4")(s), p50("floor_relay")(s)),
   },
+  { name: "http_hook_sparse/floor_http_sparse", how: "p50 at an agent's pace (a request every 100-250 ms)", value: (s) => ratio(p50("http_hook_sparse")(s), p50("floor_http_sparse")(s)) },
   { name: "forwarder_node_ms", how: "p50 of the node forwarder (hookd hook) per event, ms", value: (s) => ms(p50("forwarder_node")(s)) },
   { name: "forwarder_c/floor_process", how: "p50: the C forwarder against spawning /bin/true", value: (s) => ratio(p50("forwarder_c")(s), p50("floor_process")(s)) },
   { name: "stream_remote/remote_uds", how: "p50: stream path / unary path, one remote plugin", value: (s) => ratio(p50("stream_remote")(s), p50("remote_uds")(s)) },

@@ -4,7 +4,7 @@
 // A scenario that needs a plugin kind the daemon does not have yet is skipped with the reason.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { HTTP_SCENARIOS } from "./http-scenarios.js";
+import { HTTP_SCENARIOS, HTTP_SPARSE } from "./http-scenarios.js";
 import { openAgent, openIdleSession } from "./hosted.js";
 import { Skip, expectPreTool } from "./lab.js";
 import type { HostClient, Lab } from "./lab.js";
@@ -233,6 +233,7 @@ export const SCENARIOS: readonly Scenario[] = [
     produces: ["agents32", "stream_agents32", "floor_relay32"],
     run: manyAgents,
   },
+  HTTP_SPARSE,
   {
     type: "group",
     name: "sessions",
