@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
+import type { Agent } from "node:http";
 import { CWD } from "./messages.js";
 
 /** A PreToolUse body as Claude Code posts it for a harmless Bash call. */
@@ -23,11 +24,14 @@ export interface HttpAnswer {
   readonly body: string;
 }
 
-/** One POST to `url` on its own connection (`agent: false` closes it after the answer). */
-export function postHook(url: URL, body: string): Promise<HttpAnswer> {
+/**
+ * One POST to `url`: on its own connection (`agent: false` closes it after the answer), or on
+ * `agent`'s kept-alive connection, as Claude Code sends hooks that come close together.
+ */
+export function postHook(url: URL, body: string, agent: Agent | false = false): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: "/hooks", method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      { host: url.hostname, port: url.port, path: "/hooks", method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));

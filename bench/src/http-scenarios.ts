@@ -3,6 +3,7 @@
 // and the shipped forwarders run once per event as an agent's command hook runs them. The
 // process-spawn floor (`/bin/true` per event) tells a forwarder's own cost from spawning.
 import { existsSync } from "node:fs";
+import { Agent } from "node:http";
 import { join } from "node:path";
 import { PRE_TOOL_USE_BODY, childrenCpuMs, permissionDecision, postHook, runOnce } from "./http-hook.js";
 import type { HttpAnswer } from "./http-hook.js";
@@ -65,35 +66,57 @@ async function forwarder(lab: Lab, name: string, command: string, args: readonly
   return { ...setup, extraCpuMs: childrenCpuMs, note: "one forwarder process per event (its CPU counted)" };
 }
 
+/** POSTs to the bare floor server, started for this scenario; `keepAlive` reuses one connection. */
+async function floorHttp(lab: Lab, name: string, keepAlive: boolean): Promise<LatencySetup> {
+  const proc = lab.keep(await startProcess(name, process.execPath, [...lab.profileArgsFor(name), join(REPO, "bench/dist/http-floor.js")], { ready: (line) => line.startsWith("ready ") }));
+  const url = addressIn(proc, /^ready (\S+)$/);
+  const agent = keepAlive ? new Agent({ keepAlive: true, maxSockets: 1 }) : false;
+  const setup = await expectAllow(name, async () => {
+    const answer = await postHook(url, PRE_TOOL_USE_BODY, agent);
+    return answer.status === 200 && answer.body === "{}" ? "allow" : `${answer.status} ${answer.body}`;
+  });
+  return { ...setup, note: `answers {} (no opinion); ${keepAlive ? "one kept-alive connection" : "new connection per call"}` };
+}
+
+/** POSTs to hookd's endpoint (http_hook's daemon); `keepAlive` reuses one connection. */
+async function hookdHttp(lab: Lab, name: string, keepAlive: boolean): Promise<LatencySetup> {
+  const url = await httpDaemon(lab, name);
+  const agent = keepAlive ? new Agent({ keepAlive: true, maxSockets: 1 }) : false;
+  const setup = await expectAllow(name, async () => {
+    const answer = await postHook(url, PRE_TOOL_USE_BODY, agent);
+    return answer.status === 200 ? permissionDecision(answer.body) : `${answer.status} ${answer.body}`;
+  });
+  return { ...setup, note: keepAlive ? "one kept-alive connection" : "new connection per call" };
+}
+
 export const HTTP_SCENARIOS: readonly Scenario[] = [
   {
     type: "latency",
     name: "floor_http",
     what: "a POST per event on a new connection to a bare node:http server answering {}",
     bounds: HTTP,
-    setup: async (lab) => {
-      const proc = lab.keep(await startProcess("http floor", process.execPath, [...lab.profileArgsFor("floor_http"), join(REPO, "bench/dist/http-floor.js")], { ready: (line) => line.startsWith("ready ") }));
-      const url = addressIn(proc, /^ready (\S+)$/);
-      const setup = await expectAllow("floor_http", async () => {
-        const answer = await postHook(url, PRE_TOOL_USE_BODY);
-        return answer.status === 200 && answer.body === "{}" ? "allow" : `${answer.status} ${answer.body}`;
-      });
-      return { ...setup, note: "answers {} (no opinion); new connection per call" };
-    },
+    setup: (lab) => floorHttp(lab, "floor_http", false),
   },
   {
     type: "latency",
     name: "http_hook",
     what: "a Claude Code-style PreToolUse POST per event on a new connection to hookd's HTTP endpoint, in-process plugin",
     bounds: HTTP,
-    setup: async (lab) => {
-      const url = await httpDaemon(lab, "http_hook");
-      const setup = await expectAllow("http_hook", async () => {
-        const answer = await postHook(url, PRE_TOOL_USE_BODY);
-        return answer.status === 200 ? permissionDecision(answer.body) : `${answer.status} ${answer.body}`;
-      });
-      return { ...setup, note: "new connection per call" };
-    },
+    setup: (lab) => hookdHttp(lab, "http_hook", false),
+  },
+  {
+    type: "latency",
+    name: "floor_http_keepalive",
+    what: "floor_http on one kept-alive connection",
+    bounds: HTTP,
+    setup: (lab) => floorHttp(lab, "floor_http_keepalive", true),
+  },
+  {
+    type: "latency",
+    name: "http_hook_keepalive",
+    what: "http_hook on one kept-alive connection (as Claude Code sends hooks that come within 5 s)",
+    bounds: HTTP,
+    setup: (lab) => hookdHttp(lab, "http_hook_keepalive", true),
   },
   {
     type: "latency",

@@ -81,6 +81,8 @@ export const TARGETS: readonly Target[] = [
     how: "p50: what the transport alone gives for the fanout4 target's ratio",
     value: (s) => ratio(p50("floor_fanout4")(s), p50("floor_relay")(s)),
   },
+  { name: "http_hook_keepalive/floor_http_keepalive", how: "p50, one kept-alive connection on both", value: (s) => ratio(p50("http_hook_keepalive")(s), p50("floor_http_keepalive")(s)) },
+  { name: "http_hook/http_hook_keepalive", how: "p50: what a new connection per request costs hookd's endpoint", value: (s) => ratio(p50("http_hook")(s), p50("http_hook_keepalive")(s)) },
   { name: "http_hook_sparse/floor_http_sparse", how: "p50 at an agent's pace (a request every 100-250 ms)", value: (s) => ratio(p50("http_hook_sparse")(s), p50("floor_http_sparse")(s)) },
   { name: "forwarder_node_ms", how: "p50 of the node forwarder (hookd hook) per event, ms", value: (s) => ms(p50("forwarder_node")(s)) },
   { name: "forwarder_c/floor_process", how: "p50: the C forwarder against spawning /bin/true", value: (s) => ratio(p50("forwarder_c")(s), p50("floor_process")(s)) },
