@@ -21,6 +21,10 @@ export class AttachUpstream {
     void this.#call.send({ frame: { case: "open", value: { daemonVersion: "bench-relay", pluginName, window: 1024 } } }).catch(() => {});
   }
 
+  close(): void {
+    this.#call.cancel();
+  }
+
   /** Set once the stream is over (its calls failed with this). */
   get ended(): Error | undefined {
     return this.#mux.ended;

@@ -5,6 +5,7 @@ import { expectPreToolStream } from "./evaluate-stream.js";
 import { Skip, expectPreTool } from "./lab.js";
 import type { Lab } from "./lab.js";
 import { remotePolicyDaemon } from "./setups.js";
+import { expectAttach } from "./stream-scenarios.js";
 import type { ScenarioResult } from "./setups.js";
 import { concurrentWindow, windowSummary } from "./stats.js";
 import type { Window } from "./stats.js";
@@ -18,8 +19,9 @@ export async function manyAgents(lab: Lab): Promise<Record<string, ScenarioResul
   const { relayTarget } = await lab.floor();
   const results: Record<string, ScenarioResult> = {};
   let daemonTarget: string | undefined;
+  let pluginTarget = "";
   try {
-    daemonTarget = (await remotePolicyDaemon(lab, "agents32")).target;
+    ({ target: daemonTarget, pluginTarget } = await remotePolicyDaemon(lab, "agents32"));
   } catch (error) {
     if (!(error instanceof Skip)) throw error;
     results["agents32"] = { skipped: error.message };
@@ -34,6 +36,7 @@ export async function manyAgents(lab: Lab): Promise<Record<string, ScenarioResul
   const sides = daemonTarget === undefined ? [] : [await agents("agents32", daemonTarget)];
   if (daemonTarget !== undefined) {
     try {
+      await expectAttach(pluginTarget);
       sides.push(await agents("stream_agents32", daemonTarget, true));
     } catch (error) {
       if (!(error instanceof Skip)) throw error;

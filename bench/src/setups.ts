@@ -54,8 +54,9 @@ export async function throughDaemon(lab: Lab, name: string, plugins: Record<stri
   return expectPreTool(lab.client(daemon.target), decidedBy);
 }
 
-export async function remotePolicyDaemon(lab: Lab, name: string): Promise<{ target: string }> {
+export async function remotePolicyDaemon(lab: Lab, name: string): Promise<{ target: string; pluginTarget: string }> {
   const plugin = await lab.remotePolicy("bench-policy", "allow", lab.settings.profileScenarios.has(name) ? `plugin-${name}` : undefined);
-  return lab.daemon(name, [{ name: "bench-policy", kind: "remote", target: plugin.target }]);
+  const daemon = await lab.daemon(name, [{ name: "bench-policy", kind: "remote", target: plugin.target }]);
+  return { target: daemon.target, pluginTarget: plugin.target };
 }
 

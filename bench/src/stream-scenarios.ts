@@ -1,10 +1,31 @@
 // The stream path's scenarios (issue #16): each agent's evaluations on one HookHost.Evaluate
 // stream (evaluate-stream.ts), and their floors on bare streams between the same processes as the
 // unary floors. Against a daemon without the Evaluate stream they are skipped (UNIMPLEMENTED).
+import { status } from "@grpc/grpc-js";
+import { StatusError } from "@hookd/sdk/internal";
+import { AttachUpstream } from "./attach-upstream.js";
 import { expectPreToolStream } from "./evaluate-stream.js";
+import { Skip } from "./lab.js";
 import type { Lab } from "./lab.js";
+import { preToolRequest } from "./messages.js";
 import { FAST, POLICY_MODULE, remotePolicyDaemon } from "./setups.js";
 import type { LatencySetup, Scenario } from "./setups.js";
+
+/**
+ * A plugin that does not serve HookPlugin.Attach is called unary, and a stream_* scenario would
+ * measure the wrong path: it is skipped until the plugin (servePlugin) serves the stream.
+ */
+export async function expectAttach(target: string): Promise<void> {
+  const probe = new AttachUpstream(target, "bench-probe");
+  try {
+    await probe.preTool(preToolRequest().event, 5_000).answer;
+  } catch (error) {
+    if (error instanceof StatusError && error.code === status.UNIMPLEMENTED) throw new Skip(`the plugin does not serve HookPlugin.Attach yet (${error.message})`);
+    throw error;
+  } finally {
+    probe.close();
+  }
+}
 
 /** Pre-tool evaluations on one Evaluate stream to `target`, decided by `decidedBy`. */
 async function onStream(lab: Lab, target: string, decidedBy: string, note?: string): Promise<LatencySetup> {
@@ -48,7 +69,11 @@ export const STREAM_SCENARIOS: readonly Scenario[] = [
     name: "stream_remote",
     what: "pre-tool on an Evaluate stream through hookd to one remote plugin (servePlugin) over Attach",
     bounds: FAST,
-    setup: async (lab) => onStream(lab, (await remotePolicyDaemon(lab, "stream_remote")).target, "bench-policy"),
+    setup: async (lab) => {
+      const daemon = await remotePolicyDaemon(lab, "stream_remote");
+      await expectAttach(daemon.pluginTarget);
+      return onStream(lab, daemon.target, "bench-policy");
+    },
   },
   {
     type: "latency",
@@ -57,6 +82,7 @@ export const STREAM_SCENARIOS: readonly Scenario[] = [
     bounds: FAST,
     setup: async (lab) => {
       const plugins = await Promise.all(["fan-1", "fan-2", "fan-3", "fan-4"].map((name, i) => lab.remotePolicy(name, i === 3 ? "allow" : "pass")));
+      await expectAttach(plugins[0]?.target ?? "");
       const daemon = await lab.daemon("stream_fanout4", plugins.map((p, i) => ({ name: `fan-${i + 1}`, kind: "remote", target: p.target })));
       return onStream(lab, daemon.target, "fan-4");
     },
