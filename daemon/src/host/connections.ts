@@ -25,6 +25,8 @@ export interface AcceptingListener {
   readonly connections: number;
   /** Stops accepting at once; the connections already accepted stay open. */
   stopAccepting(): void;
+  /** Resolves once every accepted connection has closed (grpc-js closes a session when its calls end). */
+  drained(): Promise<void>;
   /** Destroys every accepted connection still open; resolves once the listener has closed. */
   destroy(): Promise<void>;
 }
@@ -43,6 +45,7 @@ export function acceptConnections(
 ): AcceptingListener {
   const injector = server.createConnectionInjector(credentials);
   const sockets = new Set<Socket>();
+  let wakeDrained: (() => void) | undefined;
   listener.on("connection", (socket: Socket) => {
     socket.on("error", () => {}); // a reset peer; the HTTP/2 session (when there is one) sees it too
     if (sockets.size >= limits.maxConnections) {
@@ -61,6 +64,7 @@ export function acceptConnections(
     socket.once("close", () => {
       clearTimeout(timer);
       sockets.delete(socket);
+      if (sockets.size === 0) wakeDrained?.();
     });
     injector.injectConnection(socket);
   });
@@ -76,6 +80,16 @@ export function acceptConnections(
       return sockets.size;
     },
     stopAccepting,
+    drained: () =>
+      sockets.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const previous = wakeDrained;
+            wakeDrained = () => {
+              previous?.();
+              resolve();
+            };
+          }),
     destroy: () => {
       stopAccepting();
       for (const socket of sockets) socket.destroy();

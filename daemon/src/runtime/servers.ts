@@ -121,7 +121,8 @@ export class Servers {
     this.streams.endAll("hookd is shutting down; reconnect and resume");
     this.tails.endAll("hookd is shutting down");
     const servers = this.#adminServer === undefined ? [this.#server] : [this.#server, this.#adminServer];
-    await Promise.all([this.#hookHttp?.close(), ...servers.map((server) => shutdown(server, graceMs))]);
+    const drained = Promise.all(this.#listeners.map((listener) => listener.drained()));
+    await Promise.all([this.#hookHttp?.close(), ...servers.map((server) => shutdown(server, drained, graceMs))]);
     await Promise.all(this.#listeners.map((listener) => listener.destroy()));
     await this.#metricsServer?.close();
   }
@@ -154,14 +155,19 @@ function newServer(config: Config): Server {
   });
 }
 
-/** tryShutdown lets unary calls finish; past `graceMs` the rest are cancelled. */
-function shutdown(server: Server, graceMs: number): Promise<void> {
+/**
+ * tryShutdown sends GOAWAY and lets unary calls finish; past `graceMs` the rest are cancelled.
+ * Its callback alone is not the end of the calls: on Node 24 it fires at once for a server fed by
+ * connection injectors, so the connections closing (`drained`) is awaited too.
+ */
+function shutdown(server: Server, drained: Promise<unknown>, graceMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(() => {
       server.forceShutdown();
       resolve();
     }, graceMs);
-    server.tryShutdown(() => {
+    const triedShutdown = new Promise<void>((done) => server.tryShutdown(() => done()));
+    void Promise.all([triedShutdown, drained]).then(() => {
       clearTimeout(timer);
       resolve();
     });
