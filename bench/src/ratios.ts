@@ -88,6 +88,8 @@ export const TARGETS: readonly Target[] = [
   { name: "forwarder_c/floor_process", how: "p50: the C forwarder against spawning /bin/true", value: (s) => ratio(p50("forwarder_c")(s), p50("floor_process")(s)) },
   { name: "stream_remote/remote_uds", how: "p50: stream path / unary path, one remote plugin", value: (s) => ratio(p50("stream_remote")(s), p50("remote_uds")(s)) },
   { name: "floor_stream_relay/floor_relay", how: "p50: bare streams against bare unary calls, two hops", value: (s) => ratio(p50("floor_stream_relay")(s), p50("floor_relay")(s)) },
+  { name: "stream_fanout4/floor_stream_fanout4", how: "p50: stream_fanout4 against the same fan-out over bare streams", value: (s) => ratio(p50("stream_fanout4")(s), p50("floor_stream_fanout4")(s)) },
+  { name: "floor_stream_fanout4/floor_stream_relay", how: "p50: what bare streams give for the stream_fanout4 target's ratio", value: (s) => ratio(p50("floor_stream_fanout4")(s), p50("floor_stream_relay")(s)) },
   { name: "floor_stream_single/floor_single", how: "p50: bare stream against bare unary call, one hop", value: (s) => ratio(p50("floor_stream_single")(s), p50("floor_single")(s)) },
   { name: "floor_relay/floor_single", how: "p50 (sanity: about 2)", value: (s) => ratio(p50("floor_relay")(s), p50("floor_single")(s)) },
   // The same comparisons in CPU time per call of the serving processes: steadier under load.

@@ -56,6 +56,13 @@ export const STREAM_SCENARIOS: readonly Scenario[] = [
   },
   {
     type: "latency",
+    name: "floor_stream_fanout4",
+    what: "client -> relay -> four bare servers over streams (an Attach stream to each), called at once: the transport's limit for stream_fanout4",
+    bounds: FAST,
+    setup: async (lab) => onStream(lab, (await lab.floorFanout()).relayTarget, "bench-policy"),
+  },
+  {
+    type: "latency",
     name: "stream_inprocess",
     what: "pre-tool on an Evaluate stream through hookd, in-process plugin",
     bounds: FAST,
