@@ -1,6 +1,7 @@
 // agents32, floor_relay32 and stream_agents32: 32 agents at once, each loop on its own connection
 // and with its own agent id, in alternating windows so that load from elsewhere lands on every
-// side alike. stream_agents32 runs each agent's calls on its own HookHost.Evaluate stream.
+// side alike. stream_agents32 runs each agent's calls on its own HookHost.Evaluate stream, and
+// floor_stream_relay32 does the same through the floor's relay (the bare streams' throughput).
 import { expectPreToolStream } from "./evaluate-stream.js";
 import { Skip, expectPreTool } from "./lab.js";
 import type { Lab } from "./lab.js";
@@ -44,6 +45,7 @@ export async function manyAgents(lab: Lab): Promise<Record<string, ScenarioResul
     }
   } else results["stream_agents32"] = { skipped: "no remote daemon (see agents32)" };
   sides.push(await agents("floor_relay32", relayTarget));
+  sides.push(await agents("floor_stream_relay32", relayTarget, true));
   const rounds = lab.settings.quick ? 2 : 4;
   const timing = lab.settings.quick ? { warmupMs: 300, durationMs: 1_000 } : { warmupMs: 500, durationMs: 3_000 };
   for (let round = 0; round < rounds; round++) {
@@ -55,7 +57,7 @@ export async function manyAgents(lab: Lab): Promise<Record<string, ScenarioResul
     results[side.name] = {
       ...windowSummary(side.window),
       ...(mismatches > 0 ? { mismatches } : {}),
-      note: `${AGENTS} loops on own connections${side.name.startsWith("stream") ? ", each on its own Evaluate stream" : ""}, ${rounds} alternating windows of ${timing.durationMs} ms`,
+      note: `${AGENTS} loops on own connections${side.name.includes("stream") ? ", each on its own Evaluate stream" : ""}, ${rounds} alternating windows of ${timing.durationMs} ms`,
     };
   }
   return results;

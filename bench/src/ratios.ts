@@ -50,6 +50,12 @@ export const TARGETS: readonly Target[] = [
     value: (s) => ratio(s["stream_agents32"]?.ops_per_s, s["floor_relay32"]?.ops_per_s),
     target: { op: ">=", bound: 3 },
   },
+  {
+    name: "stream_agents32/floor_stream_relay32",
+    how: "throughput at 32 in flight: hookd's stream path against the relay's bare streams",
+    value: (s) => ratio(s["stream_agents32"]?.ops_per_s, s["floor_stream_relay32"]?.ops_per_s),
+  },
+  { name: "floor_stream_relay32/floor_relay32", how: "throughput at 32 in flight: what bare streams give for the stream_agents32 target", value: (s) => ratio(s["floor_stream_relay32"]?.ops_per_s, s["floor_relay32"]?.ops_per_s) },
   { name: "command_node/stream_remote", how: "p50", value: (s) => ratio(p50("command_node")(s), p50("stream_remote")(s)), target: { op: ">=", bound: 200 } },
   // No stream scenario's p99 worse than its unary counterpart's.
   ...(

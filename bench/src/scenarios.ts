@@ -229,8 +229,8 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     type: "group",
     name: "agents32",
-    what: `${AGENTS} agents at once against one remote plugin (unary, and each on an Evaluate stream), and floor_relay at ${AGENTS} in flight`,
-    produces: ["agents32", "stream_agents32", "floor_relay32"],
+    what: `${AGENTS} agents at once against one remote plugin (unary, and each on an Evaluate stream), and floor_relay at ${AGENTS} in flight, unary and on streams`,
+    produces: ["agents32", "stream_agents32", "floor_relay32", "floor_stream_relay32"],
     run: manyAgents,
   },
   HTTP_SPARSE,
