@@ -6,11 +6,13 @@ import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
 import type { AgentRun, HookPath } from "./agents.js";
 
 export const GEMINI_EVENTS = ["SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"] as const;
+/** Every event Gemini CLI 0.61 has (docs/agent-events.md). */
+export const GEMINI_ALL_EVENTS = [...GEMINI_EVENTS, "BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress", "Notification"] as const;
 
-/** hookd as Gemini's hook backend: every typed event through a forwarder (Gemini has no http hooks). */
-export function geminiHooks(path: Exclude<HookPath, "http">, hookdUrl: string): Record<string, unknown> {
+/** hookd as Gemini's hook backend: each event through a forwarder (Gemini has no http hooks). */
+export function geminiHooks(path: Exclude<HookPath, "http">, hookdUrl: string, events: readonly string[] = GEMINI_EVENTS): Record<string, unknown> {
   const hooks: Record<string, unknown> = {};
-  for (const event of GEMINI_EVENTS) hooks[event] = [{ hooks: [{ type: "command", command: forwarderCommand(path, "gemini", event, hookdUrl), timeout: 60_000 }] }];
+  for (const event of events) hooks[event] = [{ hooks: [{ type: "command", command: forwarderCommand(path, "gemini", event, hookdUrl), timeout: 60_000 }] }];
   return hooks;
 }
 
