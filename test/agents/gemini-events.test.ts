@@ -3,32 +3,50 @@
 // BeforeModel, BeforeToolSelection and AfterModel fire around every model call of the agent's
 // loop, PreCompress before each turn's compression check (Gemini 0.61 fires it before testing
 // the threshold, so it fires even when nothing is compressed); each reaches the agent-event
-// plugin with Gemini's own payload, and the typed events keep their points.
+// plugin with Gemini's own payload, and the typed events keep their points. The model first
+// delegates to Gemini's `generalist` subagent (invoke_agent): Gemini fires its hooks for the
+// subagent's tool and model calls too, with the parent's session_id and no agent id, so hookd
+// gates the subagent's calls, in the main session (Gemini gives no lineage to tell them apart).
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scripted, startFakeModel } from "./fake-model/server.js";
-import type { FakeModel } from "./fake-model/server.js";
+import { startFakeModel } from "./fake-model/server.js";
+import type { Conversation, FakeModel, Reply, Script } from "./fake-model/server.js";
 import { tempDir } from "./support/agents.js";
 import { GEMINI_ALL_EVENTS, geminiHooks, runGemini } from "./support/gemini.js";
 import { OBSERVER_PLUGIN, observed } from "./support/observer.js";
 import type { ObservedEntry } from "./support/observer.js";
 import { startPolicyDaemon } from "./support/policy.js";
 import type { PolicyDaemon } from "./support/policy.js";
-import { prepareCwd } from "./support/scenario.js";
+import { MARK, prepareCwd } from "./support/scenario.js";
 
-const PROMPT = "Write the harmless file, then tell me DONE.";
+const PROMPT = "Delegate the cleanup, write the harmless file, then tell me DONE.";
+const SUBTASK = "SUBAGENT-TASK-5d0: clean the directory";
+const isSubagent = (c: Conversation): boolean => c.userTexts.some((t) => t.includes(SUBTASK));
+
+// Main: invoke the generalist subagent, then a harmless command, then answer (and again after
+// hookd's steer). Subagent: rm -r (hookd denies it), a command of its own, then complete_task.
+const script: Script = (c) => {
+  if (c.tools.length === 0) return { kind: "text", text: "ok" };
+  const steps: readonly Reply[] = isSubagent(c)
+    ? [{ kind: "shell", command: "rm -r victim" }, { kind: "shell", command: "echo sub-ran > sub.txt" }, { kind: "tool", name: "complete_task", input: { result: { response: "SUB-DONE" } } }]
+    : [{ kind: "tool", name: "invoke_agent", input: { agent_name: "generalist", prompt: SUBTASK } }, { kind: "shell", command: "echo harmless-ran > harmless.txt" }];
+  return steps[c.toolResults.length] ?? { kind: "text", text: "DONE" };
+};
 
 describe("Gemini CLI's model and compression events through hookd", () => {
   let policy: PolicyDaemon;
   let model: FakeModel;
   let run: Awaited<ReturnType<typeof runGemini>>;
+  let cwd: string;
   let entries: ObservedEntry[];
   let session: string;
 
   beforeAll(async () => {
     policy = await startPolicyDaemon({ plugins: [OBSERVER_PLUGIN] });
-    model = await startFakeModel(scripted([{ kind: "shell", command: "echo harmless-ran > harmless.txt" }]));
+    model = await startFakeModel(script);
     const home = await tempDir("gemini-home");
-    const cwd = await tempDir("gemini-cwd");
+    cwd = await tempDir("gemini-cwd");
     prepareCwd(cwd);
     run = await runGemini({ home, cwd, modelUrl: model.url, hooks: geminiHooks("c-forwarder", policy.hookUrl, GEMINI_ALL_EVENTS), prompt: PROMPT });
     entries = await policy.entries();
@@ -43,30 +61,31 @@ describe("Gemini CLI's model and compression events through hookd", () => {
   it("runs the turn to its end, the typed events at their points", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.events.at(-1)).toMatchObject({ type: "result", status: "success" });
-    expect(entries.filter((e) => e.point === "pre-tool").map((e) => e.command)).toEqual(["echo harmless-ran > harmless.txt"]);
+    expect(entries.filter((e) => e.point === "pre-tool" && e.tool === "run_shell_command").map((e) => e.command)).toEqual(["rm -r victim", "echo sub-ran > sub.txt", "echo harmless-ran > harmless.txt"]);
     for (const point of ["pre-step", "post-tool", "turn-stopping", "session-end"]) expect(entries.some((e) => e.point === point), point).toBe(true);
   });
 
   it("BeforeModel reaches the agent-event plugin before every model call of the loop, with Gemini's llm_request", () => {
     const seen = observed(entries, "BeforeModel");
-    // The shell call, the answer, and the answer again after hookd's one steer (AfterAgent).
-    expect(model.conversations()).toHaveLength(3);
-    expect(seen).toHaveLength(3);
+    // Main: invoke_agent, the shell call, the answer, the answer again after hookd's one steer
+    // (AfterAgent); the subagent: its two commands and complete_task.
+    expect(model.conversations().map(isSubagent)).toEqual([false, true, true, true, false, false, false]);
+    expect(seen).toHaveLength(7);
     for (const entry of seen) {
       expect(entry).toMatchObject({ dialect: "gemini", session: { sessionId: session, agentId: "gemini" }, payload: { hook_event_name: "BeforeModel", session_id: session, llm_request: { model: "gemini-2.5-flash" } } });
-      expect(JSON.stringify(entry.payload?.llm_request)).toContain(PROMPT);
     }
+    expect(seen.map((e) => JSON.stringify(e.payload?.llm_request).includes(SUBTASK))).toEqual(model.conversations().map(isSubagent));
   });
 
   it("BeforeToolSelection reaches it too, once per model call, with the request", () => {
     const seen = observed(entries, "BeforeToolSelection");
-    expect(seen).toHaveLength(3);
+    expect(seen).toHaveLength(7);
     for (const entry of seen) expect(entry).toMatchObject({ dialect: "gemini", payload: { hook_event_name: "BeforeToolSelection", llm_request: { model: "gemini-2.5-flash" } } });
   });
 
   it("AfterModel reaches it with the model's response chunk (the fake model answers in one chunk)", () => {
     const seen = observed(entries, "AfterModel");
-    expect(seen).toHaveLength(3);
+    expect(seen).toHaveLength(7);
     const texts = seen.map((e) => JSON.stringify((e.payload?.llm_response as { candidates?: unknown } | undefined)?.candidates ?? null));
     expect(texts.some((t) => t.includes("DONE"))).toBe(true);
     for (const entry of seen) expect(entry.payload).toMatchObject({ hook_event_name: "AfterModel", llm_request: { model: "gemini-2.5-flash" } });
@@ -76,6 +95,17 @@ describe("Gemini CLI's model and compression events through hookd", () => {
     const seen = observed(entries, "PreCompress");
     expect(seen.length).toBeGreaterThan(0);
     for (const entry of seen) expect(entry).toMatchObject({ dialect: "gemini", session: { sessionId: session }, payload: { hook_event_name: "PreCompress", trigger: "auto" } });
+  });
+
+  it("gates the subagent's tool calls: its rm -r is denied and the subagent's model gets the reason; Gemini sends them in the main session, without lineage", () => {
+    expect(existsSync(join(cwd, "victim"))).toBe(true);
+    expect(existsSync(join(cwd, "sub.txt"))).toBe(true);
+    expect(model.conversations().some((c) => isSubagent(c) && c.toolResults.some((t) => t.includes(MARK.denyReason)))).toBe(true);
+    const gated = entries.find((e) => e.point === "pre-tool" && e.command === "rm -r victim");
+    expect(gated?.session).toEqual({ sessionId: session, agentId: "gemini", cwd: expect.any(String) as unknown });
+    // No subagent events: one session start, one prompt, and the subagent's end is no stop.
+    expect(entries.filter((e) => e.point === "session-start")).toHaveLength(1);
+    expect(entries.filter((e) => e.point === "turn-stopping").map((e) => e.stopHookActive)).toEqual([false, true]);
   });
 
   it("Notification does not fire headless: --yolo asks no confirmation", () => {
