@@ -108,7 +108,45 @@ describe("Gemini CLI's model and compression events through hookd", () => {
     expect(entries.filter((e) => e.point === "turn-stopping").map((e) => e.stopHookActive)).toEqual([false, true]);
   });
 
-  it("Notification does not fire headless: --yolo asks no confirmation", () => {
+  it("Notification does not fire: under --yolo nothing waits for a confirmation unless a hook asks", () => {
     expect(observed(entries, "Notification")).toEqual([]);
   });
 });
+
+// Notification fires only when a tool waits for the user's confirmation, and headless that
+// happens only when a BeforeTool hook asks (`decision: "ask"`; hookd's own ask goes to its approval
+// plugins first, and the lane's policy approves): here a plain command hook beside hookd's asks.
+// Gemini fires Notification (ToolPermission), then waits for a confirmation nobody can give, so
+// the test ends the run once hookd has the event.
+it("Gemini CLI's Notification reaches the agent-event plugin when a hook's ask makes Gemini wait for a confirmation", async () => {
+  const policy = await startPolicyDaemon({ plugins: [OBSERVER_PLUGIN] });
+  const command = "echo asked > asked.txt";
+  const model = await startFakeModel((c) => (c.tools.length === 0 ? { kind: "text", text: "ok" } : c.toolResults.length === 0 ? { kind: "shell", command } : { kind: "text", text: "DONE" }));
+  const stop = new AbortController();
+  try {
+    const home = await tempDir("gemini-home");
+    const dir = await tempDir("gemini-cwd");
+    const hooks = geminiHooks("c-forwarder", policy.hookUrl, GEMINI_ALL_EVENTS);
+    const asking = { hooks: [{ type: "command", command: `cat > /dev/null; echo '{"decision":"ask","reason":"lane: confirm it"}'` }] };
+    const run = runGemini({ home, cwd: dir, modelUrl: model.url, hooks: { ...hooks, BeforeTool: [...(hooks.BeforeTool as unknown[]), asking] }, prompt: "Write it.", signal: stop.signal });
+    const until = Date.now() + 60_000;
+    let notified: ObservedEntry[] = [];
+    while (notified.length === 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      notified = observed(await policy.entries(), "Notification");
+    }
+    stop.abort();
+    await run;
+    const entries = await policy.entries();
+    expect(entries.filter((e) => e.point === "pre-tool").map((e) => e.command)).toEqual([command]);
+    expect(notified).toHaveLength(1);
+    const session = entries.find((e) => e.point === "session-start")?.session.sessionId;
+    expect(notified[0]).toMatchObject({ dialect: "gemini", session: { sessionId: session, agentId: "gemini" }, payload: { hook_event_name: "Notification", notification_type: "ToolPermission", message: expect.any(String) as unknown } });
+    expect(notified[0]?.payload?.details).toMatchObject({ type: "exec", command });
+    expect(existsSync(join(dir, "asked.txt"))).toBe(false);
+  } finally {
+    stop.abort();
+    await model.close();
+    await policy.stop();
+  }
+}, 120_000);

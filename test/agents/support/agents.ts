@@ -56,6 +56,8 @@ export interface RunOptions {
   readonly timeoutMs?: number;
   /** Sends the agent SIGINT (as Ctrl-C would) once, the first time this holds for its stdout so far. */
   readonly interruptWhen?: (stdout: string) => boolean;
+  /** Kills the agent's process group when aborted: for a run the test itself ends (one that waits for a user). */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -76,13 +78,15 @@ export function runAgent(command: string, args: readonly string[], options: RunO
       }
     });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => {
+    const killGroup = (): void => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
       } catch {
         child.kill("SIGKILL"); // the group is gone already
       }
-    }, options.timeoutMs ?? 90_000);
+    };
+    const timer = setTimeout(killGroup, options.timeoutMs ?? 90_000);
+    options.signal?.addEventListener("abort", killGroup, { once: true });
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);

@@ -16,7 +16,7 @@ export function geminiHooks(path: Exclude<HookPath, "http">, hookdUrl: string, e
   return hooks;
 }
 
-export async function runGemini(options: { home: string; cwd: string; modelUrl: string; hooks: Record<string, unknown>; prompt: string }): Promise<AgentRun & { readonly events: Record<string, unknown>[] }> {
+export async function runGemini(options: { home: string; cwd: string; modelUrl: string; hooks: Record<string, unknown>; prompt: string; signal?: AbortSignal }): Promise<AgentRun & { readonly events: Record<string, unknown>[] }> {
   const dir = join(options.home, ".gemini");
   await mkdir(dir, { recursive: true });
   const settings = {
@@ -31,6 +31,7 @@ export async function runGemini(options: { home: string; cwd: string; modelUrl: 
   const run = await runAgent(agentBin("gemini"), ["-p", options.prompt, "-o", "stream-json", "--yolo", "--skip-trust", "-m", "gemini-2.5-flash"], {
     cwd: options.cwd,
     env: agentEnv(options.home, { GEMINI_API_KEY: "dummy", GOOGLE_GEMINI_BASE_URL: options.modelUrl, GEMINI_CLI_TRUST_WORKSPACE: "true" }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   const events = run.stdout.split("\n").flatMap((line) => {
     try {
