@@ -29,11 +29,11 @@ const agentIdIn = (text: string | undefined): string => /"agent_id"\s*:\s*"([^"]
 const isSubagent = (c: Conversation): boolean => c.userTexts.some((t) => t.includes(SUBTASK));
 
 // Main: spawn a subagent, wait for it, then two escalated commands (one approved, one refused),
-// then answer. Subagent: rm -r (hookd denies it), a harmless command, then answer.
+// then answer. Subagent: rm -r (hookd denies it), a harmless command, an escalated one, then answer.
 const subagentScript: Script = (c) => {
   if (c.tools.length === 0) return { kind: "text", text: "ok" };
   if (isSubagent(c)) {
-    const steps: readonly Reply[] = [{ kind: "shell", command: "rm -r victim" }, { kind: "shell", command: "echo sub-ran > sub.txt" }];
+    const steps: readonly Reply[] = [{ kind: "shell", command: "rm -r victim" }, { kind: "shell", command: "echo sub-ran > sub.txt" }, escalated("echo sub-approved > sub-approved.txt")];
     return steps[c.toolResults.length] ?? { kind: "text", text: "SUB-DONE" };
   }
   const steps: readonly Reply[] = [
@@ -85,7 +85,7 @@ describe("Codex through hookd: a subagent, permission requests", () => {
 
   it("gates the subagent's tool calls in its session: its rm -r is denied and the subagent's model gets the reason, its harmless command runs", () => {
     const gated = entries.filter((e) => e.point === "pre-tool" && e.session.sessionId === sub?.session.sessionId).map((e) => e.command);
-    expect(gated).toEqual(["rm -r victim", "echo sub-ran > sub.txt"]);
+    expect(gated).toEqual(["rm -r victim", "echo sub-ran > sub.txt", "echo sub-approved > sub-approved.txt"]);
     expect(entries.find((e) => e.point === "pre-tool" && e.command === "rm -r victim")?.session).toMatchObject({ parentSessionId: main, agentType: "default" });
     expect(existsSync(join(cwd, "victim"))).toBe(true);
     expect(existsSync(join(cwd, "sub.txt"))).toBe(true);
@@ -102,7 +102,12 @@ describe("Codex through hookd: a subagent, permission requests", () => {
   });
 
   it("answers Codex's permission requests with hookd's approval plugins, and Codex honours both answers", () => {
-    expect(entries.filter((e) => e.point === "approval")).toEqual([expect.objectContaining({ tool: "Bash", command: "echo approved > approved.txt", session: expect.objectContaining({ sessionId: main }) as unknown })]);
+    expect(entries.filter((e) => e.point === "approval")).toEqual([
+      // The subagent's permission request is asked in its own session, with lineage.
+      expect.objectContaining({ tool: "Bash", command: "echo sub-approved > sub-approved.txt", session: expect.objectContaining({ sessionId: sub?.session.sessionId, parentSessionId: main }) as unknown }),
+      expect.objectContaining({ tool: "Bash", command: "echo approved > approved.txt", session: expect.objectContaining({ sessionId: main }) as unknown }),
+    ]);
+    expect(existsSync(join(cwd, "sub-approved.txt"))).toBe(true);
     expect(entries.filter((e) => e.point === "approval-refused").map((e) => e.command)).toEqual([`echo ${OBSERVER_MARK.refuseApproval} > refused.txt`]);
     expect(existsSync(join(cwd, "approved.txt"))).toBe(true);
     expect(existsSync(join(cwd, "refused.txt"))).toBe(false);
