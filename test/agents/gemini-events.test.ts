@@ -23,6 +23,8 @@ import { MARK, prepareCwd } from "./support/scenario.js";
 const PROMPT = "Delegate the cleanup, write the harmless file, then tell me DONE.";
 const SUBTASK = "SUBAGENT-TASK-5d0: clean the directory";
 const isSubagent = (c: Conversation): boolean => c.userTexts.some((t) => t.includes(SUBTASK));
+// Long enough for the fake model to stream it in three pieces (40 characters each at most).
+const FINAL = "DONE: the subagent cleaned up, the harmless file is written, and nothing else changed.";
 
 // Main: invoke the generalist subagent, then a harmless command, then answer (and again after
 // hookd's steer). Subagent: rm -r (hookd denies it), a command of its own, then complete_task.
@@ -31,7 +33,7 @@ const script: Script = (c) => {
   const steps: readonly Reply[] = isSubagent(c)
     ? [{ kind: "shell", command: "rm -r victim" }, { kind: "shell", command: "echo sub-ran > sub.txt" }, { kind: "tool", name: "complete_task", input: { result: { response: "SUB-DONE" } } }]
     : [{ kind: "tool", name: "invoke_agent", input: { agent_name: "generalist", prompt: SUBTASK } }, { kind: "shell", command: "echo harmless-ran > harmless.txt" }];
-  return steps[c.toolResults.length] ?? { kind: "text", text: "DONE" };
+  return steps[c.toolResults.length] ?? { kind: "text", text: isSubagent(c) ? "SUB-DONE" : FINAL };
 };
 
 describe("Gemini CLI's model and compression events through hookd", () => {
@@ -83,12 +85,13 @@ describe("Gemini CLI's model and compression events through hookd", () => {
     for (const entry of seen) expect(entry).toMatchObject({ dialect: "gemini", payload: { hook_event_name: "BeforeToolSelection", llm_request: { model: "gemini-2.5-flash" } } });
   });
 
-  it("AfterModel reaches it with the model's response chunk (the fake model answers in one chunk)", () => {
+  it("AfterModel reaches it once per streamed chunk, with the chunk as llm_response", () => {
     const seen = observed(entries, "AfterModel");
-    expect(seen).toHaveLength(7);
-    const texts = seen.map((e) => JSON.stringify((e.payload?.llm_response as { candidates?: unknown } | undefined)?.candidates ?? null));
-    expect(texts.some((t) => t.includes("DONE"))).toBe(true);
     for (const entry of seen) expect(entry.payload).toMatchObject({ hook_event_name: "AfterModel", llm_request: { model: "gemini-2.5-flash" } });
+    // Five calls answered in one chunk; the final answer, twice (before and after the steer), in three.
+    expect(seen).toHaveLength(5 + 2 * 3);
+    const pieces = seen.map((e) => (e.payload?.llm_response as { text?: string } | undefined)?.text ?? "").filter((t) => FINAL.includes(t) && t !== "");
+    expect(pieces.join("")).toBe(FINAL + FINAL);
   });
 
   it("PreCompress reaches it with its trigger", () => {
