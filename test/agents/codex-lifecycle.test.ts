@@ -83,6 +83,12 @@ describe("Codex through hookd: a subagent, permission requests", () => {
     expect(entries.some((e) => e.point === "pre-step" && e.session.sessionId === sub?.session.sessionId)).toBe(true);
   });
 
+  it("Codex gives the subagent's model the context hookd answered at SubagentStart and at its prompt", () => {
+    const subagent = model.conversations().find(isSubagent);
+    expect(subagent?.userTexts.some((t) => t.includes(MARK.sessionContext))).toBe(true);
+    expect(subagent?.userTexts.some((t) => t.includes(MARK.promptContext))).toBe(true);
+  });
+
   it("gates the subagent's tool calls in its session: its rm -r is denied and the subagent's model gets the reason, its harmless command runs", () => {
     const gated = entries.filter((e) => e.point === "pre-tool" && e.session.sessionId === sub?.session.sessionId).map((e) => e.command);
     expect(gated).toEqual(["rm -r victim", "echo sub-ran > sub.txt", "echo sub-approved > sub-approved.txt"]);
