@@ -56,6 +56,17 @@ describe("every event to its point", () => {
     expect(read({ hook_event_name: "SessionStart", source: "fork" })).toMatchObject({ point: "session-start", data: { source: "resume" } });
   });
 
+  it("Codex: Interrupt ends the turn cancelled; a PermissionRequest without tool_use_id is an approval; PreCompact / PostCompact are generic", () => {
+    const codex: RequestContext = { ...context, agentId: "codex", dialect: "codex" };
+    const base = { transcript_path: null, permission_mode: "default", turn_id: "t1", model: "gpt-fake" };
+    expect(read({ ...base, hook_event_name: "Interrupt" }, codex)).toMatchObject({ point: "turn-end", data: { outcome: "cancelled", session: { sessionId: "main-1", agentId: "codex" } } });
+    expect(read({ ...base, hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "touch /etc/x", description: "needs it" } }, codex)).toMatchObject({
+      point: "approval",
+      data: { askedBy: "codex", call: { toolName: "Bash", callId: expect.any(String) as unknown, argumentsJson: '{"command":"touch /etc/x","description":"needs it"}' } },
+    });
+    for (const event of ["PreCompact", "PostCompact"]) expect(read({ ...base, hook_event_name: event, trigger: "auto" }, codex)).toMatchObject({ point: "agent-event", event, payload: { trigger: "auto" } });
+  });
+
   it("passes transcript_path and permission_mode through; a generic event keeps its whole payload", () => {
     const event = read({ hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "" });
     expect(event.passThrough).toEqual({ transcriptPath: common.transcript_path, permissionMode: "default" });

@@ -5,7 +5,7 @@
 // PreToolUse runs the rewrite chain first, then pre-tool (approval of an ask, guards) on the
 // effective call, as the hosted pipeline does. The turn-end notification the hosted loop fires is
 // fired here where the agent's event ends a turn: a rejected prompt (outcome blocked), a stop
-// nobody steered (completed, or continuation_cap), StopFailure (error).
+// nobody steered (completed, or continuation_cap), StopFailure (error), Codex Interrupt (cancelled).
 import type { EvaluateService } from "../host/evaluate.js";
 import type { Logger } from "../log.js";
 import type { AnswerDialect, HookAnswer } from "./answer.js";

@@ -166,6 +166,9 @@ function typed(event: string, body: Body, session: SessionInfo, context: Request
       const details = str(body, "error_details", { required: false });
       return { point: "turn-end", data: { session, turn: 0, outcome: "error", detail: details === undefined || details === "" ? error : `${error}: ${details}`, steps: 0 } };
     }
+    case "Interrupt":
+      // Codex: the user interrupted the turn (Ctrl-C, also SIGINT to a headless `codex exec`); no Stop follows.
+      return { point: "turn-end", data: { session, turn: 0, outcome: "cancelled", detail: "the agent's turn was interrupted", steps: 0 } };
     default:
       return { point: "agent-event", payload: body };
   }

@@ -1,5 +1,6 @@
 // Gemini generateContent / streamGenerateContent (?alt=sse), what Gemini CLI speaks: contents
-// read into a Conversation, the reply written as one candidate (a functionCall or text).
+// read into a Conversation, the reply written as one candidate (a functionCall or text; a long
+// text streamed in pieces).
 import type { ServerResponse } from "node:http";
 import { shellCall } from "./types.js";
 import type { Conversation, Reply } from "./types.js";
@@ -27,6 +28,9 @@ export function geminiConversation(body: unknown): Conversation {
   return { tools, system, userTexts, toolResults, toolCalls };
 }
 
+/** Longer text replies are streamed in pieces of this many characters. */
+const CHUNK = 40;
+
 export function writeGemini(res: ServerResponse, stream: boolean, conversation: Conversation, reply: Reply): void {
   const call = reply.kind === "shell" ? shellCall(conversation.tools, reply.command) : reply.kind === "tool" ? { name: reply.name, input: reply.input } : undefined;
   const part = call === undefined ? { text: reply.kind === "text" ? reply.text : "" } : { functionCall: { name: call.name, args: call.input } };
@@ -41,5 +45,19 @@ export function writeGemini(res: ServerResponse, stream: boolean, conversation: 
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  res.end(`data: ${JSON.stringify(chunk)}\n\n`);
+  // A long text streams in pieces, as the real API does (Gemini CLI runs AfterModel per chunk).
+  const text = reply.kind === "text" ? reply.text : "";
+  const pieces: string[] = [];
+  if (call === undefined && text.length > CHUNK) for (let at = 0; at < text.length; at += CHUNK) pieces.push(text.slice(at, at + CHUNK));
+  if (pieces.length === 0) {
+    res.end(`data: ${JSON.stringify(chunk)}\n\n`);
+    return;
+  }
+  for (const [i, piece] of pieces.entries()) {
+    const last = i === pieces.length - 1;
+    const candidate = { content: { role: "model", parts: [{ text: piece }] }, index: 0, ...(last ? { finishReason: "STOP" } : {}) };
+    res.write(`data: ${JSON.stringify({ candidates: [candidate], ...(last ? { usageMetadata: chunk.usageMetadata } : {}), modelVersion: chunk.modelVersion })}\n\n`);
+  }
+  res.end();
 }
+

@@ -38,6 +38,12 @@ export function openaiConversation(body: unknown): Conversation {
 
 let ids = 0;
 
+/** A namespaced tool (`multi_agent_v1.spawn_agent`) is called by its name within its namespace. */
+function functionName(name: string): { name: string; namespace?: string } {
+  const dot = name.lastIndexOf(".");
+  return dot < 0 ? { name } : { namespace: name.slice(0, dot), name: name.slice(dot + 1) };
+}
+
 export function writeOpenai(res: ServerResponse, route: string, conversation: Conversation, reply: Reply): void {
   if (!route.endsWith("/responses")) {
     res.writeHead(404, { "content-type": "application/json" });
@@ -49,7 +55,7 @@ export function writeOpenai(res: ServerResponse, route: string, conversation: Co
   const item =
     call === undefined
       ? { type: "message", id: `msg_fake_${ids}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: reply.kind === "text" ? reply.text : "", annotations: [] }] }
-      : { type: "function_call", id: `fc_fake_${ids}`, call_id: `call_fake_${ids}`, name: call.name, arguments: JSON.stringify(call.input), status: "completed" };
+      : { type: "function_call", id: `fc_fake_${ids}`, call_id: `call_fake_${ids}`, ...functionName(call.name), arguments: JSON.stringify(call.input), status: "completed" };
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const send = (type: string, data: Obj): boolean => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   send("response.created", { response: { id, object: "response", status: "in_progress", output: [] } });

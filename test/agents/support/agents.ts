@@ -50,15 +50,43 @@ export interface AgentRun {
   readonly stderr: string;
 }
 
-/** Runs an agent to its exit (SIGKILL after `timeoutMs`), stdin closed. */
-export function runAgent(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<AgentRun> {
+export interface RunOptions {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly timeoutMs?: number;
+  /** Sends the agent SIGINT (as Ctrl-C would) once, the first time this holds for its stdout so far. */
+  readonly interruptWhen?: (stdout: string) => boolean;
+  /** Kills the agent's process group when aborted: for a run the test itself ends (one that waits for a user). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs an agent to its exit, stdin closed. After `timeoutMs` its whole process group is killed:
+ * an agent that relaunches itself (Gemini CLI) would otherwise outlive the test holding its pipes.
+ */
+export function runAgent(command: string, args: readonly string[], options: RunOptions): Promise<AgentRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    let interrupted = options.interruptWhen === undefined;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (!interrupted && options.interruptWhen?.(stdout) === true) {
+        interrupted = true;
+        child.kill("SIGINT");
+      }
+    });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 90_000);
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL"); // the group is gone already
+      }
+    };
+    const timer = setTimeout(killGroup, options.timeoutMs ?? 90_000);
+    options.signal?.addEventListener("abort", killGroup, { once: true });
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);

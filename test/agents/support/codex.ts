@@ -9,6 +9,8 @@ import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
 import type { AgentRun, HookPath } from "./agents.js";
 
 export const CODEX_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop"] as const;
+/** Every event Codex 0.171 has (docs/agent-events.md). */
+export const CODEX_ALL_EVENTS = [...CODEX_EVENTS, "SessionEnd", "PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "Interrupt"] as const;
 const MATCHED = new Set(["PreToolUse", "PermissionRequest", "PostToolUse"]);
 
 export function codexHooks(path: Exclude<HookPath, "http">, hookdUrl: string, events: readonly string[] = CODEX_EVENTS): Record<string, unknown> {
@@ -43,7 +45,16 @@ export function codexEnv(home: string): NodeJS.ProcessEnv {
   return agentEnv(home, { CODEX_HOME: join(home, ".codex"), FAKE_MODEL_API_KEY: "dummy", RUST_LOG: "warn" });
 }
 
-export async function runCodex(options: { home: string; cwd: string; modelUrl: string; hooks: Record<string, unknown>; prompt: string; trust?: boolean; args?: readonly string[] }): Promise<AgentRun & { readonly events: Record<string, unknown>[] }> {
+export async function runCodex(options: {
+  home: string;
+  cwd: string;
+  modelUrl: string;
+  hooks: Record<string, unknown>;
+  prompt: string;
+  trust?: boolean;
+  args?: readonly string[];
+  interruptWhen?: (stdout: string) => boolean;
+}): Promise<AgentRun & { readonly events: Record<string, unknown>[] }> {
   const codexHome = join(options.home, ".codex");
   await mkdir(codexHome, { recursive: true });
   // Kept when present: it holds the hook trust a test may have recorded between runs.
@@ -52,7 +63,7 @@ export async function runCodex(options: { home: string; cwd: string; modelUrl: s
   const run = await runAgent(
     agentBin("codex"),
     ["exec", "--json", "--skip-git-repo-check", "--ephemeral", ...(options.trust === false ? [] : ["--dangerously-bypass-hook-trust"]), ...(options.args ?? []), options.prompt],
-    { cwd: options.cwd, env: codexEnv(options.home) },
+    { cwd: options.cwd, env: codexEnv(options.home), ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }) },
   );
   const events = run.stdout.split("\n").flatMap((line) => {
     try {

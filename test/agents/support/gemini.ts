@@ -6,15 +6,17 @@ import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
 import type { AgentRun, HookPath } from "./agents.js";
 
 export const GEMINI_EVENTS = ["SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"] as const;
+/** Every event Gemini CLI 0.61 has (docs/agent-events.md). */
+export const GEMINI_ALL_EVENTS = [...GEMINI_EVENTS, "BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress", "Notification"] as const;
 
-/** hookd as Gemini's hook backend: every typed event through a forwarder (Gemini has no http hooks). */
-export function geminiHooks(path: Exclude<HookPath, "http">, hookdUrl: string): Record<string, unknown> {
+/** hookd as Gemini's hook backend: each event through a forwarder (Gemini has no http hooks). */
+export function geminiHooks(path: Exclude<HookPath, "http">, hookdUrl: string, events: readonly string[] = GEMINI_EVENTS): Record<string, unknown> {
   const hooks: Record<string, unknown> = {};
-  for (const event of GEMINI_EVENTS) hooks[event] = [{ hooks: [{ type: "command", command: forwarderCommand(path, "gemini", event, hookdUrl), timeout: 60_000 }] }];
+  for (const event of events) hooks[event] = [{ hooks: [{ type: "command", command: forwarderCommand(path, "gemini", event, hookdUrl), timeout: 60_000 }] }];
   return hooks;
 }
 
-export async function runGemini(options: { home: string; cwd: string; modelUrl: string; hooks: Record<string, unknown>; prompt: string }): Promise<AgentRun & { readonly events: Record<string, unknown>[] }> {
+export async function runGemini(options: { home: string; cwd: string; modelUrl: string; hooks: Record<string, unknown>; prompt: string; signal?: AbortSignal }): Promise<AgentRun & { readonly events: Record<string, unknown>[] }> {
   const dir = join(options.home, ".gemini");
   await mkdir(dir, { recursive: true });
   const settings = {
@@ -29,6 +31,7 @@ export async function runGemini(options: { home: string; cwd: string; modelUrl: 
   const run = await runAgent(agentBin("gemini"), ["-p", options.prompt, "-o", "stream-json", "--yolo", "--skip-trust", "-m", "gemini-2.5-flash"], {
     cwd: options.cwd,
     env: agentEnv(options.home, { GEMINI_API_KEY: "dummy", GOOGLE_GEMINI_BASE_URL: options.modelUrl, GEMINI_CLI_TRUST_WORKSPACE: "true" }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   const events = run.stdout.split("\n").flatMap((line) => {
     try {

@@ -75,12 +75,19 @@ export interface PolicyDaemon {
   stop(): Promise<void>;
 }
 
-export async function startPolicyDaemon(): Promise<PolicyDaemon> {
+/** An in-process plugin loaded beside the policy (its source may log to HOOKD_AGENT_LOG too). */
+export interface ExtraPlugin {
+  readonly name: string;
+  readonly source: string;
+}
+
+export async function startPolicyDaemon(options: { readonly plugins?: readonly ExtraPlugin[] } = {}): Promise<PolicyDaemon> {
   const port = await freePort();
   const module = await writePluginModule("agent-policy", SOURCE);
   const logPath = join(module, "..", "policy.jsonl");
+  const extra = await Promise.all((options.plugins ?? []).map(async (plugin) => ({ name: plugin.name, kind: "in-process", module: await writePluginModule(plugin.name, plugin.source) })));
   const daemon = await startDaemon({
-    config: { http: { listen: `127.0.0.1:${port}` }, plugins: [{ name: "agent-policy", kind: "in-process", module }] },
+    config: { http: { listen: `127.0.0.1:${port}` }, plugins: [...extra, { name: "agent-policy", kind: "in-process", module }] },
     env: { HOOKD_AGENT_LOG: logPath },
   });
   return {
