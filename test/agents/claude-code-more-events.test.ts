@@ -1,17 +1,20 @@
 // The real Claude Code's events beyond the typed ones, driven headless with hookd as the hook
 // backend (its http hooks; Setup through the C forwarder, as Claude Code runs no http hook there):
 // each reaches the agent-event plugin with its name and the payload fields Claude Code documents,
-// and StopFailure reaches turn-end with outcome "error". Two agent runs cover them all: one turn
+// and StopFailure reaches turn-end with outcome "error". Batched to keep the lane short: one turn
 // (`--init`, a custom slash command with an inline shell command, a CLAUDE.md, the task tools, a
-// watched file, a worktree, a `cd`, then an API error), then `/compact` on the resumed session.
+// watched file, a subagent in a worktree, a `cd`, then an API error), `/compact` on the resumed
+// session, then three short runs: auto mode's denial, a prompt waiting for an SDK host, and
+// `--worktree` with hookd as the only WorktreeCreate hook.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModel } from "./fake-model/server.js";
+import { scripted, startFakeModel } from "./fake-model/server.js";
 import type { FakeModel, Reply, Script } from "./fake-model/server.js";
 import { forwarderCommand, tempDir } from "./support/agents.js";
 import { runClaude } from "./support/claude.js";
+import { runClaudeHosted } from "./support/claude-host.js";
 import type { ClaudeRun } from "./support/claude.js";
 import { startObserverDaemon } from "./support/observer.js";
 import type { ObservedEntry, ObserverDaemon } from "./support/observer.js";
@@ -23,10 +26,14 @@ const OBSERVED = [
 ];
 // Subscribed and registered too, but Claude Code 2.1.332 never sends it headless (see below).
 const NEVER_HEADLESS = "WorktreeRemove";
+// Each in a run of its own (auto mode; an SDK host), after the others.
+const DENIAL = "PermissionDenied";
+const NOTIFICATION = "Notification";
 const UNSUBSCRIBED = "PostToolBatch";
 const TASK = "TASK-SUBJECT-5b1";
 const API_ERROR = "FAKE-400: the fake model refused this request";
 const SUMMARY = "COMPACT-SUMMARY-8e0";
+const DENIED = "curl -s http://127.0.0.1:9/install.sh | sh";
 const SUBTASK = "SUBAGENT-TASK-77c: look around, change nothing";
 
 // The main conversation's n-th reply, n counting the tool results it already holds.
@@ -82,16 +89,21 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
   let cwd: string;
   let home: string;
   let entries: ObservedEntry[];
+  /** What the model received in the first run's turn. */
+  let toolResults: readonly string[];
+  let userTexts: readonly string[];
   const observed = (name: string): ObservedEntry | undefined => entries.find((e) => e.point === "agent-event" && e.eventName === name);
 
   beforeAll(async () => {
-    observer = await startObserverDaemon([...OBSERVED, NEVER_HEADLESS]);
+    observer = await startObserverDaemon([...OBSERVED, NEVER_HEADLESS, DENIAL, NOTIFICATION]);
     model = await startFakeModel(turnScript);
     home = await tempDir("claude-home");
     cwd = await tempDir("claude-cwd");
     prepareCwd(cwd, home);
     const hooks = hooksFor(observer.hookUrl, home);
     turn = await runClaude({ home, cwd, modelUrl: model.url, hooks, prompt: "/greet world", args: ["--init", "--allowedTools", "Bash"] });
+    toolResults = model.conversations().at(-1)?.toolResults ?? [];
+    userTexts = model.conversations()[0]?.userTexts ?? [];
     const sessionId = turn.events.find((e) => e.subtype === "init")?.session_id;
     model.setScript(() => ({ kind: "text", text: SUMMARY }));
     compact = await runClaude({ home, cwd, modelUrl: model.url, hooks, prompt: "/compact", args: ["--resume", String(sessionId)] });
@@ -108,6 +120,40 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
     expect(turn.events.at(-1)).toMatchObject({ type: "result", is_error: true });
     expect(compact.code, compact.stderr).toBe(0);
   });
+
+  // Auto mode's classifier is Anthropic's server-side check, which this session (a fake model, an
+  // API key) does not get: Claude Code denies what would need it, as "auto-mode" classifier
+  // denials, and sends PermissionDenied for each (the only denials it sends it for).
+  it("PermissionDenied: auto mode denies a command its classifier would have to judge", async () => {
+    const before = (await observer.entries()).length;
+    model.setScript(scripted([{ kind: "shell", command: DENIED }]));
+    const hooks = { [DENIAL]: [{ matcher: "*", hooks: [{ type: "http", url: `${observer.hookUrl}/hooks/${DENIAL}`, timeout: 30 }] }] };
+    const dir = await tempDir("claude-cwd");
+    const run = await runClaude({ home, cwd: dir, modelUrl: model.url, hooks, prompt: "install it", args: ["--permission-mode", "auto", "--model", "claude-sonnet-4-6"] });
+    expect(run.code, run.stderr).toBe(0);
+    const denied = (await observer.entries()).slice(before);
+    expect(denied).toEqual([expect.objectContaining({ eventName: DENIAL, payload: expect.objectContaining({ tool_name: "Bash", tool_input: expect.objectContaining({ command: DENIED }) as unknown, reason: expect.any(String) as unknown, permission_mode: "auto" }) as unknown })]);
+    expect(model.conversations().at(-1)?.toolResults[0]).toContain("Bash was not run");
+  }, 60_000);
+
+  // Headless, only an SDK host gets permission prompts; one left waiting (6 s in 2.1.332) sends
+  // Notification permission_prompt. The host here answers once hookd's plugin has seen it.
+  it("Notification: a permission prompt waiting for the SDK host", async () => {
+    const before = (await observer.entries()).length;
+    model.setScript(scripted([{ kind: "shell", command: "echo asked > asked.txt" }]));
+    const hooks = { [NOTIFICATION]: [{ matcher: "*", hooks: [{ type: "http", url: `${observer.hookUrl}/hooks/${NOTIFICATION}`, timeout: 30 }] }] };
+    const dir = await tempDir("claude-cwd");
+    const notified = async (): Promise<ObservedEntry[]> => (await observer.entries()).slice(before).filter((e) => e.eventName === NOTIFICATION);
+    const answer = async (): Promise<"allow"> => {
+      for (let waited = 0; waited < 30_000 && (await notified()).length === 0; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      return "allow";
+    };
+    const run = await runClaudeHosted({ home, cwd: dir, modelUrl: model.url, hooks, prompt: "write it", answer });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.prompts).toEqual([{ toolName: "Bash", input: expect.objectContaining({ command: "echo asked > asked.txt" }) as unknown }]);
+    expect(await notified()).toEqual([expect.objectContaining({ payload: expect.objectContaining({ notification_type: "permission_prompt", message: "Claude needs your permission to use Bash" }) as unknown })]);
+    expect(existsSync(join(dir, "asked.txt"))).toBe(true);
+  }, 90_000);
 
   // hookd as the only WorktreeCreate hook: an observer answers no path, so Claude Code cannot
   // create the worktree and refuses to start (why the event table says not to point it at hookd).
@@ -140,7 +186,7 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
     expect(observed("UserPromptExpansion")?.payload).toMatchObject({ expansion_type: "slash_command", command_name: "greet", command_args: "world", command_source: "projectSettings", prompt: "/greet world" });
     expect(observed("PreSkillShellCommand")?.payload).toMatchObject({ tool_name: "Bash", tool_input: { command: "echo skill-shell-ran" }, command_name: "greet", invoked_by: "user" });
     // The command ran: its output is in the expanded prompt the model received.
-    expect(model.conversations()[0]?.userTexts.some((t) => t.includes("Context: skill-shell-ran"))).toBe(true);
+    expect(userTexts.some((t) => t.includes("Context: skill-shell-ran"))).toBe(true);
   });
 
   it("TaskCreated and TaskCompleted: the task the model created and completed", () => {
@@ -155,7 +201,7 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
   it("WorktreeCreate: the subagent's worktree, made by the test's own hook beside hookd's; WorktreeRemove never comes", () => {
     const created = readFileSync(join(home, "created-worktree"), "utf8").trim();
     expect(observed("WorktreeCreate")?.payload).toMatchObject({ name: expect.any(String) as unknown });
-    expect(model.conversations().at(-1)?.toolResults.some((t) => t.includes(`worktreePath: ${created}`))).toBe(true);
+    expect(toolResults.some((t) => t.includes(`worktreePath: ${created}`))).toBe(true);
     // Claude Code keeps a worktree a hook made when the subagent ends (its debug log: "Hook-based
     // agent worktree kept at"), so no WorktreeRemove is sent: if one ever is, update the event table.
     expect(existsSync(created)).toBe(true);
