@@ -3,7 +3,7 @@
 // each reaches the agent-event plugin with its name and the payload fields Claude Code documents,
 // and StopFailure reaches turn-end with outcome "error". Batched to keep the lane short: one turn
 // (`--init`, a custom slash command with an inline shell command, a CLAUDE.md, the task tools, a
-// watched file, a subagent in a worktree, a `cd`, then an API error), `/compact` on the resumed
+// watched file, a subagent in a worktree, a settings change, a `cd`, then an API error), `/compact` on the resumed
 // session, then three short runs: auto mode's denial, a prompt waiting for an SDK host, and
 // `--worktree` with hookd as the only WorktreeCreate hook.
 import { execFileSync } from "node:child_process";
@@ -22,7 +22,7 @@ import type { ObservedEntry, ObserverDaemon } from "./support/observer.js";
 // Subscribed by name; PostToolBatch also reaches hookd (registered below) but is not subscribed.
 const OBSERVED = [
   "Setup", "InstructionsLoaded", "UserPromptExpansion", "PreSkillShellCommand", "TaskCreated", "TaskCompleted",
-  "FileChanged", "WorktreeCreate", "CwdChanged", "PreCompact", "PostCompact",
+  "FileChanged", "WorktreeCreate", "CwdChanged", "PreCompact", "PostCompact", "MessageDisplay", "ConfigChange",
 ];
 // Subscribed and registered too, but Claude Code 2.1.332 never sends it headless (see below).
 const NEVER_HEADLESS = "WorktreeRemove";
@@ -46,7 +46,7 @@ const steps: readonly Reply[] = [
   { kind: "shell", command: "echo changed >> watched.txt && sleep 2" },
   // A subagent in a worktree of its own: created when it starts, removed when it ends unchanged.
   { kind: "tool", name: "Agent", input: { description: "look around", prompt: SUBTASK, subagent_type: "general-purpose", isolation: "worktree", run_in_background: false } },
-  { kind: "shell", command: "mkdir -p sub && cd sub && pwd" },
+  { kind: "shell", command: "mkdir -p sub && cd sub && pwd && sleep 2" },
   { kind: "error", status: 400, type: "invalid_request_error", message: API_ERROR },
 ];
 const turnScript: Script = (c) => {
@@ -69,14 +69,17 @@ function prepareCwd(cwd: string, home: string): void {
   mkdirSync(join(home, "worktrees"), { recursive: true });
 }
 
-function hooksFor(hookUrl: string, home: string): Record<string, unknown> {
+function hooksFor(hookUrl: string, home: string, cwd: string): Record<string, unknown> {
   const http = (event: string): unknown => ({ type: "http", url: `${hookUrl}/hooks/${event}`, timeout: 30 });
   const hooks: Record<string, unknown> = {};
   for (const event of [...OBSERVED, NEVER_HEADLESS, UNSUBSCRIBED, "StopFailure"]) hooks[event] = [{ matcher: event === "FileChanged" ? "watched.txt" : "*", hooks: [http(event)] }];
   hooks.Setup = [{ hooks: [{ type: "command", command: forwarderCommand("c-forwarder", "claude-code", "Setup", hookUrl), timeout: 30 }] }];
   // A WorktreeCreate hook replaces Claude Code's own creation and must print the new path: an
-  // observer cannot, so this one (not hookd) creates it; hookd's observes beside it.
-  const create = `d=$(mktemp -u ${home}/worktrees/wt-XXXXXX); git worktree add -q --detach "$d" >&2 && echo "$d" | tee ${home}/created-worktree`;
+  // observer cannot, so this one (not hookd) creates it; hookd's observes beside it. It also
+  // changes a settings file mid-session (ConfigChange): a hook runs outside the permission rules,
+  // which refuse the model's own write to .claude/ settings.
+  const settings = join(cwd, ".claude/settings.local.json");
+  const create = `echo '{"env":{"HOOKD_SETTING":"1"}}' > ${settings}; d=$(mktemp -u ${home}/worktrees/wt-XXXXXX); git worktree add -q --detach "$d" >&2 && echo "$d" | tee ${home}/created-worktree`;
   hooks.WorktreeCreate = [{ hooks: [{ type: "command", command: create, timeout: 30 }, http("WorktreeCreate")] }];
   return hooks;
 }
@@ -100,7 +103,7 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
     home = await tempDir("claude-home");
     cwd = await tempDir("claude-cwd");
     prepareCwd(cwd, home);
-    const hooks = hooksFor(observer.hookUrl, home);
+    const hooks = hooksFor(observer.hookUrl, home, cwd);
     turn = await runClaude({ home, cwd, modelUrl: model.url, hooks, prompt: "/greet world", args: ["--init", "--allowedTools", "Bash"] });
     toolResults = model.conversations().at(-1)?.toolResults ?? [];
     userTexts = model.conversations()[0]?.userTexts ?? [];
@@ -208,6 +211,10 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
     expect(observed(NEVER_HEADLESS)).toBeUndefined();
   });
 
+  it("ConfigChange: the settings file changed mid-session", () => {
+    expect(observed("ConfigChange")?.payload).toMatchObject({ source: "local_settings", file_path: join(cwd, ".claude/settings.local.json") });
+  });
+
   it("CwdChanged: the old and new directories of the model's cd", () => {
     const changes = entries.filter((e) => e.eventName === "CwdChanged").map((e) => e.payload);
     expect(changes).toContainEqual(expect.objectContaining({ old_cwd: cwd, new_cwd: join(cwd, "sub") }));
@@ -217,6 +224,10 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
   it("PreCompact and PostCompact: a manual compaction, with the summary the model wrote", () => {
     expect(observed("PreCompact")?.payload).toMatchObject({ trigger: "manual", custom_instructions: null });
     expect(observed("PostCompact")?.payload).toMatchObject({ trigger: "manual", compact_summary: expect.stringContaining(SUMMARY) as unknown });
+  });
+
+  it("MessageDisplay: the message Claude Code displays, here the API error", () => {
+    expect(observed("MessageDisplay")?.payload).toMatchObject({ turn_id: expect.any(String) as unknown, message_id: expect.any(String) as unknown, final: true, delta: expect.stringContaining(API_ERROR) as unknown });
   });
 
   it("StopFailure reaches turn-end with outcome error and the API's error text", () => {
