@@ -4,7 +4,7 @@
 // and StopFailure reaches turn-end with outcome "error". Batched to keep the lane short: one turn
 // (`--init`, a custom slash command with an inline shell command, a CLAUDE.md, the task tools, a
 // watched file, a subagent in a worktree, a settings change, a `cd`, then an API error), `/compact` on the resumed
-// session, then three short runs: auto mode's denial, a prompt waiting for an SDK host, and
+// session, then three short runs: auto mode's denial, what an SDK host drives, and
 // `--worktree` with hookd as the only WorktreeCreate hook.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -26,9 +26,9 @@ const OBSERVED = [
 ];
 // Subscribed and registered too, but Claude Code 2.1.332 never sends it headless (see below).
 const NEVER_HEADLESS = "WorktreeRemove";
-// Each in a run of its own (auto mode; an SDK host), after the others.
+// In runs of their own (auto mode; an SDK host), after the others.
 const DENIAL = "PermissionDenied";
-const NOTIFICATION = "Notification";
+const HOSTED = ["Notification", "PreModelSwitch", "PostModelSwitch", "DirectoryAdded"];
 const UNSUBSCRIBED = "PostToolBatch";
 const TASK = "TASK-SUBJECT-5b1";
 const API_ERROR = "FAKE-400: the fake model refused this request";
@@ -98,7 +98,7 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
   const observed = (name: string): ObservedEntry | undefined => entries.find((e) => e.point === "agent-event" && e.eventName === name);
 
   beforeAll(async () => {
-    observer = await startObserverDaemon([...OBSERVED, NEVER_HEADLESS, DENIAL, NOTIFICATION]);
+    observer = await startObserverDaemon([...OBSERVED, NEVER_HEADLESS, DENIAL, ...HOSTED]);
     model = await startFakeModel(turnScript);
     home = await tempDir("claude-home");
     cwd = await tempDir("claude-cwd");
@@ -140,22 +140,31 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
   }, 60_000);
 
   // Headless, only an SDK host gets permission prompts; one left waiting (6 s in 2.1.332) sends
-  // Notification permission_prompt. The host here answers once hookd's plugin has seen it.
-  it("Notification: a permission prompt waiting for the SDK host", async () => {
+  // Notification permission_prompt. The host here answers once hookd's plugin has seen it; before
+  // the prompt it switches the model (PreModelSwitch, PostModelSwitch) and registers a repository
+  // inside the cwd (DirectoryAdded), as the SDK's set_model and register_repo_root do.
+  it("Notification, PreModelSwitch, PostModelSwitch, DirectoryAdded: what an SDK host drives", async () => {
     const before = (await observer.entries()).length;
     model.setScript(scripted([{ kind: "shell", command: "echo asked > asked.txt" }]));
-    const hooks = { [NOTIFICATION]: [{ matcher: "*", hooks: [{ type: "http", url: `${observer.hookUrl}/hooks/${NOTIFICATION}`, timeout: 30 }] }] };
+    const hooks = Object.fromEntries(HOSTED.map((event) => [event, [{ matcher: "*", hooks: [{ type: "http", url: `${observer.hookUrl}/hooks/${event}`, timeout: 30 }] }]]));
     const dir = await tempDir("claude-cwd");
-    const notified = async (): Promise<ObservedEntry[]> => (await observer.entries()).slice(before).filter((e) => e.eventName === NOTIFICATION);
+    mkdirSync(join(dir, "repo"));
+    const seen = async (name: string): Promise<ObservedEntry[]> => (await observer.entries()).slice(before).filter((e) => e.eventName === name);
     const answer = async (): Promise<"allow"> => {
-      for (let waited = 0; waited < 30_000 && (await notified()).length === 0; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let waited = 0; waited < 30_000 && (await seen("Notification")).length === 0; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
       return "allow";
     };
-    const run = await runClaudeHosted({ home, cwd: dir, modelUrl: model.url, hooks, prompt: "write it", answer });
+    const controls = [{ subtype: "set_model", model: "claude-opus-4-6" }, { subtype: "register_repo_root", directory: join(dir, "repo") }];
+    const run = await runClaudeHosted({ home, cwd: dir, modelUrl: model.url, hooks, prompt: "write it", answer, controls });
     expect(run.code, run.stderr).toBe(0);
+    expect(run.controlResponses.map((r) => r.subtype)).toEqual(["success", "success"]);
     expect(run.prompts).toEqual([{ toolName: "Bash", input: expect.objectContaining({ command: "echo asked > asked.txt" }) as unknown }]);
-    expect(await notified()).toEqual([expect.objectContaining({ payload: expect.objectContaining({ notification_type: "permission_prompt", message: "Claude needs your permission to use Bash" }) as unknown })]);
+    expect(await seen("Notification")).toEqual([expect.objectContaining({ payload: expect.objectContaining({ notification_type: "permission_prompt", message: "Claude needs your permission to use Bash" }) as unknown })]);
     expect(existsSync(join(dir, "asked.txt"))).toBe(true);
+    const switched = { from_model: "claude-sonnet-4-5", to_model: "claude-opus-4-6", source: "sdk" };
+    expect((await seen("PreModelSwitch"))[0]?.payload).toMatchObject(switched);
+    expect((await seen("PostModelSwitch"))[0]?.payload).toMatchObject(switched);
+    expect((await seen("DirectoryAdded"))[0]?.payload).toMatchObject({ directory: join(dir, "repo"), source: "register_repo_root" });
   }, 90_000);
 
   // hookd as the only WorktreeCreate hook: an observer answers no path, so Claude Code cannot
