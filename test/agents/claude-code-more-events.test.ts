@@ -2,8 +2,8 @@
 // backend (its http hooks; Setup through the C forwarder, as Claude Code runs no http hook there):
 // each reaches the agent-event plugin with its name and the payload fields Claude Code documents,
 // and StopFailure reaches turn-end with outcome "error". Batched to keep the lane short: one turn
-// (`--init`, a custom slash command with an inline shell command, a CLAUDE.md, the task tools, a
-// watched file, a subagent in a worktree, a settings change, a `cd`, then an API error), `/compact` on the resumed
+// (`--init`, a custom slash command with an inline shell command, a CLAUDE.md, the task tools, an
+// MCP tool that elicits, a watched file, a subagent in a worktree, a settings change, a `cd`, then an API error), `/compact` on the resumed
 // session, then three short runs: auto mode's denial, what an SDK host drives, and
 // `--worktree` with hookd as the only WorktreeCreate hook.
 import { execFileSync } from "node:child_process";
@@ -15,6 +15,7 @@ import type { FakeModel, Reply, Script } from "./fake-model/server.js";
 import { forwarderCommand, tempDir } from "./support/agents.js";
 import { runClaude } from "./support/claude.js";
 import { runClaudeHosted } from "./support/claude-host.js";
+import { ELICIT_MESSAGE, elicitingMcpConfig } from "./support/eliciting-mcp.js";
 import type { ClaudeRun } from "./support/claude.js";
 import { startObserverDaemon } from "./support/observer.js";
 import type { ObservedEntry, ObserverDaemon } from "./support/observer.js";
@@ -23,6 +24,7 @@ import type { ObservedEntry, ObserverDaemon } from "./support/observer.js";
 const OBSERVED = [
   "Setup", "InstructionsLoaded", "UserPromptExpansion", "PreSkillShellCommand", "TaskCreated", "TaskCompleted",
   "FileChanged", "WorktreeCreate", "CwdChanged", "PreCompact", "PostCompact", "MessageDisplay", "ConfigChange",
+  "Elicitation", "ElicitationResult",
 ];
 // Subscribed and registered too, but Claude Code 2.1.332 never sends it headless (see below).
 const NEVER_HEADLESS = "WorktreeRemove";
@@ -42,6 +44,8 @@ const steps: readonly Reply[] = [
   { kind: "tool", name: "ToolSearch", input: { query: "select:TaskCreate,TaskUpdate", max_results: 2 } },
   { kind: "tool", name: "TaskCreate", input: { subject: TASK, description: "tidy the directory" } },
   { kind: "tool", name: "TaskUpdate", input: { taskId: "1", status: "completed" } },
+  // An MCP tool whose server asks for input: nobody answers headless, so Claude Code cancels.
+  { kind: "tool", name: "mcp__elicit__ask", input: {} },
   // FileChanged watches the files its matcher names in the cwd; the sleep lets the watcher fire.
   { kind: "shell", command: "echo changed >> watched.txt && sleep 2" },
   // A subagent in a worktree of its own: created when it starts, removed when it ends unchanged.
@@ -104,7 +108,8 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
     cwd = await tempDir("claude-cwd");
     prepareCwd(cwd, home);
     const hooks = hooksFor(observer.hookUrl, home, cwd);
-    turn = await runClaude({ home, cwd, modelUrl: model.url, hooks, prompt: "/greet world", args: ["--init", "--allowedTools", "Bash"] });
+    const mcp = await elicitingMcpConfig(home);
+    turn = await runClaude({ home, cwd, modelUrl: model.url, hooks, prompt: "/greet world", args: ["--init", "--allowedTools", "Bash", "mcp__elicit__ask", "--mcp-config", mcp] });
     toolResults = model.conversations().at(-1)?.toolResults ?? [];
     userTexts = model.conversations()[0]?.userTexts ?? [];
     const sessionId = turn.events.find((e) => e.subtype === "init")?.session_id;
@@ -204,6 +209,13 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
   it("TaskCreated and TaskCompleted: the task the model created and completed", () => {
     expect(observed("TaskCreated")?.payload).toMatchObject({ task_id: "1", task_subject: TASK, task_description: "tidy the directory" });
     expect(observed("TaskCompleted")?.payload).toMatchObject({ task_id: "1", task_subject: TASK });
+  });
+
+  it("Elicitation and ElicitationResult: the MCP server's request for input, cancelled headless", () => {
+    const schema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+    expect(observed("Elicitation")?.payload).toMatchObject({ mcp_server_name: "elicit", message: ELICIT_MESSAGE, mode: "form", requested_schema: schema });
+    expect(observed("ElicitationResult")?.payload).toMatchObject({ mcp_server_name: "elicit", mode: "form", action: "cancel" });
+    expect(toolResults).toContainEqual(expect.stringContaining('elicited: {"action":"cancel"}'));
   });
 
   it("FileChanged: the watched file the model changed", () => {
