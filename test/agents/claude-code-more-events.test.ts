@@ -76,7 +76,7 @@ function prepareCwd(cwd: string, home: string): void {
 function hooksFor(hookUrl: string, home: string, cwd: string): Record<string, unknown> {
   const http = (event: string): unknown => ({ type: "http", url: `${hookUrl}/hooks/${event}`, timeout: 30 });
   const hooks: Record<string, unknown> = {};
-  for (const event of [...OBSERVED, NEVER_HEADLESS, UNSUBSCRIBED, "StopFailure"]) hooks[event] = [{ matcher: event === "FileChanged" ? "watched.txt" : "*", hooks: [http(event)] }];
+  for (const event of [...OBSERVED, NEVER_HEADLESS, UNSUBSCRIBED, "StopFailure", "Notification"]) hooks[event] = [{ matcher: event === "FileChanged" ? "watched.txt" : "*", hooks: [http(event)] }];
   hooks.Setup = [{ hooks: [{ type: "command", command: forwarderCommand("c-forwarder", "claude-code", "Setup", hookUrl), timeout: 30 }] }];
   // A WorktreeCreate hook replaces Claude Code's own creation and must print the new path: an
   // observer cannot, so this one (not hookd) creates it; hookd's observes beside it. It also
@@ -216,6 +216,8 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
     expect(observed("Elicitation")?.payload).toMatchObject({ mcp_server_name: "elicit", message: ELICIT_MESSAGE, mode: "form", requested_schema: schema });
     expect(observed("ElicitationResult")?.payload).toMatchObject({ mcp_server_name: "elicit", mode: "form", action: "cancel" });
     expect(toolResults).toContainEqual(expect.stringContaining('elicited: {"action":"cancel"}'));
+    // Plain -p sends a Notification here too (the only one outside an SDK host).
+    expect(observed("Notification")?.payload).toMatchObject({ notification_type: "elicitation_response", message: 'Elicitation response for server "elicit": cancel' });
   });
 
   it("FileChanged: the watched file the model changed", () => {
