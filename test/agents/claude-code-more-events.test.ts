@@ -181,6 +181,8 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("WorktreeCreate hook failed: hook succeeded but returned no worktree path");
     expect((await observer.entries()).slice(before)).toEqual([expect.objectContaining({ eventName: "WorktreeCreate", payload: expect.objectContaining({ name: "wt-only-hookd" }) as unknown })]);
+    // hookd says why in its log (each time WorktreeCreate reaches it).
+    expect(observer.daemon.logs).toContainEqual(expect.objectContaining({ level: "warn", event: "WorktreeCreate", msg: expect.stringContaining("must answer the new worktree's path") as unknown }));
   }, 60_000);
 
   it("passes every observed event as the agent's own name, dialect claude-code, with the session", () => {
