@@ -3,9 +3,9 @@
 // each reaches the agent-event plugin with its name and the payload fields Claude Code documents,
 // and StopFailure reaches turn-end with outcome "error". Batched to keep the lane short: one turn
 // (`--init`, a custom slash command with an inline shell command, a CLAUDE.md, the task tools, an
-// MCP tool that elicits, a watched file, a subagent in a worktree, a settings change, a `cd`, then an API error), `/compact` on the resumed
-// session, then three short runs: auto mode's denial, what an SDK host drives, and
-// `--worktree` with hookd as the only WorktreeCreate hook.
+// MCP tool that elicits, a watched file, a subagent in a worktree, a settings change, a `cd`, then
+// an API error), `/compact` on the resumed session, then three short runs: auto mode's denial,
+// what an SDK host drives, and `--worktree` with hookd as the only WorktreeCreate hook.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -48,7 +48,7 @@ const steps: readonly Reply[] = [
   { kind: "tool", name: "mcp__elicit__ask", input: {} },
   // FileChanged watches the files its matcher names in the cwd; the sleep lets the watcher fire.
   { kind: "shell", command: "echo changed >> watched.txt && sleep 2" },
-  // A subagent in a worktree of its own: created when it starts, removed when it ends unchanged.
+  // A subagent in a worktree of its own, made by the WorktreeCreate hooks when it starts.
   { kind: "tool", name: "Agent", input: { description: "look around", prompt: SUBTASK, subagent_type: "general-purpose", isolation: "worktree", run_in_background: false } },
   { kind: "shell", command: "mkdir -p sub && cd sub && pwd && sleep 2" },
   { kind: "error", status: 400, type: "invalid_request_error", message: API_ERROR },
@@ -65,7 +65,7 @@ function prepareCwd(cwd: string, home: string): void {
   mkdirSync(join(cwd, ".claude/commands"), { recursive: true });
   // A custom slash command whose text holds an inline shell command (run while it expands).
   writeFileSync(join(cwd, ".claude/commands/greet.md"), "---\nallowed-tools: Bash(echo:*)\ndescription: greet\n---\nGreet $ARGUMENTS. Context: !`echo skill-shell-ran`\n");
-  // A git repository, so ExitWorktree can check the worktree's state before removing it.
+  // A git repository: the WorktreeCreate hook below adds a git worktree of it.
   const git = (...args: string[]): void => void execFileSync("git", ["-c", "user.email=t@hookd", "-c", "user.name=t", ...args], { cwd, stdio: "ignore" });
   git("init", "-q");
   git("add", "-A");
