@@ -163,8 +163,9 @@ function typed(event: string, body: Body, session: SessionInfo, context: Request
     }
     case "StopFailure": {
       const error = str(body, "error", { required: false }) ?? "unknown";
-      const details = str(body, "error_details", { required: false });
-      return { point: "turn-end", data: { session, turn: 0, outcome: "error", detail: details === undefined || details === "" ? error : `${error}: ${details}`, steps: 0 } };
+      // Claude Code often sends no error_details (its error is then "unknown"); the API's own error text is in last_assistant_message.
+      const details = [str(body, "error_details", { required: false }), str(body, "last_assistant_message", { required: false })].find((text) => text !== undefined && text !== "");
+      return { point: "turn-end", data: { session, turn: 0, outcome: "error", detail: details === undefined ? error : `${error}: ${details}`, steps: 0 } };
     }
     case "Interrupt":
       // Codex: the user interrupted the turn (Ctrl-C, also SIGINT to a headless `codex exec`); no Stop follows.
