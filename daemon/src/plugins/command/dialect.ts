@@ -67,8 +67,7 @@ export const OBSERVED_EVENTS: { readonly [event: string]: ObservedMatch } = {
   ElicitationResult: on("mcp_server_name"),
   PreModelSwitch: on("to_model"),
   PostModelSwitch: on("to_model"),
-  // Codex 0.171's own.
-  PreModelRequest: NONE,
+  // Codex 0.171's own (its pre-/post-model-request events have no command form).
   Interrupt: NONE,
 };
 
