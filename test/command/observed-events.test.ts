@@ -6,10 +6,12 @@
 // as a fault with its cause; and transcript_path / permission_mode the agent sent reach a
 // PreToolUse hook's stdin. Needs `npm run build`.
 import { chmodSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
 import { tmpdir } from "node:os";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDaemon, waitForFile } from "../support/daemon-process.js";
+import { CLI, startDaemon, waitForFile } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
 
 let daemon: DaemonProcess;
@@ -138,5 +140,40 @@ describe("what the agent told about its session reaches the command hooks", () =
       [{ command: "pwd" }, "acceptEdits"],
       [{ command: "id" }, "plan"],
     ]);
+  });
+
+  it("forgets it when the session ends", async () => {
+    const { transcript_path: _t, permission_mode: _p, ...bare } = claude;
+    expect(await post({ ...claude, session_id: "cc-end", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "a" }, tool_use_id: "toolu_e1" })).toEqual({});
+    expect(await post({ ...bare, session_id: "cc-end", hook_event_name: "SessionEnd", reason: "other" })).toEqual({});
+    // A session of the same id after the end: nothing remembered, the dialect's defaults.
+    expect(await post({ ...bare, session_id: "cc-end", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "b" }, tool_use_id: "toolu_e2" })).toEqual({});
+    expect(lines("pretool").filter((l) => l.session_id === "cc-end").map((l) => [l.transcript_path, l.permission_mode])).toEqual([
+      [claude.transcript_path, "acceptEdits"],
+      ["", "default"],
+    ]);
+  });
+});
+
+describe("hookd check", () => {
+  it("lists the observed events' hooks as running at agent-event, with their effective deadlines", async () => {
+    const configPath = join(dir, "check.json");
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        listeners: [{ unix: join(dir, "check.sock") }],
+        plugins: [
+          { name: "cc-hooks", kind: "command", hooks: join(dir, "claude.json"), dialect: "claude-code" },
+          { name: "gm-hooks", kind: "command", hooks: join(dir, "gemini.json"), dialect: "gemini" },
+        ],
+      }),
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, "check", "--config", configPath]);
+    expect(stdout).toMatch(/agent-event\s+1\s+cc-hooks\s+command\s+0\s+601000ms\s+fail-open/);
+    expect(stdout).toMatch(/agent-event\s+2\s+gm-hooks\s+command\s+0\s+61000ms\s+fail-open/);
+    expect(stdout).toMatch(/cc-hooks\s+PreCompact\[0\]\.hooks\[0\]\s+agent-event\s+600000ms \(default\)\s+600000ms\s*\n/);
+    expect(stdout).toMatch(/cc-hooks\s+Notification\[0\]\.hooks\[0\]\s+agent-event\s+600000ms \(default\)\s+600000ms\s*\n/);
+    expect(stdout).toMatch(/gm-hooks\s+PreCompress\[0\]\.hooks\[0\]\s+agent-event\s+60000ms \(default\)\s+60000ms\s*\n/);
+    expect(stdout).not.toContain("not run");
   });
 });
