@@ -37,6 +37,10 @@ describe("observed events", () => {
     expect(run("PreCompact", '{"trigger":"manualish"}')).toEqual(["all.sh"]);
     // FileChanged's matcher is a regex in Claude Code (an unanchored match of the file's name).
     expect(run("FileChanged", '{"file_path":"/repo/.envrc"}')).toEqual(["env.sh"]);
+    // A batch without tool calls matches only match-all groups.
+    const batch = parseHooks({ PostToolBatch: [{ matcher: "Bash", hooks: [cmd("bash.sh")] }, { hooks: [cmd("any.sh")] }] }, "claude-code", "f");
+    expect(selectObserved(batch.observed.PostToolBatch ?? [], observedMatchValues("PostToolBatch", parseJson('{"tool_calls":[]}'))).map((h) => h.command)).toEqual(["any.sh"]);
+    expect(selectObserved(batch.observed.PostToolBatch ?? [], observedMatchValues("PostToolBatch", parseJson('{"tool_calls":[{"tool_name":"Bash"}]}'))).map((h) => h.command)).toEqual(["bash.sh", "any.sh"]);
     // TaskCreated has no matcher field: its matcher is ignored (and not compiled).
     expect(run("TaskCreated", '{"task_id":"1"}')).toEqual(["task.sh"]);
     expect(model.notes).toEqual(["TaskCreated[0].matcher: ignored (TaskCreated has no matcher; every hook of the event runs)"]);

@@ -77,7 +77,8 @@ export function selectObserved(groups: readonly ObservedGroup[], values: readonl
   const seen = new Set<string>();
   const hooks: ObservedGroup["hooks"][number][] = [];
   for (const group of groups) {
-    if (values !== undefined && !values.some((value) => group.matches(value))) continue;
+    const matchesAll = group.matcher === undefined || group.matcher === "" || group.matcher === "*";
+    if (values !== undefined && !matchesAll && !values.some((value) => group.matches(value))) continue;
     for (const hook of group.hooks) {
       if (seen.has(hook.command)) continue;
       seen.add(hook.command);
