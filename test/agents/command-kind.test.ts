@@ -1,0 +1,83 @@
+// The real Claude Code with hookd as its http hook backend, and hookd running a Claude Code
+// hooks file as a `kind: command` plugin (real /bin/sh hooks): the PreToolUse hook's stdin has
+// the transcript_path and permission_mode the real binary sent (remembered per session by the
+// HTTP endpoint), and a PostToolBatch hook (an event without a typed point) runs at agent-event
+// with the binary's own payload; its exit 2 is not honoured (observe-only), so the turn goes on.
+import { existsSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDaemon } from "../support/daemon-process.js";
+import type { DaemonProcess } from "../support/daemon-process.js";
+import { scripted, startFakeModel } from "./fake-model/server.js";
+import { tempDir } from "./support/agents.js";
+import { runClaude } from "./support/claude.js";
+import type { ClaudeRun } from "./support/claude.js";
+
+const records = (path: string): Record<string, unknown>[] =>
+  existsSync(path)
+    ? readFileSync(path, "utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+    : [];
+
+describe("Claude Code through hookd's http endpoint, a command plugin behind it", () => {
+  let daemon: DaemonProcess;
+  let run: ClaudeRun;
+  let dir: string;
+  let cwd: string;
+
+  beforeAll(async () => {
+    dir = await tempDir("command-kind");
+    cwd = await tempDir("command-kind-cwd");
+    const hook = (name: string, code: number): string => {
+      const path = join(dir, `${name}.sh`);
+      writeFileSync(path, `#!/bin/sh\ncat >> "${dir}/${name}.jsonl"\necho >> "${dir}/${name}.jsonl"\n${code === 2 ? "echo 'batch blocked' >&2\n" : ""}exit ${code}\n`);
+      chmodSync(path, 0o755);
+      return path;
+    };
+    const file = join(dir, "settings.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: hook("pretool", 0) }] }],
+          PostToolBatch: [{ matcher: "Bash", hooks: [{ type: "command", command: hook("batch", 2) }] }],
+        },
+      }),
+    );
+    daemon = await startDaemon({ config: { http: { listen: "127.0.0.1:0" }, plugins: [{ name: "cc-file", kind: "command", hooks: file, dialect: "claude-code" }] } });
+    const url = String((await daemon.waitForLog((line) => line.msg === "http hooks serving")).address);
+    const model = await startFakeModel(scripted([{ kind: "shell", command: "echo ran > ran.txt" }]));
+    const home = await tempDir("command-kind-home");
+    const http = (event: string) => [{ matcher: "*", hooks: [{ type: "http", url: `${url}/hooks/${event}`, timeout: 30 }] }];
+    try {
+      run = await runClaude({ home, cwd, modelUrl: model.url, hooks: { PreToolUse: http("PreToolUse"), PostToolBatch: http("PostToolBatch") }, prompt: "Write the file, then say DONE.", args: ["--allowedTools", "Bash"] });
+    } finally {
+      await model.close();
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await daemon?.stop();
+  });
+
+  it("the PreToolUse hook sees the transcript_path and permission_mode Claude Code sent", () => {
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(cwd, "ran.txt"))).toBe(true);
+    const [pre] = records(join(dir, "pretool.jsonl"));
+    expect(pre).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "echo ran > ran.txt" } });
+    // hookd knows them only because the binary sent them: its own defaults are "" and "default".
+    expect(String(pre?.transcript_path)).toMatch(/\.claude\/projects\/.+\.jsonl$/);
+    expect(typeof pre?.permission_mode).toBe("string");
+    expect(pre?.permission_mode).not.toBe("");
+  });
+
+  it("the PostToolBatch hook runs at agent-event with the binary's payload; its block is logged as not honoured", async () => {
+    const batches = records(join(dir, "batch.jsonl"));
+    expect(batches.length).toBeGreaterThan(0);
+    expect(batches[0]).toMatchObject({ hook_event_name: "PostToolBatch", tool_calls: [{ tool_name: "Bash" }] });
+    const line = await daemon.waitForLog((l) => l.msg === "command hook answer not honoured (agent-event is observe-only)");
+    expect(String(line.note)).toContain("batch blocked");
+  });
+});
