@@ -75,7 +75,7 @@ describe("every event to its point", () => {
     expect(event.passThrough).toEqual({ transcriptPath: common.transcript_path, permissionMode: "default" });
     expect(event).toMatchObject({ point: "agent-event", event: "PreCompact", payload: { trigger: "auto", transcript_path: common.transcript_path, permission_mode: "default" } });
     // Codex sends transcript_path null when it has none.
-    expect(read({ hook_event_name: "Stop", transcript_path: null, permission_mode: "bypassPermissions", turn_id: "t1", model: "gpt-5" }).passThrough).toEqual({ permissionMode: "bypassPermissions" });
+    expect(read({ hook_event_name: "Stop", transcript_path: null, permission_mode: "bypassPermissions", turn_id: "t1", model: "gpt-5" }).passThrough).toEqual({ permissionMode: "bypassPermissions", model: "gpt-5" });
   });
 });
 
