@@ -128,7 +128,7 @@ describe("parseHooks", () => {
     expect(() => parseHooksText("{ nope", "codex", "f")).toThrow(/^f: \(file\): not valid JSON/);
   });
 
-  it("refuses an unknown event (a typo) but accepts the agents' other events as not run", () => {
+  it("refuses an unknown event (a typo) and keeps the agents' other events apart, to run at agent-event", () => {
     expect(() => parseHooks({ PreTooluse: [] }, "claude-code", "f")).toThrow(/f: PreTooluse: unknown hook event; expected one of SessionStart, /);
     const model = parseHooks(
       {
@@ -140,11 +140,11 @@ describe("parseHooks", () => {
       "f",
     );
     expect(model.notes).toEqual([
-      "Notification: accepted but not run (hookd has no typed point for this event)",
       'PreToolUse[0].hooks[0]: hooks of type "http" are accepted but not run (hookd runs "command" hooks)',
       "PreToolUse[0].hooks[1]: async hooks are accepted but not run (their answers could never take effect)",
     ]);
     expect(model.groups.PreToolUse?.[0]?.hooks.map((h) => h.command)).toEqual(["run.sh"]);
+    expect(model.observed.Notification?.[0]?.hooks.map((h) => [h.event, h.command, h.timeoutSec])).toEqual([["Notification", "notify.sh", 600]]);
     // SubagentStop runs (at turn-stopping in a subagent); its matcher is on the agent type.
     expect(model.groups.SubagentStop?.[0]?.matches("reviewer")).toBe(true);
   });

@@ -91,6 +91,22 @@ describe("answerHook", () => {
     expect(stop).toMatchObject({ systemMessage: expect.stringContaining("continuation cap") as unknown });
   });
 
+  it("WorktreeCreate / WorktreeRemove from Claude Code are observed, answered {} and warned about: an observer cannot perform them", async () => {
+    const { lines, log } = logger();
+    const calls: string[] = [];
+    const deps = { evaluate: stub({}, calls), log, bypassesAgentPermissions: () => false };
+    expect(await answerHook(deps, readHookRequest(body({ hook_event_name: "WorktreeCreate", name: "wt" }), context), "claude-code", signal)).toEqual({});
+    expect(await answerHook(deps, readHookRequest(body({ hook_event_name: "WorktreeRemove", worktree_path: "/w" }), context), "claude-code", signal)).toEqual({});
+    expect(calls).toEqual(["agent-event:claude-code:WorktreeCreate", "agent-event:claude-code:WorktreeRemove"]);
+    const warned = lines.filter((l) => l.level === "warn");
+    expect(warned.map((l) => l.event)).toEqual(["WorktreeCreate", "WorktreeRemove"]);
+    expect(warned[0]?.msg).toMatch(/must answer the new worktree's path/);
+    // Other events, and the same name from another dialect, are not warned about.
+    await answerHook(deps, readHookRequest(body({ hook_event_name: "PreCompact", trigger: "manual" }), context), "claude-code", signal);
+    await answerHook(deps, readHookRequest(body({ hook_event_name: "WorktreeCreate", name: "wt" }), { ...context, agentId: "codex", dialect: "codex" }), "codex", signal);
+    expect(lines.filter((l) => l.level === "warn")).toHaveLength(2);
+  });
+
   it("an event without a typed point goes to agent-event, logged with the pass-through fields; dropped fields are warned about", async () => {
     const { lines, log } = logger();
     const calls: string[] = [];

@@ -53,6 +53,9 @@ describe("every event to its point", () => {
     expect(read({ hook_event_name: "SessionEnd", reason: "prompt_input_exit" })).toMatchObject({ data: { reason: "closed", detail: expect.stringContaining("prompt_input_exit") as unknown } });
     expect(read({ hook_event_name: "SessionEnd", reason: "other" }, { ...context, agentId: "codex", dialect: "codex" })).toMatchObject({ data: { reason: "closed" } });
     expect(read({ hook_event_name: "StopFailure", error: "rate_limit", error_details: "429 from the API" })).toMatchObject({ point: "turn-end", data: { outcome: "error", detail: "rate_limit: 429 from the API" } });
+    // As the real Claude Code sends an API error: no error_details, the error text as the last assistant message.
+    expect(read({ hook_event_name: "StopFailure", error: "unknown", last_assistant_message: "API Error: 400 refused" })).toMatchObject({ data: { outcome: "error", detail: "unknown: API Error: 400 refused" } });
+    expect(read({ hook_event_name: "StopFailure", error: "unknown", error_details: "", last_assistant_message: "" })).toMatchObject({ data: { detail: "unknown" } });
     expect(read({ hook_event_name: "SessionStart", source: "fork" })).toMatchObject({ point: "session-start", data: { source: "resume" } });
   });
 
@@ -72,7 +75,7 @@ describe("every event to its point", () => {
     expect(event.passThrough).toEqual({ transcriptPath: common.transcript_path, permissionMode: "default" });
     expect(event).toMatchObject({ point: "agent-event", event: "PreCompact", payload: { trigger: "auto", transcript_path: common.transcript_path, permission_mode: "default" } });
     // Codex sends transcript_path null when it has none.
-    expect(read({ hook_event_name: "Stop", transcript_path: null, permission_mode: "bypassPermissions", turn_id: "t1", model: "gpt-5" }).passThrough).toEqual({ permissionMode: "bypassPermissions" });
+    expect(read({ hook_event_name: "Stop", transcript_path: null, permission_mode: "bypassPermissions", turn_id: "t1", model: "gpt-5" }).passThrough).toEqual({ permissionMode: "bypassPermissions", model: "gpt-5" });
   });
 });
 

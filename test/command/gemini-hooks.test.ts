@@ -143,7 +143,7 @@ describe("command hooks, dialect gemini", () => {
     expect(JSON.parse(ws.read("second.json"))).toMatchObject({ tool_input: { command: "echo one", description: "d" } });
   });
 
-  it("the config loads it as kind command, dialect gemini; unknown events reject the file naming them; observed events are notes", async () => {
+  it("the config loads it as kind command, dialect gemini; unknown events reject the file naming them; observed events run at agent-event", async () => {
     const path = ws.file("g.json");
     writeFileSync(path, JSON.stringify({ hooks: { BeforeModel: [{ hooks: [hook("true")] }], BeforeTool: [{ hooks: [hook("true")] }] } }));
     const context = {
@@ -156,8 +156,10 @@ describe("command hooks, dialect gemini", () => {
       },
     };
     const source = await loadPlugin({ name: "g", kind: "command", hooks: path, dialect: "gemini", required: false }, context);
-    expect(source.listeners().map((l) => l.point).sort()).toEqual(["pre-tool", "rewrite"]);
-    expect((source as unknown as { notes: readonly string[] }).notes).toEqual(["BeforeModel: accepted but not run (hookd only observes this event; it has no typed point)"]);
+    expect(source.listeners().map((l) => l.point).sort()).toEqual(["agent-event", "pre-tool", "rewrite"]);
+    expect(source.listeners().find((l) => l.point === "agent-event")?.matches("BeforeModel")).toBe(true);
+    expect(source.listeners().find((l) => l.point === "agent-event")?.matches("AfterModel")).toBe(false);
+    expect((source as unknown as { notes: readonly string[] }).notes).toEqual([]);
     writeFileSync(path, JSON.stringify({ hooks: { PreToolUse: [] } }));
     await expect(loadPlugin({ name: "g", kind: "command", hooks: path, dialect: "gemini", required: false }, context)).rejects.toThrow(/PreToolUse: unknown Gemini CLI hook event/);
   });

@@ -318,11 +318,13 @@ describe("dialects and loading", () => {
     );
   });
 
-  it("lists what is accepted but not run, for hookd check", async () => {
-    const h = await harness(ws, { SubagentStop: [{ hooks: [hook("true")] }], PreToolUse: [{ hooks: [hook("true")] }], PreCompact: [{ matcher: "[", hooks: [hook("true")] }] });
-    expect(h.source.notes).toEqual(["PreCompact: accepted but not run (hookd has no typed point for this event)"]);
+  it("subscribes where its hooks run: an event without a typed point at agent-event, by its name", async () => {
+    const h = await harness(ws, { SubagentStop: [{ hooks: [hook("true")] }], PreToolUse: [{ hooks: [hook("true")] }], PreCompact: [{ matcher: "manual", hooks: [hook("true")] }] });
+    expect(h.source.notes).toEqual([]);
     // PreToolUse runs once per call at rewrite (its updatedInput) and answers pre-tool; post-tool delivers its contexts.
-    expect(h.source.status()).toMatchObject({ kind: "command", health: "serving", points: ["rewrite", "pre-tool", "post-tool", "turn-stopping"] });
+    expect(h.source.status()).toMatchObject({ kind: "command", health: "serving", points: ["rewrite", "pre-tool", "post-tool", "turn-stopping", "agent-event"] });
+    const observer = h.source.listeners().find((l) => l.point === "agent-event");
+    expect([observer?.matches("PreCompact"), observer?.matches("Notification")]).toEqual([true, false]);
   });
 
   it("a message in the batch from the user is the prompt, context from plugins is not", async () => {

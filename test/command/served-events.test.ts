@@ -1,8 +1,9 @@
 // A real `hookd serve` with a Claude Code hooks file that, before issue #15, kept the daemon from
 // starting (a matcher "[" on UserPromptSubmit, which has no matcher field), driven by a scripted
 // agent over gRPC: the PreToolUse rewrite is the command the tool receives, the non-JSON "{..."
-// prompt stdout reaches the model as context, a PermissionRequest hook answers the ask, and a
-// hook whose own timeout the point budget cuts is warned about at load and shown by `hookd check`.
+// prompt stdout reaches the model as context, a PermissionRequest hook answers the ask; the
+// default point budget gives each hook its own timeout (nothing cut, nothing warned), while an
+// explicit `defaults.pointBudgetMs` still cuts a longer hook, warns and shows it in `hookd check`.
 import { execFile } from "node:child_process";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -17,6 +18,7 @@ import { openScriptedAgent, toolResults } from "../support/scripted-agent.js";
 let daemon: DaemonProcess;
 let dir: string;
 let configPath: string;
+let explicitPath: string;
 
 const script = async (name: string, body: string): Promise<string> => {
   const path = join(dir, name);
@@ -47,6 +49,8 @@ beforeAll(async () => {
   const config = { plugins: [{ name: "cc-hooks", kind: "command", hooks: hooksPath, dialect: "claude-code" }] };
   configPath = join(dir, "hookd.json");
   await writeFile(configPath, JSON.stringify({ listeners: [{ unix: join(dir, "check.sock") }], ...config }));
+  explicitPath = join(dir, "hookd-explicit.json");
+  await writeFile(explicitPath, JSON.stringify({ listeners: [{ unix: join(dir, "check.sock") }], ...config, defaults: { pointBudgetMs: 10_000 } }));
   daemon = await startDaemon({ config });
 });
 
@@ -56,13 +60,12 @@ afterAll(async () => {
 });
 
 describe("a hooks file with every typed event in a served daemon", () => {
-  it("starts despite a matcher on an event without one, and warns about the hook the point budget cuts", async () => {
-    const warning = await daemon.waitForLog((line) => line.msg === "command hook cut short by hookd");
-    expect(String(warning.warning)).toBe(
-      "PreToolUse[0].hooks[1]: its timeout is 30 s but the point budget cuts it at 10000 ms at rewrite (raise defaults.pointBudgetMs to give it its time)",
-    );
+  it("starts despite a matcher on an event without one; the default budget cuts no hook, so nothing is warned", async () => {
     const ignored = await daemon.waitForLog((line) => line.msg === "hooks file entry not run");
     expect(String(ignored.note)).toMatch(/^UserPromptSubmit\[0\]\.matcher: ignored/);
+    // The plugin was loaded (its notes are logged as it loads, its cut warnings right after): none.
+    await daemon.waitForLog((line) => line.msg === "hookd serving");
+    expect(daemon.logs.filter((line) => line.msg === "command hook cut short by hookd")).toEqual([]);
   });
 
   it("the tool runs the rewritten command, the non-JSON prompt stdout is context, a PermissionRequest hook answers the ask", async () => {
@@ -86,11 +89,21 @@ describe("a hooks file with every typed event in a served daemon", () => {
     agent.client.close();
   });
 
-  it("hookd check shows each hook's effective deadline and what cuts it", async () => {
+  it("hookd check: the default budget gives every hook its own timeout (the agent's 600 s default too)", async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, "check", "--config", configPath]);
     expect(stdout).toMatch(/PLUGIN\s+HOOK\s+RUNS AT\s+TIMEOUT\s+EFFECTIVE\s+CUT BY/);
+    expect(stdout).toMatch(/cc-hooks\s+PreToolUse\[0\]\.hooks\[1\]\s+rewrite\s+30000ms\s+30000ms\s*\n/);
+    expect(stdout).toMatch(/cc-hooks\s+PreToolUse\[0\]\.hooks\[0\]\s+rewrite\s+600000ms \(default\)\s+600000ms\s*\n/);
+    expect(stdout).toMatch(/rewrite\s+1\s+cc-hooks\s+command\s+0\s+601000ms\s/);
+    expect(stdout).toContain("point budget: 10000ms (default; where command hooks run it grows by their own timeouts)");
+  });
+
+  it("hookd check: an explicit defaults.pointBudgetMs still wins, warns and shows what it cuts", async () => {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, "check", "--config", explicitPath]);
+    expect(stderr).toContain("PreToolUse[0].hooks[1]: its timeout is 30 s but the point budget cuts it at 10000 ms at rewrite (raise defaults.pointBudgetMs to give it its time)");
     expect(stdout).toMatch(/cc-hooks\s+PreToolUse\[0\]\.hooks\[1\]\s+rewrite\s+30000ms\s+10000ms\s+point budget\n/);
     expect(stdout).toMatch(/cc-hooks\s+PreToolUse\[0\]\.hooks\[0\]\s+rewrite\s+600000ms \(default\)\s+10000ms\s+point budget\n/);
     expect(stdout).toMatch(/rewrite\s+1\s+cc-hooks\s+command\s+0\s+10000ms \(budget; own 601000ms\)/);
+    expect(stdout).toContain("point budget: 10000ms (defaults.pointBudgetMs, exact)");
   });
 });

@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { POINTS } from "@hookd/sdk";
 import { ConfigError, loadConfig, stateDir } from "../config/load.js";
 import type { Config } from "../config/schema.js";
+import type { Listener } from "../engine/listener.js";
 import { PluginRegistry } from "../engine/registry.js";
 import { WorkerPool } from "../plugins/worker/index.js";
 import { AgentIdentities } from "../host/identity.js";
@@ -69,6 +70,7 @@ export async function check(args: string[], { out, err }: Output): Promise<numbe
     defaultDeadlineMs: config.defaults.deadlineMs,
     pointBudgetMs: config.defaults.pointBudgetMs,
     sessionEndBudgetMs: config.defaults.sessionEndBudgetMs,
+    pointBudgetIsDefault: config.defaults.pointBudgetIsDefault,
     workerPool: () => (pool ??= new WorkerPool({ size: 1 })),
     log,
     daemonVersion: DAEMON_VERSION,
@@ -113,7 +115,7 @@ function printOrder(config: Config, sources: readonly PluginSource[], problems: 
   let registry: PluginRegistry;
   try {
     const shadows = shadowPlugins(config.plugins);
-    registry = new PluginRegistry(ordered.flatMap((s) => inMode(s.listeners(), shadows.has(s.name))));
+    registry = new PluginRegistry(ordered.flatMap((s) => inMode(s.listeners(), shadows.has(s.name))), { stretchBudgets: config.defaults.pointBudgetIsDefault });
   } catch (error) {
     problems.push(`plugins: ${messageOf(error)}`);
     return;
@@ -121,14 +123,17 @@ function printOrder(config: Config, sources: readonly PluginSource[], problems: 
   const rows: string[][] = [];
   for (const point of POINTS) {
     // The deadline that really applies: the point's budget cuts a longer one (shown beside it).
-    const budget = point === "session-end" ? config.defaults.sessionEndBudgetMs : config.defaults.pointBudgetMs;
-    const deadline = (ms: number): string => (ms > budget ? `${budget}ms (budget; own ${ms}ms)` : `${ms}ms`);
-    registry.listeners(point).forEach((l, i) => rows.push([point, String(i + 1), l.plugin, l.kind, String(l.priority), deadline(l.deadlineMs), l.failurePolicy]));
+    // A default point budget grows by the listener's own need (a command plugin's hooks' time).
+    const budget = (l: Listener): number => (point === "session-end" ? config.defaults.sessionEndBudgetMs : config.defaults.pointBudgetMs + registry.extraBudgetMs([l]));
+    const deadline = (l: Listener): string => (l.deadlineMs > budget(l) ? `${budget(l)}ms (budget; own ${l.deadlineMs}ms)` : `${l.deadlineMs}ms`);
+    registry.listeners(point).forEach((l, i) => rows.push([point, String(i + 1), l.plugin, l.kind, String(l.priority), deadline(l), l.failurePolicy]));
     // Shadow plugins are called beside the chain and never applied, so they have no place in its order.
-    for (const l of registry.shadows(point)) rows.push([point, "shadow", l.plugin, l.kind, String(l.priority), deadline(l.deadlineMs), "contained"]);
+    for (const l of registry.shadows(point)) rows.push([point, "shadow", l.plugin, l.kind, String(l.priority), deadline(l), "contained"]);
   }
   if (rows.length === 0) out("no plugin subscribes to any point\n");
   else out(table(["POINT", "#", "PLUGIN", "KIND", "PRIORITY", "DEADLINE", "ON FAILURE"], rows));
+  const { pointBudgetMs, pointBudgetIsDefault } = config.defaults;
+  out(`point budget: ${pointBudgetMs}ms${pointBudgetIsDefault ? " (default; where command hooks run it grows by their own timeouts)" : " (defaults.pointBudgetMs, exact)"}\n`);
 }
 
 /** Per remote and managed plugin, where its subscriptions come from (fail-closed never silently opens). */

@@ -5,6 +5,9 @@ import { POINTS } from "@hookd/sdk";
 import { z } from "zod";
 
 const durationMs = z.number().int().positive();
+
+/** `defaults.pointBudgetMs` when the config does not set it. */
+export const DEFAULT_POINT_BUDGET_MS = 10_000;
 const failurePolicy = z.enum(["fail-closed", "fail-open"]);
 
 const subscriptionOverride = z.strictObject({
@@ -130,15 +133,24 @@ export const configSchema = z.strictObject({
   defaults: z
     .strictObject({
       deadlineMs: durationMs.default(2_000),
-      /** Total time all sequential plugins of one point may take. */
-      pointBudgetMs: durationMs.default(10_000),
+      /**
+       * Total time all sequential plugins of one point may take. Unset, it is 10 s plus, where a
+       * command plugin's hooks run, their own timeouts (the agents' defaults); set, it is exact.
+       */
+      pointBudgetMs: durationMs.optional(),
       /**
        * Total time the session-end point may take for one session. A daemon stop ends every open
        * session under it, so a hanging plugin holds the stop for at most this long.
        */
       sessionEndBudgetMs: durationMs.default(2_000),
     })
-    .prefault({}),
+    .prefault({})
+    .transform((defaults) => ({
+      ...defaults,
+      pointBudgetMs: defaults.pointBudgetMs ?? DEFAULT_POINT_BUDGET_MS,
+      /** True when the config leaves the point budget to its default: command plugins' hooks then stretch it (engine/registry.ts). */
+      pointBudgetIsDefault: defaults.pointBudgetMs === undefined,
+    })),
   limits: z
     .strictObject({
       maxSessions: z.number().int().positive().default(10_000),

@@ -71,26 +71,26 @@ function enforced<P extends PointName>(env: PointEnv, spec: PointSpec, point: P,
   const mode = spec.mode;
   switch (mode) {
     case "waterfall":
-      return recorded(env, point, () => runWaterfall(listeners, freezeBuilt(event), () => spec.fallback(event) as DecisionOf<P>, runOptions(env))) as Promise<Decided<P>>;
+      return recorded(env, point, () => runWaterfall(listeners, freezeBuilt(event), () => spec.fallback(event) as DecisionOf<P>, runOptions(env, listeners))) as Promise<Decided<P>>;
     case "guards": {
       const abstain = spec.fallback(event) as DecisionOf<P> & { readonly kind: string };
       // No guard for this tool: nothing to decide, nothing to record.
       if (listeners.length === 0) return Promise.resolve({ type: "decided", decision: abstain, decidedBy: DEFAULT_DECIDER }) as Promise<Decided<P>>;
-      return recorded(env, point, () => runGuards(listeners, freezeBuilt(event), runOptions(env), abstain)) as Promise<Decided<P>>;
+      return recorded(env, point, () => runGuards(listeners, freezeBuilt(event), runOptions(env, listeners), abstain)) as Promise<Decided<P>>;
     }
     case "notification":
       if (listeners.length === 0) return Promise.resolve(NO_ANSWERS as NotificationOutcome<DecisionOf<P>>) as Promise<Decided<P>>;
-      return runNotification(listeners, freezeBuilt(event), runOptions(env)) as Promise<Decided<P>>;
+      return runNotification(listeners, freezeBuilt(event), runOptions(env, listeners)) as Promise<Decided<P>>;
     case "around": {
       const [around] = args as [AroundDispatch];
-      return runAround(listeners, freezeBuilt(event), around, runOptions(env)) as Promise<Decided<P>>;
+      return runAround(listeners, freezeBuilt(event), around, runOptions(env, listeners)) as Promise<Decided<P>>;
     }
     case "chain": {
       const frozen = freezeBuilt(event);
       // Nobody rewrites this tool: the event stays as it is, nothing to record.
       if (listeners.length === 0) return Promise.resolve<ChainOutcome<EventOf<P>, DecisionOf<P>>>({ type: "chained", event: frozen, changedBy: [] }) as Promise<Decided<P>>;
       const apply = (current: EventOf<P>, decision: DecisionOf<P>, plugin: string) => spec.apply?.(current, decision, plugin) as EventOf<P> | undefined;
-      return recordedChain(env, point, frozen, () => runChain(listeners, frozen, apply, freezeBuilt, runOptions(env))) as Promise<Decided<P>>;
+      return recordedChain(env, point, frozen, () => runChain(listeners, frozen, apply, freezeBuilt, runOptions(env, listeners))) as Promise<Decided<P>>;
     }
     default:
       return unreachable(mode, "point mode");
@@ -99,10 +99,10 @@ function enforced<P extends PointName>(env: PointEnv, spec: PointSpec, point: P,
 
 const NO_ANSWERS: NotificationOutcome<never> = Object.freeze({ answers: [], errors: [] });
 
-function runOptions(env: PointEnv): RunOptions {
+function runOptions(env: PointEnv, listeners: readonly Listener[]): RunOptions {
   return {
     signal: env.signal,
-    ...(env.pointBudgetMs === undefined ? {} : { budgetEnd: performance.now() + env.pointBudgetMs }),
+    ...(env.pointBudgetMs === undefined ? {} : { budgetEnd: performance.now() + env.pointBudgetMs + env.registry.extraBudgetMs(listeners) }),
     onInvocation: (invocation) => env.bus.emit({ type: "invocation", scope: env.scope, invocation }),
   };
 }

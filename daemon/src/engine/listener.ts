@@ -48,6 +48,13 @@ export interface Listener<P extends PointName = PointName> {
   readonly matches: ToolMatcher;
   /** Deadline of one call, in milliseconds. */
   readonly deadlineMs: number;
+  /**
+   * The time this listener's own work needs at its point (a command plugin: its hooks' timeouts,
+   * the agent's defaults). When the daemon's point budget is not set explicitly, a call where the
+   * listener matches gets the budget plus this (registry.ts), so the hooks get the time the agent
+   * would give them and the other plugins keep theirs. Absent: nothing on top.
+   */
+  readonly ownBudgetMs?: number;
   readonly failurePolicy: FailurePolicy;
   /** May be called concurrently with its neighbours and folded in order (see the proto). */
   readonly sideEffectFree: boolean;

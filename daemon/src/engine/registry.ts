@@ -7,11 +7,21 @@ import type { PointName } from "@hookd/sdk";
 import { compareListeners } from "./listener.js";
 import type { Listener } from "./listener.js";
 
+export interface RegistryOptions {
+  /**
+   * The daemon's point budget is its default (the config does not set it): listeners that need
+   * more time of their own (`ownBudgetMs`) stretch it. An explicit budget is never stretched.
+   */
+  readonly stretchBudgets?: boolean;
+}
+
 export class PluginRegistry {
   readonly #byPoint: ReadonlyMap<PointName, readonly Listener[]>;
   readonly #shadowsByPoint: ReadonlyMap<PointName, readonly Listener[]>;
+  readonly #stretch: boolean;
 
-  constructor(listeners: readonly Listener[]) {
+  constructor(listeners: readonly Listener[], options: RegistryOptions = {}) {
+    this.#stretch = options.stretchBudgets === true;
     const seen = new Set<string>();
     const byPoint = new Map<PointName, Listener[]>(POINTS.map((point) => [point, []]));
     const shadowsByPoint = new Map<PointName, Listener[]>(POINTS.map((point) => [point, []]));
@@ -41,6 +51,18 @@ export class PluginRegistry {
   /** The point's shadow listeners (mode "shadow"), ordered and matched like `listeners`. */
   shadows<P extends PointName>(point: P, key?: string): readonly Listener<P>[] {
     return matching((this.#shadowsByPoint.get(point) ?? []) as readonly Listener<P>[], key);
+  }
+
+  /** What a point's budget grows by for a call of these (matched) listeners: the sum of their own needs, when budgets stretch. */
+  extraBudgetMs(listeners: readonly Listener[]): number {
+    if (!this.#stretch) return 0;
+    let extra = 0;
+    for (const listener of listeners) extra += listener.ownBudgetMs ?? 0;
+    return extra;
+  }
+
+  get stretchesBudgets(): boolean {
+    return this.#stretch;
   }
 
   /** Every enforcing plugin name with the points it subscribes to, in order, for logs and `hookd check`. */

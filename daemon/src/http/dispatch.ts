@@ -38,6 +38,13 @@ export interface DispatchDeps {
 
 const NO_OPINION: HookAnswer = Object.freeze({});
 
+// Claude Code events whose hook performs the action itself: an observer's answer cannot, so the
+// endpoint says so each time one reaches it (Claude Code only reports a failed creation).
+const PERFORMED_BY_THE_HOOK = new Map<string, string>([
+  ["WorktreeCreate", "a WorktreeCreate hook replaces Claude Code's own worktree creation and must answer the new worktree's path; hookd only observes it, so unless another WorktreeCreate hook prints the path, Claude Code fails to create the worktree"],
+  ["WorktreeRemove", "a WorktreeRemove hook performs Claude Code's removal of a hook-made worktree; hookd only observes it, so unless another WorktreeRemove hook removes it, the worktree stays on disk"],
+]);
+
 async function preTool(deps: DispatchDeps, request: HookRequest & { point: "pre-tool" }, dialect: AnswerDialect, signal: AbortSignal): Promise<HookAnswer> {
   const { evaluate } = deps;
   const rewrite = await evaluate.evaluateRewrite(request.data, { signal });
@@ -88,6 +95,7 @@ async function decideRequest(deps: DispatchDeps, request: HookRequest, dialect: 
     case "agent-event":
       // No typed point: the generic observe-only point, for plugins subscribed by the event's name.
       deps.log.debug("hook event to agent-event", { event: request.event, dialect, sessionId: session.sessionId, agentId: session.agentId, ...request.passThrough });
+      if (dialect === "claude-code" && PERFORMED_BY_THE_HOOK.has(request.event)) deps.log.warn(PERFORMED_BY_THE_HOOK.get(request.event) ?? "", { event: request.event, sessionId: session.sessionId });
       await evaluate.evaluateAgentEvent({ session, dialect, eventName: request.event, payload: request.payload }, { signal });
       return NO_OPINION;
   }

@@ -25,6 +25,8 @@ import { GEMINI_HOOK_EVENTS } from "../plugins/command/gemini/parse.js";
 import type { GeminiHookEvent } from "../plugins/command/gemini/parse.js";
 import { BadRequest, isObject, parseBody, str } from "./body.js";
 import type { Body } from "./body.js";
+import { passThroughOf } from "./request.js";
+import type { PassThrough } from "./request.js";
 
 /** Gemini CLI 0.61's hook events, in its spelling: one list, the command kind's. */
 export { GEMINI_HOOK_EVENTS as GEMINI_EVENTS } from "../plugins/command/gemini/parse.js";
@@ -33,7 +35,10 @@ export type GeminiEvent = GeminiHookEvent;
 /** The events hookd observes only (no typed point fits their semantics). */
 export type GeminiObservedEvent = Exclude<GeminiEvent, "SessionStart" | "SessionEnd" | "BeforeAgent" | "AfterAgent" | "BeforeTool" | "AfterTool">;
 
-export type GeminiRequest =
+/** One Gemini request: its typed event, its session and what the payload told about the session. */
+export type GeminiRequest = GeminiTyped & { readonly session: SessionInfo; readonly passThrough: PassThrough };
+
+type GeminiTyped =
   | { readonly event: "SessionStart"; readonly data: SessionStartEvent }
   | { readonly event: "SessionEnd"; readonly data: SessionEndEvent }
   | { readonly event: "BeforeAgent"; readonly data: PreStepEvent; readonly prompt: string }
@@ -108,6 +113,10 @@ export function readGeminiRequest(text: string, context: GeminiRequestContext): 
   const sessionId = str(body, "session_id", { required: true }) ?? "";
   if (sessionId === "") throw new BadRequest("session_id", "must not be empty");
   const session: SessionInfo = { sessionId, agentId: context.agentId, cwd: str(body, "cwd", { required: false }) ?? "" };
+  return { ...typed(event, body, session, context), session, passThrough: passThroughOf(body) };
+}
+
+function typed(event: GeminiEvent, body: Body, session: SessionInfo, context: GeminiRequestContext): GeminiTyped {
   switch (event) {
     case "SessionStart": {
       const source = str(body, "source", { required: false }) ?? "startup";

@@ -33,6 +33,8 @@ export { BadRequest } from "./body.js";
 export interface PassThrough {
   readonly transcriptPath?: string;
   readonly permissionMode?: string;
+  /** Codex sends it in every payload, Claude Code at SessionStart. */
+  readonly model?: string;
 }
 
 type Typed =
@@ -86,10 +88,16 @@ function sessionOf(body: Body, agentId: string, subagentRequired: boolean): Sess
   return subagent === undefined || subagent === "" ? base : { ...base, sessionId: subagentSessionId(sessionId, subagent), parentSessionId: sessionId };
 }
 
-function passThroughOf(body: Body): PassThrough {
+/** What the payload tells about the session (Gemini's reader shares it). A `model` that is not a string is not one hookd can pass on: ignored. */
+export function passThroughOf(body: Body): PassThrough {
   const transcriptPath = str(body, "transcript_path", { required: false });
   const permissionMode = str(body, "permission_mode", { required: false });
-  return { ...(transcriptPath === undefined ? {} : { transcriptPath }), ...(permissionMode === undefined ? {} : { permissionMode }) };
+  const model = typeof body.model === "string" ? body.model : undefined;
+  return {
+    ...(transcriptPath === undefined ? {} : { transcriptPath }),
+    ...(permissionMode === undefined ? {} : { permissionMode }),
+    ...(model === undefined ? {} : { model }),
+  };
 }
 
 /** The content the model saw for a tool response: its text when it is a string, else its JSON. */
@@ -163,8 +171,9 @@ function typed(event: string, body: Body, session: SessionInfo, context: Request
     }
     case "StopFailure": {
       const error = str(body, "error", { required: false }) ?? "unknown";
-      const details = str(body, "error_details", { required: false });
-      return { point: "turn-end", data: { session, turn: 0, outcome: "error", detail: details === undefined || details === "" ? error : `${error}: ${details}`, steps: 0 } };
+      // Claude Code often sends no error_details (its error is then "unknown"); the API's own error text is in last_assistant_message.
+      const details = [str(body, "error_details", { required: false }), str(body, "last_assistant_message", { required: false })].find((text) => text !== undefined && text !== "");
+      return { point: "turn-end", data: { session, turn: 0, outcome: "error", detail: details === undefined ? error : `${error}: ${details}`, steps: 0 } };
     }
     case "Interrupt":
       // Codex: the user interrupted the turn (Ctrl-C, also SIGINT to a headless `codex exec`); no Stop follows.

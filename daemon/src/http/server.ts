@@ -21,12 +21,15 @@ import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
+import type { SessionInfo } from "@hookd/sdk";
+import type { SessionFacts } from "../engine/session-facts.js";
 import type { Logger } from "../log.js";
 import { forwardedOutput } from "./answer.js";
 import type { AnswerDialect } from "./answer.js";
 import { answerHook } from "./dispatch.js";
 import type { HookEvaluator } from "./dispatch.js";
 import { BadRequest, StopCounter, readHookRequest } from "./request.js";
+import type { PassThrough } from "./request.js";
 import { answerGeminiHook } from "./gemini.js";
 import { geminiForwardedOutput } from "./gemini-answer.js";
 import { readGeminiRequest } from "./gemini-request.js";
@@ -59,6 +62,8 @@ export interface HookHttpOptions {
    * says `bypassAgentPermissions: true`). Default: no plugin may; an allow answers no opinion.
    */
   readonly bypassesAgentPermissions?: (plugin: string) => boolean;
+  /** Where what each payload tells about its session (transcript, permission mode, model) is remembered, for the command kind. */
+  readonly facts?: SessionFacts;
 }
 
 export interface HookHttpServer {
@@ -191,16 +196,21 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     const expected = eventInPath === undefined ? {} : { expectedEvent: eventInPath };
     // Read before anything is evaluated, so a bad body is a 400 naming the field.
     let decideRequest: (signal: AbortSignal) => Promise<HookAnswer>;
+    let told: { readonly session: SessionInfo; readonly passThrough: PassThrough; readonly ends: boolean };
     if (dialect === "gemini") {
       const request = readGeminiRequest(text, { agentId, ...expected, steeredContinuations });
+      told = { session: request.session, passThrough: request.passThrough, ends: request.event === "SessionEnd" };
       decideRequest = (signal) => answerGeminiHook(evaluate, request, signal);
     } else {
       const request = readHookRequest(text, { agentId, dialect, ...expected, steeredContinuations });
+      told = { session: request.session, passThrough: request.passThrough, ends: request.point === "session-end" };
       decideRequest = (signal) => {
         log.debug("hook request", { event: request.event, dialect, sessionId: request.session.sessionId, agentId, ...request.passThrough });
         return answerHook(deps, request, dialect, signal);
       };
     }
+    // Remembered before deciding, so the hooks this very event runs see it too.
+    options.facts?.remember(told.session, told.passThrough);
     // The agent hanging up cancels the evaluation (plugins see their signal abort).
     const controller = new AbortController();
     inflight.add(controller);
@@ -208,7 +218,9 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
       if (!res.writableFinished) controller.abort(new HttpError(499, "the client closed the request"));
     });
     try {
-      const answer = await decideRequest(controller.signal);
+      const answer = await decideRequest(controller.signal).finally(() => {
+        if (told.ends) options.facts?.forget(told.session);
+      });
       if (header(req.headers, FORWARD_HEADER) !== "1") return send(res, 200, answer);
       const output = dialect === "gemini" ? geminiForwardedOutput(answer) : forwardedOutput(answer, dialect);
       res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(output.text), [EXIT_HEADER]: String(output.exitCode) });

@@ -6,8 +6,10 @@ import { join } from "node:path";
 import { HookdError } from "@hookd/sdk";
 import { runtimeDir } from "../config/load.js";
 import type { PluginConfig } from "../config/schema.js";
+import type { SessionFacts } from "../engine/session-facts.js";
 import type { Logger } from "../log.js";
 import { commandPluginSource, geminiCommandPluginSource } from "./command/index.js";
+import type { PointBudgets } from "./command/index.js";
 import { inProcessSource } from "./in-process/source.js";
 import { createManagedPlugin } from "./managed/source.js";
 import type { RemotePlugin } from "./remote/plugin.js";
@@ -24,6 +26,8 @@ export interface LoadContext {
   /** The point budgets in force (config `defaults`): command hooks they would cut short are warned about. */
   readonly pointBudgetMs?: number;
   readonly sessionEndBudgetMs?: number;
+  /** The config leaves the point budget to its default: command hooks then stretch it (never cut by it). */
+  readonly pointBudgetIsDefault?: boolean;
   /** Created on first use: only configs with worker plugins pay for a pool. */
   readonly workerPool: () => WorkerPool;
   readonly log: Logger;
@@ -38,6 +42,8 @@ export interface LoadContext {
   readonly ledger?: ProcessLedger;
   /** The last known manifests of remote and managed plugins; absent: none are read or persisted. */
   readonly manifests?: ManifestStore;
+  /** What agents told about their sessions (transcript, permission mode, model), handed to command hooks. */
+  readonly sessionFacts?: SessionFacts;
 }
 
 export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Promise<PluginSource> {
@@ -76,16 +82,27 @@ export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Pr
       await refuseUngated(plugin, source, manifests);
       return source;
     }
-    case "command":
-      if (plugin.dialect === "gemini") return geminiCommandPluginSource(plugin, { log: context.log.child({ plugin: plugin.name }) });
+    case "command": {
+      const facts = context.sessionFacts;
+      if (plugin.dialect === "gemini") {
+        return geminiCommandPluginSource(plugin, { log: context.log.child({ plugin: plugin.name }), budgets: budgetsOf(context), ...(facts === undefined ? {} : { extrasOf: (session) => facts.of(session) }) });
+      }
       return commandPluginSource({ ...plugin, dialect: plugin.dialect }, {
         log: context.log.child({ plugin: plugin.name }),
-        budgets: {
-          ...(context.pointBudgetMs === undefined ? {} : { pointBudgetMs: context.pointBudgetMs }),
-          ...(context.sessionEndBudgetMs === undefined ? {} : { sessionEndBudgetMs: context.sessionEndBudgetMs }),
-        },
+        ...(facts === undefined ? {} : { extrasOf: (session) => facts.of(session) }),
+        budgets: budgetsOf(context),
       });
+    }
   }
+}
+
+/** The budgets a command plugin's hooks run under, to warn about those they cut. */
+function budgetsOf(context: LoadContext): PointBudgets {
+  return {
+    ...(context.pointBudgetMs === undefined ? {} : { pointBudgetMs: context.pointBudgetMs }),
+    ...(context.sessionEndBudgetMs === undefined ? {} : { sessionEndBudgetMs: context.sessionEndBudgetMs }),
+    ...(context.pointBudgetIsDefault === true ? { stretch: true } : {}),
+  };
 }
 
 /**

@@ -9,15 +9,16 @@
 // running source and marks its listeners in the new registry. Owns no other config: the
 // daemon applies the rest of a reload (runtime/daemon.ts).
 import { isDeepStrictEqual } from "node:util";
-import { HookdError } from "@hookd/sdk";
 import { runtimeDir } from "../config/load.js";
 import type { Config, PluginConfig } from "../config/schema.js";
 import type { Listener, ListenerMode } from "../engine/listener.js";
 import { PluginRegistry } from "../engine/registry.js";
+import { SessionFacts } from "../engine/session-facts.js";
 import type { Logger } from "../log.js";
 import { InflightCalls } from "./inflight.js";
 import { loadPlugin } from "./load.js";
 import type { LoadContext } from "./load.js";
+import { requiredPluginsReady } from "./required.js";
 import { ProcessLedger, sweepLeftovers } from "./managed/ledger.js";
 import { ManifestStore } from "./remote/manifest-store.js";
 import type { PluginSource, PluginStatus } from "./source.js";
@@ -86,6 +87,8 @@ export interface PreparedPlugins {
   readonly loaded: readonly PluginSource[];
   /** The next config's shadow plugins. */
   readonly shadows: ReadonlySet<string>;
+  /** The next config leaves the point budget to its default (plugins' own needs stretch it). */
+  readonly stretchBudgets: boolean;
 }
 
 export class PluginSet {
@@ -97,7 +100,10 @@ export class PluginSet {
   readonly #stopped = new AbortController();
   #sources: readonly PluginSource[] = [];
   #shadows: ReadonlySet<string> = new Set();
+  #stretchBudgets = false;
   #registry = PluginRegistry.EMPTY;
+  /** What agents told about their sessions (the HTTP endpoint fills it): the command plugins' hooks read it. */
+  readonly sessionFacts = new SessionFacts();
   #pool: WorkerPool | undefined;
   readonly #stateDir: string;
   readonly #ledger: ProcessLedger;
@@ -139,6 +145,7 @@ export class PluginSet {
     const sources: PluginSource[] = [];
     this.#sources = sources;
     this.#shadows = shadowPlugins(config.plugins);
+    this.#stretchBudgets = config.defaults.pointBudgetIsDefault;
     for (const plugin of config.plugins) sources.push(await loadPlugin(plugin, context));
     for (const source of sources) source.onChange(() => this.#rebuildOnChange(source.name));
     this.#rebuild();
@@ -162,8 +169,9 @@ export class PluginSet {
       const kept = new Map(this.#sources.map((source) => [source.name, source]));
       const sources = next.plugins.map((plugin) => loaded.get(plugin.name) ?? kept.get(plugin.name)).filter((s): s is PluginSource => s !== undefined);
       const shadows = shadowPlugins(next.plugins);
-      new PluginRegistry(sources.flatMap((source) => inMode(source.listeners(), shadows.has(source.name))));
-      return { plan, sources, loaded: [...loaded.values()], shadows };
+      const stretchBudgets = next.defaults.pointBudgetIsDefault;
+      new PluginRegistry(sources.flatMap((source) => inMode(source.listeners(), shadows.has(source.name))), { stretchBudgets });
+      return { plan, sources, loaded: [...loaded.values()], shadows, stretchBudgets };
     } catch (error) {
       await Promise.allSettled([...loaded.values()].map((source) => source.close()));
       throw error;
@@ -179,6 +187,7 @@ export class PluginSet {
     const retired = this.#sources.filter((source) => prepared.plan.retire.includes(source.name));
     this.#sources = prepared.sources;
     this.#shadows = prepared.shadows;
+    this.#stretchBudgets = prepared.stretchBudgets;
     for (const source of prepared.loaded) source.onChange(() => this.#rebuildOnChange(source.name));
     this.#rebuild();
     for (const source of retired) {
@@ -208,12 +217,14 @@ export class PluginSet {
       defaultDeadlineMs: config.defaults.deadlineMs,
       pointBudgetMs: config.defaults.pointBudgetMs,
       sessionEndBudgetMs: config.defaults.sessionEndBudgetMs,
+      pointBudgetIsDefault: config.defaults.pointBudgetIsDefault,
       workerPool: () => (this.#pool ??= new WorkerPool({ size: config.workers.size, onError: (error) => log.error("worker pool error", { error }) })),
       log,
       ledger: this.#ledger,
       ...(this.#manifests === undefined ? {} : { manifests: this.#manifests }),
       ...(pluginSocketDir === undefined ? {} : { pluginSocketDir }),
       ...(daemonVersion === undefined ? {} : { daemonVersion }),
+      sessionFacts: this.sessionFacts,
     };
   }
 
@@ -227,7 +238,7 @@ export class PluginSet {
   }
 
   #rebuild(): void {
-    const registry = new PluginRegistry(this.#sources.flatMap((source) => inMode(this.#inflight.listeners(source), this.#shadows.has(source.name))));
+    const registry = new PluginRegistry(this.#sources.flatMap((source) => inMode(this.#inflight.listeners(source), this.#shadows.has(source.name))), { stretchBudgets: this.#stretchBudgets });
     this.#registry = registry;
     // The order plugins run in, per point, so an operator can see it at start and after changes;
     // a plugin not described yet is named with the fallback it is subscribed by.
@@ -274,26 +285,4 @@ export async function retireWhenDrained(source: PluginSource, options: RetireOpt
   } catch (error) {
     log.error("closing a retired plugin failed", { plugin: source.name, error });
   }
-}
-
-/**
- * Resolves once `waiting()` (the required plugins not ready yet) is empty, checking every 100 ms;
- * rejects when `signal` aborts. Readiness for systemd waits on it.
- */
-export function requiredPluginsReady(waiting: () => string[], log: Logger, signal: AbortSignal): Promise<void> {
-  if (waiting().length === 0) return Promise.resolve();
-  log.info("waiting for required plugins", { plugins: waiting() });
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (waiting().length > 0) return;
-      clearInterval(timer);
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, 100);
-    const onAbort = (): void => {
-      clearInterval(timer);
-      reject(new HookdError("unavailable", `required plugins not ready: ${waiting().join(", ")}`));
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

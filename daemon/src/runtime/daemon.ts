@@ -165,7 +165,7 @@ export class Daemon {
         return this.reload();
       },
     };
-    const served = { store: this.#store, identities, evaluate, admin, metrics: () => renderMetrics(this.metrics, this.#gauges()), bypassesAgentPermissions: agentPermissionBypass(() => this.#config) };
+    const served = { store: this.#store, identities, evaluate, admin, metrics: () => renderMetrics(this.metrics, this.#gauges()), bypassesAgentPermissions: agentPermissionBypass(() => this.#config), facts: this.#plugins.sessionFacts };
     await this.#servers.start(served, this.#options.inherited ?? []);
     this.#log.info("hookd serving", { version: DAEMON_VERSION, listeners: this.addresses, config: this.configPath ?? "(embedded default)", audit: this.audit.path ?? "(none)" });
   }

@@ -5,6 +5,7 @@
 import { Server } from "@grpc/grpc-js";
 import { pb } from "@hookd/sdk/internal";
 import type { Config } from "../config/schema.js";
+import type { SessionFacts } from "../engine/session-facts.js";
 import type { EvaluateService } from "../host/evaluate.js";
 import { HealthState } from "../host/health.js";
 import type { AcceptingListener, ClosedReason, ConnectionLimits } from "../host/connections.js";
@@ -33,6 +34,8 @@ export interface Served {
   readonly metrics: () => string;
   /** Whether a plugin's allow may bypass an agent's own permission rules (its config, as in force). */
   readonly bypassesAgentPermissions: (plugin: string) => boolean;
+  /** Where the HTTP endpoint remembers what agents told about their sessions. */
+  readonly facts?: SessionFacts;
 }
 
 export class Servers {
@@ -97,6 +100,7 @@ export class Servers {
         log: this.#log.child({ component: "http-hooks" }),
         resolveAgent: agentResolver(identities),
         bypassesAgentPermissions: served.bypassesAgentPermissions,
+        ...(served.facts === undefined ? {} : { facts: served.facts }),
         maxBodyBytes: config.limits.maxMessageBytes,
       });
       this.#log.info("http hooks serving", { address: this.#hookHttp.address });

@@ -50,6 +50,12 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/** A scripted API error, in the error body each wire API uses. */
+function writeError(res: ServerResponse, api: LoggedRequest["api"], reply: Reply & { kind: "error" }): void {
+  const { status, type, message } = reply;
+  json(res, status, api === "anthropic" ? { type: "error", error: { type, message } } : api === "gemini" ? { error: { code: status, message, status: type } } : { error: { type, message, code: null } });
+}
+
 export async function startFakeModel(initial: Script): Promise<FakeModel> {
   let script = initial;
   const requests: LoggedRequest[] = [];
@@ -72,18 +78,21 @@ export async function startFakeModel(initial: Script): Promise<FakeModel> {
       const conversation = anthropicConversation(parsed);
       const reply = script(conversation);
       requests.push({ api: "anthropic", path, body, conversation, reply });
+      if (reply.kind === "error") return writeError(res, "anthropic", reply);
       return writeAnthropic(res, parsed, conversation, reply);
     }
     if (req.method === "POST" && (route.endsWith("/responses") || route.endsWith("/chat/completions"))) {
       const conversation = openaiConversation(parsed);
       const reply = script(conversation);
       requests.push({ api: "openai", path, body, conversation, reply });
+      if (reply.kind === "error") return writeError(res, "openai", reply);
       return writeOpenai(res, route, conversation, reply);
     }
     if (req.method === "POST" && /:(stream)?generateContent$/i.test(route)) {
       const conversation = geminiConversation(parsed);
       const reply = script(conversation);
       requests.push({ api: "gemini", path, body, conversation, reply });
+      if (reply.kind === "error") return writeError(res, "gemini", reply);
       return writeGemini(res, /:streamGenerateContent$/i.test(route), conversation, reply);
     }
     if (req.method === "POST" && /:countTokens$/i.test(route)) {

@@ -19,7 +19,9 @@ export type Reply =
   | { readonly kind: "shell"; readonly command: string }
   /** Call a named tool with this input as is. */
   | { readonly kind: "tool"; readonly name: string; readonly input: Record<string, unknown> }
-  | { readonly kind: "text"; readonly text: string };
+  | { readonly kind: "text"; readonly text: string }
+  /** Fail the request: this HTTP status with the wire API's own error body (an agent's API-error path, e.g. Claude Code's StopFailure). */
+  | { readonly kind: "error"; readonly status: number; readonly type: string; readonly message: string };
 
 export type Script = (conversation: Conversation) => Reply;
 

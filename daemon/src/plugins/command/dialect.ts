@@ -23,35 +23,56 @@ export const HOOK_EVENTS = [
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /**
- * Events of the agents that have no typed point. They are accepted (so an existing settings file
- * loads) and listed by `hookd check` as not run; any other name is a typo and rejects the file.
- * Their matchers are never compiled: nothing is matched against them.
+ * What an observed event's matcher is matched against, as the agents read it (Claude Code
+ * 2.1.33x's matcher field per event, checked in its binary): a payload field; "file-name": the
+ * base name of `file_path`; "tool-calls": any of `tool_calls[].tool_name`; "none": the event has
+ * no matcher field and every hook runs. `names`: the exact-name-or-list syntax applies (Claude
+ * Code reads every other matcher as a regex).
  */
-export const FOREIGN_EVENTS: ReadonlySet<string> = new Set([
-  "Setup",
-  "UserPromptExpansion",
-  "PermissionDenied",
-  "PostToolBatch",
-  "Notification",
-  "MessageDisplay",
-  "TaskCreated",
-  "TaskCompleted",
-  "TeammateIdle",
-  "InstructionsLoaded",
-  "ConfigChange",
-  "CwdChanged",
-  "DirectoryAdded",
-  "FileChanged",
-  "WorktreeCreate",
-  "WorktreeRemove",
-  "PreCompact",
-  "PostCompact",
-  "Elicitation",
-  "ElicitationResult",
-  "PreModelSwitch",
-  "PostModelSwitch",
-  "Interrupt",
-]);
+export interface ObservedMatch {
+  /** A payload field's name, or one of "file-name", "tool-calls", "none". */
+  readonly on: string;
+  readonly names: boolean;
+}
+
+const on = (field: string): ObservedMatch => ({ on: field, names: true });
+const NONE: ObservedMatch = { on: "none", names: false };
+
+/**
+ * Events of the agents that have no typed point: their hooks run at the observe-only
+ * `agent-event` point (observe.ts), matched as the agent matches them. Any other name is a typo
+ * and rejects the file.
+ */
+export const OBSERVED_EVENTS: { readonly [event: string]: ObservedMatch } = {
+  Setup: on("trigger"),
+  UserPromptExpansion: on("command_name"),
+  PermissionDenied: on("tool_name"),
+  PreSkillShellCommand: on("tool_name"),
+  PostToolBatch: { on: "tool-calls", names: true },
+  Notification: on("notification_type"),
+  MessageDisplay: NONE,
+  TaskCreated: NONE,
+  TaskCompleted: NONE,
+  TeammateIdle: NONE,
+  InstructionsLoaded: on("load_reason"),
+  ConfigChange: on("source"),
+  CwdChanged: NONE,
+  DirectoryAdded: on("source"),
+  FileChanged: { on: "file-name", names: false },
+  WorktreeCreate: NONE,
+  WorktreeRemove: NONE,
+  PreCompact: on("trigger"),
+  PostCompact: on("trigger"),
+  Elicitation: on("mcp_server_name"),
+  ElicitationResult: on("mcp_server_name"),
+  PreModelSwitch: on("to_model"),
+  PostModelSwitch: on("to_model"),
+  // Codex 0.171's own (its pre-/post-model-request events have no command form).
+  Interrupt: NONE,
+};
+
+/** The observed events' names (kept for readers of the earlier "accepted, not run" list). */
+export const FOREIGN_EVENTS: ReadonlySet<string> = new Set(Object.keys(OBSERVED_EVENTS));
 
 /** What a group's matcher is matched against; "none": the event has no matcher field and ignores it. */
 export type MatchOn = "tool" | "source" | "agent-type" | "end-reason" | "error-type" | "none";

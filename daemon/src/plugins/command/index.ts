@@ -2,13 +2,17 @@
 // processes with that agent's stdin / exit-code / JSON contract, merged deterministically and
 // mapped to hookd's decisions. The daemon needs only `commandPluginSource`; the rest is exported
 // for `hookd check`, the HTTP endpoint's tests and anyone embedding the engine.
-export { commandPluginSource, logReport } from "./source.js";
+export { commandPluginSource, logObserved, logReport } from "./source.js";
 export type { CommandPluginConfig, CommandPluginSource, CommandSourceOptions } from "./source.js";
 export { commandListeners, selectHooks, substituteProjectDir, DEADLINE_GRACE_MS } from "./listener.js";
 export type { CommandListenerOptions, CommandRunReport, PointSettings } from "./listener.js";
 export { loadHooksFile, parseHooks, parseHooksText } from "./parse.js";
-export type { HookGroup, HookSpec, HooksModel } from "./parse.js";
-export { DIALECTS, EVENTS_AT_POINT, EVENT_SPECS, FOREIGN_EVENTS, HOOK_EVENTS, hookTimeoutSec } from "./dialect.js";
+export type { HookGroup, HookSpec, HooksModel, ObservedGroup } from "./parse.js";
+export { DIALECTS, EVENTS_AT_POINT, EVENT_SPECS, FOREIGN_EVENTS, HOOK_EVENTS, OBSERVED_EVENTS, hookTimeoutSec } from "./dialect.js";
+export type { ObservedMatch } from "./dialect.js";
+export { observedListener, observedMatchValues, observedPayload, selectObserved } from "./observe.js";
+export type { ObservedOptions, ObservedReport, ObservedResult } from "./observe.js";
+export { geminiObservedListener, geminiObservedPayload } from "./gemini/observe.js";
 export { CallMemo, callKey, firingOf } from "./firing.js";
 export type { Firing } from "./firing.js";
 export type { Dialect, DialectSpec, HookEvent } from "./dialect.js";
@@ -24,8 +28,8 @@ export { mergeResults } from "./merge.js";
 export type { Merged, Verdict } from "./merge.js";
 export { decide, mapMerged } from "./decide.js";
 export type { CommandPoint, Decided } from "./decide.js";
-export { deadlineWarning, hookDeadlines } from "./budget.js";
-export type { HookDeadline, PointBudgets } from "./budget.js";
+export { commandHookTimeouts, deadlineWarning, geminiHookTimeouts, hookDeadlines } from "./budget.js";
+export type { HookDeadline, HookTimeout, PointBudgets } from "./budget.js";
 export { geminiCommandPluginSource } from "./gemini/source.js";
 export type { GeminiPluginSource, GeminiSourceConfig, GeminiSourceOptions } from "./gemini/source.js";
 export { geminiCommandListeners } from "./gemini/listener.js";

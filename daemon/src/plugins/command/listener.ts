@@ -27,6 +27,8 @@ import type { Merged } from "./merge.js";
 import { interpretRun } from "./output.js";
 import type { HookResult } from "./output.js";
 import type { HookGroup, HookSpec, HooksModel } from "./parse.js";
+import { observedListener } from "./observe.js";
+import type { ObservedReport } from "./observe.js";
 import { buildPayload } from "./payload.js";
 import type { PayloadExtras } from "./payload.js";
 import { runHook } from "./runner.js";
@@ -73,6 +75,8 @@ export interface CommandListenerOptions {
   readonly extrasOf?: (session: SessionInfo) => PayloadExtras;
   /** Receives every firing's report (the audit trail of individual hooks). */
   readonly onReport?: (report: CommandRunReport) => void;
+  /** Receives every firing at agent-event (events without a typed point; observe.ts). */
+  readonly onObserved?: (report: ObservedReport) => void;
   /** Test seam: the runner's spawn hook (process group ids). */
   readonly onSpawn?: (hook: string, pgid: number) => void;
 }
@@ -133,6 +137,15 @@ function runEvents(point: CommandPoint, model: HooksModel): HookEvent[] {
   return (EVENTS_AT_POINT[point] ?? []).filter((event) => hookCount(model.groups[event]) > 0 && !(point === "post-tool" && event === "PreToolUse"));
 }
 
+/**
+ * What the hooks need of their point's budget: their listener's deadline. Not at session-end,
+ * whose budget also bounds a daemon stop (every open session ends under it): a SessionEnd hook
+ * longer than `defaults.sessionEndBudgetMs` is warned about and cut, as before.
+ */
+export function ownBudget(point: PointName, deadlineMs: number): { readonly ownBudgetMs?: number } {
+  return point === "session-end" ? {} : { ownBudgetMs: deadlineMs };
+}
+
 /** The listeners of a parsed hooks file: one per point with at least one runnable hook. */
 export function commandListeners(model: HooksModel, options: CommandListenerOptions): Listener[] {
   const shared: Shared = { toolRuns: new CallMemo(), preContexts: new CallMemo() };
@@ -148,6 +161,7 @@ export function commandListeners(model: HooksModel, options: CommandListenerOpti
     const narrow = compileToolMatcher(settings.tools, `plugins.${options.plugin}.points.${point}.tools`);
     const isTool = groups.every((group) => EVENT_SPECS[group.event].matchOn === "tool");
     const context: FireContext = { point, model, policy, options, shared };
+    const deadlineMs = settings.deadlineMs ?? longestMs + DEADLINE_GRACE_MS;
     const listener: Listener<CommandPoint> = {
       plugin: options.plugin,
       point,
@@ -156,13 +170,24 @@ export function commandListeners(model: HooksModel, options: CommandListenerOpti
       priority: settings.priority ?? 0,
       // Filtering here means a tool no hook matches never costs a process.
       matches: isTool ? (tool) => narrow(tool) && groups.some((group) => group.hooks.length > 0 && group.matches(tool)) : () => true,
-      deadlineMs: settings.deadlineMs ?? longestMs + DEADLINE_GRACE_MS,
+      deadlineMs,
+      ...ownBudget(point, deadlineMs),
       failurePolicy: policy,
       sideEffectFree: false,
       call: (data: EventOf<CommandPoint>, _ctx: unknown, call: ListenerCall) => fire(context, data, signalOf(call.cancellation)),
     };
     listeners.push(listener);
   }
+  const observed = observedListener(model, {
+    plugin: options.plugin,
+    settings: options.points?.["agent-event"] ?? {},
+    fallbackCwd: options.fallbackCwd,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.extrasOf === undefined ? {} : { extrasOf: options.extrasOf }),
+    ...(options.onObserved === undefined ? {} : { onObserved: options.onObserved }),
+    ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
+  });
+  if (observed !== undefined) listeners.push(observed);
   return listeners;
 }
 

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { parseJson } from "@hookd/sdk";
 import type { JsonValue } from "@hookd/sdk";
 import { DIALECTS } from "./dialect.js";
-import type { Dialect, HookEvent } from "./dialect.js";
+import type { Dialect } from "./dialect.js";
 import type { RunResult } from "./runner.js";
 
 export type PermissionDecision = "allow" | "deny" | "ask";
@@ -18,7 +18,8 @@ export type HookErrorKind = "exit" | "crash" | "timeout" | "garbage" | "spawn" |
 
 export interface HookResult {
   readonly hook: string;
-  readonly event: HookEvent;
+  /** The hook event (HookEvent), or an event without a typed point (observe.ts). */
+  readonly event: string;
   /** ok: the hook answered (possibly nothing); error: a non-blocking error, see `error`. */
   readonly status: "ok" | "error";
   /** Exit 2, or `decision: "block"`: the reason (never empty). */
@@ -74,9 +75,9 @@ const hookJson = z.looseObject({
 type HookJson = z.infer<typeof hookJson>;
 
 /** Events where plain stdout of a successful hook is context for the model. */
-const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set(["SessionStart", "UserPromptSubmit"]);
+const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<string> = new Set(["SessionStart", "UserPromptSubmit"]);
 /** Events whose hookSpecificOutput may carry additionalContext. */
-const TAKES_CONTEXT: ReadonlySet<HookEvent> = new Set(["SessionStart", "SubagentStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure"]);
+const TAKES_CONTEXT: ReadonlySet<string> = new Set(["SessionStart", "SubagentStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure"]);
 
 const nonEmpty = (text: string | undefined): string | undefined => {
   const trimmed = text?.trim();
@@ -95,7 +96,7 @@ function firstLine(text: string): string {
 
 interface Base {
   readonly hook: string;
-  readonly event: HookEvent;
+  readonly event: string;
   readonly dialect: Dialect;
 }
 

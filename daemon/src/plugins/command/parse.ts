@@ -2,12 +2,13 @@
 // or settings with a top-level "hooks" (other settings keys are left alone). Every matcher that
 // is used is compiled here, so an invalid one rejects the WHOLE file with an error naming the
 // event and index; a matcher on an event without a matcher field is ignored, as the agents
-// ignore it. Entries hookd cannot run (other hook types, async hooks, events without a point) are
-// accepted and listed in `notes` for `hookd check`. Owns the file format; runs nothing.
+// ignore it. Events without a typed point are kept apart (`observed`, run at agent-event). Entries
+// hookd cannot run (other hook types, async hooks) are accepted and listed in `notes` for
+// `hookd check`. Owns the file format; runs nothing.
 import { readFile } from "node:fs/promises";
 import { HookdError } from "@hookd/sdk";
 import { z } from "zod";
-import { DIALECTS, EVENT_SPECS, FOREIGN_EVENTS, HOOK_EVENTS, hookTimeoutSec, isHookEvent } from "./dialect.js";
+import { DIALECTS, EVENT_SPECS, HOOK_EVENTS, OBSERVED_EVENTS, hookTimeoutSec, isHookEvent } from "./dialect.js";
 import type { Dialect, HookEvent } from "./dialect.js";
 import { compileMatcher } from "./matcher.js";
 import type { Matcher } from "./matcher.js";
@@ -32,10 +33,21 @@ export interface HookGroup {
   readonly hooks: readonly HookSpec[];
 }
 
+/** A group of an event without a typed point: its hooks run at agent-event (observe.ts). */
+export interface ObservedGroup {
+  readonly event: string;
+  readonly index: number;
+  readonly matcher: string | undefined;
+  readonly matches: Matcher;
+  readonly hooks: readonly (Omit<HookSpec, "event"> & { readonly event: string })[];
+}
+
 export interface HooksModel {
   readonly dialect: Dialect;
   /** Groups per event, in file order. */
   readonly groups: { readonly [E in HookEvent]?: readonly HookGroup[] };
+  /** Groups per event without a typed point, in file order. */
+  readonly observed: { readonly [event: string]: readonly ObservedGroup[] };
   /** What is accepted but never run, one line each (shown by `hookd check`). */
   readonly notes: readonly string[];
 }
@@ -80,55 +92,72 @@ function eventMap(value: unknown, source: string): Record<string, unknown> {
   return value.hooks;
 }
 
+interface ParsedGroup {
+  readonly matcher: string | undefined;
+  readonly matches: Matcher;
+  readonly hooks: { readonly id: string; readonly command: string; readonly timeout: number | undefined }[];
+}
+
+/**
+ * One matcher group: its matcher compiled in `mode` (never, when the event has no matcher field:
+ * the agents never look at it, so its syntax cannot reject the file) and its runnable hooks.
+ */
+function parseGroup(raw: unknown, path: string, source: string, mode: "claude-code" | "regex" | "ignored", notes: string[], event: string): ParsedGroup {
+  const entry = check(group, raw, source, path);
+  const ignored = mode === "ignored";
+  const compiled = compileMatcher(ignored ? undefined : entry.matcher, ignored ? "regex" : mode);
+  if (!compiled.ok) fail(source, `${path}.matcher`, compiled.error);
+  if (ignored && entry.matcher !== undefined && entry.matcher !== "") {
+    notes.push(`${path}.matcher: ignored (${event} has no matcher; every hook of the event runs)`);
+  }
+  const hooks: ParsedGroup["hooks"] = [];
+  entry.hooks.forEach((rawHook, hookIndex) => {
+    const id = `${path}.hooks[${hookIndex}]`;
+    const { type } = check(handlerType, rawHook, source, id);
+    if (type !== "command") {
+      notes.push(`${id}: hooks of type "${type}" are accepted but not run (hookd runs "command" hooks)`);
+      return;
+    }
+    const hook = check(commandHook, rawHook, source, id);
+    if (hook.async === true) {
+      notes.push(`${id}: async hooks are accepted but not run (their answers could never take effect)`);
+      return;
+    }
+    hooks.push({ id, command: hook.command, timeout: hook.timeout });
+  });
+  return { matcher: entry.matcher, matches: compiled.matches, hooks };
+}
+
 /** Validates a parsed hooks file. Throws HookdError("invalid_plugin") naming the bad entry. */
 export function parseHooks(value: unknown, dialect: Dialect, source: string): HooksModel {
   const spec = DIALECTS[dialect];
   const groups: { [E in HookEvent]?: readonly HookGroup[] } = {};
+  const observed: { [event: string]: readonly ObservedGroup[] } = {};
   const notes: string[] = [];
   for (const [event, entries] of Object.entries(eventMap(value, source))) {
+    const list = check(z.array(z.unknown(), { error: "expected a list of matcher groups" }), entries, source, event);
     if (!isHookEvent(event)) {
-      if (!FOREIGN_EVENTS.has(event)) {
-        fail(source, event, `unknown hook event; expected one of ${[...HOOK_EVENTS, ...FOREIGN_EVENTS].join(", ")}`);
-      }
-      check(z.array(group, { error: "expected a list of matcher groups" }), entries, source, event);
-      notes.push(`${event}: accepted but not run (hookd has no typed point for this event)`);
+      const match = Object.hasOwn(OBSERVED_EVENTS, event) ? OBSERVED_EVENTS[event] : undefined;
+      if (match === undefined) fail(source, event, `unknown hook event; expected one of ${[...HOOK_EVENTS, ...Object.keys(OBSERVED_EVENTS)].join(", ")}`);
+      const mode = match.on === "none" ? "ignored" : match.names ? spec.matcherMode : "regex";
+      observed[event] = Object.freeze(
+        list.map((raw, index) => {
+          const parsed = parseGroup(raw, `${event}[${index}]`, source, mode, notes, event);
+          const hooks = parsed.hooks.map((h) => Object.freeze({ id: h.id, event, command: h.command, timeoutSec: h.timeout ?? spec.defaultTimeoutSec, ownTimeout: h.timeout !== undefined }));
+          return Object.freeze({ event, index, matcher: parsed.matcher, matches: parsed.matches, hooks: Object.freeze(hooks) });
+        }),
+      );
       continue;
     }
-    const list = check(z.array(z.unknown(), { error: "expected a list of matcher groups" }), entries, source, event);
-    const eventSpec = EVENT_SPECS[event];
-    const parsed: HookGroup[] = [];
-    list.forEach((raw, index) => {
-      const path = `${event}[${index}]`;
-      const entry = check(group, raw, source, path);
-      // The agents never look at a matcher on an event without one, so neither may its syntax
-      // reject the file: it is not compiled, only reported.
-      const ignored = eventSpec.matchOn === "none";
-      const compiled = compileMatcher(ignored ? undefined : entry.matcher, spec.matcherMode);
-      if (!compiled.ok) fail(source, `${path}.matcher`, compiled.error);
-      if (ignored && entry.matcher !== undefined && entry.matcher !== "") {
-        notes.push(`${path}.matcher: ignored (${event} has no matcher; every hook of the event runs)`);
-      }
-      const hooks: HookSpec[] = [];
-      entry.hooks.forEach((rawHook, hookIndex) => {
-        const id = `${path}.hooks[${hookIndex}]`;
-        const { type } = check(handlerType, rawHook, source, id);
-        if (type !== "command") {
-          notes.push(`${id}: hooks of type "${type}" are accepted but not run (hookd runs "command" hooks)`);
-          return;
-        }
-        const hook = check(commandHook, rawHook, source, id);
-        if (hook.async === true) {
-          notes.push(`${id}: async hooks are accepted but not run (their answers could never take effect)`);
-          return;
-        }
-        const timeoutSec = hookTimeoutSec(dialect, event, hook.timeout);
-        hooks.push(Object.freeze({ id, event, command: hook.command, timeoutSec, ownTimeout: hook.timeout !== undefined }));
-      });
-      parsed.push(Object.freeze({ event, index, matcher: entry.matcher, matches: compiled.matches, hooks: Object.freeze(hooks) }));
+    const mode = EVENT_SPECS[event].matchOn === "none" ? "ignored" : spec.matcherMode;
+    const parsed = list.map((raw, index): HookGroup => {
+      const entry = parseGroup(raw, `${event}[${index}]`, source, mode, notes, event);
+      const hooks = entry.hooks.map((h) => Object.freeze({ id: h.id, event, command: h.command, timeoutSec: hookTimeoutSec(dialect, event, h.timeout), ownTimeout: h.timeout !== undefined }));
+      return Object.freeze({ event, index, matcher: entry.matcher, matches: entry.matches, hooks: Object.freeze(hooks) });
     });
     groups[event] = Object.freeze(shareTimeout(parsed, spec.sharedTimeout[event]?.minSec));
   }
-  return Object.freeze({ dialect, groups: Object.freeze(groups), notes: Object.freeze(notes) });
+  return Object.freeze({ dialect, groups: Object.freeze(groups), observed: Object.freeze(observed), notes: Object.freeze(notes) });
 }
 
 /** Every hook of an event that shares one budget gets that budget as its timeout. */

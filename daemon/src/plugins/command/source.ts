@@ -4,17 +4,20 @@
 // in config order (each hook's outcome, ignored fields, system messages, contexts handed on).
 // The listeners never change until a reload.
 import { dirname } from "node:path";
+import type { SessionInfo } from "@hookd/sdk";
 import type { PluginConfig } from "../../config/schema.js";
 import type { Logger } from "../../log.js";
 import type { PluginSource } from "../source.js";
 import { staticSource } from "../source.js";
-import { deadlineWarning, hookDeadlines } from "./budget.js";
+import { commandHookTimeouts, deadlineWarning, hookDeadlines } from "./budget.js";
 import type { HookDeadline, PointBudgets } from "./budget.js";
 import { commandListeners } from "./listener.js";
 import type { CommandRunReport } from "./listener.js";
 import type { Dialect } from "./dialect.js";
 import { loadHooksFile } from "./parse.js";
 import type { HooksModel } from "./parse.js";
+import type { ObservedReport } from "./observe.js";
+import type { PayloadExtras } from "./payload.js";
 
 /** A Claude Code or Codex hooks file (`dialect: "gemini"` has its own source, gemini/source.ts). */
 export type CommandPluginConfig = Extract<PluginConfig, { kind: "command" }> & { readonly dialect: Dialect };
@@ -25,10 +28,14 @@ export interface CommandSourceOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Also receives every firing's report (tests, metrics). */
   readonly onReport?: (report: CommandRunReport) => void;
+  /** Also receives every firing at agent-event (tests). */
+  readonly onObserved?: (report: ObservedReport) => void;
   /** Called with each hook's process group id once it runs (tests check the group is gone). */
   readonly onSpawn?: (hook: string, pgid: number) => void;
   /** The daemon's point budgets, to tell which hooks they cut short. */
   readonly budgets?: PointBudgets;
+  /** What the agent last told about a session (transcript, permission mode, model): passed to the hooks. */
+  readonly extrasOf?: (session: SessionInfo) => PayloadExtras;
 }
 
 export interface CommandPluginSource extends PluginSource {
@@ -66,6 +73,19 @@ export function logReport(log: Logger, report: CommandRunReport): void {
   for (const message of report.merged.systemMessages) log.info("command hook system message", { plugin: report.plugin, point: report.point, message });
 }
 
+/** Logs one firing at agent-event: failed hooks, answers not honoured (observe-only), system messages. */
+export function logObserved(log: Logger, report: ObservedReport): void {
+  const where = { plugin: report.plugin, point: "agent-event", event: report.event };
+  for (const result of report.results) {
+    const fields = { ...where, hook: result.hook, status: result.status, durationMs: result.durationMs, ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }) };
+    if (result.error !== undefined) log.warn("command hook failed", { ...fields, error: result.error.message, cause: result.error.kind });
+    else log.debug("command hook answered", fields);
+    for (const note of result.notes) log.warn("command hook output ignored", { ...where, note: `${result.hook}: ${note}` });
+  }
+  for (const note of report.notHonoured) log.warn("command hook answer not honoured (agent-event is observe-only)", { ...where, note });
+  for (const message of report.systemMessages) log.info("command hook system message", { ...where, message });
+}
+
 export async function commandPluginSource(config: CommandPluginConfig, options: CommandSourceOptions): Promise<CommandPluginSource> {
   const model = await loadHooksFile(config.hooks, config.dialect);
   const log = options.log.child({ plugin: config.name });
@@ -77,12 +97,17 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
     ...(options.env === undefined ? {} : { env: options.env }),
     fallbackCwd: dirname(config.hooks),
     ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
+    ...(options.extrasOf === undefined ? {} : { extrasOf: options.extrasOf }),
     onReport: (report) => {
       logReport(log, report);
       options.onReport?.(report);
     },
+    onObserved: (report) => {
+      logObserved(log, report);
+      options.onObserved?.(report);
+    },
   });
-  const deadlines = hookDeadlines(model, (point) => listeners.find((l) => l.point === point)?.deadlineMs, options.budgets ?? {});
+  const deadlines = hookDeadlines(commandHookTimeouts(model), (point) => listeners.find((l) => l.point === point)?.deadlineMs, options.budgets ?? {});
   for (const row of deadlines) {
     const warning = deadlineWarning(row);
     if (warning !== undefined) log.warn("command hook cut short by hookd", { hooks: config.hooks, warning });

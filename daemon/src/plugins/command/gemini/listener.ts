@@ -10,15 +10,19 @@
 // Hooks of a firing run concurrently, or one after another when any matched group is
 // `sequential` (each seeing the previous one's tool_input / context, as Gemini does).
 import { accept, ask, block, compileToolMatcher, deny, enter, inject, pluginMessage, reject, replace, snapshotJson, steer } from "@hookd/sdk";
-import type { FailurePolicy, JsonObject, PointName } from "@hookd/sdk";
+import type { FailurePolicy, JsonObject, PointName, SessionInfo } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
 import { childEnv } from "../../../child-env.js";
 import { PluginFault } from "../../../engine/faults.js";
 import type { FaultCause } from "../../../engine/faults.js";
 import type { EventOf, Listener, ListenerCall, ListenerTraits } from "../../../engine/listener.js";
+import { ownBudget } from "../listener.js";
 import type { PointSettings } from "../listener.js";
+import type { ObservedReport } from "../observe.js";
 import { promptOf } from "../payload.js";
+import type { PayloadExtras } from "../payload.js";
 import { runHook } from "../runner.js";
+import { geminiObservedListener } from "./observe.js";
 import { interpretGeminiRun, mergeGeminiResults } from "./output.js";
 import type { GeminiErrorKind, GeminiMerged, GeminiResult } from "./output.js";
 import type { GeminiHookEvent, GeminiHookGroup, GeminiHookSpec, GeminiHooksModel } from "./parse.js";
@@ -59,7 +63,11 @@ export interface GeminiListenerOptions {
   readonly points?: Partial<Record<PointName, PointSettings>>;
   readonly env?: NodeJS.ProcessEnv;
   readonly fallbackCwd: string;
+  /** What the agent told about the session (its transcript), when known. */
+  readonly extrasOf?: (session: SessionInfo) => PayloadExtras;
   readonly onReport?: (firing: GeminiFiring) => void;
+  /** Receives every firing at agent-event (events without a typed point; observe.ts). */
+  readonly onObserved?: (report: ObservedReport) => void;
 }
 
 /** The payload input for a firing, or undefined when Gemini would not fire for this event. */
@@ -107,7 +115,7 @@ async function runAll(input: GeminiPayloadInput, hooks: readonly GeminiHookSpec[
   const cwd = session.cwd === "" ? options.fallbackCwd : session.cwd;
   const base = { GEMINI_PROJECT_DIR: cwd, GEMINI_CWD: cwd, GEMINI_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: cwd };
   const one = async (hook: GeminiHookSpec, current: GeminiPayloadInput): Promise<GeminiResult> => {
-    const run = await runHook({ command: hook.command, cwd, env: childEnv(options.env ?? process.env, { ...base, ...hook.env }), stdin: buildGeminiPayload(current), timeoutMs: hook.timeoutMs, signal });
+    const run = await runHook({ command: hook.command, cwd, env: childEnv(options.env ?? process.env, { ...base, ...hook.env }), stdin: buildGeminiPayload(current, new Date(), options.extrasOf?.(session) ?? {}), timeoutMs: hook.timeoutMs, signal });
     return interpretGeminiRun(hook.id, run);
   };
   if (!sequential) return Promise.all(hooks.map((hook) => one(hook, input)));
@@ -211,6 +219,7 @@ export function geminiCommandListeners(model: GeminiHooksModel, options: GeminiL
       if (first?.error === undefined || policy === "fail-open" || refuses(answer) || point === "session-end") return answer;
       throw new PluginFault(options.plugin, point, CAUSE[first.error.kind], merged.errors.map((r) => `${r.hook}: ${r.error?.message ?? "failed"}`).join("; "));
     };
+    const deadlineMs = settings.deadlineMs ?? longestMs + GRACE_MS;
     listeners.push({
       plugin: options.plugin,
       point,
@@ -218,11 +227,21 @@ export function geminiCommandListeners(model: GeminiHooksModel, options: GeminiL
       traits: TRAITS,
       priority: settings.priority ?? 0,
       matches: isTool ? (tool: string) => narrow(tool) && groups.some((group) => group.hooks.length > 0 && group.matches(tool)) : () => true,
-      deadlineMs: settings.deadlineMs ?? longestMs + GRACE_MS,
+      deadlineMs,
+      ...ownBudget(point, deadlineMs),
       failurePolicy: policy,
       sideEffectFree: false,
       call: (data: unknown, _ctx: unknown, call: ListenerCall) => fire(data, signalOf(call.cancellation)),
     });
   }
+  const observed = geminiObservedListener(model, {
+    plugin: options.plugin,
+    settings: options.points?.["agent-event"] ?? {},
+    fallbackCwd: options.fallbackCwd,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.extrasOf === undefined ? {} : { extrasOf: options.extrasOf }),
+    ...(options.onObserved === undefined ? {} : { onObserved: options.onObserved }),
+  });
+  if (observed !== undefined) listeners.push(observed);
   return listeners;
 }

@@ -3,8 +3,9 @@
 // {type: "command", command, name?, timeout? (MILLISECONDS, default 60 000), description?, env?}.
 // A matcher never makes the file invalid: Gemini tests tool names with an unanchored regex and
 // falls back to an exact name when the regex does not compile; trigger events (SessionStart,
-// SessionEnd, PreCompress) compare exact strings. Events hookd only observes and non-command hooks
-// are accepted and listed in `notes` for `hookd check`. Owns the file format; runs nothing.
+// SessionEnd, PreCompress) compare exact strings. Non-command hooks are accepted and listed in
+// `notes` for `hookd check`; the events without a typed point are parsed like the others and run
+// at agent-event. Owns the file format; runs nothing.
 import { readFile } from "node:fs/promises";
 import { HookdError } from "@hookd/sdk";
 import { z } from "zod";
@@ -25,15 +26,23 @@ export const GEMINI_HOOK_EVENTS = [
 ] as const;
 export type GeminiHookEvent = (typeof GEMINI_HOOK_EVENTS)[number];
 
-/** The events hookd runs, and what their matcher is matched against. */
-export const GEMINI_RUN: { readonly [E in GeminiHookEvent]?: "tool" | "trigger" | "none" } = {
+/** What each event's matcher is matched against (PreCompress: its `trigger`, exact). */
+export const GEMINI_RUN: { readonly [E in GeminiHookEvent]: "tool" | "trigger" | "none" } = {
   SessionStart: "trigger",
   SessionEnd: "trigger",
   BeforeAgent: "none",
   AfterAgent: "none",
   BeforeTool: "tool",
   AfterTool: "tool",
+  BeforeModel: "none",
+  AfterModel: "none",
+  BeforeToolSelection: "none",
+  PreCompress: "trigger",
+  Notification: "none",
 };
+
+/** The events without a typed point: their hooks run at the observe-only agent-event point (gemini/observe.ts). */
+export const GEMINI_OBSERVED: ReadonlySet<GeminiHookEvent> = new Set(["BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress", "Notification"]);
 
 export const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -42,6 +51,8 @@ export interface GeminiHookSpec {
   readonly id: string;
   readonly command: string;
   readonly timeoutMs: number;
+  /** Whether `timeout` was written in the file (not Gemini's default). */
+  readonly ownTimeout: boolean;
   /** The hook's own environment additions (Gemini's `env`). */
   readonly env: Readonly<Record<string, string>>;
   /** Gemini's de-duplication key: name and command. */
@@ -102,10 +113,6 @@ export function parseGeminiHooks(value: unknown, source: string): GeminiHooksMod
     if (!isGeminiEvent(event)) fail(source, event, `unknown Gemini CLI hook event; expected one of ${GEMINI_HOOK_EVENTS.join(", ")}`);
     const list = check(z.array(group, { error: "expected a list of matcher groups" }), entries, source, event);
     const on = GEMINI_RUN[event];
-    if (on === undefined) {
-      notes.push(`${event}: accepted but not run (hookd only observes this event; it has no typed point)`);
-      continue;
-    }
     groups[event] = list.map((entry, index) => {
       const path = `${event}[${index}]`;
       if (on === "none" && entry.matcher !== undefined && entry.matcher.trim() !== "") notes.push(`${path}.matcher: ignored (${event} has no matcher; every hook of the event runs)`);
@@ -123,6 +130,7 @@ export function parseGeminiHooks(value: unknown, source: string): GeminiHooksMod
             id: hook.name === undefined ? id : `${id} (${hook.name})`,
             command: hook.command,
             timeoutMs: hook.timeout ?? GEMINI_DEFAULT_TIMEOUT_MS,
+            ownTimeout: hook.timeout !== undefined,
             env: Object.freeze({ ...(hook.env ?? {}) }),
             key: `${hook.name ?? ""}:${hook.command}`,
           }),

@@ -17,6 +17,7 @@ import type {
   ToolCall,
   TurnStoppingEvent,
 } from "@hookd/sdk";
+import type { PayloadExtras } from "../payload.js";
 
 function contentText(content: readonly ContentBlock[]): string {
   return content.map((block) => (block.type === "text" ? block.text : block.type === "json" ? block.json : `[image ${block.uri}]`)).join("\n");
@@ -75,10 +76,10 @@ function eventFields(input: GeminiPayloadInput): Record<string, JsonValue> {
   }
 }
 
-export function buildGeminiPayload(input: GeminiPayloadInput, now: Date = new Date()): string {
+export function buildGeminiPayload(input: GeminiPayloadInput, now: Date = new Date(), extras: PayloadExtras = {}): string {
   const session: SessionInfo = input.data.session;
   return toJsonText(
-    { session_id: session.sessionId, transcript_path: "", cwd: session.cwd, hook_event_name: input.event, timestamp: now.toISOString(), ...eventFields(input) },
+    { session_id: session.sessionId, transcript_path: extras.transcriptPath ?? "", cwd: session.cwd, hook_event_name: input.event, timestamp: now.toISOString(), ...eventFields(input) },
     "payload",
   );
 }

@@ -3,7 +3,13 @@
 // field that had no effect and per system message. The listeners never change until a reload.
 import { dirname } from "node:path";
 import type { Logger } from "../../../log.js";
+import type { SessionInfo } from "@hookd/sdk";
 import type { PluginSource } from "../../source.js";
+import type { ObservedReport } from "../observe.js";
+import type { PayloadExtras } from "../payload.js";
+import { logObserved } from "../source.js";
+import { deadlineWarning, geminiHookTimeouts, hookDeadlines } from "../budget.js";
+import type { HookDeadline, PointBudgets } from "../budget.js";
 import { staticSource } from "../../source.js";
 import { geminiCommandListeners } from "./listener.js";
 import type { GeminiFiring } from "./listener.js";
@@ -21,11 +27,19 @@ export interface GeminiSourceOptions {
   readonly log: Logger;
   readonly env?: NodeJS.ProcessEnv;
   readonly onReport?: (firing: GeminiFiring) => void;
+  /** Also receives every firing at agent-event (tests). */
+  readonly onObserved?: (report: ObservedReport) => void;
+  /** What the agent last told about a session (its transcript): passed to the hooks. */
+  readonly extrasOf?: (session: SessionInfo) => PayloadExtras;
+  /** The daemon's point budgets, to tell which hooks they cut short. */
+  readonly budgets?: PointBudgets;
 }
 
 export interface GeminiPluginSource extends PluginSource {
   readonly model: GeminiHooksModel;
   readonly notes: readonly string[];
+  /** Each runnable hook's effective deadline, in file order (`hookd check` shows them). */
+  readonly deadlines: readonly HookDeadline[];
 }
 
 function logFiring(log: Logger, firing: GeminiFiring): void {
@@ -49,11 +63,21 @@ export async function geminiCommandPluginSource(config: GeminiSourceConfig, opti
     points: config.points ?? {},
     ...(options.env === undefined ? {} : { env: options.env }),
     fallbackCwd: dirname(config.hooks),
+    ...(options.extrasOf === undefined ? {} : { extrasOf: options.extrasOf }),
     onReport: (firing) => {
       logFiring(log, firing);
       options.onReport?.(firing);
     },
+    onObserved: (report) => {
+      logObserved(log, report);
+      options.onObserved?.(report);
+    },
   });
+  const deadlines = hookDeadlines(geminiHookTimeouts(model), (point) => listeners.find((l) => l.point === point)?.deadlineMs, options.budgets ?? {});
+  for (const row of deadlines) {
+    const warning = deadlineWarning(row);
+    if (warning !== undefined) log.warn("command hook cut short by hookd", { hooks: config.hooks, warning });
+  }
   const source = staticSource({ name: config.name, kind: "command", target: config.hooks }, listeners);
-  return { ...source, model, notes: model.notes };
+  return { ...source, model, notes: model.notes, deadlines };
 }
