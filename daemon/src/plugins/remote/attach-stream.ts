@@ -239,7 +239,7 @@ export class AttachStream {
       clearTimeout(entry.timer);
       entry.unlink?.();
       if (unimplemented || !entry.sent) this.#reroute(entry);
-      else entry.reject(new RpcFailure("unavailable", `the Attach stream to ${this.#options.target} ended with the call in flight (${detail})`));
+      else entry.reject(new RpcFailure("unavailable", `cannot reach ${this.#options.target} (the Attach stream ended with the call in flight: ${detail})`));
     }
     this.#options.ended({ unimplemented, detail, answered: this.#answered });
   }
