@@ -42,6 +42,7 @@ export interface RemoteStatus extends PluginStatus, CallCounters {
   readonly subscriptions: string;
   /** What its calls go over now: the Attach stream, or one unary RPC each. */
   readonly transport: "stream" | "unary";
+  readonly refusedAnswers: number;
 }
 
 export interface RemotePluginOptions {
