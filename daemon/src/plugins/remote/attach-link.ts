@@ -42,13 +42,17 @@ export class AttachLink {
     this.#backoffMs = options.backoff.initialBackoffMs;
   }
 
-  /** After every Describe: the manifest's preference, and a fresh try at the stream. */
+  /**
+   * After every Describe (start, re-admission, restart): the manifest's preference, and a fresh
+   * stream. A stream still open then is replaced, since a plugin re-admitted after an ejection
+   * may have stopped reading it; calls still on it fail as unavailable.
+   */
   configure(settings: AttachSettings): void {
-    const changed = this.#settings !== undefined && (this.#settings.transport !== settings.transport || this.#settings.window !== settings.window);
     this.#settings = settings;
     this.#unimplemented = false;
     this.#retryAt = 0;
-    if (changed || settings.transport === "unary") this.#drop("the manifest changed");
+    this.#backoffMs = this.#options.backoff.initialBackoffMs;
+    this.#drop("the plugin was described again");
     if (settings.transport !== "unary") this.stream();
   }
 
