@@ -262,6 +262,32 @@ describe("answers the daemon refuses or turns into faults", () => {
   });
 });
 
+describe("ejection over the stream", () => {
+  it("ejects after consecutive CallErrors, fails fast without a frame, and re-admits the plugin on a fresh stream", async () => {
+    let failing = true;
+    const plugin = await raw("flaky", {
+      points: [pb.Point.PRE_TOOL],
+      onCall: (call, p) => p.send(failing ? errorFrame(call.callId, status.INTERNAL, "database locked") : answerFrame(call.callId, pb.Point.PRE_TOOL, ALLOW)),
+    });
+    const remote = await connect(plugin.address, { health: { initialBackoffMs: 10, maxBackoffMs: 50, ejectAfterFailures: 3 } });
+    plugin.serving = false; // so the probe cannot re-admit it yet
+    const ejected = new Promise<void>((resolve) => remote.onHealth((change) => change.health === "ejected" && resolve()));
+    for (let i = 0; i < 3; i++) {
+      expect(await callListener(only(remote, "pre-tool"), preTool("x"), ctx, open())).toMatchObject({ invocation: { fault: "error_status", detail: expect.stringContaining("INTERNAL: database locked") as unknown } });
+    }
+    await ejected;
+    expect(await callListener(only(remote, "pre-tool"), preTool("x"), ctx, open())).toMatchObject({ answer: { kind: "deny" }, invocation: { fault: "ejected" } });
+    expect(plugin.calls.length).toBe(3); // failed fast: no frame
+
+    const readmitted = new Promise<void>((resolve) => remote.onHealth((change) => change.health === "serving" && resolve()));
+    failing = false;
+    plugin.serving = true;
+    await readmitted;
+    expect(await callListener(only(remote, "pre-tool"), preTool("x"), ctx, open())).toMatchObject({ answer: { kind: "allow" }, invocation: { outcome: "answered" } });
+    expect({ opens: plugin.opens, calls: plugin.calls.length, transport: remote.status().transport }).toEqual({ opens: 2, calls: 4, transport: "stream" });
+  });
+});
+
 describe("unary, when the plugin has no Attach or prefers unary", () => {
   it("falls back to unary on UNIMPLEMENTED, for the first call and the next", async () => {
     const plugin = await raw("old", { points: [pb.Point.PRE_TOOL], attach: false });
