@@ -186,8 +186,10 @@ describe("the window", () => {
     const answer = (index: number) => plugin.send(answerFrame(plugin.calls[index]?.callId ?? 0n, pb.Point.PRE_TOOL, ALLOW));
     answer(0);
     await plugin.until((p) => p.calls.length === 3);
-    // The third went out only once the first was answered: two were in flight, never more.
+    // The third went out only once the first was answered: two were in flight, never more. It
+    // carries what is left of its deadline, not the whole of it.
     expect(plugin.calls.length).toBe(3);
+    expect(plugin.calls[2]?.deadlineMs).toBeLessThanOrEqual(plugin.calls[0]?.deadlineMs ?? 0);
     answer(1);
     await plugin.until((p) => p.calls.length === 4);
     answer(2);

@@ -42,7 +42,7 @@ interface Pending {
   readonly started: number;
   readonly deadlineMs: number;
   readonly signal: Cancellation;
-  readonly frame: Buffer;
+  readonly request: Buffer;
   readonly fallback: UnaryFallback;
   readonly resolve: (answer: unknown) => void;
   readonly reject: (failure: RpcFailure) => void;
@@ -108,7 +108,7 @@ export class AttachStream {
         started: performance.now(),
         deadlineMs,
         signal,
-        frame: callFrame(id, deadlineMs, RPCS[point].field, request),
+        request,
         fallback,
         resolve,
         reject,
@@ -129,10 +129,12 @@ export class AttachStream {
     if (!this.#over) this.#call.cancelWithStatus(status.CANCELLED, detail);
   }
 
+  /** The frame carries what is left of the deadline: a call that waited for a slot has less. */
   #send(entry: Pending): void {
     entry.sent = true;
     this.#inFlight++;
-    this.#write(entry.frame);
+    const left = entry.deadlineMs - (performance.now() - entry.started);
+    this.#write(callFrame(entry.id, Math.max(1, left), RPCS[entry.point].field, entry.request));
   }
 
   #expire(entry: Pending): void {
