@@ -117,6 +117,7 @@ export async function plugins(args: string[], out: (text: string) => void): Prom
     );
     // A plugin not described yet gates by a fallback; say which (fail-closed never silently opens).
     for (const p of list) if (p.subscriptions !== "" && p.subscriptions !== "described") out(`${p.name}: subscriptions: ${p.subscriptions}\n`);
+    for (const p of list) if (p.transport !== "") out(`${p.name}: transport: ${p.transport}${p.refusedAnswers > 0n ? `, ${p.refusedAnswers} answers refused` : ""}\n`);
     for (const p of list) if (p.lastError !== "") out(`${p.name}: last error: ${p.lastError}\n`);
     return 0;
   });

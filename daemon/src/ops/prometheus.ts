@@ -109,6 +109,8 @@ export function renderMetrics(metrics: EngineMetrics, gauges: DaemonGauges): str
 
   out.family("hookd_plugin_restarts_total", "counter", "Restarts (managed) or reconnects (remote) of a plugin.");
   for (const p of gauges.plugins) out.sample("hookd_plugin_restarts_total", { plugin: p.name }, p.restarts);
+  out.family("hookd_plugin_refused_answers_total", "counter", "Attach answers refused: for a call id never sent, or one already answered.");
+  for (const p of gauges.plugins) if (p.refusedAnswers !== undefined) out.sample("hookd_plugin_refused_answers_total", { plugin: p.name }, p.refusedAnswers);
   out.family("hookd_plugin_health", "gauge", "1 for the plugin's current health state.");
   for (const p of gauges.plugins) {
     for (const health of HEALTHS) out.sample("hookd_plugin_health", { plugin: p.name, kind: p.kind, health }, p.health === health ? 1 : 0);
