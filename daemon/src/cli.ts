@@ -15,7 +15,7 @@ const wantsHelp = (args: readonly string[]): boolean => {
 
 async function help(topic: string | undefined): Promise<number> {
   const { commandHelp, globalHelp, UsageError, unknownCommand } = await import("./commands/usage.js");
-  if (topic === undefined || topic === "help") {
+  if (topic === undefined || topic === "help" || topic === "--help" || topic === "-h") {
     out(globalHelp());
     return 0;
   }

@@ -41,7 +41,9 @@ function parseErrorMessage(error: unknown, spec: CommandSpec): string {
     }
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE": {
       const long = /--[a-z-]+/.exec(quoted)?.[0] ?? quoted;
-      return message.includes("argument missing") ? `${long} needs a value` : `${long}: ${message}`;
+      if (message.includes("argument missing")) return `${long} needs a value`;
+      if (message.includes("ambiguous")) return `${long} needs a value (one starting with "-" as ${long}=VALUE)`;
+      return `${long}: ${message}`;
     }
     case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
       return `unexpected argument ${quoted === "" ? message : `"${quoted}"`} (${spec.name} takes options only)`;
@@ -65,17 +67,18 @@ export function stringOption(values: ParsedValues, name: string): string | undef
   return typeof value === "string" ? value : undefined;
 }
 
-/** Levenshtein distance, for "did you mean". */
+/** Edit distance counting a swap of two neighbours as one edit (the commonest typo), for "did you mean". */
 function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const at = (i: number, j: number): number => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = best;
     }
-    previous = current;
   }
-  return previous[b.length] ?? 0;
+  return at(a.length, b.length);
 }
 
 /** The closest candidate, when it is close enough to be a typo (or `input` is its prefix). */
