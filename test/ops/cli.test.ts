@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 async function startDaemon(extra: Record<string, unknown> = {}): Promise<{ socket: string; config: string }> {
-  work = new Workdir();
+  work ??= new Workdir();
   const socket = work.file("hookd.sock");
   const config = work.writeConfig({ listeners: [{ unix: socket }], plugins: [pluginEntry("policy")], ...extra });
   daemon = spawnDaemon(config);
@@ -169,6 +169,23 @@ describe("the operator commands against a daemon", () => {
     ]);
     // The tables are for people: never escape codes off a terminal.
     expect((await runCli(["status", "--socket", socket])).stdout).not.toContain(ESCAPE);
+  });
+
+  it("status counts the agents whose hooks arrive over the HTTP endpoint", async () => {
+    work = new Workdir();
+    const hooks = work.file("hooks.sock");
+    const { socket } = await startDaemon({ http: { listen: `unix:${hooks}` } });
+    const agents = async (): Promise<unknown> => (JSON.parse((await runCli(["status", "--socket", socket, "--json"])).stdout) as { agentsConnected: number }).agentsConnected;
+    expect(await agents()).toBe(0);
+    const body = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", tool_name: "Read", tool_input: {} });
+    for (const agent of ["claude-a", "claude-b", "claude-a"]) {
+      const answered = await forward(process.execPath, [join(ROOT, "daemon/dist/cli.js"), "hook", "--socket", hooks, "--agent", agent], body);
+      expect(answered.code, answered.stderr).toBe(0);
+    }
+    expect(await agents()).toBe(2);
+    // A malformed request is no agent.
+    expect((await forward(process.execPath, [join(ROOT, "daemon/dist/cli.js"), "hook", "--socket", hooks, "--agent", "broken"], "{nope")).code).toBe(1);
+    expect(await agents()).toBe(2);
   });
 
   it("the node and C forwarders pointed at the gRPC socket say so", async () => {

@@ -33,8 +33,15 @@ function targetSource(socket: string | undefined, env: NodeJS.ProcessEnv = proce
   return env.HOOKD_SOCKET === undefined || env.HOOKD_SOCKET === "" ? "the default socket; give --socket or set HOOKD_SOCKET" : "$HOOKD_SOCKET";
 }
 
-function isUnavailable(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "code" in error && error.code === grpcStatus.UNAVAILABLE;
+/**
+ * The socket error of a call that never reached a daemon ("ENOENT", "ECONNREFUSED", ...), or
+ * undefined: an UNAVAILABLE the daemon itself sent (e.g. while shutting down) is its own message.
+ */
+function neverConnected(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("code" in error) || error.code !== grpcStatus.UNAVAILABLE) return undefined;
+  const details = "details" in error && typeof error.details === "string" ? error.details : "";
+  if (!details.startsWith("No connection established")) return undefined;
+  return /\b(E[A-Z]+)\b/.exec(details)?.[1] ?? "no connection";
 }
 
 async function withAdmin<T>(socket: string | undefined, body: (client: TypedClient<typeof pb.HookAdmin>, target: string) => Promise<T>): Promise<T> {
@@ -43,9 +50,13 @@ async function withAdmin<T>(socket: string | undefined, body: (client: TypedClie
   try {
     return await body(client, target);
   } catch (error) {
-    if (!isUnavailable(error)) throw error;
+    const cause = neverConnected(error);
+    if (cause === undefined) throw error;
     const shown = target.startsWith("unix://") ? target.slice("unix://".length) : target;
-    throw new Unreachable(`no hookd at ${shown} — is it running? (tried: ${target}, from ${targetSource(socket)})`);
+    const tried = `(tried: ${target}, from ${targetSource(socket)})`;
+    // A socket that is there but refuses this user is no missing daemon.
+    if (cause === "EACCES" || cause === "EPERM") throw new Unreachable(`cannot connect to hookd at ${shown}: permission denied (on a systemd install, members of hookd-agents may connect) ${tried}`);
+    throw new Unreachable(`no hookd at ${shown} — is it running? ${tried}`);
   } finally {
     closeClient(client);
   }

@@ -44,7 +44,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "status",
     summary: "the daemon's version, uptime, agents, sessions, listeners, config",
-    details: "Asks a running daemon (HookAdmin.GetStatus). Agents count those with an open hosted session and those heard from over the HTTP hook endpoint.",
+    details: "Asks a running daemon (HookAdmin.GetStatus). Agents count those with an open hosted session and those whose HTTP hooks arrived in the last 5 minutes.",
     options: { socket, json },
   },
   {

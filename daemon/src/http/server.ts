@@ -59,6 +59,8 @@ export interface HookHttpOptions {
    * says `bypassAgentPermissions: true`). Default: no plugin may; an allow answers no opinion.
    */
   readonly bypassesAgentPermissions?: (plugin: string) => boolean;
+  /** Told the agent of every well-formed hook request (hookd status counts them). */
+  readonly onAgent?: (agentId: string) => void;
 }
 
 export interface HookHttpServer {
@@ -201,6 +203,7 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
         return answerHook(deps, request, dialect, signal);
       };
     }
+    options.onAgent?.(agentId);
     // The agent hanging up cancels the evaluation (plugins see their signal abort).
     const controller = new AbortController();
     inflight.add(controller);

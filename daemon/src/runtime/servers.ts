@@ -12,7 +12,7 @@ import { StreamTracker, addHostService } from "../host/host-service.js";
 import type { AgentIdentities } from "../host/identity.js";
 import { bindListener } from "../host/listeners.js";
 import type { SessionStore } from "../host/session-store.js";
-import { agentResolver, startHookHttpServer } from "../http/index.js";
+import { ActiveAgents, agentResolver, startHookHttpServer } from "../http/index.js";
 import type { HookHttpServer } from "../http/index.js";
 import type { Logger } from "../log.js";
 import { addAdminService } from "../ops/admin-service.js";
@@ -50,6 +50,8 @@ export class Servers {
   readonly connectionsRefused = new Map<ClosedReason, number>();
   #metricsServer: MetricsServer | undefined;
   #hookHttp: HookHttpServer | undefined;
+  /** Agents heard from over the HTTP hook endpoint. */
+  readonly #httpAgents = new ActiveAgents();
   readonly #addresses: string[] = [];
 
   /** `config` is the one at start: a reload cannot change listeners or servers. */
@@ -57,6 +59,11 @@ export class Servers {
     this.#config = config;
     this.#log = log;
     this.#server = newServer(config);
+  }
+
+  /** Agents with an open hosted session, and those whose HTTP hooks arrived lately (each once). */
+  agentsConnected(store: SessionStore): number {
+    return store.agents + this.#httpAgents.count(Date.now(), (id) => store.hasAgent(id));
   }
 
   get addresses(): readonly string[] {
@@ -98,6 +105,7 @@ export class Servers {
         resolveAgent: agentResolver(identities),
         bypassesAgentPermissions: served.bypassesAgentPermissions,
         maxBodyBytes: config.limits.maxMessageBytes,
+        onAgent: (agentId) => this.#httpAgents.seen(agentId),
       });
       this.#log.info("http hooks serving", { address: this.#hookHttp.address });
     }
