@@ -55,6 +55,9 @@ export function warningOf(line: string): string {
   }
 }
 
+/** grpc-js ends connection errors with an empty "Resolution note: "; it says nothing in a report. */
+const tidy = (text: string): string => text.replace(/\.? ?Resolution note: ?(?=$|["\s)])/g, "");
+
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 const paint = (on: boolean, code: string, text: string): string => (on ? `\x1b[${code}m${text}\x1b[0m` : text);
@@ -78,9 +81,9 @@ export function printReport(report: CheckReport, { out, err, colour }: ReportOut
     out(`\n${paint(colour, "1", head)}\n${body.join("\n")}`);
   }
   if (report.notes.length > 0) out(`\n${report.notes.map((n) => `${n}\n`).join("")}`);
-  if (report.warnings.length > 0) out(`\n${paint(colour, "33", `${plural(report.warnings.length, "warning")}:`)}\n${report.warnings.map((w) => `  - ${w}\n`).join("")}`);
+  if (report.warnings.length > 0) out(`\n${paint(colour, "33", `${plural(report.warnings.length, "warning")}:`)}\n${report.warnings.map((w) => `  - ${tidy(w)}\n`).join("")}`);
   if (report.problems.length > 0) {
-    err(`${paint(colour, "31", `${report.config}: ${plural(report.problems.length, "problem")}:`)}\n${report.problems.map((p) => `  - ${p}\n`).join("")}`);
+    err(`${paint(colour, "31", `${report.config}: ${plural(report.problems.length, "problem")}:`)}\n${report.problems.map((p) => `  - ${tidy(p)}\n`).join("")}`);
     return 1;
   }
   out(`\n${paint(colour, "32", "ok")}\n`);
