@@ -41,6 +41,8 @@ function forward(command: string, args: readonly string[], stdin: string): Promi
     const child = execFile(command, [...args], { timeout: 20_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr });
     });
+    // A forwarder that exits before reading (--help) closes its stdin: that EPIPE is no failure.
+    child.stdin?.on("error", () => {});
     child.stdin?.end(stdin);
   });
 }
@@ -193,6 +195,8 @@ describe("the operator commands against a daemon", () => {
     const body = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: {} });
     if (!existsSync(C_FORWARDER)) throw new Error(`${C_FORWARDER} is missing: npm run build compiles it (it needs a C compiler)`);
     const forwarders: [string, string[]][] = [[process.execPath, [join(ROOT, "daemon/dist/cli.js"), "hook"]], [C_FORWARDER, []]];
+    const cHelp = await forward(C_FORWARDER, ["--help"], "");
+    expect(cHelp).toMatchObject({ code: 0, stdout: expect.stringMatching(/^usage: hookd hook --dialect /) as unknown, stderr: "" });
     for (const [command, prefix] of forwarders) {
       const result = await forward(command, [...prefix, "--dialect", "claude-code", "--socket", socket], body);
       expect(result.stderr, command).toBe(`hookd hook: hookd did not answer: ${socket} answered in HTTP/2: that is hookd's gRPC socket, not its HTTP hook endpoint; give --socket the address of http.listen\n`);
