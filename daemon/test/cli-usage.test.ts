@@ -2,6 +2,7 @@
 // when output is coloured (only a terminal, never with NO_COLOR), which log format a terminal
 // gets, and how the check report renders for a person and as JSON.
 import { describe, expect, it } from "vitest";
+import { SYSTEM_ADMIN_SOCKET, adminCandidates } from "../src/commands/admin-target.js";
 import { newReport, printReport, printReportJson, warningOf, columns } from "../src/commands/check-report.js";
 import { COMMANDS } from "../src/commands/spec.js";
 import { UsageError, closest, commandHelp, integerOption, parseCommand, unknownCommand } from "../src/commands/usage.js";
@@ -119,5 +120,17 @@ describe("the check report", () => {
     const out: string[] = [];
     expect(printReportJson(report, (t) => void out.push(t))).toBe(0);
     expect(JSON.parse(out.join(""))).toEqual({ config: "/c.yaml", ok: true, problems: [], warnings: [], notes: [], tables: { order: [{ point: "pre-tool", position: 1 }] } });
+  });
+});
+
+describe("where the admin commands look for the daemon", () => {
+  it("--socket, else $HOOKD_SOCKET, else the user's default socket and then the systemd install's", () => {
+    expect(adminCandidates("/x/admin.sock", { HOOKD_SOCKET: "/y.sock" })).toEqual([{ target: "unix:///x/admin.sock", from: "--socket" }]);
+    expect(adminCandidates("127.0.0.1:7000", {})).toEqual([{ target: "127.0.0.1:7000", from: "--socket" }]);
+    expect(adminCandidates(undefined, { HOOKD_SOCKET: "/y.sock" })).toEqual([{ target: "unix:///y.sock", from: "$HOOKD_SOCKET" }]);
+    expect(adminCandidates(undefined, { HOOKD_SOCKET: "", XDG_RUNTIME_DIR: "/run/user/1000" })).toEqual([
+      { target: "unix:///run/user/1000/hookd/hookd.sock", from: "the default socket" },
+      { target: `unix://${SYSTEM_ADMIN_SOCKET}`, from: "the systemd install's admin socket" },
+    ]);
   });
 });

@@ -144,7 +144,9 @@ describe("the operator commands against a daemon", () => {
     expect(viaEnv.stderr).toBe(`hookd: no hookd at ${missing} — is it running? (tried: unix://${missing}, from $HOOKD_SOCKET)\n`);
     const byDefault = await runCli(["status"], { XDG_RUNTIME_DIR: work.file("runtime") });
     const socket = join(work.file("runtime"), "hookd/hookd.sock");
-    expect(byDefault.stderr).toBe(`hookd: no hookd at ${socket} — is it running? (tried: unix://${socket}, from the default socket; give --socket or set HOOKD_SOCKET)\n`);
+    expect(byDefault.stderr).toBe(
+      `hookd: no hookd at ${socket} — is it running? (tried: unix://${socket}, from the default socket; unix:///run/hookd/admin/admin.sock, from the systemd install's admin socket; give --socket or set HOOKD_SOCKET)\n`,
+    );
     expect(byDefault.stderr).not.toContain("Resolution note");
   });
 

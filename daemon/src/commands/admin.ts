@@ -1,66 +1,18 @@
 // The operator commands that talk to a running daemon's HookAdmin: status, plugins, reload, tail.
-// The daemon is found through --socket, HOOKD_SOCKET, or the embedded default socket; when
-// nothing answers there, the error says so plainly. Each command prints for a person, or JSON
-// with --json, and returns its exit code.
-import { join } from "node:path";
-import { status as grpcStatus } from "@grpc/grpc-js";
+// The daemon is found by admin-target.ts (--socket, HOOKD_SOCKET, the default sockets). Each
+// command prints for a person, or JSON with --json, and returns its exit code.
 import { fromProtoPoint } from "@hookd/sdk/internal";
 import type { PointName } from "@hookd/sdk";
-import { closeClient, createClient, pb } from "@hookd/sdk/internal";
-import type { TypedClient } from "@hookd/sdk/internal";
+import { pb } from "@hookd/sdk/internal";
 import { POINTS } from "@hookd/sdk";
 import { toProtoPoint } from "@hookd/sdk/internal";
-import { runtimeDir } from "../config/load.js";
 import { shadowVerdict } from "../ops/audit.js";
+import { withAdmin } from "./admin-target.js";
 import { table } from "./table.js";
 import { UsageError, parseCommand, stringOption } from "./usage.js";
 
-/** The daemon is not there: a plain message instead of grpc-js's resolution notes. */
-export class Unreachable extends Error {}
-
 /** Timeout of the unary admin calls, in milliseconds. */
 const CALL_TIMEOUT_MS = 10_000;
-
-/** The admin target: --socket, HOOKD_SOCKET, or the embedded default's socket. */
-export function adminTarget(socket: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const chosen = socket ?? (env.HOOKD_SOCKET === "" ? undefined : env.HOOKD_SOCKET) ?? join(runtimeDir(env), "hookd.sock");
-  return chosen.startsWith("/") || chosen.startsWith(".") ? `unix://${chosen.startsWith("/") ? chosen : join(process.cwd(), chosen)}` : chosen;
-}
-
-/** Where the target came from, for the unreachable message. */
-function targetSource(socket: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  if (socket !== undefined) return "--socket";
-  return env.HOOKD_SOCKET === undefined || env.HOOKD_SOCKET === "" ? "the default socket; give --socket or set HOOKD_SOCKET" : "$HOOKD_SOCKET";
-}
-
-/**
- * The socket error of a call that never reached a daemon ("ENOENT", "ECONNREFUSED", ...), or
- * undefined: an UNAVAILABLE the daemon itself sent (e.g. while shutting down) is its own message.
- */
-function neverConnected(error: unknown): string | undefined {
-  if (typeof error !== "object" || error === null || !("code" in error) || error.code !== grpcStatus.UNAVAILABLE) return undefined;
-  const details = "details" in error && typeof error.details === "string" ? error.details : "";
-  if (!details.startsWith("No connection established")) return undefined;
-  return /\b(E[A-Z]+)\b/.exec(details)?.[1] ?? "no connection";
-}
-
-async function withAdmin<T>(socket: string | undefined, body: (client: TypedClient<typeof pb.HookAdmin>, target: string) => Promise<T>): Promise<T> {
-  const target = adminTarget(socket);
-  const client = createClient(pb.HookAdmin, target);
-  try {
-    return await body(client, target);
-  } catch (error) {
-    const cause = neverConnected(error);
-    if (cause === undefined) throw error;
-    const shown = target.startsWith("unix://") ? target.slice("unix://".length) : target;
-    const tried = `(tried: ${target}, from ${targetSource(socket)})`;
-    // A socket that is there but refuses this user is no missing daemon.
-    if (cause === "EACCES" || cause === "EPERM") throw new Unreachable(`cannot connect to hookd at ${shown}: permission denied (on a systemd install, members of hookd-agents may connect) ${tried}`);
-    throw new Unreachable(`no hookd at ${shown} — is it running? ${tried}`);
-  } finally {
-    closeClient(client);
-  }
-}
 
 const HEALTH_NAMES: Readonly<Record<number, string>> = {
   [pb.PluginHealth.UNSPECIFIED]: "unknown",

@@ -23,7 +23,7 @@ const socket: OptionSpec = {
   type: "string",
   short: "s",
   value: "PATH|unix:///PATH|host:port",
-  help: "the daemon's admin socket (default: $HOOKD_SOCKET, else hookd.sock in the runtime directory)",
+  help: "the daemon's admin socket (default: $HOOKD_SOCKET, else hookd.sock in the runtime directory, then /run/hookd/admin/admin.sock)",
 };
 const json: OptionSpec = { type: "boolean", help: "print JSON instead of a table" };
 const config: OptionSpec = { type: "string", short: "c", value: "FILE", help: "the config file (default: $HOOKD_CONFIG, else the embedded default)" };
