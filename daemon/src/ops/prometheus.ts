@@ -116,7 +116,7 @@ export function renderMetrics(metrics: EngineMetrics, gauges: DaemonGauges): str
     for (const health of HEALTHS) out.sample("hookd_plugin_health", { plugin: p.name, kind: p.kind, health }, p.health === health ? 1 : 0);
   }
 
-  out.family("hookd_agents_connected", "gauge", "Agents with at least one open hosted session.").sample("hookd_agents_connected", {}, gauges.agentsConnected);
+  out.family("hookd_agents_connected", "gauge", "Agents with at least one open hosted session, or whose HTTP hooks arrived in the last 5 minutes.").sample("hookd_agents_connected", {}, gauges.agentsConnected);
   out.family("hookd_sessions_open", "gauge", "Hosted sessions open (attached or resumable).").sample("hookd_sessions_open", {}, gauges.sessionsOpen);
   out.family("hookd_streams_open", "gauge", "Hosted-loop streams open.").sample("hookd_streams_open", {}, gauges.streamsOpen);
   out.family("hookd_config_generation", "gauge", "Incremented by every applied reload.").sample("hookd_config_generation", {}, gauges.configGeneration);

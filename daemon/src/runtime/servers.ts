@@ -13,7 +13,7 @@ import { StreamTracker, addHostService } from "../host/host-service.js";
 import type { AgentIdentities } from "../host/identity.js";
 import { bindListener } from "../host/listeners.js";
 import type { SessionStore } from "../host/session-store.js";
-import { agentResolver, startHookHttpServer } from "../http/index.js";
+import { ActiveAgents, agentResolver, startHookHttpServer } from "../http/index.js";
 import type { HookHttpServer } from "../http/index.js";
 import type { Logger } from "../log.js";
 import { addAdminService } from "../ops/admin-service.js";
@@ -53,6 +53,8 @@ export class Servers {
   readonly connectionsRefused = new Map<ClosedReason, number>();
   #metricsServer: MetricsServer | undefined;
   #hookHttp: HookHttpServer | undefined;
+  /** Agents heard from over the HTTP hook endpoint. */
+  readonly #httpAgents = new ActiveAgents();
   readonly #addresses: string[] = [];
 
   /** `config` is the one at start: a reload cannot change listeners or servers. */
@@ -60,6 +62,11 @@ export class Servers {
     this.#config = config;
     this.#log = log;
     this.#server = newServer(config);
+  }
+
+  /** Agents with an open hosted session, and those whose HTTP hooks arrived lately (each once). */
+  agentsConnected(store: SessionStore): number {
+    return store.agents + this.#httpAgents.count(Date.now(), (id) => store.hasAgent(id));
   }
 
   get addresses(): readonly string[] {
@@ -102,6 +109,7 @@ export class Servers {
         bypassesAgentPermissions: served.bypassesAgentPermissions,
         ...(served.facts === undefined ? {} : { facts: served.facts }),
         maxBodyBytes: config.limits.maxMessageBytes,
+        onAgent: (agentId) => this.#httpAgents.seen(agentId),
       });
       this.#log.info("http hooks serving", { address: this.#hookHttp.address });
     }
