@@ -246,7 +246,10 @@ describe("hookd check's report", () => {
       ok: true,
       problems: [],
       warnings: [],
-      notes: ["bypassAgentPermissions (an allow skips the agent's own permission rules over its hooks): policy"],
+      notes: [
+        "point budget: 10000ms (default; where command hooks run it grows by their own timeouts)",
+        "bypassAgentPermissions (an allow skips the agent's own permission rules over its hooks): policy",
+      ],
       tables: {
         order: [{ point: "pre-tool", position: 1, plugin: "policy", kind: "in-process", priority: 3, deadline: "2000ms", onFailure: "fail-closed" }],
         subscriptions: [],
