@@ -13,7 +13,7 @@ import type { StreamTracker } from "./stream-tracker.js";
 
 export interface EvaluateStreamDeps {
   readonly evaluate: EvaluateService;
-  /** A drain ends the stream: no new requests are read, those in flight are answered first. */
+  /** A drain ends the stream with UNAVAILABLE, abandoning its requests in flight. */
   readonly streams: StreamTracker;
 }
 
@@ -55,9 +55,15 @@ export async function serveEvaluate(deps: EvaluateStreamDeps, requests: AsyncIte
   } finally {
     untrack();
   }
-  // Half-closed by the client, or drained: what is in flight is still answered.
+  if (ended !== undefined) {
+    // As a hosted-loop stream: a drain ends it at once with the retryable status, and the requests
+    // in flight are abandoned (the agent retries them on its next stream). Answers written once
+    // grpc-js has begun closing the connection would hold the status back until the grace ends.
+    stream.abandon(ended);
+    throw ended;
+  }
+  // Half-closed by the client: what is in flight is still answered.
   await stream.settled();
-  if (ended !== undefined) throw ended;
 }
 
 class EvaluateStream {

@@ -26,7 +26,7 @@ export interface HostServiceDeps {
   readonly log: Logger;
   /** Hosted-loop streams being served, so a drain can end them with a retryable status. */
   readonly streams: StreamTracker;
-  /** Evaluate streams being served, ended by a drain once their requests in flight are answered. */
+  /** Evaluate streams being served, ended by a drain like hosted-loop streams. */
   readonly evaluateStreams: StreamTracker;
   /** limits.maxMessageBytes: a larger request is refused with INVALID_ARGUMENT. */
   readonly maxMessageBytes: number;

@@ -38,7 +38,7 @@ export interface Served {
 export class Servers {
   readonly health = new HealthState();
   readonly streams = new StreamTracker();
-  /** Open Evaluate streams (agents' own loops), ended on stop once their requests in flight are answered. */
+  /** Open Evaluate streams (agents' own loops), ended on stop like hosted-loop streams. */
   readonly evaluateStreams = new StreamTracker();
   /** Open `hookd tail` streams, ended like hosted-loop streams on stop. */
   readonly tails = new StreamTracker();
