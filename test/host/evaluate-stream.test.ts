@@ -8,7 +8,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { toJson } from "@bufbuild/protobuf";
 import type { DescMessage, Message } from "@bufbuild/protobuf";
-import { EVALUATED_POINTS, EVALUATE_TABLE, POINT_TABLE, assistantMessage, snapshotJson, userMessage } from "@hookd/sdk";
+import { EVALUATED_POINTS, EVALUATE_TABLE, POINT_TABLE, assistantMessage, connectHost, snapshotJson, userMessage } from "@hookd/sdk";
 import type { EvaluatedPoint, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
 import { EVALUATE_STREAM_CASES, StatusError, closeClient, createClient, pb } from "@hookd/sdk/internal";
 import type { CallOptions, TypedClient } from "@hookd/sdk/internal";
@@ -63,12 +63,13 @@ let daemon: DaemonProcess;
 let host: Host;
 let logFile: string;
 const metadata = { "x-hookd-agent": "eve" };
+const MAX_MESSAGE_BYTES = 256 * 1024;
 
 beforeAll(async () => {
   const module = await writePluginModule("parity", POLICY);
   logFile = join(module, "..", "plugin.log");
   await writeFile(logFile, "");
-  daemon = await startDaemon({ config: { plugins: [{ name: "parity", kind: "in-process", module }] }, env: { HOOKD_TEST_LOG: logFile } });
+  daemon = await startDaemon({ config: { plugins: [{ name: "parity", kind: "in-process", module }], limits: { maxMessageBytes: MAX_MESSAGE_BYTES } }, env: { HOOKD_TEST_LOG: logFile } });
   host = createClient(pb.HookHost, daemon.target);
 });
 
@@ -257,5 +258,24 @@ describe("requests sharing one stream", () => {
     const next = new RawEvaluateStream(host, metadata);
     expect((await next.ask(1n, quick("g2"))).reply.case).toBe("preTool");
     next.end();
+  });
+});
+
+describe("a request over limits.maxMessageBytes", () => {
+  it("ends the stream with INVALID_ARGUMENT naming the size (its id cannot be read); the agent client fails the call so and serves the next on a new stream", async () => {
+    const client = connectHost(daemon.target, { agentId: "eve" });
+    try {
+      const big = { session: sessionOf("big"), call: toolCall("big", "b1", { command: "ls", padding: "x".repeat(MAX_MESSAGE_BYTES) }) };
+      const error = await unaryError(client.evaluatePreTool(big));
+      expect(error.code).toBe("INVALID_ARGUMENT");
+      expect(error.message).toMatch(new RegExp(`^the Evaluate stream broke: INVALID_ARGUMENT: hookd\\.v1\\.EvaluateRequest: a message of \\d+ bytes is over the limit of ${MAX_MESSAGE_BYTES} bytes$`));
+      // The unary RPC refuses the same request with the same code, naming its own message type.
+      const unaryRefusal = await unaryError(unary("pre-tool", requestOf("pre-tool", big)));
+      expect(unaryRefusal.code).toBe("INVALID_ARGUMENT");
+      expect(unaryRefusal.message).toMatch(/^hookd\.v1\.EvaluatePreToolRequest: a message of \d+ bytes is over the limit/);
+      await expect(client.evaluatePreTool({ session: sessionOf("big"), call: toolCall("big", "b2", { command: "curl x" }) })).resolves.toMatchObject({ decision: { kind: "deny" } });
+    } finally {
+      client.close();
+    }
   });
 });

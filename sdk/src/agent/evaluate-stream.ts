@@ -1,7 +1,7 @@
 // The agent client's side of HookHost.Evaluate: every evaluate call over one bidi stream, opened
 // on the first call, each request under its own id with its deadline (deadline_ms) and a cancel
 // frame when its signal aborts. A stream that breaks fails its calls in flight with UNAVAILABLE
-// and the next call opens a new one; a daemon without the stream (UNIMPLEMENTED) is reported to
+// (INVALID_ARGUMENT when the daemon could not read a frame) and the next call opens a new one; a daemon without the stream (UNIMPLEMENTED) is reported to
 // the caller, which then goes unary. Owns the stream and its ids; knows nothing of points' codecs.
 import { create } from "@bufbuild/protobuf";
 import type { DescMessage, Message } from "@bufbuild/protobuf";
@@ -135,8 +135,11 @@ export class EvaluateStreamClient {
       this.#unimplemented(calls, failure);
       return;
     }
+    // A frame the daemon could not read (over its size limit) ends the stream with
+    // INVALID_ARGUMENT, its id unknowable: retrying the same calls would fail the same way.
+    const code = failure?.code === status.INVALID_ARGUMENT ? status.INVALID_ARGUMENT : status.UNAVAILABLE;
     const broken = new StatusError(
-      status.UNAVAILABLE,
+      code,
       failure === undefined ? "the Evaluate stream ended before answering" : `the Evaluate stream broke: ${statusName(failure.code)}: ${failure.details}`,
       failure === undefined ? {} : { cause: failure },
     );
