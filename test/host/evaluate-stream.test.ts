@@ -62,6 +62,7 @@ type LooseCall = (request: Record<string, unknown>, options: CallOptions) => Pro
 let daemon: DaemonProcess;
 let host: Host;
 let logFile: string;
+let metricsAt: string;
 const metadata = { "x-hookd-agent": "eve" };
 const MAX_MESSAGE_BYTES = 256 * 1024;
 
@@ -69,8 +70,9 @@ beforeAll(async () => {
   const module = await writePluginModule("parity", POLICY);
   logFile = join(module, "..", "plugin.log");
   await writeFile(logFile, "");
-  daemon = await startDaemon({ config: { plugins: [{ name: "parity", kind: "in-process", module }], limits: { maxMessageBytes: MAX_MESSAGE_BYTES } }, env: { HOOKD_TEST_LOG: logFile } });
+  daemon = await startDaemon({ config: { plugins: [{ name: "parity", kind: "in-process", module }], limits: { maxMessageBytes: MAX_MESSAGE_BYTES }, metrics: { listen: "127.0.0.1:0" } }, env: { HOOKD_TEST_LOG: logFile } });
   host = createClient(pb.HookHost, daemon.target);
+  metricsAt = String((await daemon.waitForLog((line) => line.msg === "metrics serving")).address);
 });
 
 afterAll(async () => {
@@ -144,6 +146,35 @@ async function unaryError(promise: Promise<unknown>): Promise<{ code: string; me
   expect(error).toBeInstanceOf(StatusError);
   return { code: (error as StatusError).codeName, message: (error as StatusError).details };
 }
+
+/** The daemon's gauge of open Evaluate streams. */
+async function evaluateStreamsOpen(): Promise<number | undefined> {
+  const body = await (await fetch(`http://${metricsAt}/metrics`)).text();
+  const line = body.split("\n").find((l) => l.startsWith("hookd_evaluate_streams_open "));
+  return line === undefined ? undefined : Number(line.split(" ")[1]);
+}
+
+// First in the file: no stream of another test is open (or still closing) yet.
+describe("the agent client against the daemon", () => {
+  it("evaluates over one Evaluate stream by default (the daemon's gauge counts it), and over none when told unary", async () => {
+    await expect(evaluateStreamsOpen()).resolves.toBe(0);
+    const unaryClient = connectHost(daemon.target, { agentId: "eve", evaluateTransport: "unary" });
+    const streamClient = connectHost(daemon.target, { agentId: "eve" });
+    try {
+      const event = { session: sessionOf("gauge"), call: toolCall("gauge", "g1", { command: "curl x" }) };
+      await expect(unaryClient.evaluatePreTool(event)).resolves.toMatchObject({ decision: { kind: "deny", reason: "network is off" } });
+      await expect(evaluateStreamsOpen()).resolves.toBe(0);
+      const answers = await Promise.all([streamClient.evaluatePreTool(event), streamClient.evaluatePreStep({ session: sessionOf("gauge"), turn: 1, step: 1, messages: [userMessage("a secret")] })]);
+      expect(answers.map((a) => a.decision.kind)).toEqual(["deny", "reject"]);
+      await expect(evaluateStreamsOpen()).resolves.toBe(1);
+      await streamClient.evaluatePreTool(event);
+      await expect(evaluateStreamsOpen()).resolves.toBe(1);
+    } finally {
+      unaryClient.close();
+      streamClient.close();
+    }
+  });
+});
 
 describe("the Evaluate stream against the unary evaluate RPCs", () => {
   it("covers every evaluated point", () => {
@@ -258,6 +289,7 @@ describe("requests sharing one stream", () => {
     const next = new RawEvaluateStream(host, metadata);
     expect((await next.ask(1n, quick("g2"))).reply.case).toBe("preTool");
     next.end();
+    await expect(next.ended).resolves.toBeUndefined();
   });
 });
 
