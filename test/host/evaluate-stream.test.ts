@@ -2,12 +2,14 @@
 // exactly as its unary RPC answers (decision, trace, the plugin's view, and the same status for a
 // bad request), many requests multiplexed on one stream; a request's deadline and a cancel frame
 // reach the plugin's signal (TimeoutError, AbortError) while the other requests on the stream go
-// on; protocol mistakes are answered for their id and the stream stays open; a client that goes
+// on; protocol mistakes (a reused id, no request, a point this daemon does not know) are
+// answered for their id and the stream stays open; a client that goes
 // away cancels what it had in flight.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { toJson } from "@bufbuild/protobuf";
+import { create, toJson } from "@bufbuild/protobuf";
 import type { DescMessage, Message } from "@bufbuild/protobuf";
+import { WireType } from "@bufbuild/protobuf/wire";
 import { EVALUATED_POINTS, EVALUATE_TABLE, POINT_TABLE, assistantMessage, connectHost, snapshotJson, userMessage } from "@hookd/sdk";
 import type { EvaluatedPoint, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
 import { EVALUATE_STREAM_CASES, StatusError, closeClient, createClient, pb } from "@hookd/sdk/internal";
@@ -259,13 +261,19 @@ describe("requests sharing one stream", () => {
     await expect(stream.ended).resolves.toBeUndefined();
   });
 
-  it("answers a reused id still in flight and a frame without a request with an error for that id; the stream stays open", async () => {
+  it("answers a reused id still in flight, a frame without a request and a request of an unknown point with an error for that id; the stream stays open", async () => {
     const stream = new RawEvaluateStream(host, metadata);
     await stream.send(7n, hang("u1"));
     await waitForFile(logFile, "started u1");
     const reused = await stream.ask(7n, quick("u2"));
     expect(callError(reused)).toEqual({ code: "INVALID_ARGUMENT", message: "request_id: 7 is already in flight on this stream" });
     expect(callError(await stream.ask(9n, { case: undefined }))).toEqual({ code: "INVALID_ARGUMENT", message: "request: required: one evaluate request or cancel" });
+    // A request of a point this daemon does not know (a field of a newer proto) is UNIMPLEMENTED, as a unary call to a missing method.
+    const newer = stream.answer(10n);
+    const frame = create(pb.EvaluateRequestSchema, { requestId: 10n });
+    frame.$unknown = [{ no: 40, wireType: WireType.LengthDelimited, data: new Uint8Array([0]) }];
+    await stream.sendFrame(frame);
+    expect(callError(await newer)).toEqual({ code: "UNIMPLEMENTED", message: "request: field 40 is no evaluate request this daemon knows" });
     // A cancel of an id not in flight is no mistake: nothing answers it.
     await stream.sendCancel(11n);
     expect((await stream.ask(12n, quick("u3"))).reply.case).toBe("preTool");

@@ -53,6 +53,11 @@ export class RawEvaluateStream {
     return answer;
   }
 
+  /** Sends a frame as given, unknown fields and all. */
+  sendFrame(frame: Parameters<ReturnType<Host["evaluate"]>["send"]>[0]): Promise<void> {
+    return this.#call.send(frame);
+  }
+
   /** Sends a cancel frame for `requestId`. */
   sendCancel(requestId: bigint): Promise<void> {
     return this.#call.send({ requestId, request: { case: "cancel", value: {} } });

@@ -87,7 +87,11 @@ class EvaluateStream {
     const id = frame.requestId;
     const request = frame.request;
     if (request.case === undefined) {
-      this.#send(id, errorReply(invalidArgument("request", "required: one evaluate request or cancel")));
+      // A request of a point newer than this daemon arrives as an unknown field: as a unary call
+      // to a method the daemon lacks, it is UNIMPLEMENTED.
+      const unknown = frame.$unknown?.find((field) => field.no > 10);
+      const error = unknown === undefined ? invalidArgument("request", "required: one evaluate request or cancel") : new StatusError(status.UNIMPLEMENTED, `request: field ${unknown.no} is no evaluate request this daemon knows`);
+      this.#send(id, errorReply(error));
       return;
     }
     if (request.case === "cancel") {
