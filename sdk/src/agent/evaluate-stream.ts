@@ -41,8 +41,18 @@ class OpenStream {
   /** True once the daemon answered anything: an UNIMPLEMENTED after that is no missing method. */
   answered = false;
   idle: NodeJS.Timeout | undefined;
+  #sending: Promise<void> = Promise.resolve();
 
   constructor(readonly call: Stream) {}
+
+  /**
+   * Frames go out one after another: only one write at a time waits for the stream to drain
+   * (each waiting write holds listeners on it). A failed send means the stream is over; its
+   * reader fails the calls in flight.
+   */
+  send(frame: Parameters<Stream["send"]>[0]): void {
+    this.#sending = this.#sending.then(() => this.call.send(frame)).catch(() => {});
+  }
 }
 
 export class EvaluateStreamClient {
@@ -84,7 +94,7 @@ export class EvaluateStreamClient {
       }
       const onAbort = (): void => {
         if (!this.#fail(stream, id, new StatusError(status.CANCELLED, "the call was cancelled", { cause: signal?.reason }))) return;
-        stream.call.send({ requestId: id, request: { case: "cancel", value: {} } }).catch(() => {});
+        stream.send({ requestId: id, request: { case: "cancel", value: {} } });
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       const done = (): void => {
@@ -94,8 +104,7 @@ export class EvaluateStreamClient {
       stream.pending.set(id, { route, request, options, started: performance.now(), resolve, reject, done });
       clearTimeout(stream.idle);
       const deadlineMs = timeoutMs === undefined ? 0 : Math.min(MAX_DEADLINE_MS, Math.max(1, Math.ceil(timeoutMs)));
-      // A failed send means the stream is over; its reader fails the calls in flight.
-      stream.call.send({ requestId: id, deadlineMs, request: { case: route.request, value } as pb.EvaluateRequest["request"] }).catch(() => {});
+      stream.send({ requestId: id, deadlineMs, request: { case: route.request, value } as pb.EvaluateRequest["request"] });
     });
   }
 
