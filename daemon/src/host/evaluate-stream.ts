@@ -20,6 +20,9 @@ export interface EvaluateStreamDeps {
 type EvaluateCall = ServerStreamCall<typeof pb.HookHost.method.evaluate>;
 type Reply = pb.EvaluateResponse["reply"];
 
+/** Answers waiting to be handed to the stream before the next frame is read. */
+const MAX_UNSENT = 64;
+
 interface Inflight {
   readonly cancellation: LazyAbort;
   timer: NodeJS.Timeout | undefined;
@@ -45,6 +48,10 @@ export async function serveEvaluate(deps: EvaluateStreamDeps, requests: AsyncIte
       wake = undefined;
       if (next === "ended" || next.done === true) break;
       stream.receive(next.value);
+      // A client that sends without reading would have its answers pile up here: past a bound,
+      // the next frame is read only once they are on their way.
+      const backlog = stream.backlog();
+      if (backlog !== undefined) await backlog;
     }
   } catch (error) {
     // The client went away (its cancel reads as the end of the requests), or sent bytes that are
@@ -74,6 +81,7 @@ class EvaluateStream {
   #running = 0;
   #idle: (() => void) | undefined;
   #sending: Promise<void> = Promise.resolve();
+  #unsent = 0;
   readonly #unlink: () => void;
 
   constructor(evaluate: EvaluateService, call: EvaluateCall) {
@@ -169,9 +177,18 @@ class EvaluateStream {
     return true;
   }
 
+  /** Resolves at once, or once the answers not yet handed to the stream are back under the bound. */
+  backlog(): Promise<void> | undefined {
+    return this.#unsent < MAX_UNSENT ? undefined : this.#sending;
+  }
+
   /** Answers go out one after another; once the stream is over they are dropped. */
   #send(requestId: bigint, reply: Reply): void {
-    this.#sending = this.#sending.then(() => this.#call.send({ requestId, reply })).catch(() => {});
+    this.#unsent++;
+    this.#sending = this.#sending
+      .then(() => this.#call.send({ requestId, reply }))
+      .catch(() => {})
+      .finally(() => this.#unsent--);
   }
 }
 
