@@ -174,8 +174,7 @@ export class Daemon {
     return {
       agentsConnected: this.#store.agents,
       sessionsOpen: this.#store.size,
-      streamsOpen: this.streams.size,
-      evaluateStreamsOpen: this.#servers.evaluateStreams.size,
+      streamsOpen: this.streams.size, evaluateStreamsOpen: this.#servers.evaluateStreams.size,
       plugins: this.#plugins.statuses(),
       configGeneration: this.#generation,
       reloads: this.#reloads,
