@@ -174,7 +174,7 @@ export class Daemon {
     return {
       agentsConnected: this.#servers.agentsConnected(this.#store),
       sessionsOpen: this.#store.size,
-      streamsOpen: this.streams.size,
+      streamsOpen: this.streams.size, evaluateStreamsOpen: this.#servers.evaluateStreams.size,
       plugins: this.#plugins.statuses(),
       configGeneration: this.#generation,
       reloads: this.#reloads,

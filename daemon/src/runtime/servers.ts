@@ -41,6 +41,8 @@ export interface Served {
 export class Servers {
   readonly health = new HealthState();
   readonly streams = new StreamTracker();
+  /** Open Evaluate streams (agents' own loops), ended on stop like hosted-loop streams. */
+  readonly evaluateStreams = new StreamTracker();
   /** Open `hookd tail` streams, ended like hosted-loop streams on stop. */
   readonly tails = new StreamTracker();
   readonly #config: Config;
@@ -77,7 +79,7 @@ export class Servers {
   async start(served: Served, inherited: readonly InheritedSocket[]): Promise<void> {
     const config = this.#config;
     const { store, identities, evaluate } = served;
-    addHostService(this.#server, { store, identities, evaluate, log: this.#log, streams: this.streams, maxMessageBytes: config.limits.maxMessageBytes });
+    addHostService(this.#server, { store, identities, evaluate, log: this.#log, streams: this.streams, evaluateStreams: this.evaluateStreams, maxMessageBytes: config.limits.maxMessageBytes });
     this.health.register(this.#server);
     // HookAdmin on its own server when config.admin names a socket: then agents cannot reach it.
     const admin = config.admin === undefined ? this.#server : (this.#adminServer = newServer(config));
@@ -131,6 +133,7 @@ export class Servers {
     this.health.setAll(false);
     for (const listener of this.#listeners) listener.stopAccepting();
     this.streams.endAll("hookd is shutting down; reconnect and resume");
+    this.evaluateStreams.endAll("hookd is shutting down; reconnect");
     this.tails.endAll("hookd is shutting down");
     const servers = this.#adminServer === undefined ? [this.#server] : [this.#server, this.#adminServer];
     const drained = Promise.all(this.#listeners.map((listener) => listener.drained()));
