@@ -1,39 +1,40 @@
 #!/usr/bin/env node
 // The `hookd` command. `serve` runs the daemon; operator commands (check, status, plugins,
-// reload, tail) and the hook forwarder talk to a running daemon. Parses arguments and exits with
-// a clear message and code; everything else lives in the modules it calls (commands/). Every
-// command module is imported only when chosen: `hookd hook` runs per agent event and must not
-// pay for loading grpc-js or the daemon.
-
-async function usage(): Promise<string> {
-  const [{ ADMIN_USAGE }, { CHECK_USAGE }, { SERVE_USAGE }] = await Promise.all([
-    import("./commands/admin.js"),
-    import("./commands/check.js"),
-    import("./commands/serve.js"),
-  ]);
-  return `usage: hookd <command> [options]
-
-commands:
-  ${SERVE_USAGE}
-  ${CHECK_USAGE}
-${ADMIN_USAGE}
-  hook --dialect claude-code|codex|gemini --event EVENT [--url URL | --socket PATH]
-                          answer an agent's command hook through the daemon (JSON on stdin)
-`;
-}
+// reload, tail) and the hook forwarder talk to a running daemon. Routes to the command, shows
+// help, and maps mistakes to exit codes: 2 for every usage error, 1 for a failure. Every command
+// module is imported only when chosen: `hookd hook` runs per agent event and must not pay for
+// loading grpc-js, the daemon or even the help texts.
 
 const out = (text: string): void => void process.stdout.write(text);
 const err = (text: string): void => void process.stderr.write(text);
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+const wantsHelp = (args: readonly string[]): boolean => {
+  const end = args.indexOf("--");
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === "--help" || a === "-h");
+};
+
+async function help(topic: string | undefined): Promise<number> {
+  const { commandHelp, globalHelp, UsageError, unknownCommand } = await import("./commands/usage.js");
+  if (topic === undefined || topic === "help" || topic === "--help" || topic === "-h") {
+    out(globalHelp());
+    return 0;
+  }
+  if (topic === "hook") {
+    out(`${(await import("./forward/hook.js")).HOOK_HELP}\n`);
+    return 0;
+  }
+  const spec = (await import("./commands/spec.js")).commandSpec(topic);
+  if (spec === undefined) throw new UsageError(unknownCommand(topic));
+  out(commandHelp(spec));
+  return 0;
+}
+
+async function run(command: string, rest: string[]): Promise<number> {
   switch (command) {
-    case "hook":
-      return (await import("./forward/hook.js")).runHookForwarder(rest);
     case "serve":
       return (await import("./commands/serve.js")).serve(rest);
     case "check":
-      return (await import("./commands/check.js")).check(rest, { out, err });
+      return (await import("./commands/check.js")).check(rest, { out, err, colour: await colourOn(process.stdout) });
     case "status":
       return (await import("./commands/admin.js")).status(rest, out);
     case "plugins":
@@ -46,15 +47,41 @@ async function main(argv: string[]): Promise<number> {
       process.once("SIGTERM", () => stop.abort());
       return (await import("./commands/admin.js")).tail(rest, out, stop.signal);
     }
-    case undefined:
-    case "help":
-    case "--help":
-    case "-h":
-      process.stdout.write(await usage());
-      return command === undefined ? 2 : 0;
+    case "help": {
+      if (rest.length > 1) throw new (await import("./commands/usage.js")).UsageError(`help takes one command, got ${rest.length}`, "help");
+      return help(rest[0]);
+    }
     default:
-      process.stderr.write(`hookd: unknown command "${command}"\n${await usage()}`);
-      return 2;
+      throw new (await import("./commands/usage.js")).UsageError((await import("./commands/usage.js")).unknownCommand(command));
+  }
+}
+
+async function colourOn(stream: NodeJS.WriteStream): Promise<boolean> {
+  return (await import("./log.js")).colourEnabled(stream.isTTY, process.env);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === "hook") return (await import("./forward/hook.js")).runHookForwarder(rest);
+  if (command === "--version" || command === "-V") {
+    out(`hookd ${(await import("./runtime/version.js")).DAEMON_VERSION}\n`);
+    return 0;
+  }
+  if (command === "--help" || command === "-h") return help(undefined);
+  if (command === undefined) {
+    err((await import("./commands/usage.js")).globalHelp());
+    return 2;
+  }
+  if (command !== "help" && wantsHelp(rest)) return help(command);
+  try {
+    return await run(command, rest);
+  } catch (error) {
+    const { UsageError } = await import("./commands/usage.js");
+    if (!(error instanceof UsageError)) throw error;
+    const known = (await import("./commands/spec.js")).commandSpec(command) === undefined ? undefined : command;
+    const name = error.command ?? known;
+    err(`hookd${name === undefined ? "" : ` ${name}`}: ${error.message}\n(see hookd ${name === undefined ? "" : `${name} `}--help)\n`);
+    return 2;
   }
 }
 

@@ -1,5 +1,6 @@
-// JSON log lines on stdout (journald-friendly): one object per line with time, level, msg and
-// flat fields. Fields named like secrets are masked, so a token in a config echo never leaks.
+// Log lines on stdout: JSON (journald-friendly), one object per line with time, level, msg and
+// flat fields; or, when stdout is a terminal, the same as readable text (time, level, msg,
+// key=value), coloured unless NO_COLOR is set. Fields named like secrets are masked, so a token in a config echo never leaks.
 // When stdout is the journal's stream, each line starts with its syslog priority (`<4>`), which
 // journald turns into PRIORITY= and strips, so `journalctl -p warning` finds warnings. Writing is
 // synchronous: a line logged before a crash is not lost in a buffer.
@@ -27,6 +28,44 @@ export interface LoggerOptions {
   readonly write?: (line: string) => void;
   /** Start each line with its syslog priority; default: when stdout is the journal (JOURNAL_STREAM). */
   readonly priorityPrefix?: boolean;
+  /** "json", or "text" for a person; default: text when stdout is a terminal and nothing else is given. */
+  readonly format?: LogFormat;
+  /** Colour the text format's levels; default: colourEnabled for stdout. */
+  readonly colour?: boolean;
+}
+
+export type LogFormat = "json" | "text";
+
+/**
+ * Whether to colour output for a stream: only a terminal, never with NO_COLOR (no-color.org: set
+ * and not empty) or TERM=dumb.
+ */
+export function colourEnabled(isTTY: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  return isTTY === true && (env.NO_COLOR ?? "") === "" && env.TERM !== "dumb";
+}
+
+/** The format a logger writing to stdout uses: text for a person at a terminal, else JSON. */
+export function defaultLogFormat(isTTY: boolean | undefined): LogFormat {
+  return isTTY === true ? "text" : "json";
+}
+
+const LEVEL_COLOUR: Record<LogLevel, string> = { debug: "\x1b[2m", info: "\x1b[36m", warn: "\x1b[33m", error: "\x1b[31m" };
+
+/** `key=value` pairs: strings bare when they have no space or quote, everything else as JSON. */
+export function formatFields(fields: Readonly<Record<string, unknown>>): string {
+  return Object.entries(fields)
+    .map(([key, value]) => `${key}=${typeof value === "string" && /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)}`)
+    .join(" ");
+}
+
+/** One record as a readable line: `12:00:00.000 INFO  msg key=value`. */
+export function formatText(record: Readonly<Record<string, unknown>>, colour: boolean): string {
+  const { time, level, msg, ...fields } = record;
+  const name = String(level) as LogLevel;
+  const label = name.toUpperCase().padEnd(5);
+  const clock = typeof time === "string" ? time.slice(11, 23) : "";
+  const rest = formatFields(fields);
+  return `${clock} ${colour ? `${LEVEL_COLOUR[name] ?? ""}${label}\x1b[0m` : label} ${String(msg)}${rest === "" ? "" : ` ${rest}`}`;
 }
 
 /** syslog priorities journald reads from a `<N>` line prefix. */
@@ -54,14 +93,18 @@ export function createLogger(options: LoggerOptions = {}, base: LogFields = {}):
   const threshold = RANK[options.level ?? "info"];
   const write = options.write ?? ((line: string) => writeSync(1, line));
   const prefixed = options.priorityPrefix ?? (options.write === undefined && stdoutIsJournal());
-  const resolved: LoggerOptions = { ...options, priorityPrefix: prefixed };
+  const toStdout = options.write === undefined;
+  const format = options.format ?? (toStdout ? defaultLogFormat(process.stdout.isTTY) : "json");
+  const colour = options.colour ?? (toStdout && colourEnabled(process.stdout.isTTY));
+  const resolved: LoggerOptions = { ...options, priorityPrefix: prefixed, format, colour };
   const emit = (level: LogLevel, msg: string, fields: LogFields = {}): void => {
     if (RANK[level] < threshold) return;
     const record: Record<string, unknown> = { time: new Date().toISOString(), level, msg };
     for (const [key, value] of Object.entries({ ...base, ...fields })) {
       record[key] = SECRET_KEY.test(key) ? "[redacted]" : clean(value);
     }
-    write(`${prefixed ? `<${PRIORITY[level]}>` : ""}${JSON.stringify(record)}\n`);
+    const text = format === "text" ? formatText(record, colour) : JSON.stringify(record);
+    write(`${prefixed ? `<${PRIORITY[level]}>` : ""}${text}\n`);
   };
   return {
     debug: (msg, fields) => emit("debug", msg, fields),

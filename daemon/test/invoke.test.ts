@@ -131,7 +131,7 @@ describe("callListener answers", () => {
       return deny("no");
     });
     const result = await callListener(quick, preToolEvent(), ctxFor(), { signal: caller.signal });
-    expect(result).toMatchObject({ type: "answer", answer: { kind: "deny", reason: "no" }, invocation: { plugin: "quick", outcome: "answered", decision: "deny" } });
+    expect(result).toMatchObject({ type: "answer", answer: { kind: "deny", reason: "no" }, invocation: { plugin: "quick", outcome: "answered", decision: "deny", detail: "no" } });
     expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
     // Work the handler left running is told the call is over.
     expect(handlerSignal?.aborted).toBe(true);
@@ -141,6 +141,13 @@ describe("callListener answers", () => {
   it("records pass as passed", async () => {
     const result = await callListener(listener("pre-tool", "p", () => pass()), preToolEvent(), ctxFor(), open());
     expect(result).toMatchObject({ type: "answer", answer: { kind: "pass" }, invocation: { outcome: "passed", decision: "pass" } });
+  });
+
+  it("gives an allow's invocation no reason, a deny's its own", async () => {
+    const allowed = await callListener(listener("pre-tool", "a", () => allow()), preToolEvent(), ctxFor(), open());
+    expect(allowed.invocation).not.toHaveProperty("detail");
+    const denied = await callListener(listener("pre-tool", "d", () => deny("not here")), preToolEvent(), ctxFor(), open());
+    expect(denied.invocation).toMatchObject({ outcome: "answered", decision: "deny", detail: "not here" });
   });
 
   it("treats an invalid answer from an in-process handler as a listener error naming the field", async () => {

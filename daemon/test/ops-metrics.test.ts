@@ -18,6 +18,7 @@ const gauges: DaemonGauges = {
   agentsConnected: 2,
   sessionsOpen: 3,
   streamsOpen: 1,
+  evaluateStreamsOpen: 0,
   plugins: [{ name: 'we"ird', kind: "remote", target: "unix:///x", health: "ejected", points: ["pre-tool"], restarts: 4, lastError: "" }],
   configGeneration: 5,
   reloads: { applied: 5, refused: 1 },

@@ -300,6 +300,7 @@ const GAUGES: DaemonGauges = {
   agentsConnected: 0,
   sessionsOpen: 0,
   streamsOpen: 0,
+  evaluateStreamsOpen: 0,
   plugins: [],
   configGeneration: 0,
   reloads: { applied: 0, refused: 0 },

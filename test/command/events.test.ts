@@ -189,3 +189,18 @@ describe("SessionEnd and StopFailure", () => {
     expect(JSON.parse(ws.read("failure.json"))).toMatchObject({ hook_event_name: "StopFailure", error: "unknown", error_details: "model overloaded" });
   });
 });
+
+describe("Codex Interrupt", () => {
+  it("runs at turn-end when the turn was cancelled, in a Codex file only", async () => {
+    ws.script("interrupt.sh", "cat >> interrupt.json");
+    const hooks = { Interrupt: [{ matcher: "ignored", hooks: [hook(`${ws.dir}/interrupt.sh`)] }] };
+    const claude = await harness(ws, hooks);
+    await decide(claude.env(), "turn-end", { session: claude.session, turn: 1, outcome: "cancelled", detail: "", steps: 1 });
+    expect(() => ws.read("interrupt.json")).toThrow(); // Claude Code has no Interrupt event
+    const codex = await harness(ws, hooks, { dialect: "codex" });
+    await decide(codex.env(), "turn-end", { session: codex.session, turn: 1, outcome: "completed", detail: "", steps: 1 });
+    expect(() => ws.read("interrupt.json")).toThrow();
+    await decide(codex.env(), "turn-end", { session: codex.session, turn: 2, outcome: "cancelled", detail: "interrupted", steps: 1 });
+    expect(JSON.parse(ws.read("interrupt.json"))).toMatchObject({ hook_event_name: "Interrupt", session_id: "s1" });
+  });
+});

@@ -4,7 +4,12 @@
 // in, its answers (and its faults: hangs, crashes, garbage, another point's answer, invalid
 // combinations, forged sources) must become the same typed decisions with the same trace.
 //
-// Per language two daemons run: one with the plugin's points configured fail-closed, one
+// The TypeScript plugin runs the whole table twice, once over each transport: the Attach stream
+// (servePlugin's default) and unary (its manifest asks for unary); ListPlugins must show the
+// transport in use. The Python and Go plugins are raw unary stubs without Attach: the daemon
+// finds UNIMPLEMENTED and calls them unary.
+//
+// Per language and transport two daemons run: one with the plugin's points configured fail-closed, one
 // fail-open (the config's per-point failurePolicy overrides the manifest, which says fail-closed),
 // both with a small per-call deadline so a hang costs DEADLINE_MS. Two more run the same plugin
 // configured without points and told to exit before it serves (the unreachable rows). Every
@@ -28,6 +33,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { POINTS, assistantMessage, connectHost, parseJson, snapshotJson } from "@hookd/sdk";
 import type { DecisionTrace, FailurePolicy, HostClient, JsonValue, PointName, RewriteEvaluation, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeClient, createClient, pb } from "@hookd/sdk/internal";
 import { REPO, startDaemon } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
 import { TOOL_OUTPUT, UNREACHABLE_INPUT, UNREACHABLE_ROWS, ROWS, argumentsOf, claimed, pluginName } from "./rows.js";
@@ -52,6 +58,8 @@ interface PluginCommand {
 
 interface Language {
   readonly lang: "typescript" | "python" | "go";
+  /** What the daemon must end up calling the plugin over. */
+  readonly transport: "stream" | "unary";
   /** Throws, saying what to run, when a prerequisite is missing; builds what must be built. */
   prepare(): PluginCommand;
 }
@@ -60,16 +68,21 @@ function need(path: string, what: string): void {
   if (!existsSync(path)) throw new Error(`conformance: ${path} is missing: ${what}`);
 }
 
-const LANGUAGES: readonly Language[] = [
-  {
-    lang: "typescript",
-    prepare: () => {
-      need(join(REPO, "sdk/dist/index.js"), "the TypeScript plugin imports the built @hookd/sdk; run `npm run build`");
-      return { command: process.execPath, args: [join(PLUGINS, "typescript/conformance-plugin.mjs")], env: {} };
-    },
+const typescript = (transport: Language["transport"]): Language => ({
+  lang: "typescript",
+  transport,
+  prepare: () => {
+    need(join(REPO, "sdk/dist/index.js"), "the TypeScript plugin imports the built @hookd/sdk; run `npm run build`");
+    return { command: process.execPath, args: [join(PLUGINS, "typescript/conformance-plugin.mjs")], env: { HOOKD_CONFORMANCE_TRANSPORT: transport } };
   },
+});
+
+const LANGUAGES: readonly Language[] = [
+  typescript("stream"),
+  typescript("unary"),
   {
     lang: "python",
+    transport: "unary",
     prepare: () => {
       const python = join(REPO, ".venv/bin/python");
       need(python, "the Python plugin runs in the repository's venv; run `npm run setup:polyglot`");
@@ -81,6 +94,7 @@ const LANGUAGES: readonly Language[] = [
   },
   {
     lang: "go",
+    transport: "unary",
     prepare: () => {
       const dir = join(PLUGINS, "go");
       const binary = join(dir, "bin/conformance-plugin");
@@ -163,6 +177,8 @@ class Agent {
     readonly lang: string,
     readonly auditPath: string,
     readonly recordsDir: string,
+    /** The daemon's socket, where HookAdmin answers too. */
+    readonly target: string,
   ) {}
 
   /** A fresh session: its audit records are this evaluation's alone. */
@@ -365,8 +381,8 @@ function unreachableConfig(lang: Language["lang"], plugin: PluginCommand, policy
 
 // ---- the suite -------------------------------------------------------------------------------
 
-describe.each(LANGUAGES)("conformance: $lang plugin through a real daemon", (language) => {
-  const { lang } = language;
+describe.each(LANGUAGES)("conformance: $lang plugin over $transport through a real daemon", (language) => {
+  const { lang, transport } = language;
   const plugin = pluginName(lang);
   const targets: Target[] = [];
   /** The daemons' runtime dir (XDG_RUNTIME_DIR), where they put the managed plugin's socket. */
@@ -387,7 +403,7 @@ describe.each(LANGUAGES)("conformance: $lang plugin through a real daemon", (lan
       const daemon = await startDaemon({ config, env: { XDG_RUNTIME_DIR: dir }, timeoutMs: 60_000 });
       const client = connectHost(daemon.target, { agentId: AGENT });
       targets.push({ daemon, client });
-      const ready = new Agent(client, lang, join(daemon.dir, AUDIT_FILE), recordsDir);
+      const ready = new Agent(client, lang, join(daemon.dir, AUDIT_FILE), recordsDir, daemon.target);
       agents.set(key, ready);
       return ready;
     };
@@ -428,6 +444,18 @@ describe.each(LANGUAGES)("conformance: $lang plugin through a real daemon", (lan
   it.each(UNREACHABLE_ROWS.map((row) => ({ row, name: `unreachable gate plugin without points: ${row.point} (${row.policy})` })))("$name", async ({ row }) => {
     const observed = await agent(row.policy, true).evaluateUnreachable(row);
     expect(observed).toEqual(expectedUnreachable(row, lang));
+  });
+
+  it(`calls the plugin over ${transport}`, async () => {
+    for (const policy of ["fail-closed", "fail-open"] as const) {
+      const admin = createClient(pb.HookAdmin, agent(policy).target);
+      try {
+        const { plugins } = await admin.listPlugins({}, { timeoutMs: 10_000 });
+        expect(plugins.map((p) => ({ name: p.name, transport: p.transport, refusedAnswers: p.refusedAnswers }))).toEqual([{ name: plugin, transport, refusedAnswers: 0n }]);
+      } finally {
+        closeClient(admin);
+      }
+    }
   });
 
   it("a plugin that never answers is cut at its deadline by the daemon", async () => {

@@ -42,7 +42,7 @@ describe("audit log", () => {
     // Written synchronously before the answer: no wait is needed to find them.
     const records = readAudit(audit);
     expect(records).toContainEqual(
-      expect.objectContaining({ kind: "invocation", agentId: "ops-test", sessionId: "s-1", callId: "c-1", plugin: "policy", point: "pre-tool", decision: "deny", outcome: "answered" }),
+      expect.objectContaining({ kind: "invocation", agentId: "ops-test", sessionId: "s-1", callId: "c-1", plugin: "policy", point: "pre-tool", decision: "deny", reason: "no bash", outcome: "answered" }),
     );
     expect(records).toContainEqual(
       expect.objectContaining({ kind: "decision", sessionId: "s-1", turn: 1, step: 1, callId: "c-1", plugin: "policy", point: "pre-tool", decision: "deny", reason: "no bash", cause: "" }),

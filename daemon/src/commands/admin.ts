@@ -1,48 +1,18 @@
 // The operator commands that talk to a running daemon's HookAdmin: status, plugins, reload, tail.
-// The daemon is found through --socket, HOOKD_SOCKET, or the embedded default socket. Each
-// command prints for a person (tail --json prints the audit log's own JSON lines) and returns
-// its exit code.
-import { join } from "node:path";
-import { parseArgs } from "node:util";
+// The daemon is found by admin-target.ts (--socket, HOOKD_SOCKET, the default sockets). Each
+// command prints for a person, or JSON with --json, and returns its exit code.
 import { fromProtoPoint } from "@hookd/sdk/internal";
 import type { PointName } from "@hookd/sdk";
-import { closeClient, createClient, pb } from "@hookd/sdk/internal";
-import type { TypedClient } from "@hookd/sdk/internal";
+import { pb } from "@hookd/sdk/internal";
 import { POINTS } from "@hookd/sdk";
 import { toProtoPoint } from "@hookd/sdk/internal";
-import { runtimeDir } from "../config/load.js";
 import { shadowVerdict } from "../ops/audit.js";
+import { withAdmin } from "./admin-target.js";
 import { table } from "./table.js";
-
-export const ADMIN_USAGE = `  status                  the daemon's version, uptime, agents, sessions, listeners, config
-  plugins                 every plugin: health, calls, failures, latency p50/p99, restarts
-  reload                  re-read the config (an invalid one is refused; the running one stays)
-  tail [--session S] [--plugin P] [--point X] [--kind K] [--json]
-                          follow the audit records as they are written; shadow plugins'
-                          calls are kind "shadow" ("would have denied"); --kind keeps one
-                          of invocation, decision, shadow
-  (each takes --socket PATH|unix:///PATH|host:port; default $HOOKD_SOCKET, else ${join(runtimeDir(), "hookd.sock")})`;
+import { UsageError, parseCommand, stringOption } from "./usage.js";
 
 /** Timeout of the unary admin calls, in milliseconds. */
 const CALL_TIMEOUT_MS = 10_000;
-
-/** The admin target: --socket, HOOKD_SOCKET, or the embedded default's socket. */
-export function adminTarget(socket: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const chosen = socket ?? (env.HOOKD_SOCKET === "" ? undefined : env.HOOKD_SOCKET) ?? join(runtimeDir(env), "hookd.sock");
-  return chosen.startsWith("/") || chosen.startsWith(".") ? `unix://${chosen.startsWith("/") ? chosen : join(process.cwd(), chosen)}` : chosen;
-}
-
-async function withAdmin<T>(socket: string | undefined, body: (client: TypedClient<typeof pb.HookAdmin>, target: string) => Promise<T>): Promise<T> {
-  const target = adminTarget(socket);
-  const client = createClient(pb.HookAdmin, target);
-  try {
-    return await body(client, target);
-  } finally {
-    closeClient(client);
-  }
-}
-
-const socketOption = { socket: { type: "string", short: "s" } } as const;
 
 const HEALTH_NAMES: Readonly<Record<number, string>> = {
   [pb.PluginHealth.UNSPECIFIED]: "unknown",
@@ -67,9 +37,13 @@ function duration(ms: number): string {
 const micros = (us: bigint): string => (us >= 1000n ? `${(Number(us) / 1000).toFixed(1)}ms` : `${us}µs`);
 
 export async function status(args: string[], out: (text: string) => void): Promise<number> {
-  const { values } = parseArgs({ args, options: socketOption, strict: true });
-  return withAdmin(values.socket, async (client, target) => {
+  const values = parseCommand("status", args);
+  return withAdmin(stringOption(values, "socket"), async (client, target) => {
     const s = await client.getStatus({}, { timeoutMs: CALL_TIMEOUT_MS });
+    if (values.json === true) {
+      out(`${JSON.stringify(statusJson(s, target))}\n`);
+      return 0;
+    }
     out(
       table(
         [],
@@ -91,9 +65,13 @@ export async function status(args: string[], out: (text: string) => void): Promi
 }
 
 export async function plugins(args: string[], out: (text: string) => void): Promise<number> {
-  const { values } = parseArgs({ args, options: socketOption, strict: true });
-  return withAdmin(values.socket, async (client) => {
+  const values = parseCommand("plugins", args);
+  return withAdmin(stringOption(values, "socket"), async (client) => {
     const { plugins: list } = await client.listPlugins({}, { timeoutMs: CALL_TIMEOUT_MS });
+    if (values.json === true) {
+      out(`${JSON.stringify({ plugins: list.map(pluginJson) })}\n`);
+      return 0;
+    }
     if (list.length === 0) {
       out("no plugins configured\n");
       return 0;
@@ -117,14 +95,15 @@ export async function plugins(args: string[], out: (text: string) => void): Prom
     );
     // A plugin not described yet gates by a fallback; say which (fail-closed never silently opens).
     for (const p of list) if (p.subscriptions !== "" && p.subscriptions !== "described") out(`${p.name}: subscriptions: ${p.subscriptions}\n`);
+    for (const p of list) if (p.transport !== "") out(`${p.name}: transport: ${p.transport}${p.refusedAnswers > 0n ? `, ${p.refusedAnswers} answers refused` : ""}\n`);
     for (const p of list) if (p.lastError !== "") out(`${p.name}: last error: ${p.lastError}\n`);
     return 0;
   });
 }
 
 export async function reload(args: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
-  const { values } = parseArgs({ args, options: socketOption, strict: true });
-  return withAdmin(values.socket, async (client) => {
+  const values = parseCommand("reload", args);
+  return withAdmin(stringOption(values, "socket"), async (client) => {
     const result = await client.reload({}, { timeoutMs: 60_000 });
     if (result.applied) {
       out(`config reloaded (generation ${result.configGeneration})\n`);
@@ -136,20 +115,17 @@ export async function reload(args: string[], out: (text: string) => void, err: (
 }
 
 export async function tail(args: string[], out: (text: string) => void, signal: AbortSignal): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { ...socketOption, session: { type: "string" }, plugin: { type: "string" }, point: { type: "string" }, kind: { type: "string" }, json: { type: "boolean" } },
-    strict: true,
-  });
-  const kind = values.kind;
-  if (kind !== undefined && !(RECORD_KINDS as readonly string[]).includes(kind)) throw new Error(`--kind: expected one of ${RECORD_KINDS.join(", ")}, got "${kind}"`);
+  const values = parseCommand("tail", args);
+  const kind = stringOption(values, "kind");
+  if (kind !== undefined && !(RECORD_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kind: expected one of ${RECORD_KINDS.join(", ")}, got "${kind}"`, "tail");
   let point = pb.Point.UNSPECIFIED;
-  if (values.point !== undefined) {
-    if (!(POINTS as readonly string[]).includes(values.point)) throw new Error(`--point: expected one of ${POINTS.join(", ")}, got "${values.point}"`);
-    point = toProtoPoint(values.point as PointName);
+  const pointOption = stringOption(values, "point");
+  if (pointOption !== undefined) {
+    if (!(POINTS as readonly string[]).includes(pointOption)) throw new UsageError(`--point: expected one of ${POINTS.join(", ")}, got "${pointOption}"`, "tail");
+    point = toProtoPoint(pointOption as PointName);
   }
-  return withAdmin(values.socket, async (client) => {
-    const request = { sessionId: values.session ?? "", plugin: values.plugin ?? "", point };
+  return withAdmin(stringOption(values, "socket"), async (client) => {
+    const request = { sessionId: stringOption(values, "session") ?? "", plugin: stringOption(values, "plugin") ?? "", point };
     try {
       for await (const { record } of client.tailAudit(request, { signal, waitForReady: false })) {
         if (record === undefined || (kind !== undefined && record.kind !== kind)) continue;
@@ -161,6 +137,37 @@ export async function tail(args: string[], out: (text: string) => void, signal: 
     }
     return 0;
   });
+}
+
+function statusJson(s: pb.GetStatusResponse, target: string): Record<string, unknown> {
+  return {
+    daemon: target,
+    version: s.version,
+    pid: s.pid,
+    uptimeMs: Number(s.uptimeMs),
+    agentsConnected: s.agentsConnected,
+    sessionsOpen: s.sessionsOpen,
+    listeners: s.listeners,
+    configPath: s.configPath === "" ? null : s.configPath,
+    configGeneration: Number(s.configGeneration),
+  };
+}
+
+function pluginJson(p: pb.PluginStatus): Record<string, unknown> {
+  return {
+    name: p.name,
+    kind: p.kind,
+    health: HEALTH_NAMES[p.health] ?? String(p.health),
+    calls: Number(p.calls),
+    failures: Number(p.failures),
+    latencyP50Us: Number(p.latencyP50Us),
+    latencyP99Us: Number(p.latencyP99Us),
+    restarts: Number(p.restarts),
+    points: p.points.map(pointName),
+    target: p.target,
+    subscriptions: p.subscriptions,
+    lastError: p.lastError,
+  };
 }
 
 /** The audit record kinds `tail --kind` can keep. */

@@ -1,11 +1,11 @@
-// `hookd check [--config F]`: validates a config without running it. Reports every schema
-// problem with the path of the bad key (config/load.ts does that), then what only trying can
-// tell: token files, the audit directory, each plugin loaded or connected (and waited for up to
-// --timeout-ms), the registry they form. Prints, per point, the plugins that would run, in
-// order. Exits 1 on any problem.
+// `hookd check [--config F] [--json]`: validates a config without running it. Reports every
+// schema problem with the path of the bad key (config/load.ts does that), then what only trying
+// can tell: token files, the audit directory, each plugin loaded or connected (and waited for up
+// to --timeout-ms), the registry they form, and per point the plugins that would run, in order.
+// Everything is gathered into one report (check-report.ts) and printed at the end. Exits 1 on
+// any problem.
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname } from "node:path";
-import { parseArgs } from "node:util";
 import { POINTS } from "@hookd/sdk";
 import { ConfigError, loadConfig, stateDir } from "../config/load.js";
 import type { Config } from "../config/schema.js";
@@ -13,7 +13,7 @@ import type { Listener } from "../engine/listener.js";
 import { PluginRegistry } from "../engine/registry.js";
 import { WorkerPool } from "../plugins/worker/index.js";
 import { AgentIdentities } from "../host/identity.js";
-import { createLogger } from "../log.js";
+import { captureConsole, createLogger } from "../log.js";
 import { loadPlugin } from "../plugins/load.js";
 import { inMode, shadowPlugins } from "../plugins/plugin-set.js";
 import type { LoadContext } from "../plugins/load.js";
@@ -21,9 +21,9 @@ import { ManifestStore } from "../plugins/remote/manifest-store.js";
 import type { CommandPluginSource } from "../plugins/command/index.js";
 import type { PluginSource } from "../plugins/source.js";
 import { DAEMON_VERSION } from "../runtime/version.js";
-import { table } from "./table.js";
-
-export const CHECK_USAGE = "check [--config FILE] [--timeout-ms N]   validate a config, load and probe its plugins, show the order they run in";
+import { columns, newReport, printReport, printReportJson, warningOf } from "./check-report.js";
+import type { CheckReport } from "./check-report.js";
+import { integerOption, parseCommand, stringOption } from "./usage.js";
 
 /** How long a plugin may take to become reachable, by default. */
 const DEFAULT_PROBE_MS = 5_000;
@@ -31,26 +31,33 @@ const DEFAULT_PROBE_MS = 5_000;
 interface Output {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
+  /** Colour the report (stdout is a terminal and NO_COLOR is not set). */
+  readonly colour?: boolean;
 }
 
-export async function check(args: string[], { out, err }: Output): Promise<number> {
-  const { values } = parseArgs({ args, options: { config: { type: "string", short: "c" }, "timeout-ms": { type: "string" } }, strict: true });
-  const probeMs = values["timeout-ms"] === undefined ? DEFAULT_PROBE_MS : Number(values["timeout-ms"]);
+export async function check(args: string[], { out, err, colour = false }: Output): Promise<number> {
+  const values = parseCommand("check", args);
+  const probeMs = integerOption(values, "timeout-ms", DEFAULT_PROBE_MS);
+  const report = await buildReport(stringOption(values, "config"), probeMs);
+  return values.json === true ? printReportJson(report, out) : printReport(report, { out, err, colour });
+}
+
+/** Everything `check` finds about a config. */
+export async function buildReport(configFile: string | undefined, probeMs: number): Promise<CheckReport> {
   let config: Config;
-  let source: string;
   let configPath: string | undefined;
   try {
-    const loaded = loadConfig(values.config);
+    const loaded = loadConfig(configFile);
     config = loaded.config;
     configPath = loaded.path;
-    source = loaded.path ?? "(embedded default)";
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    err(`${error.source}: ${error.problems.length} problem${error.problems.length === 1 ? "" : "s"}:\n${error.problems.map((p) => `  - ${p}`).join("\n")}\n`);
-    return 1;
+    const report = newReport(error.source);
+    report.problems.push(...error.problems);
+    return report;
   }
-  out(`config ${source}: valid\n`);
-  const problems: string[] = [];
+  const report = newReport(configPath ?? "(embedded default)");
+  const { problems } = report;
   config.access.tokens.forEach((token, i) => {
     try {
       new AgentIdentities([token]);
@@ -63,8 +70,10 @@ export async function check(args: string[], { out, err }: Output): Promise<numbe
     if (problem !== undefined) problems.push(`audit.path: ${problem}`);
   }
 
-  // Plugin output goes to stderr at warn and above, so the table stays readable.
-  const log = createLogger({ level: "warn", write: (line) => err(line) });
+  // What loading logs at warn and above (and what plugin code prints there) becomes the report's
+  // warnings, never raw lines among its tables.
+  const log = createLogger({ level: "warn", format: "json", write: (line) => report.warnings.push(warningOf(line)) });
+  captureConsole(log);
   let pool: WorkerPool | undefined;
   const context: LoadContext = {
     defaultDeadlineMs: config.defaults.deadlineMs,
@@ -93,23 +102,18 @@ export async function check(args: string[], { out, err }: Output): Promise<numbe
         }
       }),
     );
-    printOrder(config, sources, problems, out);
-    printSubscriptions(config, sources, out);
-    printHookDeadlines(config, sources, out);
-    printBypass(config, out);
+    addOrder(config, sources, report);
+    addSubscriptions(config, sources, report);
+    addHookDeadlines(config, sources, report);
+    addBypass(config, report);
   } finally {
     await Promise.allSettled(sources.map((s) => s.close()));
     await pool?.close();
   }
-  if (problems.length > 0) {
-    err(`${source}: ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n${problems.map((p) => `  - ${p}`).join("\n")}\n`);
-    return 1;
-  }
-  out("ok\n");
-  return 0;
+  return report;
 }
 
-function printOrder(config: Config, sources: readonly PluginSource[], problems: string[], out: (text: string) => void): void {
+function addOrder(config: Config, sources: readonly PluginSource[], report: CheckReport): void {
   // In config order, so the registry's error (if any) names plugins as the operator wrote them.
   const ordered = config.plugins.map((p) => sources.find((s) => s.name === p.name)).filter((s): s is PluginSource => s !== undefined);
   let registry: PluginRegistry;
@@ -117,48 +121,52 @@ function printOrder(config: Config, sources: readonly PluginSource[], problems: 
     const shadows = shadowPlugins(config.plugins);
     registry = new PluginRegistry(ordered.flatMap((s) => inMode(s.listeners(), shadows.has(s.name))), { stretchBudgets: config.defaults.pointBudgetIsDefault });
   } catch (error) {
-    problems.push(`plugins: ${messageOf(error)}`);
+    report.problems.push(`plugins: ${messageOf(error)}`);
     return;
   }
-  const rows: string[][] = [];
+  const rows: (string | number)[][] = [];
   for (const point of POINTS) {
     // The deadline that really applies: the point's budget cuts a longer one (shown beside it).
     // A default point budget grows by the listener's own need (a command plugin's hooks' time).
     const budget = (l: Listener): number => (point === "session-end" ? config.defaults.sessionEndBudgetMs : config.defaults.pointBudgetMs + registry.extraBudgetMs([l]));
     const deadline = (l: Listener): string => (l.deadlineMs > budget(l) ? `${budget(l)}ms (budget; own ${l.deadlineMs}ms)` : `${l.deadlineMs}ms`);
-    registry.listeners(point).forEach((l, i) => rows.push([point, String(i + 1), l.plugin, l.kind, String(l.priority), deadline(l), l.failurePolicy]));
+    registry.listeners(point).forEach((l, i) => rows.push([point, i + 1, l.plugin, l.kind, l.priority, deadline(l), l.failurePolicy]));
     // Shadow plugins are called beside the chain and never applied, so they have no place in its order.
-    for (const l of registry.shadows(point)) rows.push([point, "shadow", l.plugin, l.kind, String(l.priority), deadline(l), "contained"]);
+    for (const l of registry.shadows(point)) rows.push([point, "shadow", l.plugin, l.kind, l.priority, deadline(l), "contained"]);
   }
-  if (rows.length === 0) out("no plugin subscribes to any point\n");
-  else out(table(["POINT", "#", "PLUGIN", "KIND", "PRIORITY", "DEADLINE", "ON FAILURE"], rows));
+  report.tables.push({
+    id: "order",
+    columns: columns("POINT:point", "#:position", "PLUGIN:plugin", "KIND:kind", "PRIORITY:priority", "DEADLINE:deadline", "ON FAILURE:onFailure"),
+    rows,
+    empty: "no plugin subscribes to any point",
+  });
   const { pointBudgetMs, pointBudgetIsDefault } = config.defaults;
-  out(`point budget: ${pointBudgetMs}ms${pointBudgetIsDefault ? " (default; where command hooks run it grows by their own timeouts)" : " (defaults.pointBudgetMs, exact)"}\n`);
+  report.notes.push(`point budget: ${pointBudgetMs}ms${pointBudgetIsDefault ? " (default; where command hooks run it grows by their own timeouts)" : " (defaults.pointBudgetMs, exact)"}`);
 }
 
 /** Per remote and managed plugin, where its subscriptions come from (fail-closed never silently opens). */
-function printSubscriptions(config: Config, sources: readonly PluginSource[], out: (text: string) => void): void {
+function addSubscriptions(config: Config, sources: readonly PluginSource[], report: CheckReport): void {
   const rows = config.plugins.flatMap((p) => {
     const status = sources.find((s) => s.name === p.name)?.status();
     return status?.subscriptions === undefined ? [] : [[status.name, status.kind, status.health, status.subscriptions]];
   });
-  if (rows.length > 0) out(table(["PLUGIN", "KIND", "HEALTH", "SUBSCRIPTIONS"], rows));
+  report.tables.push({ id: "subscriptions", columns: columns("PLUGIN:plugin", "KIND:kind", "HEALTH:health", "SUBSCRIPTIONS:subscriptions"), rows });
 }
 
 /** Per command hook: the timeout the agent would give it and the deadline hookd gives it. */
-function printHookDeadlines(config: Config, sources: readonly PluginSource[], out: (text: string) => void): void {
+function addHookDeadlines(config: Config, sources: readonly PluginSource[], report: CheckReport): void {
   const rows = config.plugins.flatMap((p) => {
     const source = sources.find((s) => s.name === p.name);
     if (source === undefined || !("deadlines" in source)) return [];
     return (source as CommandPluginSource).deadlines.map((d) => [p.name, d.hook, d.point, `${d.timeoutMs}ms${d.ownTimeout ? "" : " (default)"}`, `${d.effectiveMs}ms`, d.cutBy ?? ""]);
   });
-  if (rows.length > 0) out(table(["PLUGIN", "HOOK", "RUNS AT", "TIMEOUT", "EFFECTIVE", "CUT BY"], rows));
+  report.tables.push({ id: "hookDeadlines", columns: columns("PLUGIN:plugin", "HOOK:hook", "RUNS AT:runsAt", "TIMEOUT:timeout", "EFFECTIVE:effective", "CUT BY:cutBy"), rows });
 }
 
 /** Plugins whose allow the agents' hooks receive as an allow, skipping the agent's own permission prompt. */
-function printBypass(config: Config, out: (text: string) => void): void {
+function addBypass(config: Config, report: CheckReport): void {
   const names = config.plugins.filter((p) => p.bypassAgentPermissions === true).map((p) => p.name);
-  if (names.length > 0) out(`bypassAgentPermissions (an allow skips the agent's own permission rules over its hooks): ${names.join(", ")}\n`);
+  if (names.length > 0) report.notes.push(`bypassAgentPermissions (an allow skips the agent's own permission rules over its hooks): ${names.join(", ")}`);
 }
 
 /** Resolves true once the source can answer, false after `timeoutMs`. */

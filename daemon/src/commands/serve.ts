@@ -2,23 +2,20 @@
 // starts the daemon, reports READY=1 (once listeners and required plugins are up) and watchdog
 // pings when a service manager asked for them, reopens the audit log and reloads the config on
 // SIGHUP, and drains on SIGTERM/SIGINT after STOPPING=1. The daemon itself lives in runtime/.
-import { parseArgs } from "node:util";
 import { loadConfig } from "../config/load.js";
 import { captureConsole, createLogger } from "../log.js";
 import { takeInheritedSockets } from "../ops/socket-activation.js";
 import { SystemdNotifier } from "../ops/systemd-notify.js";
 import { Daemon } from "../runtime/daemon.js";
-
-export const SERVE_USAGE = "serve [--config FILE] [--grace-ms N]   run the daemon (config from --config, HOOKD_CONFIG, or the embedded default)";
+import { integerOption, parseCommand, stringOption } from "./usage.js";
 
 /** How long a stop lets in-flight calls finish before cancelling them, by default. */
 export const DEFAULT_GRACE_MS = 10_000;
 
 export async function serve(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { config: { type: "string", short: "c" }, "grace-ms": { type: "string" } }, strict: true });
-  const graceMs = values["grace-ms"] === undefined ? DEFAULT_GRACE_MS : Number(values["grace-ms"]);
-  if (!Number.isInteger(graceMs) || graceMs < 0) throw new Error(`--grace-ms: expected a non-negative integer, got "${values["grace-ms"]}"`);
-  const loaded = loadConfig(values.config);
+  const values = parseCommand("serve", args);
+  const graceMs = integerOption(values, "grace-ms", DEFAULT_GRACE_MS);
+  const loaded = loadConfig(stringOption(values, "config"));
   const log = createLogger({ level: loaded.config.log.level });
   // hookd logs through `log`; anything printed with console comes from in-process plugin code.
   captureConsole(log);

@@ -7,7 +7,7 @@ import { LazyAbort, whenAborted } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import type { PointAnswer, PointName } from "@hookd/sdk";
 import { authored } from "./authorship.js";
-import { answerKind, failurePolicyAnswer, isPass } from "./decisions.js";
+import { answerKind, failurePolicyAnswer, isPass, reasonOf } from "./decisions.js";
 import { ListenerError, PluginFault } from "./faults.js";
 import type { FaultCause } from "./faults.js";
 import type { ContextOf, EventOf, Listener } from "./listener.js";
@@ -28,6 +28,7 @@ export interface Invocation {
   /** The kind of the answer that took effect ("pass" for a fault under fail-open). */
   readonly decision: string;
   readonly fault?: FaultCause;
+  /** Why: the fault or error, or the reason an answer gave (deny, ask, reject, block). */
   readonly detail?: string;
 }
 
@@ -97,7 +98,10 @@ export async function callListener<P extends PointName>(
     const checked = validateDecision(listener.point, raw);
     if (checked.ok) {
       const answer = authored(listener.point, listener.plugin, event, checked.decision, passedOn?.());
-      return { type: "answer", answer, invocation: finish(isPass(answer) ? "passed" : "answered", answerKind(answer)) };
+      if (isPass(answer)) return { type: "answer", answer, invocation: finish("passed", answerKind(answer)) };
+      // A deny, ask or reject carries its reason into the invocation's audit record.
+      const reason = reasonOf(answer);
+      return { type: "answer", answer, invocation: finish("answered", answerKind(answer), reason === undefined ? undefined : { detail: reason }) };
     }
     if (listener.traits.answersOverWire) throw new PluginFault(listener.plugin, listener.point, "invalid_answer", checked.error.message);
     throw checked.error;

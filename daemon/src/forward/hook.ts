@@ -32,7 +32,30 @@ interface Options {
 
 const USAGE = "usage: hookd hook --dialect claude-code|codex|gemini [--event E] [--url URL | --socket PATH] [--agent ID] [--timeout MS] [--fail-closed]";
 
+/** `hookd hook --help` and `hookd help hook`. */
+export const HOOK_HELP = `${USAGE}
+
+Answer an agent's command hook through the daemon's HTTP hook endpoint (http.listen): reads the
+hook's JSON on stdin, prints the agent's answer, exits with the agent's code (0; 2 for a block).
+
+options:
+  --dialect claude-code|codex|gemini  the agent's hook dialect (default claude-code)
+  --event E          the hook event (PreToolUse, ...); default: the body's hook_event_name
+  --url URL          the endpoint as http://host:port[/prefix] (default $HOOKD_HOOK_URL)
+  --socket PATH      the endpoint's Unix socket (default $HOOKD_HOOK_SOCKET); not the gRPC socket
+  --agent ID         the agent id (default $HOOKD_AGENT, else the dialect's name)
+  --timeout MS       how long to wait for hookd (default 60000)
+  --fail-closed      when hookd cannot answer, block (exit 2) instead of a non-blocking error (exit 1)
+  -h, --help         show this help
+A bearer token is read from $HOOKD_TOKEN. Usage errors exit 1, as a failure to reach hookd does:
+for the agents, 2 means "block".`;
+
+/** What a gRPC listener (HTTP/2 only) makes node's HTTP/1 parser say. */
+const HTTP2_ANSWER = /Expected HTTP\//;
+
 class UsageError extends Error {}
+
+class HelpWanted extends Error {}
 
 function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options {
   const options: Options = {
@@ -81,6 +104,9 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options 
       case "--fail-closed":
         options.failClosed = true;
         break;
+      case "--help":
+      case "-h":
+        throw new HelpWanted();
       default:
         throw new UsageError(`unknown option ${arg}`);
     }
@@ -143,6 +169,10 @@ export async function runHookForwarder(argv: readonly string[], io: ForwarderIo 
   try {
     options = parseOptions(argv, io.env);
   } catch (error) {
+    if (error instanceof HelpWanted) {
+      io.stdout.write(`${HOOK_HELP}\n`);
+      return 0;
+    }
     io.stderr.write(`hookd hook: ${(error as Error).message}\n${USAGE}\n`);
     return 1;
   }
@@ -154,7 +184,10 @@ export async function runHookForwarder(argv: readonly string[], io: ForwarderIo 
   try {
     answer = await post(options, await readAll(io.stdin), io.env);
   } catch (error) {
-    return unavailable((error as Error).message);
+    const message = (error as Error).message;
+    if (!HTTP2_ANSWER.test(message)) return unavailable(message);
+    const where = options.socket ?? options.url ?? "";
+    return unavailable(`${where} answered in HTTP/2: that is hookd's gRPC socket, not its HTTP hook endpoint; give ${options.socket === undefined ? "--url" : "--socket"} the address of http.listen`);
   }
   if (answer.status !== 200) return unavailable(`HTTP ${answer.status}: ${answer.text.slice(0, 500)}`);
   if (answer.exitCode === "2") {

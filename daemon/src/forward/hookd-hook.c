@@ -154,6 +154,10 @@ int main(int argc, char **argv) {
   if (agent && !*agent) agent = NULL;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *eq = strchr(arg, '=');
+    if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+      fputs(USAGE, stdout);
+      return 0;
+    }
     char flag[32];
     const char *value = NULL;
     if (strncmp(arg, "--", 2) == 0 && eq && (size_t)(eq - arg) < sizeof flag) {
@@ -246,6 +250,10 @@ int main(int argc, char **argv) {
   read_all(fd, &response);
   close(fd);
 
+  /* A gRPC listener speaks HTTP/2 only: its first frame (SETTINGS or GOAWAY) is no HTTP/1 status line. */
+  if (response.len >= 9 && strncmp(response.data, "HTTP/", 5) != 0 && (response.data[3] == 0x04 || response.data[3] == 0x07))
+    unavailable("%s answered in HTTP/2: that is hookd's gRPC socket, not its HTTP hook endpoint; give %s the address of http.listen",
+                sock ? sock : url, sock ? "--socket" : "--url");
   const char *end_of_head = response.data ? strstr(response.data, "\r\n\r\n") : NULL;
   int status = 0;
   if (!end_of_head || sscanf(response.data, "HTTP/%*s %d", &status) != 1) unavailable("not an HTTP answer");

@@ -55,6 +55,10 @@ export type Trace = DecisionTrace;
 
 /** The request fields an evaluate RPC may carry besides its event (e.g. agentResolvesAsk). */
 type EvaluateRequest = { readonly event?: unknown };
+/** What an evaluate call needs of its gRPC call: the caller's headers (identity) and cancellation. */
+export type EvaluateCall = Pick<ServerCallInfo, "metadata" | "cancellation">;
+/** One point's evaluate RPC: the proto request to the proto response's fields. */
+export type EvaluateRpc = (request: EvaluateRequest, call: EvaluateCall) => Promise<Record<string, unknown>>;
 type EvaluateCallOptions = EvaluateOptions & { readonly agentResolvesAsk?: boolean };
 
 export interface EvaluateOptions {
@@ -193,21 +197,12 @@ export class EvaluateService {
 
   // ---- gRPC wrappers -----------------------------------------------------------------------
   // One per point of the evaluate table, all alike: convert and authenticate the event, evaluate,
-  // convert the evaluation. They pass the call's lazy cancellation: its AbortSignal is made only
-  // if a plugin call waits.
+  // convert the evaluation. The unary RPCs and the Evaluate stream (evaluate-stream.ts) share
+  // them. They pass the call's lazy cancellation: its AbortSignal is made only if a plugin call waits.
 
-  /** The HookHost evaluate handlers, by RPC method name. */
-  grpcHandlers(): Record<string, (request: EvaluateRequest, call: ServerCallInfo) => Promise<Record<string, unknown>>> {
-    const handlers: Record<string, (request: EvaluateRequest, call: ServerCallInfo) => Promise<Record<string, unknown>>> = {};
-    for (const point of EVALUATED_POINTS) {
-      const spec = EVALUATE_TABLE[point] as EvaluateSpec<unknown, EvaluateCallOptions, unknown>;
-      const evaluate = this.#evaluators[point] as (event: unknown, options: EvaluateCallOptions) => Promise<unknown>;
-      handlers[spec.method] = async (request, call) => {
-        const options: EvaluateCallOptions = { ...spec.requestOptions(request as unknown as Message), signal: call.cancellation };
-        return spec.toResponse(await evaluate(this.#read(point, request.event as ProtoEvent<typeof point> | undefined, call), options));
-      };
-    }
-    return handlers;
+  /** The proto request to proto response of one point, as its unary RPC answers; rejects with the RPC's StatusError. */
+  rpc(point: EvaluatedPoint): EvaluateRpc {
+    return this.#rpcs[point];
   }
 
   readonly #evaluators: { readonly [P in EvaluatedPoint]: (event: EventOf<P>, options: EvaluateCallOptions) => Promise<unknown> } = {
@@ -224,8 +219,20 @@ export class EvaluateService {
     "agent-event": (event, options) => this.evaluateAgentEvent(event, options),
   };
 
+  readonly #rpcs = Object.fromEntries(
+    EVALUATED_POINTS.map((point): [EvaluatedPoint, EvaluateRpc] => {
+      const spec = EVALUATE_TABLE[point] as EvaluateSpec<unknown, EvaluateCallOptions, unknown>;
+      const evaluate = this.#evaluators[point] as (event: unknown, options: EvaluateCallOptions) => Promise<unknown>;
+      const rpc: EvaluateRpc = async (request, call) => {
+        const options: EvaluateCallOptions = { ...spec.requestOptions(request as unknown as Message), signal: call.cancellation };
+        return spec.toResponse(await evaluate(this.#read(point, request.event as ProtoEvent<typeof point> | undefined, call), options));
+      };
+      return [point, rpc];
+    }),
+  ) as Readonly<Record<EvaluatedPoint, EvaluateRpc>>;
+
   /** Converts a request's event and binds it to the caller's authenticated identity. */
-  #read<P extends PointName>(point: P, raw: ProtoEvent<P> | undefined, call: ServerCallInfo): EventOf<P> {
+  #read<P extends PointName>(point: P, raw: ProtoEvent<P> | undefined, call: EvaluateCall): EventOf<P> {
     if (raw === undefined) throw invalidArgument("event", "required");
     const converted = fromProtoEvent(point, raw, "event");
     if (!converted.ok) throw new StatusError(status.INVALID_ARGUMENT, converted.error.message);

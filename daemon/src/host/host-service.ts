@@ -5,6 +5,7 @@ import { create } from "@bufbuild/protobuf";
 import { status } from "@grpc/grpc-js";
 import type { Server } from "@grpc/grpc-js";
 import { fromProtoSessionSource, fromProtoToolDefinition } from "@hookd/sdk/internal";
+import { EVALUATED_POINTS, EVALUATE_TABLE } from "@hookd/sdk";
 import type { SessionEndReason, SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
 import { StatusError, addService, invalidArgument, pb } from "@hookd/sdk/internal";
 import type { ServerStreamCall, ServiceImpl } from "@hookd/sdk/internal";
@@ -13,37 +14,25 @@ import type { EvaluateService } from "./evaluate.js";
 import type { AgentStream } from "./hosted-session.js";
 import type { AgentIdentities } from "./identity.js";
 import type { SessionStore } from "./session-store.js";
+import { serveEvaluate } from "./evaluate-stream.js";
+import type { StreamTracker } from "./stream-tracker.js";
+
+export { StreamTracker } from "./stream-tracker.js";
 
 export interface HostServiceDeps {
   readonly store: SessionStore;
   readonly identities: AgentIdentities;
   readonly evaluate: EvaluateService;
   readonly log: Logger;
-  /** Streams being served, so a drain can end them with a retryable status. */
+  /** Hosted-loop streams being served, so a drain can end them with a retryable status. */
   readonly streams: StreamTracker;
+  /** Evaluate streams being served, ended by a drain like hosted-loop streams. */
+  readonly evaluateStreams: StreamTracker;
   /** limits.maxMessageBytes: a larger request is refused with INVALID_ARGUMENT. */
   readonly maxMessageBytes: number;
 }
 
 type SessionCall = ServerStreamCall<typeof pb.HookHost.method.session>;
-
-/** Open hosted-loop streams; a graceful stop ends each with UNAVAILABLE so agents reconnect. */
-export class StreamTracker {
-  readonly #ends = new Set<(error: StatusError) => void>();
-
-  track(end: (error: StatusError) => void): () => void {
-    this.#ends.add(end);
-    return () => this.#ends.delete(end);
-  }
-
-  get size(): number {
-    return this.#ends.size;
-  }
-
-  endAll(message: string): void {
-    for (const end of [...this.#ends]) end(new StatusError(status.UNAVAILABLE, message));
-  }
-}
 
 /** Sends frames one after another; once the stream is over, frames are dropped. */
 class FrameSender implements AgentStream {
@@ -62,8 +51,14 @@ class FrameSender implements AgentStream {
 }
 
 export function addHostService(server: Server, deps: HostServiceDeps): void {
-  // The evaluate RPCs come from the point table; their handlers are alike (see EvaluateService).
-  const impl = { session: (requests, call) => serveSession(deps, requests, call), ...deps.evaluate.grpcHandlers() } as ServiceImpl<typeof pb.HookHost>;
+  // The evaluate RPCs come from the point table; their handlers are alike (see EvaluateService),
+  // and the Evaluate stream runs the same ones per request.
+  const unary = Object.fromEntries(EVALUATED_POINTS.map((point) => [EVALUATE_TABLE[point].method, deps.evaluate.rpc(point)]));
+  const impl = {
+    session: (requests, call) => serveSession(deps, requests, call),
+    evaluate: (requests, call) => serveEvaluate({ evaluate: deps.evaluate, streams: deps.evaluateStreams }, requests, call),
+    ...unary,
+  } as ServiceImpl<typeof pb.HookHost>;
   addService(server, pb.HookHost, impl, { maxRequestBytes: deps.maxMessageBytes });
 }
 

@@ -57,6 +57,10 @@ export class SessionStore {
     return this.#perAgent.size;
   }
 
+  hasAgent(agentId: string): boolean {
+    return this.#perAgent.has(agentId);
+  }
+
   /**
    * Opens a new session (startup) or continues one (resume). A resume of a session the daemon
    * does not know starts it afresh with source "resume" (a persisted session reloaded by the

@@ -13,6 +13,7 @@ export { GEMINI_EVENTS, readGeminiRequest } from "./gemini-request.js";
 export type { GeminiEvent, GeminiRequest, GeminiRequestContext } from "./gemini-request.js";
 export { geminiForwardedOutput } from "./gemini-answer.js";
 export { agentResolver } from "./identity.js";
+export { ActiveAgents, HTTP_AGENT_WINDOW_MS } from "./active-agents.js";
 export { BadRequest, StopCounter, readHookRequest, subagentSessionId } from "./request.js";
 export type { HookRequest, PassThrough, RequestContext } from "./request.js";
 export { contentText, forwardedOutput, postToolAnswer, preStepAnswer, sessionStartAnswer, stopAnswer } from "./answer.js";

@@ -64,6 +64,8 @@ export interface HookHttpOptions {
   readonly bypassesAgentPermissions?: (plugin: string) => boolean;
   /** Where what each payload tells about its session (transcript, permission mode, model) is remembered, for the command kind. */
   readonly facts?: SessionFacts;
+  /** Told the agent of every well-formed hook request (hookd status counts them). */
+  readonly onAgent?: (agentId: string) => void;
 }
 
 export interface HookHttpServer {
@@ -211,6 +213,7 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     }
     // Remembered before deciding, so the hooks this very event runs see it too.
     options.facts?.remember(told.session, told.passThrough);
+    options.onAgent?.(agentId);
     // The agent hanging up cancels the evaluation (plugins see their signal abort).
     const controller = new AbortController();
     inflight.add(controller);

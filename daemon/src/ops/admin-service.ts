@@ -155,6 +155,8 @@ export function addAdminService(server: Server, deps: AdminDeps): void {
           restarts: p.restarts,
           lastError: p.lastError,
           subscriptions: p.subscriptions ?? "",
+          transport: p.transport ?? "",
+          refusedAnswers: BigInt(p.refusedAnswers ?? 0),
         };
       }),
     }),

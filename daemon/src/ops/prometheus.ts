@@ -10,6 +10,8 @@ export interface DaemonGauges {
   readonly agentsConnected: number;
   readonly sessionsOpen: number;
   readonly streamsOpen: number;
+  /** Evaluate streams open (agents with their own loop). */
+  readonly evaluateStreamsOpen: number;
   readonly plugins: readonly PluginStatus[];
   readonly configGeneration: number;
   readonly reloads: { readonly applied: number; readonly refused: number };
@@ -109,14 +111,17 @@ export function renderMetrics(metrics: EngineMetrics, gauges: DaemonGauges): str
 
   out.family("hookd_plugin_restarts_total", "counter", "Restarts (managed) or reconnects (remote) of a plugin.");
   for (const p of gauges.plugins) out.sample("hookd_plugin_restarts_total", { plugin: p.name }, p.restarts);
+  out.family("hookd_plugin_refused_answers_total", "counter", "Attach answers refused: for a call id never sent, or one already answered.");
+  for (const p of gauges.plugins) if (p.refusedAnswers !== undefined) out.sample("hookd_plugin_refused_answers_total", { plugin: p.name }, p.refusedAnswers);
   out.family("hookd_plugin_health", "gauge", "1 for the plugin's current health state.");
   for (const p of gauges.plugins) {
     for (const health of HEALTHS) out.sample("hookd_plugin_health", { plugin: p.name, kind: p.kind, health }, p.health === health ? 1 : 0);
   }
 
-  out.family("hookd_agents_connected", "gauge", "Agents with at least one open hosted session.").sample("hookd_agents_connected", {}, gauges.agentsConnected);
+  out.family("hookd_agents_connected", "gauge", "Agents with at least one open hosted session, or whose HTTP hooks arrived in the last 5 minutes.").sample("hookd_agents_connected", {}, gauges.agentsConnected);
   out.family("hookd_sessions_open", "gauge", "Hosted sessions open (attached or resumable).").sample("hookd_sessions_open", {}, gauges.sessionsOpen);
   out.family("hookd_streams_open", "gauge", "Hosted-loop streams open.").sample("hookd_streams_open", {}, gauges.streamsOpen);
+  out.family("hookd_evaluate_streams_open", "gauge", "Evaluate streams open.").sample("hookd_evaluate_streams_open", {}, gauges.evaluateStreamsOpen);
   out.family("hookd_config_generation", "gauge", "Incremented by every applied reload.").sample("hookd_config_generation", {}, gauges.configGeneration);
   out
     .family("hookd_config_reloads_total", "counter", "Config reloads, applied or refused.")

@@ -33,6 +33,10 @@ export interface PluginStatus {
    * Absent: the plugin's own definition (always described).
    */
   readonly subscriptions?: string;
+  /** Remote and managed plugins: what their calls go over now. */
+  readonly transport?: "stream" | "unary";
+  /** Remote and managed plugins: Attach answers refused (an id never sent, or answered twice). */
+  readonly refusedAnswers?: number;
 }
 
 export interface PluginSource {

@@ -150,7 +150,7 @@ export class Daemon {
       status: () => ({
         version: DAEMON_VERSION,
         startedAt: this.startedAt,
-        agentsConnected: this.#store.agents,
+        agentsConnected: this.#servers.agentsConnected(this.#store),
         sessionsOpen: this.#store.size,
         listeners: this.#servers.addresses,
         configPath: this.configPath,
@@ -172,9 +172,9 @@ export class Daemon {
 
   #gauges(): Parameters<typeof renderMetrics>[1] {
     return {
-      agentsConnected: this.#store.agents,
+      agentsConnected: this.#servers.agentsConnected(this.#store),
       sessionsOpen: this.#store.size,
-      streamsOpen: this.streams.size,
+      streamsOpen: this.streams.size, evaluateStreamsOpen: this.#servers.evaluateStreams.size,
       plugins: this.#plugins.statuses(),
       configGeneration: this.#generation,
       reloads: this.#reloads,

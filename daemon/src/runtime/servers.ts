@@ -13,7 +13,7 @@ import { StreamTracker, addHostService } from "../host/host-service.js";
 import type { AgentIdentities } from "../host/identity.js";
 import { bindListener } from "../host/listeners.js";
 import type { SessionStore } from "../host/session-store.js";
-import { agentResolver, startHookHttpServer } from "../http/index.js";
+import { ActiveAgents, agentResolver, startHookHttpServer } from "../http/index.js";
 import type { HookHttpServer } from "../http/index.js";
 import type { Logger } from "../log.js";
 import { addAdminService } from "../ops/admin-service.js";
@@ -41,6 +41,8 @@ export interface Served {
 export class Servers {
   readonly health = new HealthState();
   readonly streams = new StreamTracker();
+  /** Open Evaluate streams (agents' own loops), ended on stop like hosted-loop streams. */
+  readonly evaluateStreams = new StreamTracker();
   /** Open `hookd tail` streams, ended like hosted-loop streams on stop. */
   readonly tails = new StreamTracker();
   readonly #config: Config;
@@ -53,6 +55,8 @@ export class Servers {
   readonly connectionsRefused = new Map<ClosedReason, number>();
   #metricsServer: MetricsServer | undefined;
   #hookHttp: HookHttpServer | undefined;
+  /** Agents heard from over the HTTP hook endpoint. */
+  readonly #httpAgents = new ActiveAgents();
   readonly #addresses: string[] = [];
 
   /** `config` is the one at start: a reload cannot change listeners or servers. */
@@ -60,6 +64,11 @@ export class Servers {
     this.#config = config;
     this.#log = log;
     this.#server = newServer(config);
+  }
+
+  /** Agents with an open hosted session, and those whose HTTP hooks arrived lately (each once). */
+  agentsConnected(store: SessionStore): number {
+    return store.agents + this.#httpAgents.count(Date.now(), (id) => store.hasAgent(id));
   }
 
   get addresses(): readonly string[] {
@@ -70,7 +79,7 @@ export class Servers {
   async start(served: Served, inherited: readonly InheritedSocket[]): Promise<void> {
     const config = this.#config;
     const { store, identities, evaluate } = served;
-    addHostService(this.#server, { store, identities, evaluate, log: this.#log, streams: this.streams, maxMessageBytes: config.limits.maxMessageBytes });
+    addHostService(this.#server, { store, identities, evaluate, log: this.#log, streams: this.streams, evaluateStreams: this.evaluateStreams, maxMessageBytes: config.limits.maxMessageBytes });
     this.health.register(this.#server);
     // HookAdmin on its own server when config.admin names a socket: then agents cannot reach it.
     const admin = config.admin === undefined ? this.#server : (this.#adminServer = newServer(config));
@@ -102,6 +111,7 @@ export class Servers {
         bypassesAgentPermissions: served.bypassesAgentPermissions,
         ...(served.facts === undefined ? {} : { facts: served.facts }),
         maxBodyBytes: config.limits.maxMessageBytes,
+        onAgent: (agentId) => this.#httpAgents.seen(agentId),
       });
       this.#log.info("http hooks serving", { address: this.#hookHttp.address });
     }
@@ -123,6 +133,7 @@ export class Servers {
     this.health.setAll(false);
     for (const listener of this.#listeners) listener.stopAccepting();
     this.streams.endAll("hookd is shutting down; reconnect and resume");
+    this.evaluateStreams.endAll("hookd is shutting down; reconnect");
     this.tails.endAll("hookd is shutting down");
     const servers = this.#adminServer === undefined ? [this.#server] : [this.#server, this.#adminServer];
     const drained = Promise.all(this.#listeners.map((listener) => listener.drained()));

@@ -1,6 +1,6 @@
 // connectHost: an agent's connection to hookd's HookHost service. Holds one channel and the
 // identity metadata every call carries (a bearer token, or the declared agent id); opens hosted
-// sessions and makes the evaluate calls. What a session does lives in session.ts.
+// sessions and makes the evaluate calls (over one Evaluate stream unless told to go unary). What a session does lives in session.ts.
 import { status } from "@grpc/grpc-js";
 import { HookdError } from "../errors.js";
 import { parseAddress } from "../grpc/address.js";
@@ -28,14 +28,19 @@ export interface HostClient extends Evaluator {
 /** `target` is "unix:///abs/path", "unix:/abs/path" or "host:port". Nothing connects until the first call. */
 export function connectHost(target: string, options: ConnectOptions = {}): HostClient {
   parseAddress(target); // a clear error now instead of grpc-js's at the first call
+  const transport = options.evaluateTransport;
+  if (transport !== undefined && transport !== "stream" && transport !== "unary") {
+    throw new HookdError("invalid_argument", `connectHost: evaluateTransport must be "stream" or "unary", got ${JSON.stringify(transport)}`);
+  }
   const metadata = identityMetadata(options);
   const stub = createClient(pb.HookHost, target, options.credentials === undefined ? {} : { credentials: options.credentials });
   let closed = false;
   const assertOpen = (): void => {
     if (closed) throw new StatusError(status.FAILED_PRECONDITION, `the host client for ${target} is closed`);
   };
+  const evaluation = evaluator(stub, metadata, assertOpen, options.evaluateTransport ?? "stream");
   return Object.freeze({
-    ...evaluator(stub, metadata, assertOpen),
+    ...evaluation.methods,
     openSession(session: OpenSessionOptions, handlers: AgentHandlers): HostedSession {
       assertOpen();
       if (typeof session.sessionId !== "string" || session.sessionId === "") {
@@ -56,6 +61,7 @@ export function connectHost(target: string, options: ConnectOptions = {}): HostC
     close(): void {
       if (closed) return;
       closed = true;
+      evaluation.close();
       closeClient(stub);
     },
   });

@@ -1,10 +1,13 @@
-// The unary Evaluate* calls for agents that keep their own loop: a typed event goes out through
-// its point's codec, the merged decision and its trace come back typed. One invoker for every
-// point in the evaluate table; a request that cannot be built or an answer that cannot be used
-// rejects as a StatusError.
+// The evaluate calls for agents that keep their own loop: a typed event goes out through its
+// point's codec, the merged decision and its trace come back typed. One invoker for every point
+// in the evaluate table, over the Evaluate stream (evaluate-stream.ts) or the unary Evaluate*
+// RPCs; a request that cannot be built or an answer that cannot be used rejects as a StatusError.
 import { status } from "@grpc/grpc-js";
 import type { Message } from "@bufbuild/protobuf";
 import type { CallOptions, TypedClient } from "../grpc/client.js";
+import { EvaluateStreamClient } from "./evaluate-stream.js";
+import type { StreamCallOptions } from "./evaluate-stream.js";
+import { EVALUATE_STREAM_CASES } from "./stream-cases.js";
 import { StatusError, toStatusError } from "../grpc/status.js";
 import { deepFreeze } from "../json.js";
 import { EVALUATED_POINTS, EVALUATE_TABLE, POINT_TABLE } from "../points/index.js";
@@ -22,22 +25,46 @@ export type Evaluator = {
 
 type HostStub = TypedClient<typeof pb.HookHost>;
 type LooseCall = (request: Record<string, unknown>, call: CallOptions) => Promise<Message>;
+type Send = (point: EvaluatedPoint, request: Record<string, unknown>, options: StreamCallOptions) => Promise<Message>;
 
-/** `assertOpen` throws (a StatusError) once the client is closed. */
-export function evaluator(stub: HostStub, metadata: Readonly<Record<string, string>>, assertOpen: () => void): Evaluator {
+/** How evaluate calls travel: one multiplexed Evaluate stream (the default), or a unary RPC each. */
+export type EvaluateTransport = "stream" | "unary";
+
+export interface EvaluatorHandle {
+  readonly methods: Evaluator;
+  /** Ends the Evaluate stream, if one is open. */
+  close(): void;
+}
+
+/**
+ * `assertOpen` throws (a StatusError) once the client is closed. With the stream, a daemon that
+ * answers it UNIMPLEMENTED (one older than the stream) is called unary from then on; the calls the
+ * stream held are re-sent unary with the time they have left.
+ */
+export function evaluator(stub: HostStub, metadata: Readonly<Record<string, string>>, assertOpen: () => void, transport: EvaluateTransport = "stream"): EvaluatorHandle {
+  let mode = transport;
+  const unary: Send = (point, request, options) =>
+    (stub[EVALUATE_TABLE[point].method] as unknown as LooseCall)(request, { metadata, signal: options.signal, timeoutMs: options.timeoutMs });
+  const stream = new EvaluateStreamClient(stub, metadata, (calls) => {
+    mode = "unary";
+    for (const call of calls) {
+      const { signal, timeoutMs } = call.options;
+      const left = timeoutMs === undefined ? undefined : timeoutMs - (performance.now() - call.started);
+      unary(call.route.point, call.request, { signal, timeoutMs: left }).then(call.resolve, (error: unknown) => call.reject(toStatusError(error)));
+    }
+  });
+  const send: Send = (point, request, options) => (mode === "stream" ? stream.call(EVALUATE_STREAM_CASES[point], request, options) : unary(point, request, options));
   const methods: Record<string, (event: object, options?: EvaluateOptions) => Promise<unknown>> = {};
   for (const point of EVALUATED_POINTS) {
     // Every entry of the table, through the interface they share.
     const spec = EVALUATE_TABLE[point] as EvaluateSpec<object, EvaluateOptions, unknown>;
     const codec = POINT_TABLE[point].event as { toProto(event: object): Message };
-    const send = stub[spec.method] as unknown as LooseCall;
     const rpc = spec.method.charAt(0).toUpperCase() + spec.method.slice(1);
     methods[spec.method] = async (event, options = {}) => {
       let response: Message;
       try {
         assertOpen();
-        const call: CallOptions = { metadata, signal: options.signal, timeoutMs: options.timeoutMs };
-        response = await send({ event: codec.toProto(event), ...spec.requestFields(options) }, call);
+        response = await send(point, { event: codec.toProto(event), ...spec.requestFields(options) }, { signal: options.signal, timeoutMs: options.timeoutMs });
       } catch (error) {
         throw toStatusError(error); // a typed event the codecs refuse is INVALID_ARGUMENT
       }
@@ -48,5 +75,5 @@ export function evaluator(stub: HostStub, metadata: Readonly<Record<string, stri
       }
     };
   }
-  return methods as unknown as Evaluator;
+  return { methods: methods as unknown as Evaluator, close: () => stream.close() };
 }

@@ -15,6 +15,12 @@ export interface ConnectOptions {
   readonly agentId?: string;
   /** Default: insecure, for Unix sockets and loopback. */
   readonly credentials?: ChannelCredentials;
+  /**
+   * How the evaluate calls travel. "stream" (the default): one HookHost.Evaluate stream, opened
+   * on the first call and shared by every call, each with its own deadline and cancel; against a
+   * daemon without it (UNIMPLEMENTED) the client goes unary and stays so. "unary": one RPC per call.
+   */
+  readonly evaluateTransport?: "stream" | "unary";
 }
 
 /** A prompt's content: text, or content blocks. Must not be empty. */

@@ -3,7 +3,8 @@
 // calls the handler with a context whose signal follows the client's cancel and deadline,
 // validates the answer like the daemon would, and converts it back. A handler that throws or
 // answers something invalid gets an error status naming the point and the field, never a crash.
-// Points the definition does not handle are left out, so they answer UNIMPLEMENTED.
+// Points the definition does not handle are left out, so they answer UNIMPLEMENTED. Attach
+// (attach.ts) runs the very same point handlers for the calls it carries.
 import { status } from "@grpc/grpc-js";
 import { create } from "@bufbuild/protobuf";
 import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
@@ -21,18 +22,25 @@ import * as pb from "../proto.js";
 import { POINTS } from "../types.js";
 import type { PointName } from "../types.js";
 import { SINGLETON_ANSWERS, validateDecision } from "../validate.js";
+import { attachHandler } from "./attach.js";
 
 /** Receives a handler's failure (a throw or an invalid answer) before it becomes the call's status. */
 export type ErrorReporter = (error: StatusError, point: PointName) => void;
 
 export const NEXT_UNAVAILABLE = "next() is only available in-process; return pass() instead";
 
+/** Which transport the plugin asks the daemon for; absent: the stream (Attach is always served). */
+export type ServeTransport = "unary" | "stream";
+
+const TRANSPORT: Readonly<Record<ServeTransport, pb.PluginTransport>> = { unary: pb.PluginTransport.UNARY, stream: pb.PluginTransport.STREAM };
+
 /** The manifest Describe answers, derived from the definition (points in firing order). */
-export function manifestOf(definition: PluginDefinition): MessageInitShape<typeof pb.PluginManifestSchema> {
+export function manifestOf(definition: PluginDefinition, transport?: ServeTransport): MessageInitShape<typeof pb.PluginManifestSchema> {
   return {
     name: definition.name,
     version: definition.version,
     sideEffectFree: definition.sideEffectFree,
+    transport: transport === undefined ? pb.PluginTransport.UNSPECIFIED : TRANSPORT[transport],
     subscriptions: POINTS.flatMap((point) => {
       const sub: Subscription<PointName> | undefined = definition.subscriptions[point];
       if (sub === undefined) return [];
@@ -49,21 +57,28 @@ export function manifestOf(definition: PluginDefinition): MessageInitShape<typeo
   };
 }
 
-type LooseHandler = (request: { readonly event?: unknown }, call: ServerCallInfo) => Promise<unknown>;
+/** One point's handler behind its unary RPC and Attach: a response (or EncodedResponse), or a thrown StatusError. */
+export type PointRequestHandler = (request: { readonly event?: unknown }, call: ServerCallInfo) => Promise<unknown>;
 
-/** The HookPlugin implementation of `definition`; only its points are present. */
-export function pluginService(definition: PluginDefinition, report: ErrorReporter): Partial<ServiceImpl<typeof pb.HookPlugin>> {
-  const impl: Record<string, LooseHandler> = {
-    describe: async () => ({ manifest: manifestOf(definition) }),
+/** The HookPlugin implementation of `definition`: its points, Describe and Attach. */
+export function pluginService(definition: PluginDefinition, report: ErrorReporter, transport?: ServeTransport): Partial<ServiceImpl<typeof pb.HookPlugin>> {
+  const impl: Record<string, unknown> = {
+    describe: async () => ({ manifest: manifestOf(definition, transport) }),
   };
+  const handlers = new Map<PointName, PointRequestHandler>();
   for (const point of POINTS) {
     const sub: Subscription<PointName> | undefined = definition.subscriptions[point];
-    if (sub !== undefined) impl[PLUGIN_METHODS[point]] = pointHandler(definition.name, point, sub, report);
+    if (sub === undefined) continue;
+    const handler = pointHandler(definition.name, point, sub, report);
+    handlers.set(point, handler);
+    impl[PLUGIN_METHODS[point]] = handler;
   }
+  impl.attach = attachHandler(handlers);
+  // addService checks every key names a method and every handler is a function.
   return impl;
 }
 
-function pointHandler(plugin: string, point: PointName, sub: Subscription<PointName>, report: ErrorReporter): LooseHandler {
+function pointHandler(plugin: string, point: PointName, sub: Subscription<PointName>, report: ErrorReporter): PointRequestHandler {
   const handler = sub.handler as (event: unknown, ctx: unknown) => unknown;
   const encodedSingleton = isDecisionPoint(point) ? singletonResponses(point) : () => undefined;
   const fail = (error: StatusError): never => {

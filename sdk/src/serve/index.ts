@@ -1,7 +1,8 @@
 // servePlugin: runs a plugin definition (the same `definePlugin(...)` the daemon loads in-process)
-// as an out-of-process gRPC plugin: HookPlugin (Describe and the RPC of every point it handles)
-// and grpc.health.v1.Health, on a Unix socket or TCP address. Owns the server's lifecycle: bind,
-// graceful close, cancellation through a signal. SIGTERM handling is left to the caller:
+// as an out-of-process gRPC plugin: HookPlugin (Describe, the RPC of every point it handles, and
+// Attach, the stream carrying the same calls) and grpc.health.v1.Health, on a Unix socket or TCP
+// address. Owns the server's lifecycle: bind, graceful close, cancellation through a signal.
+// SIGTERM handling is left to the caller:
 //
 //   const stop = new AbortController();
 //   process.once("SIGTERM", () => stop.abort());
@@ -20,6 +21,7 @@ import * as pb from "../proto.js";
 import type { PointName } from "../types.js";
 import { HealthState } from "./health.js";
 import { pluginService } from "./handlers.js";
+import type { ServeTransport } from "./handlers.js";
 
 /** The environment variable a managed plugin finds its socket path in. */
 export const PLUGIN_SOCKET_ENV = "HOOKD_PLUGIN_SOCKET";
@@ -40,6 +42,11 @@ export interface ServeOptions {
    * gets it as an error status. Default: one line on stderr, which a managed plugin's daemon logs.
    */
   readonly onError?: (error: StatusError, point: PointName) => void;
+  /**
+   * The transport the manifest asks the daemon for. Both are always served; absent lets the
+   * daemon use the Attach stream (docs/streams.md), "unary" makes it call one RPC per event.
+   */
+  readonly transport?: ServeTransport;
 }
 
 export interface PluginServer {
@@ -65,7 +72,7 @@ export async function servePlugin(definition: PluginDefinition, options: ServeOp
     options.onError ?? ((error: StatusError, point: PointName) => process.stderr.write(`${definition.name} ${point}: ${error.message}\n`));
   const health = new HealthState();
   const server = new Server();
-  addService(server, pb.HookPlugin, pluginService(definition, onError));
+  addService(server, pb.HookPlugin, pluginService(definition, onError, options.transport));
   addService(server, pb.health.Health, health.service());
   const port = await bindServer(server, address, options.credentials ?? ServerCredentials.createInsecure());
 

@@ -19,6 +19,7 @@ export const HOOK_EVENTS = [
   "SubagentStop",
   "SessionEnd",
   "StopFailure",
+  "Interrupt",
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
@@ -67,8 +68,6 @@ export const OBSERVED_EVENTS: { readonly [event: string]: ObservedMatch } = {
   ElicitationResult: on("mcp_server_name"),
   PreModelSwitch: on("to_model"),
   PostModelSwitch: on("to_model"),
-  // Codex 0.171's own (its pre-/post-model-request events have no command form).
-  Interrupt: NONE,
 };
 
 /** The observed events' names (kept for readers of the earlier "accepted, not run" list). */
@@ -97,6 +96,8 @@ export const EVENT_SPECS: { readonly [E in HookEvent]: EventSpec } = {
   SubagentStop: { point: "turn-stopping", matchOn: "agent-type" },
   SessionEnd: { point: "session-end", matchOn: "end-reason" },
   StopFailure: { point: "turn-end", matchOn: "error-type" },
+  // Codex: the user interrupted the turn (also SIGINT to a headless `codex exec`); no Stop follows.
+  Interrupt: { point: "turn-end", matchOn: "none" },
 };
 
 /** The hook events that may fire at a hookd point, in the order a firing picks among them. */
@@ -110,7 +111,7 @@ export const EVENTS_AT_POINT: Partial<Record<PointName, readonly HookEvent[]>> =
   "post-tool": ["PostToolUse", "PostToolUseFailure", "PreToolUse"],
   "turn-stopping": ["Stop", "SubagentStop"],
   "session-end": ["SessionEnd"],
-  "turn-end": ["StopFailure"],
+  "turn-end": ["StopFailure", "Interrupt"],
 };
 
 export function isHookEvent(value: string): value is HookEvent {

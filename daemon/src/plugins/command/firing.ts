@@ -2,7 +2,7 @@
 // session-start is SubagentStart for a subagent's session; turn-stopping is SubagentStop in a
 // subagent; post-tool is PostToolUse after a success and PostToolUseFailure after a failure (a
 // denial is neither, as the agents fire neither); turn-end is StopFailure only when the turn
-// ended in an error; pre-step is UserPromptSubmit only when the batch carries a user prompt.
+// ended in an error, and (Codex) Interrupt when it was cancelled; pre-step is UserPromptSubmit only when the batch carries a user prompt.
 // Pure; owns the mapping, not the running.
 import type { EventOf } from "../../engine/listener.js";
 import type { CommandPoint } from "./decide.js";
@@ -56,7 +56,8 @@ export function firingOf(point: CommandPoint, data: EventOf<CommandPoint>, diale
     }
     case "turn-end": {
       const event = data as EventOf<"turn-end">;
-      return event.outcome === "error" ? { input: { event: "StopFailure", data: event }, matchValue: "unknown" } : undefined;
+      if (event.outcome === "error") return { input: { event: "StopFailure", data: event }, matchValue: "unknown" };
+      return event.outcome === "cancelled" && dialect === "codex" ? { input: { event: "Interrupt", data: event }, matchValue: "" } : undefined;
     }
   }
 }

@@ -30,7 +30,8 @@ export type PayloadInput =
   | { readonly event: "PostToolUse" | "PostToolUseFailure"; readonly data: PostToolEvent }
   | { readonly event: "Stop" | "SubagentStop"; readonly data: TurnStoppingEvent }
   | { readonly event: "SessionEnd"; readonly data: SessionEndEvent }
-  | { readonly event: "StopFailure"; readonly data: TurnEndEvent };
+  | { readonly event: "StopFailure"; readonly data: TurnEndEvent }
+  | { readonly event: "Interrupt"; readonly data: TurnEndEvent };
 
 /** What the agent told hookd about a session beyond SessionInfo, passed through when known. */
 export interface PayloadExtras {
@@ -124,5 +125,8 @@ function eventFields(dialect: Dialect, input: PayloadInput): Record<string, Json
     case "StopFailure":
       // hookd knows that the turn failed, not the API error's type.
       return { error: "unknown", error_details: input.data.detail };
+    case "Interrupt":
+      // Codex sends nothing beyond the common fields.
+      return {};
   }
 }

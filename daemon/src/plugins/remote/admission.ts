@@ -41,6 +41,10 @@ export interface AdmissionOptions {
   readonly log: Logger;
   /** A managed plugin's supervisor admits it: no background probe after a failed start. */
   readonly managed: boolean;
+  /** The most calls in flight on the plugin's Attach stream. */
+  readonly attachWindow: number;
+  /** An Attach answer was refused (an id never sent or answered twice). */
+  readonly refused: (detail: string) => void;
   /** A valid manifest arrived; called before the plugin reports serving. */
   readonly described: (manifest: RemoteManifest) => void;
 }
@@ -68,6 +72,11 @@ export class Admission {
 
   get lastError(): string | undefined {
     return this.#lastError;
+  }
+
+  /** What calls go over now ("unary" until the plugin is described). */
+  get transport(): "stream" | "unary" {
+    return this.#conn?.transport ?? "unary";
   }
 
   /** The channel calls go out on, while serving; undefined otherwise (calls then fail fast). */
@@ -171,7 +180,8 @@ export class Admission {
   // ---- probing -------------------------------------------------------------------------------
 
   #connection(): RemoteConnection {
-    this.#conn ??= new RemoteConnection(this.#options.target, this.#options.credentials, this.#options.channelOptions);
+    const { target, credentials, channelOptions, log, policy, refused } = this.#options;
+    this.#conn ??= new RemoteConnection(target, credentials, channelOptions, { log, refused, backoff: policy });
     return this.#conn;
   }
 
@@ -200,6 +210,7 @@ export class Admission {
     }
     if (epoch !== this.#epoch || this.#closed || signal.aborted) return "superseded";
     this.#options.described(manifest);
+    conn.attach({ transport: manifest.transport ?? "default", daemonVersion, pluginName: name, window: this.#options.attachWindow });
     this.#setHealth("serving", "healthy and described");
     return undefined;
   }

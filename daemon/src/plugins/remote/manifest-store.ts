@@ -94,6 +94,7 @@ function toProto(manifest: RemoteManifest): pb.PluginManifest {
     name: manifest.name,
     version: manifest.version,
     sideEffectFree: manifest.sideEffectFree,
+    transport: { default: pb.PluginTransport.UNSPECIFIED, unary: pb.PluginTransport.UNARY, stream: pb.PluginTransport.STREAM }[manifest.transport ?? "default"],
     subscriptions: manifest.subscriptions.map((sub) => ({
       point: toProtoPoint(sub.point),
       tools: [...sub.tools],

@@ -5,7 +5,7 @@
 import { HookdError, MATCHED_POINTS, compileToolMatcher } from "@hookd/sdk";
 import { fromProtoFailurePolicy, fromProtoPoint } from "@hookd/sdk/internal";
 import type { FailurePolicy, PointName, ToolMatcher } from "@hookd/sdk";
-import type { pb } from "@hookd/sdk/internal";
+import { pb } from "@hookd/sdk/internal";
 import type { ListenerOverrides } from "../../engine/listener.js";
 import { resolveSettings } from "../../engine/listener.js";
 
@@ -20,10 +20,15 @@ export interface ManifestSubscription {
   readonly failurePolicy?: FailurePolicy;
 }
 
+/** The transport a plugin's manifest prefers ("default": the stream when it implements Attach). */
+export type PluginTransport = "default" | "unary" | "stream";
+
 export interface RemoteManifest {
   readonly name: string;
   readonly version: string;
   readonly sideEffectFree: boolean;
+  /** Absent: "default". */
+  readonly transport?: PluginTransport;
   /** In the order the plugin listed them; at most one per point. */
   readonly subscriptions: readonly ManifestSubscription[];
 }
@@ -39,6 +44,12 @@ export interface ListenerSettings {
 }
 
 export type PointOverrides = Partial<Record<PointName, ListenerOverrides>>;
+
+const TRANSPORTS: Readonly<Record<number, PluginTransport | undefined>> = {
+  [pb.PluginTransport.UNSPECIFIED]: "default",
+  [pb.PluginTransport.UNARY]: "unary",
+  [pb.PluginTransport.STREAM]: "stream",
+};
 
 const PLUGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -70,7 +81,9 @@ export function readManifest(message: pb.PluginManifest | undefined, path = "man
     };
   });
   if (subscriptions.length === 0) throw invalid(`${path}.subscriptions`, "the plugin subscribes to no point");
-  return Object.freeze({ name: message.name, version: message.version, sideEffectFree: message.sideEffectFree, subscriptions });
+  const transport = TRANSPORTS[message.transport];
+  if (transport === undefined) throw invalid(`${path}.transport`, `unknown PluginTransport ${message.transport}`);
+  return Object.freeze({ name: message.name, version: message.version, sideEffectFree: message.sideEffectFree, ...(transport === "default" ? {} : { transport }), subscriptions });
 }
 
 /** True when two manifests would build the same listeners. */

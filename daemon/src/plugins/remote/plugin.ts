@@ -19,6 +19,7 @@ import type { PluginHealth, PluginStatus } from "../source.js";
 import type { PluginSource } from "../source.js";
 import { Admission, DEFAULT_HEALTH_POLICY, notify } from "./admission.js";
 import type { HealthChange, HealthPolicy } from "./admission.js";
+import { DEFAULT_ATTACH_WINDOW } from "./attach-link.js";
 import { remoteListeners } from "./calls.js";
 import type { CallSite } from "./calls.js";
 import { describeSource, fallbackSubscriptions } from "./fallback.js";
@@ -39,6 +40,9 @@ export interface RemoteStatus extends PluginStatus, CallCounters {
   readonly pid?: number;
   /** Where its subscriptions come from (fallback.ts describeSource). */
   readonly subscriptions: string;
+  /** What its calls go over now: the Attach stream, or one unary RPC each. */
+  readonly transport: "stream" | "unary";
+  readonly refusedAnswers: number;
 }
 
 export interface RemotePluginOptions {
@@ -56,6 +60,8 @@ export interface RemotePluginOptions {
   readonly health?: Partial<HealthPolicy>;
   /** Deadline of one health check or Describe, in milliseconds. */
   readonly probeTimeoutMs?: number;
+  /** The most calls in flight on the plugin's Attach stream (default DEFAULT_ATTACH_WINDOW). */
+  readonly attachWindow?: number;
   /** Sent in DescribeRequest. */
   readonly daemonVersion?: string;
   readonly log?: Logger;
@@ -111,6 +117,8 @@ export class RemotePlugin implements PluginSource {
       daemonVersion: options.daemonVersion ?? "",
       log: this.#log,
       managed: this.#managed,
+      attachWindow: options.attachWindow ?? DEFAULT_ATTACH_WINDOW,
+      refused: () => this.#stats.refused(),
       described: (manifest) => {
         this.#install(manifest);
         this.#stats.resetConsecutive();
@@ -178,6 +186,7 @@ export class RemotePlugin implements PluginSource {
       lastError: this.#admission.lastError ?? "",
       ...(this.#pid === undefined ? {} : { pid: this.#pid }),
       subscriptions: describeSource(this.#source),
+      transport: this.#admission.transport,
     };
   }
 

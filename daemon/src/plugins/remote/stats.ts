@@ -14,6 +14,8 @@ export interface CallCounters {
   readonly consecutiveFailures: number;
   /** Calls cut short by the caller (turn aborted, point budget spent) before the plugin's own deadline. */
   readonly cancelled: number;
+  /** Attach answers refused: for an id never sent, or one answered before. */
+  readonly refusedAnswers: number;
   /** p50 and p99 of the last RPCs (not of calls failed fast), in microseconds; 0 with no sample. */
   readonly latencyP50Us: number;
   readonly latencyP99Us: number;
@@ -24,6 +26,7 @@ export class CallStats {
   #failures = 0;
   #consecutive = 0;
   #cancelled = 0;
+  #refused = 0;
   readonly #window = new Float64Array(WINDOW);
   #next = 0;
   #filled = 0;
@@ -55,6 +58,11 @@ export class CallStats {
     this.#failures++;
   }
 
+  /** An Attach answer was refused; the call it claimed to answer is unaffected. */
+  refused(): void {
+    this.#refused++;
+  }
+
   cancelledByCaller(): void {
     this.#cancelled++;
   }
@@ -80,6 +88,7 @@ export class CallStats {
       failures: this.#failures,
       consecutiveFailures: this.#consecutive,
       cancelled: this.#cancelled,
+      refusedAnswers: this.#refused,
       latencyP50Us: at(0.5),
       latencyP99Us: at(0.99),
     };

@@ -56,7 +56,7 @@ class ListPluginsResponse(_message.Message):
     def __init__(self, plugins: _Optional[_Iterable[_Union[PluginStatus, _Mapping]]] = ...) -> None: ...
 
 class PluginStatus(_message.Message):
-    __slots__ = ("name", "kind", "target", "health", "points", "calls", "failures", "latency_p50_us", "latency_p99_us", "restarts", "last_error", "subscriptions")
+    __slots__ = ("name", "kind", "target", "health", "points", "calls", "failures", "latency_p50_us", "latency_p99_us", "restarts", "last_error", "subscriptions", "transport", "refused_answers")
     NAME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
@@ -69,6 +69,8 @@ class PluginStatus(_message.Message):
     RESTARTS_FIELD_NUMBER: _ClassVar[int]
     LAST_ERROR_FIELD_NUMBER: _ClassVar[int]
     SUBSCRIPTIONS_FIELD_NUMBER: _ClassVar[int]
+    TRANSPORT_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_ANSWERS_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: str
     target: str
@@ -81,7 +83,9 @@ class PluginStatus(_message.Message):
     restarts: int
     last_error: str
     subscriptions: str
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., target: _Optional[str] = ..., health: _Optional[_Union[PluginHealth, str]] = ..., points: _Optional[_Iterable[_Union[_types_pb2.Point, str]]] = ..., calls: _Optional[int] = ..., failures: _Optional[int] = ..., latency_p50_us: _Optional[int] = ..., latency_p99_us: _Optional[int] = ..., restarts: _Optional[int] = ..., last_error: _Optional[str] = ..., subscriptions: _Optional[str] = ...) -> None: ...
+    transport: str
+    refused_answers: int
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., target: _Optional[str] = ..., health: _Optional[_Union[PluginHealth, str]] = ..., points: _Optional[_Iterable[_Union[_types_pb2.Point, str]]] = ..., calls: _Optional[int] = ..., failures: _Optional[int] = ..., latency_p50_us: _Optional[int] = ..., latency_p99_us: _Optional[int] = ..., restarts: _Optional[int] = ..., last_error: _Optional[str] = ..., subscriptions: _Optional[str] = ..., transport: _Optional[str] = ..., refused_answers: _Optional[int] = ...) -> None: ...
 
 class ReloadRequest(_message.Message):
     __slots__ = ()

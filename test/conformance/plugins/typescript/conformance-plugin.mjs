@@ -29,6 +29,13 @@
 // invalid-json) are sent by a raw grpc-js handler: while servePlugin registers the HookPlugin
 // service, the registration of the point RPCs is wrapped so that those scenarios answer hand-made
 // bytes through an identity serializer and every other call goes to the SDK's handler untouched.
+// Over the Attach stream the same scenarios are answered the same way: the stream's incoming
+// call frames are looked at before the SDK sees them, and a raw scenario's frame is answered with
+// the same hand-made response bytes in that point's reply field (wrong-variant: in the reply field
+// of the other point whose response it is); the SDK sees an empty frame instead, which it ignores.
+//
+// Transport: servePlugin serves both; $HOOKD_CONFORMANCE_TRANSPORT=unary makes the manifest ask
+// the daemon for unary (it then never opens Attach), anything else leaves it the stream.
 //
 // Manifest: name conformance-typescript, the points $HOOKD_CONFORMANCE_POINTS names
 // (comma-separated; all this plugin serves when unset), every tool, fail-closed unless
@@ -36,6 +43,7 @@
 // point). Listens on $HOOKD_PLUGIN_SOCKET; SIGTERM closes it gracefully. With
 // $HOOKD_CONFORMANCE_UNREACHABLE set the process exits before it serves.
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { Server } from "@grpc/grpc-js";
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -299,10 +307,43 @@ function rawAnswer(method, scenario) {
   }
 }
 
-/** Wraps the registration of the point RPCs (see the header); every other method is untouched. */
+/** The RPC name of each AttachCall request case that has raw scenarios. */
+const ATTACH_METHODS = { preStep: "PreStep", preTool: "PreTool", postTool: "PostTool", rewrite: "Rewrite", approve: "Approve", turnStopping: "TurnStopping" };
+
+/** The Attach answer frame of a raw scenario's call, or undefined to let the SDK answer it. */
+function rawAttachAnswer(call) {
+  const method = ATTACH_METHODS[call.request.case];
+  if (method === undefined) return undefined;
+  const scenario = scenarioOfRequest[method](call.request.value);
+  const answer = rawAnswer(method, scenario);
+  if (answer === undefined) return undefined;
+  // wrong-variant answers another point's response: it goes in that point's reply field.
+  const point = scenario !== "wrong-variant" ? DECISION_FIELD[method] : method === "PreTool" ? pb.Point.POST_TOOL : pb.Point.PRE_TOOL;
+  const frame = new BinaryWriter().tag(1, WireType.Varint).uint64(call.callId).tag(10 + point, WireType.LengthDelimited).bytes(answer).finish();
+  return Buffer.from(frame);
+}
+
+/** The Attach handler with raw scenarios answered before the SDK's handler sees their frames. */
+function attachWithRawAnswers(handler) {
+  return (stream) => {
+    const push = stream.push.bind(stream);
+    stream.push = (decoded) => {
+      const frame = decoded?.ok ? decoded.message.frame : undefined;
+      const answer = frame?.case === "call" ? rawAttachAnswer(frame.value) : undefined;
+      if (answer === undefined) return push(decoded);
+      stream.write(answer);
+      // The stream reads on only after a push: an empty frame (which the SDK ignores) keeps it reading.
+      return push({ ok: true, message: create(pb.AttachRequestSchema, {}) });
+    };
+    return handler(stream);
+  };
+}
+
+/** Wraps the registration of the point RPCs and Attach (see the header); every other method is untouched. */
 function withRawAnswers(register) {
   return function (name, handler, serialize, deserialize, type) {
     const method = name.startsWith(SERVICE) ? name.slice(SERVICE.length) : "";
+    if (method === "Attach") return register.call(this, name, attachWithRawAnswers(handler), serialize, deserialize, type);
     if (!(method in REQUESTS)) return register.call(this, name, handler, serialize, deserialize, type);
     const requestBytes = new WeakMap();
     const keepBytes = (data) => {
@@ -331,7 +372,8 @@ const register = Server.prototype.register;
 Server.prototype.register = withRawAnswers(register);
 let serving;
 try {
-  serving = servePlugin(plugin, { signal: stop.signal }); // registers its services synchronously
+  const transport = process.env.HOOKD_CONFORMANCE_TRANSPORT === "unary" ? "unary" : undefined;
+  serving = servePlugin(plugin, { signal: stop.signal, transport }); // registers its services synchronously
 } finally {
   Server.prototype.register = register;
 }

@@ -320,8 +320,13 @@ type PluginStatus struct {
 	// described, "config", "last known manifest of <ISO time>" or "none: failing every gate point".
 	// Empty for kinds whose definition is always known (in-process, worker, command).
 	Subscriptions string `protobuf:"bytes,12,opt,name=subscriptions,proto3" json:"subscriptions,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// What a remote or managed plugin's calls go over now: "stream" (HookPlugin.Attach) or "unary".
+	// Empty for the other kinds.
+	Transport string `protobuf:"bytes,13,opt,name=transport,proto3" json:"transport,omitempty"`
+	// Attach answers refused: for a call id never sent, or one already answered.
+	RefusedAnswers uint64 `protobuf:"varint,14,opt,name=refused_answers,json=refusedAnswers,proto3" json:"refused_answers,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *PluginStatus) Reset() {
@@ -436,6 +441,20 @@ func (x *PluginStatus) GetSubscriptions() string {
 		return x.Subscriptions
 	}
 	return ""
+}
+
+func (x *PluginStatus) GetTransport() string {
+	if x != nil {
+		return x.Transport
+	}
+	return ""
+}
+
+func (x *PluginStatus) GetRefusedAnswers() uint64 {
+	if x != nil {
+		return x.RefusedAnswers
+	}
+	return 0
 }
 
 type ReloadRequest struct {
@@ -851,7 +870,7 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\x11config_generation\x18\b \x01(\x04R\x10configGeneration\"\x14\n" +
 	"\x12ListPluginsRequest\"G\n" +
 	"\x13ListPluginsResponse\x120\n" +
-	"\aplugins\x18\x01 \x03(\v2\x16.hookd.v1.PluginStatusR\aplugins\"\x86\x03\n" +
+	"\aplugins\x18\x01 \x03(\v2\x16.hookd.v1.PluginStatusR\aplugins\"\xcd\x03\n" +
 	"\fPluginStatus\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x16\n" +
@@ -866,7 +885,9 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	" \x01(\rR\brestarts\x12\x1d\n" +
 	"\n" +
 	"last_error\x18\v \x01(\tR\tlastError\x12$\n" +
-	"\rsubscriptions\x18\f \x01(\tR\rsubscriptions\"\x0f\n" +
+	"\rsubscriptions\x18\f \x01(\tR\rsubscriptions\x12\x1c\n" +
+	"\ttransport\x18\r \x01(\tR\ttransport\x12'\n" +
+	"\x0frefused_answers\x18\x0e \x01(\x04R\x0erefusedAnswers\"\x0f\n" +
 	"\rReloadRequest\"m\n" +
 	"\x0eReloadResponse\x12\x18\n" +
 	"\aapplied\x18\x01 \x01(\bR\aapplied\x12\x14\n" +
