@@ -72,11 +72,12 @@ export class Lab {
     return { proc: this.#keep(await startNodeHelper(name, "floor-server.js", ["--listen", target])), target };
   }
 
-  /** bench-policy served by servePlugin on a fresh Unix socket. */
-  async remotePolicy(name: string, harmless: "allow" | "pass", profileAs?: string): Promise<{ proc: Proc; target: string }> {
+  /** bench-policy served by servePlugin on a fresh Unix socket; its manifest asks for `transport` (the unary scenarios': unary). */
+  async remotePolicy(name: string, harmless: "allow" | "pass", profileAs?: string, transport: "stream" | "unary" = "unary"): Promise<{ proc: Proc; target: string }> {
     const target = this.socket(name);
     const profile = profileAs === undefined ? [] : this.#profileArgs(profileAs);
-    const proc = await startProcess(name, process.execPath, [...profile, join(BENCH_DIST, "plugins/serve-policy.js"), "--listen", target, "--name", name, "--harmless", harmless], {
+    const args = [...profile, join(BENCH_DIST, "plugins/serve-policy.js"), "--listen", target, "--name", name, "--harmless", harmless, "--transport", transport];
+    const proc = await startProcess(name, process.execPath, args, {
       ready: (line) => line === "ready",
     });
     return { proc: this.#keep(proc), target };

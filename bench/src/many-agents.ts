@@ -20,9 +20,8 @@ export async function manyAgents(lab: Lab): Promise<Record<string, ScenarioResul
   const { relayTarget } = await lab.floor();
   const results: Record<string, ScenarioResult> = {};
   let daemonTarget: string | undefined;
-  let pluginTarget = "";
   try {
-    ({ target: daemonTarget, pluginTarget } = await remotePolicyDaemon(lab, "agents32"));
+    daemonTarget = (await remotePolicyDaemon(lab, "agents32")).target;
   } catch (error) {
     if (!(error instanceof Skip)) throw error;
     results["agents32"] = { skipped: error.message };
@@ -37,8 +36,10 @@ export async function manyAgents(lab: Lab): Promise<Record<string, ScenarioResul
   const sides = daemonTarget === undefined ? [] : [await agents("agents32", daemonTarget)];
   if (daemonTarget !== undefined) {
     try {
-      await expectAttach(pluginTarget);
-      sides.push(await agents("stream_agents32", daemonTarget, true));
+      // Its own daemon and plugin: agents32's plugin asks for unary, this one's for the stream.
+      const streamDaemon = await remotePolicyDaemon(lab, "stream_agents32", "stream");
+      await expectAttach(streamDaemon.pluginTarget);
+      sides.push(await agents("stream_agents32", streamDaemon.target, true));
     } catch (error) {
       if (!(error instanceof Skip)) throw error;
       results["stream_agents32"] = { skipped: error.message };

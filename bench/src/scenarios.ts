@@ -152,7 +152,14 @@ export const SCENARIOS: readonly Scenario[] = [
     name: "remote_uds",
     what: "one remote TypeScript plugin (servePlugin) over a Unix socket",
     bounds: FAST,
-    setup: async (lab) => expectPreTool(lab.client((await remotePolicyDaemon(lab, "remote_uds")).target), "bench-policy"),
+    setup: async (lab) => {
+      const daemon = await remotePolicyDaemon(lab, "remote_uds");
+      const setup = await expectPreTool(lab.client(daemon.target), "bench-policy");
+      // The unary counterpart of stream_remote: its plugin's manifest asks for unary.
+      const transport = await daemon.transport();
+      if (transport !== "unary") throw new Error(`the daemon calls the plugin over ${transport}, not unary`);
+      return setup;
+    },
   },
   {
     type: "latency",

@@ -2,6 +2,7 @@
 // scenario, the bench plugin's module, and the two usual setups (a daemon with given plugins, a
 // daemon in front of the remote bench-policy).
 import { join } from "node:path";
+import { closeClient, createClient, pb } from "@hookd/sdk/internal";
 import { expectPreTool } from "./lab.js";
 import type { Lab } from "./lab.js";
 import { REPO } from "./procs.js";
@@ -54,9 +55,21 @@ export async function throughDaemon(lab: Lab, name: string, plugins: Record<stri
   return expectPreTool(lab.client(daemon.target), decidedBy);
 }
 
-export async function remotePolicyDaemon(lab: Lab, name: string): Promise<{ target: string; pluginTarget: string }> {
-  const plugin = await lab.remotePolicy("bench-policy", "allow", lab.settings.profileScenarios.has(name) ? `plugin-${name}` : undefined);
-  const daemon = await lab.daemon(name, [{ name: "bench-policy", kind: "remote", target: plugin.target }]);
-  return { target: daemon.target, pluginTarget: plugin.target };
+export async function remotePolicyDaemon(lab: Lab, name: string, transport: "stream" | "unary" = "unary"): Promise<{ target: string; pluginTarget: string; transport: () => Promise<string> }> {
+  const plugin = await lab.remotePolicy("bench-policy", "allow", lab.settings.profileScenarios.has(name) ? `plugin-${name}` : undefined, transport);
+  const admin = lab.socket(`${name}-admin`);
+  const daemon = await lab.daemon(name, [{ name: "bench-policy", kind: "remote", target: plugin.target }], { admin: { unix: admin.slice("unix://".length) } });
+  return { target: daemon.target, pluginTarget: plugin.target, transport: () => pluginTransport(admin, "bench-policy") };
+}
+
+/** What the daemon says `plugin`'s calls go over now (HookAdmin ListPlugins: "stream" or "unary"). */
+async function pluginTransport(admin: string, plugin: string): Promise<string> {
+  const client = createClient(pb.HookAdmin, admin);
+  try {
+    const listed = await client.listPlugins({}, { timeoutMs: 5_000 });
+    return listed.plugins.find((status) => status.name === plugin)?.transport ?? "(not listed)";
+  } finally {
+    closeClient(client);
+  }
 }
 

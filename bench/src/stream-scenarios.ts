@@ -77,9 +77,12 @@ export const STREAM_SCENARIOS: readonly Scenario[] = [
     what: "pre-tool on an Evaluate stream through hookd to one remote plugin (servePlugin) over Attach",
     bounds: FAST,
     setup: async (lab) => {
-      const daemon = await remotePolicyDaemon(lab, "stream_remote");
+      const daemon = await remotePolicyDaemon(lab, "stream_remote", "stream");
       await expectAttach(daemon.pluginTarget);
-      return onStream(lab, daemon.target, "bench-policy");
+      const setup = await onStream(lab, daemon.target, "bench-policy");
+      const transport = await daemon.transport();
+      if (transport !== "stream") throw new Error(`the daemon calls the plugin over ${transport}, not the stream`);
+      return setup;
     },
   },
   {
@@ -88,7 +91,7 @@ export const STREAM_SCENARIOS: readonly Scenario[] = [
     what: "fanout4 on an Evaluate stream: four side-effect-free remote plugins over Attach",
     bounds: FAST,
     setup: async (lab) => {
-      const plugins = await Promise.all(["fan-1", "fan-2", "fan-3", "fan-4"].map((name, i) => lab.remotePolicy(name, i === 3 ? "allow" : "pass")));
+      const plugins = await Promise.all(["fan-1", "fan-2", "fan-3", "fan-4"].map((name, i) => lab.remotePolicy(name, i === 3 ? "allow" : "pass", undefined, "stream")));
       await expectAttach(plugins[0]?.target ?? "");
       const daemon = await lab.daemon("stream_fanout4", plugins.map((p, i) => ({ name: `fan-${i + 1}`, kind: "remote", target: p.target })));
       return onStream(lab, daemon.target, "fan-4");
