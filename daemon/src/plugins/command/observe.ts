@@ -9,37 +9,19 @@
 import { basename } from "node:path";
 import { LosslessNumber, compileToolMatcher, toJsonText } from "@hookd/sdk";
 import type { AgentEventEvent, JsonObject, JsonValue, SessionInfo } from "@hookd/sdk";
-import { signalOf } from "@hookd/sdk/internal";
 import { childEnv } from "../../child-env.js";
-import { PluginFault } from "../../engine/faults.js";
-import type { FaultCause } from "../../engine/faults.js";
-import type { Listener, ListenerCall, ListenerTraits } from "../../engine/listener.js";
+import type { Listener } from "../../engine/listener.js";
 import { DIALECTS, OBSERVED_EVENTS } from "./dialect.js";
 import type { Dialect } from "./dialect.js";
-import type { HookErrorKind, HookResult } from "./output.js";
+import type { HookResult } from "./output.js";
 import { interpretRun } from "./output.js";
+import { PASS, observerListener, settleObserved } from "./observer.js";
+import type { ObservedReport } from "./observer.js";
 import type { HooksModel, ObservedGroup } from "./parse.js";
 import type { PayloadExtras } from "./payload.js";
 import { runHook } from "./runner.js";
 
-const TRAITS: ListenerTraits = Object.freeze({ wraps: false, answersOverWire: true, settlesItself: false, sendsOnNextTurn: false });
-const PASS = { kind: "pass" } as const;
-const GRACE_MS = 1_000;
-
-const CAUSE: Readonly<Record<HookErrorKind, FaultCause>> = { timeout: "deadline_exceeded", crash: "crashed", exit: "crashed", cancelled: "crashed", garbage: "invalid_answer", spawn: "unavailable" };
-
-/** What the log needs of one hook's result, in either dialect's interpretation. */
-export type ObservedResult = Pick<HookResult, "hook" | "status" | "durationMs" | "exitCode" | "notes"> & { readonly error?: { readonly kind: string; readonly message: string } };
-
-/** One firing at agent-event: every hook's result in file order, and what the hooks asked for that an observer cannot do. */
-export interface ObservedReport {
-  readonly plugin: string;
-  readonly event: string;
-  readonly results: readonly ObservedResult[];
-  /** Blocks and stops the hooks answered, one line each: never honoured at an observe-only point. */
-  readonly notHonoured: readonly string[];
-  readonly systemMessages: readonly string[];
-}
+export type { ObservedReport, ObservedResult } from "./observer.js";
 
 export interface ObservedOptions {
   readonly plugin: string;
@@ -147,27 +129,8 @@ export function observedListener(model: HooksModel, options: ObservedOptions): L
       }),
     );
     signal.throwIfAborted();
-    const ignored = results.flatMap((result) => notHonoured(result, event.eventName));
-    options.onObserved?.({ plugin: options.plugin, event: event.eventName, results, notHonoured: ignored, systemMessages: results.flatMap((r) => (r.systemMessage === undefined ? [] : [r.systemMessage])) });
-    const failed = results.filter((result) => result.error !== undefined);
-    const [first] = failed;
-    if (first?.error !== undefined) throw new PluginFault(options.plugin, "agent-event", CAUSE[first.error.kind], failed.map((r) => `${r.hook}: ${r.error?.message ?? "failed"}`).join("; "));
-    return PASS;
+    return settleObserved(options.plugin, event.eventName, results, results.flatMap((result) => notHonoured(result, event.eventName)), options.onObserved);
   };
-  const deadlineMs = settings.deadlineMs ?? longestMs + GRACE_MS;
-  return {
-    plugin: options.plugin,
-    point: "agent-event",
-    kind: "command",
-    traits: TRAITS,
-    priority: settings.priority ?? 0,
-    // The subscription's matchers are the event names the file has hooks for.
-    matches: (eventName) => events.has(eventName) && narrow(eventName),
-    deadlineMs,
-    ownBudgetMs: deadlineMs,
-    // Observers' failures are contained whatever the policy; the fault is still audited with its cause.
-    failurePolicy: "fail-open",
-    sideEffectFree: false,
-    call: (event: AgentEventEvent, _ctx: unknown, call: ListenerCall) => fire(event, signalOf(call.cancellation)),
-  };
+  // The subscription's matchers are the event names the file has hooks for.
+  return observerListener({ plugin: options.plugin, settings, longestMs, matches: (eventName) => events.has(eventName) && narrow(eventName), fire });
 }

@@ -8,24 +8,18 @@
 // reported as not honoured; a failed hook is the plugin's fault with its cause (contained).
 import { compileToolMatcher, toJsonText } from "@hookd/sdk";
 import type { AgentEventEvent, JsonValue, SessionInfo } from "@hookd/sdk";
-import { signalOf } from "@hookd/sdk/internal";
 import { childEnv } from "../../../child-env.js";
-import { PluginFault } from "../../../engine/faults.js";
-import type { FaultCause } from "../../../engine/faults.js";
-import type { Listener, ListenerCall, ListenerTraits } from "../../../engine/listener.js";
+import type { Listener } from "../../../engine/listener.js";
 import { isJsonObject } from "../observe.js";
-import type { ObservedReport } from "../observe.js";
+import { PASS, observerListener, settleObserved } from "../observer.js";
+import type { ObservedReport } from "../observer.js";
 import type { PayloadExtras } from "../payload.js";
 import { runHook } from "../runner.js";
 import { interpretGeminiRun } from "./output.js";
-import type { GeminiErrorKind, GeminiResult } from "./output.js";
+import type { GeminiResult } from "./output.js";
 import { GEMINI_OBSERVED, GEMINI_RUN } from "./parse.js";
 import type { GeminiHookEvent, GeminiHookSpec, GeminiHooksModel } from "./parse.js";
 
-const TRAITS: ListenerTraits = Object.freeze({ wraps: false, answersOverWire: true, settlesItself: false, sendsOnNextTurn: false });
-const PASS = { kind: "pass" } as const;
-const GRACE_MS = 1_000;
-const CAUSE: Readonly<Record<GeminiErrorKind, FaultCause>> = { timeout: "deadline_exceeded", crash: "crashed", exit: "crashed", cancelled: "crashed", garbage: "invalid_answer", spawn: "unavailable" };
 
 export interface GeminiObservedOptions {
   readonly plugin: string;
@@ -95,30 +89,7 @@ export function geminiObservedListener(model: GeminiHooksModel, options: GeminiO
     if (sequential) for (const hook of hooks) results.push(await one(hook));
     else results.push(...(await Promise.all(hooks.map(one))));
     signal.throwIfAborted();
-    options.onObserved?.({
-      plugin: options.plugin,
-      event: event.eventName,
-      results,
-      notHonoured: results.flatMap((r) => notHonoured(r, event.eventName)),
-      systemMessages: results.flatMap((r) => (r.systemMessage === undefined ? [] : [r.systemMessage])),
-    });
-    const failed = results.filter((r) => r.error !== undefined);
-    const [first] = failed;
-    if (first?.error !== undefined) throw new PluginFault(options.plugin, "agent-event", CAUSE[first.error.kind], failed.map((r) => `${r.hook}: ${r.error?.message ?? "failed"}`).join("; "));
-    return PASS;
+    return settleObserved(options.plugin, event.eventName, results, results.flatMap((r) => notHonoured(r, event.eventName)), options.onObserved);
   };
-  const deadlineMs = settings.deadlineMs ?? longestMs + GRACE_MS;
-  return {
-    plugin: options.plugin,
-    point: "agent-event",
-    kind: "command",
-    traits: TRAITS,
-    priority: settings.priority ?? 0,
-    matches: (eventName) => events.has(eventName as GeminiHookEvent) && narrow(eventName),
-    deadlineMs,
-    ownBudgetMs: deadlineMs,
-    failurePolicy: "fail-open",
-    sideEffectFree: false,
-    call: (event: AgentEventEvent, _ctx: unknown, call: ListenerCall) => fire(event, signalOf(call.cancellation)),
-  };
+  return observerListener({ plugin: options.plugin, settings, longestMs, matches: (eventName) => events.has(eventName as GeminiHookEvent) && narrow(eventName), fire });
 }
