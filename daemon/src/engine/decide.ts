@@ -1,9 +1,10 @@
 // One entry for every point: picks the point's listeners (matching the point's match key: the
-// tool at tool-scoped points, the event name at agent-event), freezes the event, runs the runner of the point's mode within the point's budget, and
-// records every invocation and the applied decision on the event bus; the point's shadow
-// listeners are started beside the enforcing ones and never awaited (runners/shadow.ts). The loop, the tool
-// pipeline and the evaluate API all decide through `decide`, so a point behaves the same
-// wherever it is reached. Knows the modes, never a point by name.
+// tool at tool-scoped points, the event name at agent-event), freezes the event, runs the runner
+// of the point's mode within the point's budget, and records every invocation and the applied
+// decision on the event bus; the point's shadow listeners are started beside the enforcing ones
+// and never awaited (runners/shadow.ts). The loop, the tool pipeline and the evaluate API all
+// decide through `decide`, so a point behaves the same wherever it is reached. Knows the modes,
+// never a point by name.
 import { POINT_TABLE, matchKeyOf, unreachable } from "@hookd/sdk";
 import type { DecisionOf, EventOf, PointName, PointSpec, PointTable, ToolCall, ToolResult } from "@hookd/sdk";
 import { freezeBuilt } from "@hookd/sdk/internal";

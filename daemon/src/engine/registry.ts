@@ -61,10 +61,6 @@ export class PluginRegistry {
     return extra;
   }
 
-  get stretchesBudgets(): boolean {
-    return this.#stretch;
-  }
-
   /** Every enforcing plugin name with the points it subscribes to, in order, for logs and `hookd check`. */
   describe(): { point: PointName; plugins: string[] }[] {
     return POINTS.map((point) => ({ point, plugins: (this.#byPoint.get(point) ?? []).map((l) => l.plugin) }));

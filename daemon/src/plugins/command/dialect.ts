@@ -70,9 +70,6 @@ export const OBSERVED_EVENTS: { readonly [event: string]: ObservedMatch } = {
   PostModelSwitch: on("to_model"),
 };
 
-/** The observed events' names (kept for readers of the earlier "accepted, not run" list). */
-export const FOREIGN_EVENTS: ReadonlySet<string> = new Set(Object.keys(OBSERVED_EVENTS));
-
 /** What a group's matcher is matched against; "none": the event has no matcher field and ignores it. */
 export type MatchOn = "tool" | "source" | "agent-type" | "end-reason" | "error-type" | "none";
 

@@ -8,7 +8,7 @@ export { commandListeners, selectHooks, substituteProjectDir, DEADLINE_GRACE_MS 
 export type { CommandListenerOptions, CommandRunReport, PointSettings } from "./listener.js";
 export { loadHooksFile, parseHooks, parseHooksText } from "./parse.js";
 export type { HookGroup, HookSpec, HooksModel, ObservedGroup } from "./parse.js";
-export { DIALECTS, EVENTS_AT_POINT, EVENT_SPECS, FOREIGN_EVENTS, HOOK_EVENTS, OBSERVED_EVENTS, hookTimeoutSec } from "./dialect.js";
+export { DIALECTS, EVENTS_AT_POINT, EVENT_SPECS, HOOK_EVENTS, OBSERVED_EVENTS, hookTimeoutSec } from "./dialect.js";
 export type { ObservedMatch } from "./dialect.js";
 export { observedListener, observedMatchValues, observedPayload, selectObserved } from "./observe.js";
 export type { ObservedOptions, ObservedReport, ObservedResult } from "./observe.js";
