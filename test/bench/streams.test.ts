@@ -157,13 +157,13 @@ describe("npm run bench: the stream and http scenarios", () => {
     await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
   });
 
-  it("measures the stream floors and the http path, skips a stream scenario only while the daemon or plugin lacks the stream, and writes #16's ratios", { timeout: 180_000 }, async () => {
+  it("measures the stream floors, the stream path and the http path, none skipped, and writes #16's ratios", { timeout: 180_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), "hookd-bench-streams-test-"));
     dirs.push(dir);
     const json = join(dir, "bench.json");
-    const measured = ["floor_single", "floor_stream_single", "floor_stream_relay", "floor_http", "http_hook", "floor_process", "forwarder_c"];
-    const maybe = ["stream_inprocess", "stream_remote"];
-    await run(process.execPath, [join(REPO, "bench/run.mjs"), "--quick", "--only", [...measured, ...maybe].join(","), "--json", json], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
+    // The daemon serves both streams now: a stream scenario that skips is a failure, like any other.
+    const measured = ["floor_single", "floor_stream_single", "floor_stream_relay", "floor_http", "http_hook", "floor_process", "forwarder_c", "stream_inprocess", "stream_remote"];
+    await run(process.execPath, [join(REPO, "bench/run.mjs"), "--quick", "--only", measured.join(","), "--json", json], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
     const results = JSON.parse(await readFile(json, "utf8")) as BenchJson;
     expect(existsSync(join(REPO, "daemon/dist/forward/hookd-hook")), "the C forwarder is built (npm run build, with cc)").toBe(true);
     for (const name of measured) {
@@ -172,15 +172,6 @@ describe("npm run bench: the stream and http scenarios", () => {
       expect(scenario?.mismatches ?? 0, name).toBe(0);
       expect(scenario?.p50_us, name).toBeGreaterThan(0);
       expect(scenario?.cpu_us_per_call, name).toBeGreaterThan(0);
-    }
-    // Skipped only while the daemon or servePlugin lacks the stream, and then saying which.
-    for (const name of maybe) {
-      const scenario = results.scenarios[name];
-      if (scenario?.skipped !== undefined) expect(scenario.skipped, name).toMatch(/does not serve (the HookHost\.Evaluate stream|HookPlugin\.Attach) yet \(UNIMPLEMENTED/);
-      else {
-        expect(scenario?.mismatches ?? 0, name).toBe(0);
-        expect(scenario?.p50_us, name).toBeGreaterThan(0);
-      }
     }
     const p50 = (name: string): number => results.scenarios[name]?.p50_us ?? Number.NaN;
     expect(results.ratios["http_hook/floor_http"]).toBeCloseTo(p50("http_hook") / p50("floor_http"), 1);
