@@ -25,35 +25,35 @@ _sym_db = _symbol_database.Default()
 from hookd.v1 import types_pb2 as hookd_dot_v1_dot_types__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14hookd/v1/admin.proto\x12\x08hookd.v1\x1a\x14hookd/v1/types.proto\"\x12\n\x10GetStatusRequest\"\xb8\x01\n\x11GetStatusResponse\x12\x0f\n\x07version\x18\x01 \x01(\t\x12\x0b\n\x03pid\x18\x02 \x01(\r\x12\x11\n\tuptime_ms\x18\x03 \x01(\x04\x12\x18\n\x10\x61gents_connected\x18\x04 \x01(\r\x12\x15\n\rsessions_open\x18\x05 \x01(\r\x12\x11\n\tlisteners\x18\x06 \x03(\t\x12\x13\n\x0b\x63onfig_path\x18\x07 \x01(\t\x12\x19\n\x11\x63onfig_generation\x18\x08 \x01(\x04\"\x14\n\x12ListPluginsRequest\">\n\x13ListPluginsResponse\x12\'\n\x07plugins\x18\x01 \x03(\x0b\x32\x16.hookd.v1.PluginStatus\"\xbd\x02\n\x0cPluginStatus\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0e\n\x06target\x18\x03 \x01(\t\x12&\n\x06health\x18\x04 \x01(\x0e\x32\x16.hookd.v1.PluginHealth\x12\x1f\n\x06points\x18\x05 \x03(\x0e\x32\x0f.hookd.v1.Point\x12\r\n\x05\x63\x61lls\x18\x06 \x01(\x04\x12\x10\n\x08\x66\x61ilures\x18\x07 \x01(\x04\x12\x16\n\x0elatency_p50_us\x18\x08 \x01(\x04\x12\x16\n\x0elatency_p99_us\x18\t \x01(\x04\x12\x10\n\x08restarts\x18\n \x01(\r\x12\x12\n\nlast_error\x18\x0b \x01(\t\x12\x15\n\rsubscriptions\x18\x0c \x01(\t\x12\x11\n\ttransport\x18\r \x01(\t\x12\x17\n\x0frefused_answers\x18\x0e \x01(\x04\"\x0f\n\rReloadRequest\"K\n\x0eReloadResponse\x12\x0f\n\x07\x61pplied\x18\x01 \x01(\x08\x12\r\n\x05\x65rror\x18\x02 \x01(\t\x12\x19\n\x11\x63onfig_generation\x18\x03 \x01(\x04\"V\n\x10TailAuditRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x0e\n\x06plugin\x18\x02 \x01(\t\x12\x1e\n\x05point\x18\x03 \x01(\x0e\x32\x0f.hookd.v1.Point\":\n\x11TailAuditResponse\x12%\n\x06record\x18\x01 \x01(\x0b\x32\x15.hookd.v1.AuditRecord\"\x9f\x03\n\x0b\x41uditRecord\x12\x0c\n\x04time\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x10\n\x08\x61gent_id\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12\x0c\n\x04turn\x18\x05 \x01(\r\x12\x0c\n\x04step\x18\x06 \x01(\r\x12\x0f\n\x07\x63\x61ll_id\x18\x07 \x01(\t\x12\x0e\n\x06plugin\x18\x08 \x01(\t\x12\x1e\n\x05point\x18\t \x01(\x0e\x32\x0f.hookd.v1.Point\x12\x10\n\x08\x64\x65\x63ision\x18\n \x01(\t\x12\x0e\n\x06reason\x18\x0b \x01(\t\x12\r\n\x05\x63\x61use\x18\x0c \x01(\t\x12\x13\n\x0b\x64uration_us\x18\r \x01(\x04\x12\x0f\n\x07outcome\x18\x0e \x01(\t\x12\x1b\n\x0e\x61rguments_json\x18\x0f \x01(\tH\x00\x88\x01\x01\x12$\n\x17original_arguments_json\x18\x10 \x01(\tH\x01\x88\x01\x01\x12\x14\n\x0crewritten_by\x18\x11 \x03(\t\x12\x12\n\nevent_name\x18\x12 \x01(\tB\x11\n\x0f_arguments_jsonB\x1a\n\x18_original_arguments_json*\x9e\x01\n\x0cPluginHealth\x12\x1d\n\x19PLUGIN_HEALTH_UNSPECIFIED\x10\x00\x12\x19\n\x15PLUGIN_HEALTH_SERVING\x10\x01\x12\x1a\n\x16PLUGIN_HEALTH_STARTING\x10\x02\x12\x19\n\x15PLUGIN_HEALTH_EJECTED\x10\x03\x12\x1d\n\x19PLUGIN_HEALTH_UNAVAILABLE\x10\x04\x32\xa2\x02\n\tHookAdmin\x12\x44\n\tGetStatus\x12\x1a.hookd.v1.GetStatusRequest\x1a\x1b.hookd.v1.GetStatusResponse\x12J\n\x0bListPlugins\x12\x1c.hookd.v1.ListPluginsRequest\x1a\x1d.hookd.v1.ListPluginsResponse\x12;\n\x06Reload\x12\x17.hookd.v1.ReloadRequest\x1a\x18.hookd.v1.ReloadResponse\x12\x46\n\tTailAudit\x12\x1a.hookd.v1.TailAuditRequest\x1a\x1b.hookd.v1.TailAuditResponse0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14hookd/v1/admin.proto\x12\x08hookd.v1\x1a\x14hookd/v1/types.proto\"\x12\n\x10GetStatusRequest\"\xe5\x01\n\x11GetStatusResponse\x12\x0f\n\x07version\x18\x01 \x01(\t\x12\x0b\n\x03pid\x18\x02 \x01(\r\x12\x11\n\tuptime_ms\x18\x03 \x01(\x04\x12\x18\n\x10\x61gents_connected\x18\x04 \x01(\r\x12\x15\n\rsessions_open\x18\x05 \x01(\r\x12\x11\n\tlisteners\x18\x06 \x03(\t\x12\x13\n\x0b\x63onfig_path\x18\x07 \x01(\t\x12\x19\n\x11\x63onfig_generation\x18\x08 \x01(\x04\x12\x13\n\x0binstance_id\x18\t \x01(\t\x12\x16\n\x0e\x63onfig_version\x18\n \x01(\t\"\x14\n\x12ListPluginsRequest\">\n\x13ListPluginsResponse\x12\'\n\x07plugins\x18\x01 \x03(\x0b\x32\x16.hookd.v1.PluginStatus\"\xbd\x02\n\x0cPluginStatus\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0e\n\x06target\x18\x03 \x01(\t\x12&\n\x06health\x18\x04 \x01(\x0e\x32\x16.hookd.v1.PluginHealth\x12\x1f\n\x06points\x18\x05 \x03(\x0e\x32\x0f.hookd.v1.Point\x12\r\n\x05\x63\x61lls\x18\x06 \x01(\x04\x12\x10\n\x08\x66\x61ilures\x18\x07 \x01(\x04\x12\x16\n\x0elatency_p50_us\x18\x08 \x01(\x04\x12\x16\n\x0elatency_p99_us\x18\t \x01(\x04\x12\x10\n\x08restarts\x18\n \x01(\r\x12\x12\n\nlast_error\x18\x0b \x01(\t\x12\x15\n\rsubscriptions\x18\x0c \x01(\t\x12\x11\n\ttransport\x18\r \x01(\t\x12\x17\n\x0frefused_answers\x18\x0e \x01(\x04\"\x0f\n\rReloadRequest\"K\n\x0eReloadResponse\x12\x0f\n\x07\x61pplied\x18\x01 \x01(\x08\x12\r\n\x05\x65rror\x18\x02 \x01(\t\x12\x19\n\x11\x63onfig_generation\x18\x03 \x01(\x04\"V\n\x10TailAuditRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x0e\n\x06plugin\x18\x02 \x01(\t\x12\x1e\n\x05point\x18\x03 \x01(\x0e\x32\x0f.hookd.v1.Point\":\n\x11TailAuditResponse\x12%\n\x06record\x18\x01 \x01(\x0b\x32\x15.hookd.v1.AuditRecord\"\xed\x03\n\x0b\x41uditRecord\x12\x0c\n\x04time\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x10\n\x08\x61gent_id\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12\x0c\n\x04turn\x18\x05 \x01(\r\x12\x0c\n\x04step\x18\x06 \x01(\r\x12\x0f\n\x07\x63\x61ll_id\x18\x07 \x01(\t\x12\x0e\n\x06plugin\x18\x08 \x01(\t\x12\x1e\n\x05point\x18\t \x01(\x0e\x32\x0f.hookd.v1.Point\x12\x10\n\x08\x64\x65\x63ision\x18\n \x01(\t\x12\x0e\n\x06reason\x18\x0b \x01(\t\x12\r\n\x05\x63\x61use\x18\x0c \x01(\t\x12\x13\n\x0b\x64uration_us\x18\r \x01(\x04\x12\x0f\n\x07outcome\x18\x0e \x01(\t\x12\x1b\n\x0e\x61rguments_json\x18\x0f \x01(\tH\x00\x88\x01\x01\x12$\n\x17original_arguments_json\x18\x10 \x01(\tH\x01\x88\x01\x01\x12\x14\n\x0crewritten_by\x18\x11 \x03(\t\x12\x12\n\nevent_name\x18\x12 \x01(\t\x12\x13\n\x0binstance_id\x18\x13 \x01(\t\x12\x10\n\x08trace_id\x18\x14 \x01(\t\x12\x16\n\x0e\x63onfig_version\x18\x15 \x01(\t\x12\r\n\x05retry\x18\x16 \x01(\x08\x42\x11\n\x0f_arguments_jsonB\x1a\n\x18_original_arguments_json*\x9e\x01\n\x0cPluginHealth\x12\x1d\n\x19PLUGIN_HEALTH_UNSPECIFIED\x10\x00\x12\x19\n\x15PLUGIN_HEALTH_SERVING\x10\x01\x12\x1a\n\x16PLUGIN_HEALTH_STARTING\x10\x02\x12\x19\n\x15PLUGIN_HEALTH_EJECTED\x10\x03\x12\x1d\n\x19PLUGIN_HEALTH_UNAVAILABLE\x10\x04\x32\xa2\x02\n\tHookAdmin\x12\x44\n\tGetStatus\x12\x1a.hookd.v1.GetStatusRequest\x1a\x1b.hookd.v1.GetStatusResponse\x12J\n\x0bListPlugins\x12\x1c.hookd.v1.ListPluginsRequest\x1a\x1d.hookd.v1.ListPluginsResponse\x12;\n\x06Reload\x12\x17.hookd.v1.ReloadRequest\x1a\x18.hookd.v1.ReloadResponse\x12\x46\n\tTailAudit\x12\x1a.hookd.v1.TailAuditRequest\x1a\x1b.hookd.v1.TailAuditResponse0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'hookd.v1.admin_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_PLUGINHEALTH']._serialized_start=1330
-  _globals['_PLUGINHEALTH']._serialized_end=1488
+  _globals['_PLUGINHEALTH']._serialized_start=1453
+  _globals['_PLUGINHEALTH']._serialized_end=1611
   _globals['_GETSTATUSREQUEST']._serialized_start=56
   _globals['_GETSTATUSREQUEST']._serialized_end=74
   _globals['_GETSTATUSRESPONSE']._serialized_start=77
-  _globals['_GETSTATUSRESPONSE']._serialized_end=261
-  _globals['_LISTPLUGINSREQUEST']._serialized_start=263
-  _globals['_LISTPLUGINSREQUEST']._serialized_end=283
-  _globals['_LISTPLUGINSRESPONSE']._serialized_start=285
-  _globals['_LISTPLUGINSRESPONSE']._serialized_end=347
-  _globals['_PLUGINSTATUS']._serialized_start=350
-  _globals['_PLUGINSTATUS']._serialized_end=667
-  _globals['_RELOADREQUEST']._serialized_start=669
-  _globals['_RELOADREQUEST']._serialized_end=684
-  _globals['_RELOADRESPONSE']._serialized_start=686
-  _globals['_RELOADRESPONSE']._serialized_end=761
-  _globals['_TAILAUDITREQUEST']._serialized_start=763
-  _globals['_TAILAUDITREQUEST']._serialized_end=849
-  _globals['_TAILAUDITRESPONSE']._serialized_start=851
-  _globals['_TAILAUDITRESPONSE']._serialized_end=909
-  _globals['_AUDITRECORD']._serialized_start=912
-  _globals['_AUDITRECORD']._serialized_end=1327
-  _globals['_HOOKADMIN']._serialized_start=1491
-  _globals['_HOOKADMIN']._serialized_end=1781
+  _globals['_GETSTATUSRESPONSE']._serialized_end=306
+  _globals['_LISTPLUGINSREQUEST']._serialized_start=308
+  _globals['_LISTPLUGINSREQUEST']._serialized_end=328
+  _globals['_LISTPLUGINSRESPONSE']._serialized_start=330
+  _globals['_LISTPLUGINSRESPONSE']._serialized_end=392
+  _globals['_PLUGINSTATUS']._serialized_start=395
+  _globals['_PLUGINSTATUS']._serialized_end=712
+  _globals['_RELOADREQUEST']._serialized_start=714
+  _globals['_RELOADREQUEST']._serialized_end=729
+  _globals['_RELOADRESPONSE']._serialized_start=731
+  _globals['_RELOADRESPONSE']._serialized_end=806
+  _globals['_TAILAUDITREQUEST']._serialized_start=808
+  _globals['_TAILAUDITREQUEST']._serialized_end=894
+  _globals['_TAILAUDITRESPONSE']._serialized_start=896
+  _globals['_TAILAUDITRESPONSE']._serialized_end=954
+  _globals['_AUDITRECORD']._serialized_start=957
+  _globals['_AUDITRECORD']._serialized_end=1450
+  _globals['_HOOKADMIN']._serialized_start=1614
+  _globals['_HOOKADMIN']._serialized_end=1904
 # @@protoc_insertion_point(module_scope)

@@ -26,7 +26,7 @@ class GetStatusRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class GetStatusResponse(_message.Message):
-    __slots__ = ("version", "pid", "uptime_ms", "agents_connected", "sessions_open", "listeners", "config_path", "config_generation")
+    __slots__ = ("version", "pid", "uptime_ms", "agents_connected", "sessions_open", "listeners", "config_path", "config_generation", "instance_id", "config_version")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     PID_FIELD_NUMBER: _ClassVar[int]
     UPTIME_MS_FIELD_NUMBER: _ClassVar[int]
@@ -35,6 +35,8 @@ class GetStatusResponse(_message.Message):
     LISTENERS_FIELD_NUMBER: _ClassVar[int]
     CONFIG_PATH_FIELD_NUMBER: _ClassVar[int]
     CONFIG_GENERATION_FIELD_NUMBER: _ClassVar[int]
+    INSTANCE_ID_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_VERSION_FIELD_NUMBER: _ClassVar[int]
     version: str
     pid: int
     uptime_ms: int
@@ -43,7 +45,9 @@ class GetStatusResponse(_message.Message):
     listeners: _containers.RepeatedScalarFieldContainer[str]
     config_path: str
     config_generation: int
-    def __init__(self, version: _Optional[str] = ..., pid: _Optional[int] = ..., uptime_ms: _Optional[int] = ..., agents_connected: _Optional[int] = ..., sessions_open: _Optional[int] = ..., listeners: _Optional[_Iterable[str]] = ..., config_path: _Optional[str] = ..., config_generation: _Optional[int] = ...) -> None: ...
+    instance_id: str
+    config_version: str
+    def __init__(self, version: _Optional[str] = ..., pid: _Optional[int] = ..., uptime_ms: _Optional[int] = ..., agents_connected: _Optional[int] = ..., sessions_open: _Optional[int] = ..., listeners: _Optional[_Iterable[str]] = ..., config_path: _Optional[str] = ..., config_generation: _Optional[int] = ..., instance_id: _Optional[str] = ..., config_version: _Optional[str] = ...) -> None: ...
 
 class ListPluginsRequest(_message.Message):
     __slots__ = ()
@@ -118,7 +122,7 @@ class TailAuditResponse(_message.Message):
     def __init__(self, record: _Optional[_Union[AuditRecord, _Mapping]] = ...) -> None: ...
 
 class AuditRecord(_message.Message):
-    __slots__ = ("time", "kind", "agent_id", "session_id", "turn", "step", "call_id", "plugin", "point", "decision", "reason", "cause", "duration_us", "outcome", "arguments_json", "original_arguments_json", "rewritten_by", "event_name")
+    __slots__ = ("time", "kind", "agent_id", "session_id", "turn", "step", "call_id", "plugin", "point", "decision", "reason", "cause", "duration_us", "outcome", "arguments_json", "original_arguments_json", "rewritten_by", "event_name", "instance_id", "trace_id", "config_version", "retry")
     TIME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -137,6 +141,10 @@ class AuditRecord(_message.Message):
     ORIGINAL_ARGUMENTS_JSON_FIELD_NUMBER: _ClassVar[int]
     REWRITTEN_BY_FIELD_NUMBER: _ClassVar[int]
     EVENT_NAME_FIELD_NUMBER: _ClassVar[int]
+    INSTANCE_ID_FIELD_NUMBER: _ClassVar[int]
+    TRACE_ID_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_VERSION_FIELD_NUMBER: _ClassVar[int]
+    RETRY_FIELD_NUMBER: _ClassVar[int]
     time: str
     kind: str
     agent_id: str
@@ -155,4 +163,8 @@ class AuditRecord(_message.Message):
     original_arguments_json: str
     rewritten_by: _containers.RepeatedScalarFieldContainer[str]
     event_name: str
-    def __init__(self, time: _Optional[str] = ..., kind: _Optional[str] = ..., agent_id: _Optional[str] = ..., session_id: _Optional[str] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ..., call_id: _Optional[str] = ..., plugin: _Optional[str] = ..., point: _Optional[_Union[_types_pb2.Point, str]] = ..., decision: _Optional[str] = ..., reason: _Optional[str] = ..., cause: _Optional[str] = ..., duration_us: _Optional[int] = ..., outcome: _Optional[str] = ..., arguments_json: _Optional[str] = ..., original_arguments_json: _Optional[str] = ..., rewritten_by: _Optional[_Iterable[str]] = ..., event_name: _Optional[str] = ...) -> None: ...
+    instance_id: str
+    trace_id: str
+    config_version: str
+    retry: bool
+    def __init__(self, time: _Optional[str] = ..., kind: _Optional[str] = ..., agent_id: _Optional[str] = ..., session_id: _Optional[str] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ..., call_id: _Optional[str] = ..., plugin: _Optional[str] = ..., point: _Optional[_Union[_types_pb2.Point, str]] = ..., decision: _Optional[str] = ..., reason: _Optional[str] = ..., cause: _Optional[str] = ..., duration_us: _Optional[int] = ..., outcome: _Optional[str] = ..., arguments_json: _Optional[str] = ..., original_arguments_json: _Optional[str] = ..., rewritten_by: _Optional[_Iterable[str]] = ..., event_name: _Optional[str] = ..., instance_id: _Optional[str] = ..., trace_id: _Optional[str] = ..., config_version: _Optional[str] = ..., retry: _Optional[bool] = ...) -> None: ...

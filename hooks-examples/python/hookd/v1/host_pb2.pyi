@@ -47,7 +47,7 @@ TURN_END_REASON_ABORTED: TurnEndReason
 TURN_END_REASON_CONTINUATION_CAP: TurnEndReason
 
 class SessionRequest(_message.Message):
-    __slots__ = ("open", "prompt", "cancel", "step_reply", "dispatch_reply", "approval_reply", "close", "finalize_reply")
+    __slots__ = ("open", "prompt", "cancel", "step_reply", "dispatch_reply", "approval_reply", "close", "finalize_reply", "heartbeat")
     OPEN_FIELD_NUMBER: _ClassVar[int]
     PROMPT_FIELD_NUMBER: _ClassVar[int]
     CANCEL_FIELD_NUMBER: _ClassVar[int]
@@ -56,6 +56,7 @@ class SessionRequest(_message.Message):
     APPROVAL_REPLY_FIELD_NUMBER: _ClassVar[int]
     CLOSE_FIELD_NUMBER: _ClassVar[int]
     FINALIZE_REPLY_FIELD_NUMBER: _ClassVar[int]
+    HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
     open: OpenSession
     prompt: Prompt
     cancel: CancelTurn
@@ -64,7 +65,14 @@ class SessionRequest(_message.Message):
     approval_reply: ApprovalReply
     close: CloseSession
     finalize_reply: FinalizeReply
-    def __init__(self, open: _Optional[_Union[OpenSession, _Mapping]] = ..., prompt: _Optional[_Union[Prompt, _Mapping]] = ..., cancel: _Optional[_Union[CancelTurn, _Mapping]] = ..., step_reply: _Optional[_Union[StepReply, _Mapping]] = ..., dispatch_reply: _Optional[_Union[DispatchReply, _Mapping]] = ..., approval_reply: _Optional[_Union[ApprovalReply, _Mapping]] = ..., close: _Optional[_Union[CloseSession, _Mapping]] = ..., finalize_reply: _Optional[_Union[FinalizeReply, _Mapping]] = ...) -> None: ...
+    heartbeat: Heartbeat
+    def __init__(self, open: _Optional[_Union[OpenSession, _Mapping]] = ..., prompt: _Optional[_Union[Prompt, _Mapping]] = ..., cancel: _Optional[_Union[CancelTurn, _Mapping]] = ..., step_reply: _Optional[_Union[StepReply, _Mapping]] = ..., dispatch_reply: _Optional[_Union[DispatchReply, _Mapping]] = ..., approval_reply: _Optional[_Union[ApprovalReply, _Mapping]] = ..., close: _Optional[_Union[CloseSession, _Mapping]] = ..., finalize_reply: _Optional[_Union[FinalizeReply, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ...) -> None: ...
+
+class Heartbeat(_message.Message):
+    __slots__ = ("sequence",)
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    sequence: int
+    def __init__(self, sequence: _Optional[int] = ...) -> None: ...
 
 class OpenSession(_message.Message):
     __slots__ = ("session_id", "source", "cwd", "tools", "agent_id", "parent_session_id", "agent_type")
@@ -143,7 +151,7 @@ class FinalizeReply(_message.Message):
     def __init__(self, request_id: _Optional[str] = ..., content: _Optional[_Union[_points_pb2.ContentReplacement, _Mapping]] = ...) -> None: ...
 
 class SessionResponse(_message.Message):
-    __slots__ = ("opened", "turn_started", "step_request", "dispatch_request", "approval_request", "tool_result", "context", "turn_ended", "problem", "finalize_request")
+    __slots__ = ("opened", "turn_started", "step_request", "dispatch_request", "approval_request", "tool_result", "context", "turn_ended", "problem", "finalize_request", "heartbeat")
     OPENED_FIELD_NUMBER: _ClassVar[int]
     TURN_STARTED_FIELD_NUMBER: _ClassVar[int]
     STEP_REQUEST_FIELD_NUMBER: _ClassVar[int]
@@ -154,6 +162,7 @@ class SessionResponse(_message.Message):
     TURN_ENDED_FIELD_NUMBER: _ClassVar[int]
     PROBLEM_FIELD_NUMBER: _ClassVar[int]
     FINALIZE_REQUEST_FIELD_NUMBER: _ClassVar[int]
+    HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
     opened: SessionOpened
     turn_started: TurnStarted
     step_request: StepRequest
@@ -164,17 +173,22 @@ class SessionResponse(_message.Message):
     turn_ended: TurnEnded
     problem: Problem
     finalize_request: FinalizeRequest
-    def __init__(self, opened: _Optional[_Union[SessionOpened, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., step_request: _Optional[_Union[StepRequest, _Mapping]] = ..., dispatch_request: _Optional[_Union[DispatchRequest, _Mapping]] = ..., approval_request: _Optional[_Union[ApprovalRequest, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResultNotice, _Mapping]] = ..., context: _Optional[_Union[ContextNotice, _Mapping]] = ..., turn_ended: _Optional[_Union[TurnEnded, _Mapping]] = ..., problem: _Optional[_Union[Problem, _Mapping]] = ..., finalize_request: _Optional[_Union[FinalizeRequest, _Mapping]] = ...) -> None: ...
+    heartbeat: Heartbeat
+    def __init__(self, opened: _Optional[_Union[SessionOpened, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., step_request: _Optional[_Union[StepRequest, _Mapping]] = ..., dispatch_request: _Optional[_Union[DispatchRequest, _Mapping]] = ..., approval_request: _Optional[_Union[ApprovalRequest, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResultNotice, _Mapping]] = ..., context: _Optional[_Union[ContextNotice, _Mapping]] = ..., turn_ended: _Optional[_Union[TurnEnded, _Mapping]] = ..., problem: _Optional[_Union[Problem, _Mapping]] = ..., finalize_request: _Optional[_Union[FinalizeRequest, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ...) -> None: ...
 
 class SessionOpened(_message.Message):
-    __slots__ = ("session_id", "resumed", "contexts")
+    __slots__ = ("session_id", "resumed", "contexts", "heartbeat_interval_ms", "instance_id")
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     RESUMED_FIELD_NUMBER: _ClassVar[int]
     CONTEXTS_FIELD_NUMBER: _ClassVar[int]
+    HEARTBEAT_INTERVAL_MS_FIELD_NUMBER: _ClassVar[int]
+    INSTANCE_ID_FIELD_NUMBER: _ClassVar[int]
     session_id: str
     resumed: bool
     contexts: _containers.RepeatedCompositeFieldContainer[_types_pb2.Message]
-    def __init__(self, session_id: _Optional[str] = ..., resumed: _Optional[bool] = ..., contexts: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ...) -> None: ...
+    heartbeat_interval_ms: int
+    instance_id: str
+    def __init__(self, session_id: _Optional[str] = ..., resumed: _Optional[bool] = ..., contexts: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ..., heartbeat_interval_ms: _Optional[int] = ..., instance_id: _Optional[str] = ...) -> None: ...
 
 class TurnStarted(_message.Message):
     __slots__ = ("turn",)

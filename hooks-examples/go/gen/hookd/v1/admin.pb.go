@@ -131,8 +131,14 @@ type GetStatusResponse struct {
 	ConfigPath string `protobuf:"bytes,7,opt,name=config_path,json=configPath,proto3" json:"config_path,omitempty"`
 	// Incremented by every reload that was applied.
 	ConfigGeneration uint64 `protobuf:"varint,8,opt,name=config_generation,json=configGeneration,proto3" json:"config_generation,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// This daemon's instance id: `instance.id` in the config, or generated at start. Every audit
+	// record, log line and metric carries it.
+	InstanceId string `protobuf:"bytes,9,opt,name=instance_id,json=instanceId,proto3" json:"instance_id,omitempty"`
+	// A digest of the effective config in force (stable across restarts for the same config), so
+	// a fleet can be checked for running one config.
+	ConfigVersion string `protobuf:"bytes,10,opt,name=config_version,json=configVersion,proto3" json:"config_version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetStatusResponse) Reset() {
@@ -219,6 +225,20 @@ func (x *GetStatusResponse) GetConfigGeneration() uint64 {
 		return x.ConfigGeneration
 	}
 	return 0
+}
+
+func (x *GetStatusResponse) GetInstanceId() string {
+	if x != nil {
+		return x.InstanceId
+	}
+	return ""
+}
+
+func (x *GetStatusResponse) GetConfigVersion() string {
+	if x != nil {
+		return x.ConfigVersion
+	}
+	return ""
 }
 
 type ListPluginsRequest struct {
@@ -691,7 +711,16 @@ type AuditRecord struct {
 	OriginalArgumentsJson *string  `protobuf:"bytes,16,opt,name=original_arguments_json,json=originalArgumentsJson,proto3,oneof" json:"original_arguments_json,omitempty"`
 	RewrittenBy           []string `protobuf:"bytes,17,rep,name=rewritten_by,json=rewrittenBy,proto3" json:"rewritten_by,omitempty"`
 	// agent-event records only: the agent's event name.
-	EventName     string `protobuf:"bytes,18,opt,name=event_name,json=eventName,proto3" json:"event_name,omitempty"`
+	EventName string `protobuf:"bytes,18,opt,name=event_name,json=eventName,proto3" json:"event_name,omitempty"`
+	// The daemon instance that wrote the record.
+	InstanceId string `protobuf:"bytes,19,opt,name=instance_id,json=instanceId,proto3" json:"instance_id,omitempty"`
+	// The W3C trace id (32 hex digits) of the decision's span, when the call carried or started one.
+	TraceId string `protobuf:"bytes,20,opt,name=trace_id,json=traceId,proto3" json:"trace_id,omitempty"`
+	// The digest of the config in force when the record was written (GetStatusResponse.config_version).
+	ConfigVersion string `protobuf:"bytes,21,opt,name=config_version,json=configVersion,proto3" json:"config_version,omitempty"`
+	// True when this record answers a call already answered (the same call id at the same point),
+	// e.g. an evaluate retried by a proxy; the answer repeats the first one.
+	Retry         bool `protobuf:"varint,22,opt,name=retry,proto3" json:"retry,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -852,12 +881,40 @@ func (x *AuditRecord) GetEventName() string {
 	return ""
 }
 
+func (x *AuditRecord) GetInstanceId() string {
+	if x != nil {
+		return x.InstanceId
+	}
+	return ""
+}
+
+func (x *AuditRecord) GetTraceId() string {
+	if x != nil {
+		return x.TraceId
+	}
+	return ""
+}
+
+func (x *AuditRecord) GetConfigVersion() string {
+	if x != nil {
+		return x.ConfigVersion
+	}
+	return ""
+}
+
+func (x *AuditRecord) GetRetry() bool {
+	if x != nil {
+		return x.Retry
+	}
+	return false
+}
+
 var File_hookd_v1_admin_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\n" +
 	"\x14hookd/v1/admin.proto\x12\bhookd.v1\x1a\x14hookd/v1/types.proto\"\x12\n" +
-	"\x10GetStatusRequest\"\x98\x02\n" +
+	"\x10GetStatusRequest\"\xe0\x02\n" +
 	"\x11GetStatusResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x10\n" +
 	"\x03pid\x18\x02 \x01(\rR\x03pid\x12\x1b\n" +
@@ -867,7 +924,11 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\tlisteners\x18\x06 \x03(\tR\tlisteners\x12\x1f\n" +
 	"\vconfig_path\x18\a \x01(\tR\n" +
 	"configPath\x12+\n" +
-	"\x11config_generation\x18\b \x01(\x04R\x10configGeneration\"\x14\n" +
+	"\x11config_generation\x18\b \x01(\x04R\x10configGeneration\x12\x1f\n" +
+	"\vinstance_id\x18\t \x01(\tR\n" +
+	"instanceId\x12%\n" +
+	"\x0econfig_version\x18\n" +
+	" \x01(\tR\rconfigVersion\"\x14\n" +
 	"\x12ListPluginsRequest\"G\n" +
 	"\x13ListPluginsResponse\x120\n" +
 	"\aplugins\x18\x01 \x03(\v2\x16.hookd.v1.PluginStatusR\aplugins\"\xcd\x03\n" +
@@ -899,7 +960,7 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\x06plugin\x18\x02 \x01(\tR\x06plugin\x12%\n" +
 	"\x05point\x18\x03 \x01(\x0e2\x0f.hookd.v1.PointR\x05point\"B\n" +
 	"\x11TailAuditResponse\x12-\n" +
-	"\x06record\x18\x01 \x01(\v2\x15.hookd.v1.AuditRecordR\x06record\"\xce\x04\n" +
+	"\x06record\x18\x01 \x01(\v2\x15.hookd.v1.AuditRecordR\x06record\"\xc7\x05\n" +
 	"\vAuditRecord\x12\x12\n" +
 	"\x04time\x18\x01 \x01(\tR\x04time\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x19\n" +
@@ -922,7 +983,12 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\x17original_arguments_json\x18\x10 \x01(\tH\x01R\x15originalArgumentsJson\x88\x01\x01\x12!\n" +
 	"\frewritten_by\x18\x11 \x03(\tR\vrewrittenBy\x12\x1d\n" +
 	"\n" +
-	"event_name\x18\x12 \x01(\tR\teventNameB\x11\n" +
+	"event_name\x18\x12 \x01(\tR\teventName\x12\x1f\n" +
+	"\vinstance_id\x18\x13 \x01(\tR\n" +
+	"instanceId\x12\x19\n" +
+	"\btrace_id\x18\x14 \x01(\tR\atraceId\x12%\n" +
+	"\x0econfig_version\x18\x15 \x01(\tR\rconfigVersion\x12\x14\n" +
+	"\x05retry\x18\x16 \x01(\bR\x05retryB\x11\n" +
 	"\x0f_arguments_jsonB\x1a\n" +
 	"\x18_original_arguments_json*\x9e\x01\n" +
 	"\fPluginHealth\x12\x1d\n" +

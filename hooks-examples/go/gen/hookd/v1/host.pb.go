@@ -223,6 +223,7 @@ type SessionRequest struct {
 	//	*SessionRequest_ApprovalReply
 	//	*SessionRequest_Close
 	//	*SessionRequest_FinalizeReply
+	//	*SessionRequest_Heartbeat
 	Frame         isSessionRequest_Frame `protobuf_oneof:"frame"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -337,6 +338,15 @@ func (x *SessionRequest) GetFinalizeReply() *FinalizeReply {
 	return nil
 }
 
+func (x *SessionRequest) GetHeartbeat() *Heartbeat {
+	if x != nil {
+		if x, ok := x.Frame.(*SessionRequest_Heartbeat); ok {
+			return x.Heartbeat
+		}
+	}
+	return nil
+}
+
 type isSessionRequest_Frame interface {
 	isSessionRequest_Frame()
 }
@@ -373,6 +383,12 @@ type SessionRequest_FinalizeReply struct {
 	FinalizeReply *FinalizeReply `protobuf:"bytes,8,opt,name=finalize_reply,json=finalizeReply,proto3,oneof"`
 }
 
+type SessionRequest_Heartbeat struct {
+	// Keeps the stream's request direction busy through proxies that cut an idle body (nginx's
+	// client_body_timeout); the daemon ignores it beyond recording the stream as alive.
+	Heartbeat *Heartbeat `protobuf:"bytes,9,opt,name=heartbeat,proto3,oneof"`
+}
+
 func (*SessionRequest_Open) isSessionRequest_Frame() {}
 
 func (*SessionRequest_Prompt) isSessionRequest_Frame() {}
@@ -388,6 +404,56 @@ func (*SessionRequest_ApprovalReply) isSessionRequest_Frame() {}
 func (*SessionRequest_Close) isSessionRequest_Frame() {}
 
 func (*SessionRequest_FinalizeReply) isSessionRequest_Frame() {}
+
+func (*SessionRequest_Heartbeat) isSessionRequest_Frame() {}
+
+// An application-level keepalive on the Session stream, in either direction. HTTP/2 pings stop
+// at a proxy; a message does not. Sent when the direction has been idle for the interval that
+// SessionOpened.heartbeat_interval_ms announces.
+type Heartbeat struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Counts up from 1 per direction and stream, so a peer can tell heartbeats were lost.
+	Sequence      uint64 `protobuf:"varint,1,opt,name=sequence,proto3" json:"sequence,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Heartbeat) Reset() {
+	*x = Heartbeat{}
+	mi := &file_hookd_v1_host_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Heartbeat) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Heartbeat) ProtoMessage() {}
+
+func (x *Heartbeat) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_host_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Heartbeat.ProtoReflect.Descriptor instead.
+func (*Heartbeat) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Heartbeat) GetSequence() uint64 {
+	if x != nil {
+		return x.Sequence
+	}
+	return 0
+}
 
 // Opens (startup) or continues (resume) a session. Must be the stream's first frame.
 type OpenSession struct {
@@ -411,7 +477,7 @@ type OpenSession struct {
 
 func (x *OpenSession) Reset() {
 	*x = OpenSession{}
-	mi := &file_hookd_v1_host_proto_msgTypes[1]
+	mi := &file_hookd_v1_host_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -423,7 +489,7 @@ func (x *OpenSession) String() string {
 func (*OpenSession) ProtoMessage() {}
 
 func (x *OpenSession) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[1]
+	mi := &file_hookd_v1_host_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -436,7 +502,7 @@ func (x *OpenSession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenSession.ProtoReflect.Descriptor instead.
 func (*OpenSession) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{1}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *OpenSession) GetSessionId() string {
@@ -499,7 +565,7 @@ type Prompt struct {
 
 func (x *Prompt) Reset() {
 	*x = Prompt{}
-	mi := &file_hookd_v1_host_proto_msgTypes[2]
+	mi := &file_hookd_v1_host_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -511,7 +577,7 @@ func (x *Prompt) String() string {
 func (*Prompt) ProtoMessage() {}
 
 func (x *Prompt) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[2]
+	mi := &file_hookd_v1_host_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -524,7 +590,7 @@ func (x *Prompt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Prompt.ProtoReflect.Descriptor instead.
 func (*Prompt) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{2}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Prompt) GetKind() PromptKind {
@@ -553,7 +619,7 @@ type CancelTurn struct {
 
 func (x *CancelTurn) Reset() {
 	*x = CancelTurn{}
-	mi := &file_hookd_v1_host_proto_msgTypes[3]
+	mi := &file_hookd_v1_host_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -565,7 +631,7 @@ func (x *CancelTurn) String() string {
 func (*CancelTurn) ProtoMessage() {}
 
 func (x *CancelTurn) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[3]
+	mi := &file_hookd_v1_host_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -578,7 +644,7 @@ func (x *CancelTurn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelTurn.ProtoReflect.Descriptor instead.
 func (*CancelTurn) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{3}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *CancelTurn) GetReason() string {
@@ -609,7 +675,7 @@ type StepReply struct {
 
 func (x *StepReply) Reset() {
 	*x = StepReply{}
-	mi := &file_hookd_v1_host_proto_msgTypes[4]
+	mi := &file_hookd_v1_host_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -621,7 +687,7 @@ func (x *StepReply) String() string {
 func (*StepReply) ProtoMessage() {}
 
 func (x *StepReply) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[4]
+	mi := &file_hookd_v1_host_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -634,7 +700,7 @@ func (x *StepReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepReply.ProtoReflect.Descriptor instead.
 func (*StepReply) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{4}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *StepReply) GetRequestId() string {
@@ -676,7 +742,7 @@ type DispatchReply struct {
 
 func (x *DispatchReply) Reset() {
 	*x = DispatchReply{}
-	mi := &file_hookd_v1_host_proto_msgTypes[5]
+	mi := &file_hookd_v1_host_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -688,7 +754,7 @@ func (x *DispatchReply) String() string {
 func (*DispatchReply) ProtoMessage() {}
 
 func (x *DispatchReply) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[5]
+	mi := &file_hookd_v1_host_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -701,7 +767,7 @@ func (x *DispatchReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DispatchReply.ProtoReflect.Descriptor instead.
 func (*DispatchReply) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{5}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *DispatchReply) GetRequestId() string {
@@ -731,7 +797,7 @@ type ApprovalReply struct {
 
 func (x *ApprovalReply) Reset() {
 	*x = ApprovalReply{}
-	mi := &file_hookd_v1_host_proto_msgTypes[6]
+	mi := &file_hookd_v1_host_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -743,7 +809,7 @@ func (x *ApprovalReply) String() string {
 func (*ApprovalReply) ProtoMessage() {}
 
 func (x *ApprovalReply) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[6]
+	mi := &file_hookd_v1_host_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -756,7 +822,7 @@ func (x *ApprovalReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApprovalReply.ProtoReflect.Descriptor instead.
 func (*ApprovalReply) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{6}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ApprovalReply) GetRequestId() string {
@@ -791,7 +857,7 @@ type CloseSession struct {
 
 func (x *CloseSession) Reset() {
 	*x = CloseSession{}
-	mi := &file_hookd_v1_host_proto_msgTypes[7]
+	mi := &file_hookd_v1_host_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -803,7 +869,7 @@ func (x *CloseSession) String() string {
 func (*CloseSession) ProtoMessage() {}
 
 func (x *CloseSession) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[7]
+	mi := &file_hookd_v1_host_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -816,7 +882,7 @@ func (x *CloseSession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseSession.ProtoReflect.Descriptor instead.
 func (*CloseSession) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{7}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CloseSession) GetReason() SessionEndReason {
@@ -838,7 +904,7 @@ type FinalizeReply struct {
 
 func (x *FinalizeReply) Reset() {
 	*x = FinalizeReply{}
-	mi := &file_hookd_v1_host_proto_msgTypes[8]
+	mi := &file_hookd_v1_host_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -850,7 +916,7 @@ func (x *FinalizeReply) String() string {
 func (*FinalizeReply) ProtoMessage() {}
 
 func (x *FinalizeReply) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[8]
+	mi := &file_hookd_v1_host_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -863,7 +929,7 @@ func (x *FinalizeReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FinalizeReply.ProtoReflect.Descriptor instead.
 func (*FinalizeReply) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{8}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *FinalizeReply) GetRequestId() string {
@@ -894,6 +960,7 @@ type SessionResponse struct {
 	//	*SessionResponse_TurnEnded
 	//	*SessionResponse_Problem
 	//	*SessionResponse_FinalizeRequest
+	//	*SessionResponse_Heartbeat
 	Frame         isSessionResponse_Frame `protobuf_oneof:"frame"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -901,7 +968,7 @@ type SessionResponse struct {
 
 func (x *SessionResponse) Reset() {
 	*x = SessionResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[9]
+	mi := &file_hookd_v1_host_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -913,7 +980,7 @@ func (x *SessionResponse) String() string {
 func (*SessionResponse) ProtoMessage() {}
 
 func (x *SessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[9]
+	mi := &file_hookd_v1_host_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -926,7 +993,7 @@ func (x *SessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionResponse.ProtoReflect.Descriptor instead.
 func (*SessionResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{9}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *SessionResponse) GetFrame() isSessionResponse_Frame {
@@ -1026,6 +1093,15 @@ func (x *SessionResponse) GetFinalizeRequest() *FinalizeRequest {
 	return nil
 }
 
+func (x *SessionResponse) GetHeartbeat() *Heartbeat {
+	if x != nil {
+		if x, ok := x.Frame.(*SessionResponse_Heartbeat); ok {
+			return x.Heartbeat
+		}
+	}
+	return nil
+}
+
 type isSessionResponse_Frame interface {
 	isSessionResponse_Frame()
 }
@@ -1070,6 +1146,10 @@ type SessionResponse_FinalizeRequest struct {
 	FinalizeRequest *FinalizeRequest `protobuf:"bytes,10,opt,name=finalize_request,json=finalizeRequest,proto3,oneof"`
 }
 
+type SessionResponse_Heartbeat struct {
+	Heartbeat *Heartbeat `protobuf:"bytes,11,opt,name=heartbeat,proto3,oneof"`
+}
+
 func (*SessionResponse_Opened) isSessionResponse_Frame() {}
 
 func (*SessionResponse_TurnStarted) isSessionResponse_Frame() {}
@@ -1090,6 +1170,8 @@ func (*SessionResponse_Problem) isSessionResponse_Frame() {}
 
 func (*SessionResponse_FinalizeRequest) isSessionResponse_Frame() {}
 
+func (*SessionResponse_Heartbeat) isSessionResponse_Frame() {}
+
 type SessionOpened struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	SessionId string                 `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
@@ -1099,14 +1181,20 @@ type SessionOpened struct {
 	// StepRequest's batch, where the model sees them (an agent recording both would duplicate them).
 	//
 	// Deprecated: Marked as deprecated in hookd/v1/host.proto.
-	Contexts      []*Message `protobuf:"bytes,3,rep,name=contexts,proto3" json:"contexts,omitempty"`
+	Contexts []*Message `protobuf:"bytes,3,rep,name=contexts,proto3" json:"contexts,omitempty"`
+	// How often each side should send a Heartbeat when it has sent nothing else; 0 when the daemon
+	// sends none (heartbeats disabled) and expects none.
+	HeartbeatIntervalMs uint32 `protobuf:"varint,4,opt,name=heartbeat_interval_ms,json=heartbeatIntervalMs,proto3" json:"heartbeat_interval_ms,omitempty"`
+	// The daemon instance that holds the session (its configured or generated instance id), so an
+	// agent behind a balancer can tell where a session lives.
+	InstanceId    string `protobuf:"bytes,5,opt,name=instance_id,json=instanceId,proto3" json:"instance_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SessionOpened) Reset() {
 	*x = SessionOpened{}
-	mi := &file_hookd_v1_host_proto_msgTypes[10]
+	mi := &file_hookd_v1_host_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1118,7 +1206,7 @@ func (x *SessionOpened) String() string {
 func (*SessionOpened) ProtoMessage() {}
 
 func (x *SessionOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[10]
+	mi := &file_hookd_v1_host_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1131,7 +1219,7 @@ func (x *SessionOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionOpened.ProtoReflect.Descriptor instead.
 func (*SessionOpened) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{10}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SessionOpened) GetSessionId() string {
@@ -1156,6 +1244,20 @@ func (x *SessionOpened) GetContexts() []*Message {
 	return nil
 }
 
+func (x *SessionOpened) GetHeartbeatIntervalMs() uint32 {
+	if x != nil {
+		return x.HeartbeatIntervalMs
+	}
+	return 0
+}
+
+func (x *SessionOpened) GetInstanceId() string {
+	if x != nil {
+		return x.InstanceId
+	}
+	return ""
+}
+
 type TurnStarted struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Turn          uint32                 `protobuf:"varint,1,opt,name=turn,proto3" json:"turn,omitempty"`
@@ -1165,7 +1267,7 @@ type TurnStarted struct {
 
 func (x *TurnStarted) Reset() {
 	*x = TurnStarted{}
-	mi := &file_hookd_v1_host_proto_msgTypes[11]
+	mi := &file_hookd_v1_host_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1177,7 +1279,7 @@ func (x *TurnStarted) String() string {
 func (*TurnStarted) ProtoMessage() {}
 
 func (x *TurnStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[11]
+	mi := &file_hookd_v1_host_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1190,7 +1292,7 @@ func (x *TurnStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnStarted.ProtoReflect.Descriptor instead.
 func (*TurnStarted) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{11}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *TurnStarted) GetTurn() uint32 {
@@ -1213,7 +1315,7 @@ type StepRequest struct {
 
 func (x *StepRequest) Reset() {
 	*x = StepRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[12]
+	mi := &file_hookd_v1_host_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1225,7 +1327,7 @@ func (x *StepRequest) String() string {
 func (*StepRequest) ProtoMessage() {}
 
 func (x *StepRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[12]
+	mi := &file_hookd_v1_host_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1238,7 +1340,7 @@ func (x *StepRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepRequest.ProtoReflect.Descriptor instead.
 func (*StepRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{12}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *StepRequest) GetRequestId() string {
@@ -1280,7 +1382,7 @@ type DispatchRequest struct {
 
 func (x *DispatchRequest) Reset() {
 	*x = DispatchRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[13]
+	mi := &file_hookd_v1_host_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1292,7 +1394,7 @@ func (x *DispatchRequest) String() string {
 func (*DispatchRequest) ProtoMessage() {}
 
 func (x *DispatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[13]
+	mi := &file_hookd_v1_host_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1305,7 +1407,7 @@ func (x *DispatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DispatchRequest.ProtoReflect.Descriptor instead.
 func (*DispatchRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{13}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *DispatchRequest) GetRequestId() string {
@@ -1340,7 +1442,7 @@ type ApprovalRequest struct {
 
 func (x *ApprovalRequest) Reset() {
 	*x = ApprovalRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[14]
+	mi := &file_hookd_v1_host_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1352,7 +1454,7 @@ func (x *ApprovalRequest) String() string {
 func (*ApprovalRequest) ProtoMessage() {}
 
 func (x *ApprovalRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[14]
+	mi := &file_hookd_v1_host_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1365,7 +1467,7 @@ func (x *ApprovalRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApprovalRequest.ProtoReflect.Descriptor instead.
 func (*ApprovalRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{14}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ApprovalRequest) GetRequestId() string {
@@ -1418,7 +1520,7 @@ type FinalizeRequest struct {
 
 func (x *FinalizeRequest) Reset() {
 	*x = FinalizeRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[15]
+	mi := &file_hookd_v1_host_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1430,7 +1532,7 @@ func (x *FinalizeRequest) String() string {
 func (*FinalizeRequest) ProtoMessage() {}
 
 func (x *FinalizeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[15]
+	mi := &file_hookd_v1_host_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1443,7 +1545,7 @@ func (x *FinalizeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FinalizeRequest.ProtoReflect.Descriptor instead.
 func (*FinalizeRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{15}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *FinalizeRequest) GetRequestId() string {
@@ -1487,7 +1589,7 @@ type ToolResultNotice struct {
 
 func (x *ToolResultNotice) Reset() {
 	*x = ToolResultNotice{}
-	mi := &file_hookd_v1_host_proto_msgTypes[16]
+	mi := &file_hookd_v1_host_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1499,7 +1601,7 @@ func (x *ToolResultNotice) String() string {
 func (*ToolResultNotice) ProtoMessage() {}
 
 func (x *ToolResultNotice) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[16]
+	mi := &file_hookd_v1_host_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1512,7 +1614,7 @@ func (x *ToolResultNotice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolResultNotice.ProtoReflect.Descriptor instead.
 func (*ToolResultNotice) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{16}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ToolResultNotice) GetCall() *ToolCall {
@@ -1546,7 +1648,7 @@ type ContextNotice struct {
 
 func (x *ContextNotice) Reset() {
 	*x = ContextNotice{}
-	mi := &file_hookd_v1_host_proto_msgTypes[17]
+	mi := &file_hookd_v1_host_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1558,7 +1660,7 @@ func (x *ContextNotice) String() string {
 func (*ContextNotice) ProtoMessage() {}
 
 func (x *ContextNotice) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[17]
+	mi := &file_hookd_v1_host_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1571,7 +1673,7 @@ func (x *ContextNotice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ContextNotice.ProtoReflect.Descriptor instead.
 func (*ContextNotice) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{17}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ContextNotice) GetMessages() []*Message {
@@ -1594,7 +1696,7 @@ type TurnEnded struct {
 
 func (x *TurnEnded) Reset() {
 	*x = TurnEnded{}
-	mi := &file_hookd_v1_host_proto_msgTypes[18]
+	mi := &file_hookd_v1_host_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1606,7 +1708,7 @@ func (x *TurnEnded) String() string {
 func (*TurnEnded) ProtoMessage() {}
 
 func (x *TurnEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[18]
+	mi := &file_hookd_v1_host_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1619,7 +1721,7 @@ func (x *TurnEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnEnded.ProtoReflect.Descriptor instead.
 func (*TurnEnded) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{18}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *TurnEnded) GetTurn() uint32 {
@@ -1665,7 +1767,7 @@ type Problem struct {
 
 func (x *Problem) Reset() {
 	*x = Problem{}
-	mi := &file_hookd_v1_host_proto_msgTypes[19]
+	mi := &file_hookd_v1_host_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1677,7 +1779,7 @@ func (x *Problem) String() string {
 func (*Problem) ProtoMessage() {}
 
 func (x *Problem) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[19]
+	mi := &file_hookd_v1_host_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1690,7 +1792,7 @@ func (x *Problem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Problem.ProtoReflect.Descriptor instead.
 func (*Problem) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{19}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Problem) GetCode() string {
@@ -1730,7 +1832,7 @@ type DecisionTrace struct {
 
 func (x *DecisionTrace) Reset() {
 	*x = DecisionTrace{}
-	mi := &file_hookd_v1_host_proto_msgTypes[20]
+	mi := &file_hookd_v1_host_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1742,7 +1844,7 @@ func (x *DecisionTrace) String() string {
 func (*DecisionTrace) ProtoMessage() {}
 
 func (x *DecisionTrace) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[20]
+	mi := &file_hookd_v1_host_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1755,7 +1857,7 @@ func (x *DecisionTrace) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecisionTrace.ProtoReflect.Descriptor instead.
 func (*DecisionTrace) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{20}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *DecisionTrace) GetDecidedBy() string {
@@ -1788,7 +1890,7 @@ type EvaluateSessionStartRequest struct {
 
 func (x *EvaluateSessionStartRequest) Reset() {
 	*x = EvaluateSessionStartRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[21]
+	mi := &file_hookd_v1_host_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1800,7 +1902,7 @@ func (x *EvaluateSessionStartRequest) String() string {
 func (*EvaluateSessionStartRequest) ProtoMessage() {}
 
 func (x *EvaluateSessionStartRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[21]
+	mi := &file_hookd_v1_host_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1813,7 +1915,7 @@ func (x *EvaluateSessionStartRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateSessionStartRequest.ProtoReflect.Descriptor instead.
 func (*EvaluateSessionStartRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{21}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *EvaluateSessionStartRequest) GetEvent() *SessionStartEvent {
@@ -1833,7 +1935,7 @@ type EvaluateSessionStartResponse struct {
 
 func (x *EvaluateSessionStartResponse) Reset() {
 	*x = EvaluateSessionStartResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[22]
+	mi := &file_hookd_v1_host_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1845,7 +1947,7 @@ func (x *EvaluateSessionStartResponse) String() string {
 func (*EvaluateSessionStartResponse) ProtoMessage() {}
 
 func (x *EvaluateSessionStartResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[22]
+	mi := &file_hookd_v1_host_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1858,7 +1960,7 @@ func (x *EvaluateSessionStartResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateSessionStartResponse.ProtoReflect.Descriptor instead.
 func (*EvaluateSessionStartResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{22}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *EvaluateSessionStartResponse) GetContexts() []*Message {
@@ -1877,7 +1979,7 @@ type EvaluatePreStepRequest struct {
 
 func (x *EvaluatePreStepRequest) Reset() {
 	*x = EvaluatePreStepRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[23]
+	mi := &file_hookd_v1_host_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1889,7 +1991,7 @@ func (x *EvaluatePreStepRequest) String() string {
 func (*EvaluatePreStepRequest) ProtoMessage() {}
 
 func (x *EvaluatePreStepRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[23]
+	mi := &file_hookd_v1_host_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1902,7 +2004,7 @@ func (x *EvaluatePreStepRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluatePreStepRequest.ProtoReflect.Descriptor instead.
 func (*EvaluatePreStepRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{23}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *EvaluatePreStepRequest) GetEvent() *PreStepEvent {
@@ -1923,7 +2025,7 @@ type EvaluatePreStepResponse struct {
 
 func (x *EvaluatePreStepResponse) Reset() {
 	*x = EvaluatePreStepResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[24]
+	mi := &file_hookd_v1_host_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1935,7 +2037,7 @@ func (x *EvaluatePreStepResponse) String() string {
 func (*EvaluatePreStepResponse) ProtoMessage() {}
 
 func (x *EvaluatePreStepResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[24]
+	mi := &file_hookd_v1_host_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1948,7 +2050,7 @@ func (x *EvaluatePreStepResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluatePreStepResponse.ProtoReflect.Descriptor instead.
 func (*EvaluatePreStepResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{24}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *EvaluatePreStepResponse) GetDecision() *PreStepDecision {
@@ -1977,7 +2079,7 @@ type EvaluatePreToolRequest struct {
 
 func (x *EvaluatePreToolRequest) Reset() {
 	*x = EvaluatePreToolRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[25]
+	mi := &file_hookd_v1_host_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1989,7 +2091,7 @@ func (x *EvaluatePreToolRequest) String() string {
 func (*EvaluatePreToolRequest) ProtoMessage() {}
 
 func (x *EvaluatePreToolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[25]
+	mi := &file_hookd_v1_host_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2002,7 +2104,7 @@ func (x *EvaluatePreToolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluatePreToolRequest.ProtoReflect.Descriptor instead.
 func (*EvaluatePreToolRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{25}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *EvaluatePreToolRequest) GetEvent() *PreToolEvent {
@@ -2030,7 +2132,7 @@ type EvaluatePreToolResponse struct {
 
 func (x *EvaluatePreToolResponse) Reset() {
 	*x = EvaluatePreToolResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[26]
+	mi := &file_hookd_v1_host_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2042,7 +2144,7 @@ func (x *EvaluatePreToolResponse) String() string {
 func (*EvaluatePreToolResponse) ProtoMessage() {}
 
 func (x *EvaluatePreToolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[26]
+	mi := &file_hookd_v1_host_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2055,7 +2157,7 @@ func (x *EvaluatePreToolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluatePreToolResponse.ProtoReflect.Descriptor instead.
 func (*EvaluatePreToolResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{26}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *EvaluatePreToolResponse) GetDecision() *PreToolDecision {
@@ -2081,7 +2183,7 @@ type EvaluatePostToolRequest struct {
 
 func (x *EvaluatePostToolRequest) Reset() {
 	*x = EvaluatePostToolRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[27]
+	mi := &file_hookd_v1_host_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2093,7 +2195,7 @@ func (x *EvaluatePostToolRequest) String() string {
 func (*EvaluatePostToolRequest) ProtoMessage() {}
 
 func (x *EvaluatePostToolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[27]
+	mi := &file_hookd_v1_host_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2106,7 +2208,7 @@ func (x *EvaluatePostToolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluatePostToolRequest.ProtoReflect.Descriptor instead.
 func (*EvaluatePostToolRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{27}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *EvaluatePostToolRequest) GetEvent() *PostToolEvent {
@@ -2129,7 +2231,7 @@ type EvaluatePostToolResponse struct {
 
 func (x *EvaluatePostToolResponse) Reset() {
 	*x = EvaluatePostToolResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[28]
+	mi := &file_hookd_v1_host_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2141,7 +2243,7 @@ func (x *EvaluatePostToolResponse) String() string {
 func (*EvaluatePostToolResponse) ProtoMessage() {}
 
 func (x *EvaluatePostToolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[28]
+	mi := &file_hookd_v1_host_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2154,7 +2256,7 @@ func (x *EvaluatePostToolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluatePostToolResponse.ProtoReflect.Descriptor instead.
 func (*EvaluatePostToolResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{28}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *EvaluatePostToolResponse) GetDecision() *PostToolDecision {
@@ -2187,7 +2289,7 @@ type EvaluateToolResultRequest struct {
 
 func (x *EvaluateToolResultRequest) Reset() {
 	*x = EvaluateToolResultRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[29]
+	mi := &file_hookd_v1_host_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2199,7 +2301,7 @@ func (x *EvaluateToolResultRequest) String() string {
 func (*EvaluateToolResultRequest) ProtoMessage() {}
 
 func (x *EvaluateToolResultRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[29]
+	mi := &file_hookd_v1_host_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2212,7 +2314,7 @@ func (x *EvaluateToolResultRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateToolResultRequest.ProtoReflect.Descriptor instead.
 func (*EvaluateToolResultRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{29}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *EvaluateToolResultRequest) GetEvent() *ToolResultEvent {
@@ -2230,7 +2332,7 @@ type EvaluateToolResultResponse struct {
 
 func (x *EvaluateToolResultResponse) Reset() {
 	*x = EvaluateToolResultResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[30]
+	mi := &file_hookd_v1_host_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2242,7 +2344,7 @@ func (x *EvaluateToolResultResponse) String() string {
 func (*EvaluateToolResultResponse) ProtoMessage() {}
 
 func (x *EvaluateToolResultResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[30]
+	mi := &file_hookd_v1_host_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2255,7 +2357,7 @@ func (x *EvaluateToolResultResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateToolResultResponse.ProtoReflect.Descriptor instead.
 func (*EvaluateToolResultResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{30}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{31}
 }
 
 type EvaluateTurnStoppingRequest struct {
@@ -2267,7 +2369,7 @@ type EvaluateTurnStoppingRequest struct {
 
 func (x *EvaluateTurnStoppingRequest) Reset() {
 	*x = EvaluateTurnStoppingRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[31]
+	mi := &file_hookd_v1_host_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2279,7 +2381,7 @@ func (x *EvaluateTurnStoppingRequest) String() string {
 func (*EvaluateTurnStoppingRequest) ProtoMessage() {}
 
 func (x *EvaluateTurnStoppingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[31]
+	mi := &file_hookd_v1_host_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2292,7 +2394,7 @@ func (x *EvaluateTurnStoppingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateTurnStoppingRequest.ProtoReflect.Descriptor instead.
 func (*EvaluateTurnStoppingRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{31}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *EvaluateTurnStoppingRequest) GetEvent() *TurnStoppingEvent {
@@ -2315,7 +2417,7 @@ type EvaluateTurnStoppingResponse struct {
 
 func (x *EvaluateTurnStoppingResponse) Reset() {
 	*x = EvaluateTurnStoppingResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[32]
+	mi := &file_hookd_v1_host_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2327,7 +2429,7 @@ func (x *EvaluateTurnStoppingResponse) String() string {
 func (*EvaluateTurnStoppingResponse) ProtoMessage() {}
 
 func (x *EvaluateTurnStoppingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[32]
+	mi := &file_hookd_v1_host_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2340,7 +2442,7 @@ func (x *EvaluateTurnStoppingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateTurnStoppingResponse.ProtoReflect.Descriptor instead.
 func (*EvaluateTurnStoppingResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{32}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *EvaluateTurnStoppingResponse) GetDecision() *TurnStoppingDecision {
@@ -2373,7 +2475,7 @@ type EvaluateRewriteRequest struct {
 
 func (x *EvaluateRewriteRequest) Reset() {
 	*x = EvaluateRewriteRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[33]
+	mi := &file_hookd_v1_host_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2385,7 +2487,7 @@ func (x *EvaluateRewriteRequest) String() string {
 func (*EvaluateRewriteRequest) ProtoMessage() {}
 
 func (x *EvaluateRewriteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[33]
+	mi := &file_hookd_v1_host_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2398,7 +2500,7 @@ func (x *EvaluateRewriteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateRewriteRequest.ProtoReflect.Descriptor instead.
 func (*EvaluateRewriteRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{33}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *EvaluateRewriteRequest) GetEvent() *RewriteEvent {
@@ -2422,7 +2524,7 @@ type EvaluateRewriteResponse struct {
 
 func (x *EvaluateRewriteResponse) Reset() {
 	*x = EvaluateRewriteResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[34]
+	mi := &file_hookd_v1_host_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2434,7 +2536,7 @@ func (x *EvaluateRewriteResponse) String() string {
 func (*EvaluateRewriteResponse) ProtoMessage() {}
 
 func (x *EvaluateRewriteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[34]
+	mi := &file_hookd_v1_host_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2447,7 +2549,7 @@ func (x *EvaluateRewriteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateRewriteResponse.ProtoReflect.Descriptor instead.
 func (*EvaluateRewriteResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{34}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *EvaluateRewriteResponse) GetOutcome() isEvaluateRewriteResponse_Outcome {
@@ -2510,7 +2612,7 @@ type EvaluateApprovalRequest struct {
 
 func (x *EvaluateApprovalRequest) Reset() {
 	*x = EvaluateApprovalRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[35]
+	mi := &file_hookd_v1_host_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2522,7 +2624,7 @@ func (x *EvaluateApprovalRequest) String() string {
 func (*EvaluateApprovalRequest) ProtoMessage() {}
 
 func (x *EvaluateApprovalRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[35]
+	mi := &file_hookd_v1_host_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2535,7 +2637,7 @@ func (x *EvaluateApprovalRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateApprovalRequest.ProtoReflect.Descriptor instead.
 func (*EvaluateApprovalRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{35}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *EvaluateApprovalRequest) GetEvent() *ApprovalEvent {
@@ -2556,7 +2658,7 @@ type EvaluateApprovalResponse struct {
 
 func (x *EvaluateApprovalResponse) Reset() {
 	*x = EvaluateApprovalResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[36]
+	mi := &file_hookd_v1_host_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2568,7 +2670,7 @@ func (x *EvaluateApprovalResponse) String() string {
 func (*EvaluateApprovalResponse) ProtoMessage() {}
 
 func (x *EvaluateApprovalResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[36]
+	mi := &file_hookd_v1_host_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2581,7 +2683,7 @@ func (x *EvaluateApprovalResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateApprovalResponse.ProtoReflect.Descriptor instead.
 func (*EvaluateApprovalResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{36}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *EvaluateApprovalResponse) GetDecision() *ApprovalDecision {
@@ -2607,7 +2709,7 @@ type EvaluateSessionEndRequest struct {
 
 func (x *EvaluateSessionEndRequest) Reset() {
 	*x = EvaluateSessionEndRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[37]
+	mi := &file_hookd_v1_host_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2619,7 +2721,7 @@ func (x *EvaluateSessionEndRequest) String() string {
 func (*EvaluateSessionEndRequest) ProtoMessage() {}
 
 func (x *EvaluateSessionEndRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[37]
+	mi := &file_hookd_v1_host_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2632,7 +2734,7 @@ func (x *EvaluateSessionEndRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateSessionEndRequest.ProtoReflect.Descriptor instead.
 func (*EvaluateSessionEndRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{37}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *EvaluateSessionEndRequest) GetEvent() *SessionEndEvent {
@@ -2650,7 +2752,7 @@ type EvaluateSessionEndResponse struct {
 
 func (x *EvaluateSessionEndResponse) Reset() {
 	*x = EvaluateSessionEndResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[38]
+	mi := &file_hookd_v1_host_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2662,7 +2764,7 @@ func (x *EvaluateSessionEndResponse) String() string {
 func (*EvaluateSessionEndResponse) ProtoMessage() {}
 
 func (x *EvaluateSessionEndResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[38]
+	mi := &file_hookd_v1_host_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2675,7 +2777,7 @@ func (x *EvaluateSessionEndResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateSessionEndResponse.ProtoReflect.Descriptor instead.
 func (*EvaluateSessionEndResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{38}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{39}
 }
 
 type EvaluateTurnEndRequest struct {
@@ -2687,7 +2789,7 @@ type EvaluateTurnEndRequest struct {
 
 func (x *EvaluateTurnEndRequest) Reset() {
 	*x = EvaluateTurnEndRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[39]
+	mi := &file_hookd_v1_host_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2699,7 +2801,7 @@ func (x *EvaluateTurnEndRequest) String() string {
 func (*EvaluateTurnEndRequest) ProtoMessage() {}
 
 func (x *EvaluateTurnEndRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[39]
+	mi := &file_hookd_v1_host_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2712,7 +2814,7 @@ func (x *EvaluateTurnEndRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateTurnEndRequest.ProtoReflect.Descriptor instead.
 func (*EvaluateTurnEndRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{39}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *EvaluateTurnEndRequest) GetEvent() *TurnEndEvent {
@@ -2730,7 +2832,7 @@ type EvaluateTurnEndResponse struct {
 
 func (x *EvaluateTurnEndResponse) Reset() {
 	*x = EvaluateTurnEndResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[40]
+	mi := &file_hookd_v1_host_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2742,7 +2844,7 @@ func (x *EvaluateTurnEndResponse) String() string {
 func (*EvaluateTurnEndResponse) ProtoMessage() {}
 
 func (x *EvaluateTurnEndResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[40]
+	mi := &file_hookd_v1_host_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2755,7 +2857,7 @@ func (x *EvaluateTurnEndResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateTurnEndResponse.ProtoReflect.Descriptor instead.
 func (*EvaluateTurnEndResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{40}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{41}
 }
 
 type EvaluateAgentEventRequest struct {
@@ -2767,7 +2869,7 @@ type EvaluateAgentEventRequest struct {
 
 func (x *EvaluateAgentEventRequest) Reset() {
 	*x = EvaluateAgentEventRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[41]
+	mi := &file_hookd_v1_host_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2779,7 +2881,7 @@ func (x *EvaluateAgentEventRequest) String() string {
 func (*EvaluateAgentEventRequest) ProtoMessage() {}
 
 func (x *EvaluateAgentEventRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[41]
+	mi := &file_hookd_v1_host_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2792,7 +2894,7 @@ func (x *EvaluateAgentEventRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateAgentEventRequest.ProtoReflect.Descriptor instead.
 func (*EvaluateAgentEventRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{41}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *EvaluateAgentEventRequest) GetEvent() *AgentEventEvent {
@@ -2810,7 +2912,7 @@ type EvaluateAgentEventResponse struct {
 
 func (x *EvaluateAgentEventResponse) Reset() {
 	*x = EvaluateAgentEventResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[42]
+	mi := &file_hookd_v1_host_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2822,7 +2924,7 @@ func (x *EvaluateAgentEventResponse) String() string {
 func (*EvaluateAgentEventResponse) ProtoMessage() {}
 
 func (x *EvaluateAgentEventResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[42]
+	mi := &file_hookd_v1_host_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2835,7 +2937,7 @@ func (x *EvaluateAgentEventResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateAgentEventResponse.ProtoReflect.Descriptor instead.
 func (*EvaluateAgentEventResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{42}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{43}
 }
 
 type EvaluateRequest struct {
@@ -2869,7 +2971,7 @@ type EvaluateRequest struct {
 
 func (x *EvaluateRequest) Reset() {
 	*x = EvaluateRequest{}
-	mi := &file_hookd_v1_host_proto_msgTypes[43]
+	mi := &file_hookd_v1_host_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2881,7 +2983,7 @@ func (x *EvaluateRequest) String() string {
 func (*EvaluateRequest) ProtoMessage() {}
 
 func (x *EvaluateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[43]
+	mi := &file_hookd_v1_host_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2894,7 +2996,7 @@ func (x *EvaluateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateRequest.ProtoReflect.Descriptor instead.
 func (*EvaluateRequest) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{43}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *EvaluateRequest) GetRequestId() uint64 {
@@ -3110,7 +3212,7 @@ type EvaluateCancel struct {
 
 func (x *EvaluateCancel) Reset() {
 	*x = EvaluateCancel{}
-	mi := &file_hookd_v1_host_proto_msgTypes[44]
+	mi := &file_hookd_v1_host_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3122,7 +3224,7 @@ func (x *EvaluateCancel) String() string {
 func (*EvaluateCancel) ProtoMessage() {}
 
 func (x *EvaluateCancel) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[44]
+	mi := &file_hookd_v1_host_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3135,7 +3237,7 @@ func (x *EvaluateCancel) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateCancel.ProtoReflect.Descriptor instead.
 func (*EvaluateCancel) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{44}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{45}
 }
 
 type EvaluateResponse struct {
@@ -3162,7 +3264,7 @@ type EvaluateResponse struct {
 
 func (x *EvaluateResponse) Reset() {
 	*x = EvaluateResponse{}
-	mi := &file_hookd_v1_host_proto_msgTypes[45]
+	mi := &file_hookd_v1_host_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3174,7 +3276,7 @@ func (x *EvaluateResponse) String() string {
 func (*EvaluateResponse) ProtoMessage() {}
 
 func (x *EvaluateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_host_proto_msgTypes[45]
+	mi := &file_hookd_v1_host_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3187,7 +3289,7 @@ func (x *EvaluateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvaluateResponse.ProtoReflect.Descriptor instead.
 func (*EvaluateResponse) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_host_proto_rawDescGZIP(), []int{45}
+	return file_hookd_v1_host_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *EvaluateResponse) GetRequestId() uint64 {
@@ -3393,7 +3495,7 @@ var File_hookd_v1_host_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_host_proto_rawDesc = "" +
 	"\n" +
-	"\x13hookd/v1/host.proto\x12\bhookd.v1\x1a\x15hookd/v1/points.proto\x1a\x14hookd/v1/types.proto\"\xce\x03\n" +
+	"\x13hookd/v1/host.proto\x12\bhookd.v1\x1a\x15hookd/v1/points.proto\x1a\x14hookd/v1/types.proto\"\x83\x04\n" +
 	"\x0eSessionRequest\x12+\n" +
 	"\x04open\x18\x01 \x01(\v2\x15.hookd.v1.OpenSessionH\x00R\x04open\x12*\n" +
 	"\x06prompt\x18\x02 \x01(\v2\x10.hookd.v1.PromptH\x00R\x06prompt\x12.\n" +
@@ -3403,8 +3505,11 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\x0edispatch_reply\x18\x05 \x01(\v2\x17.hookd.v1.DispatchReplyH\x00R\rdispatchReply\x12@\n" +
 	"\x0eapproval_reply\x18\x06 \x01(\v2\x17.hookd.v1.ApprovalReplyH\x00R\rapprovalReply\x12.\n" +
 	"\x05close\x18\a \x01(\v2\x16.hookd.v1.CloseSessionH\x00R\x05close\x12@\n" +
-	"\x0efinalize_reply\x18\b \x01(\v2\x17.hookd.v1.FinalizeReplyH\x00R\rfinalizeReplyB\a\n" +
-	"\x05frame\"\x85\x02\n" +
+	"\x0efinalize_reply\x18\b \x01(\v2\x17.hookd.v1.FinalizeReplyH\x00R\rfinalizeReply\x123\n" +
+	"\theartbeat\x18\t \x01(\v2\x13.hookd.v1.HeartbeatH\x00R\theartbeatB\a\n" +
+	"\x05frame\"'\n" +
+	"\tHeartbeat\x12\x1a\n" +
+	"\bsequence\x18\x01 \x01(\x04R\bsequence\"\x85\x02\n" +
 	"\vOpenSession\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12/\n" +
@@ -3444,7 +3549,7 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"request_id\x18\x01 \x01(\tR\trequestId\x12;\n" +
 	"\acontent\x18\x02 \x01(\v2\x1c.hookd.v1.ContentReplacementH\x00R\acontent\x88\x01\x01B\n" +
 	"\n" +
-	"\b_content\"\xf6\x04\n" +
+	"\b_content\"\xab\x05\n" +
 	"\x0fSessionResponse\x121\n" +
 	"\x06opened\x18\x01 \x01(\v2\x17.hookd.v1.SessionOpenedH\x00R\x06opened\x12:\n" +
 	"\fturn_started\x18\x02 \x01(\v2\x15.hookd.v1.TurnStartedH\x00R\vturnStarted\x12:\n" +
@@ -3458,13 +3563,17 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"turn_ended\x18\b \x01(\v2\x13.hookd.v1.TurnEndedH\x00R\tturnEnded\x12-\n" +
 	"\aproblem\x18\t \x01(\v2\x11.hookd.v1.ProblemH\x00R\aproblem\x12F\n" +
 	"\x10finalize_request\x18\n" +
-	" \x01(\v2\x19.hookd.v1.FinalizeRequestH\x00R\x0ffinalizeRequestB\a\n" +
-	"\x05frame\"{\n" +
+	" \x01(\v2\x19.hookd.v1.FinalizeRequestH\x00R\x0ffinalizeRequest\x123\n" +
+	"\theartbeat\x18\v \x01(\v2\x13.hookd.v1.HeartbeatH\x00R\theartbeatB\a\n" +
+	"\x05frame\"\xd0\x01\n" +
 	"\rSessionOpened\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12\x18\n" +
 	"\aresumed\x18\x02 \x01(\bR\aresumed\x121\n" +
-	"\bcontexts\x18\x03 \x03(\v2\x11.hookd.v1.MessageB\x02\x18\x01R\bcontexts\"!\n" +
+	"\bcontexts\x18\x03 \x03(\v2\x11.hookd.v1.MessageB\x02\x18\x01R\bcontexts\x122\n" +
+	"\x15heartbeat_interval_ms\x18\x04 \x01(\rR\x13heartbeatIntervalMs\x12\x1f\n" +
+	"\vinstance_id\x18\x05 \x01(\tR\n" +
+	"instanceId\"!\n" +
 	"\vTurnStarted\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\rR\x04turn\"\x83\x01\n" +
 	"\vStepRequest\x12\x1d\n" +
@@ -3653,206 +3762,209 @@ func file_hookd_v1_host_proto_rawDescGZIP() []byte {
 }
 
 var file_hookd_v1_host_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_hookd_v1_host_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
+var file_hookd_v1_host_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
 var file_hookd_v1_host_proto_goTypes = []any{
 	(PromptKind)(0),                      // 0: hookd.v1.PromptKind
 	(ApprovalOutcome)(0),                 // 1: hookd.v1.ApprovalOutcome
 	(TurnEndReason)(0),                   // 2: hookd.v1.TurnEndReason
 	(*SessionRequest)(nil),               // 3: hookd.v1.SessionRequest
-	(*OpenSession)(nil),                  // 4: hookd.v1.OpenSession
-	(*Prompt)(nil),                       // 5: hookd.v1.Prompt
-	(*CancelTurn)(nil),                   // 6: hookd.v1.CancelTurn
-	(*StepReply)(nil),                    // 7: hookd.v1.StepReply
-	(*DispatchReply)(nil),                // 8: hookd.v1.DispatchReply
-	(*ApprovalReply)(nil),                // 9: hookd.v1.ApprovalReply
-	(*CloseSession)(nil),                 // 10: hookd.v1.CloseSession
-	(*FinalizeReply)(nil),                // 11: hookd.v1.FinalizeReply
-	(*SessionResponse)(nil),              // 12: hookd.v1.SessionResponse
-	(*SessionOpened)(nil),                // 13: hookd.v1.SessionOpened
-	(*TurnStarted)(nil),                  // 14: hookd.v1.TurnStarted
-	(*StepRequest)(nil),                  // 15: hookd.v1.StepRequest
-	(*DispatchRequest)(nil),              // 16: hookd.v1.DispatchRequest
-	(*ApprovalRequest)(nil),              // 17: hookd.v1.ApprovalRequest
-	(*FinalizeRequest)(nil),              // 18: hookd.v1.FinalizeRequest
-	(*ToolResultNotice)(nil),             // 19: hookd.v1.ToolResultNotice
-	(*ContextNotice)(nil),                // 20: hookd.v1.ContextNotice
-	(*TurnEnded)(nil),                    // 21: hookd.v1.TurnEnded
-	(*Problem)(nil),                      // 22: hookd.v1.Problem
-	(*DecisionTrace)(nil),                // 23: hookd.v1.DecisionTrace
-	(*EvaluateSessionStartRequest)(nil),  // 24: hookd.v1.EvaluateSessionStartRequest
-	(*EvaluateSessionStartResponse)(nil), // 25: hookd.v1.EvaluateSessionStartResponse
-	(*EvaluatePreStepRequest)(nil),       // 26: hookd.v1.EvaluatePreStepRequest
-	(*EvaluatePreStepResponse)(nil),      // 27: hookd.v1.EvaluatePreStepResponse
-	(*EvaluatePreToolRequest)(nil),       // 28: hookd.v1.EvaluatePreToolRequest
-	(*EvaluatePreToolResponse)(nil),      // 29: hookd.v1.EvaluatePreToolResponse
-	(*EvaluatePostToolRequest)(nil),      // 30: hookd.v1.EvaluatePostToolRequest
-	(*EvaluatePostToolResponse)(nil),     // 31: hookd.v1.EvaluatePostToolResponse
-	(*EvaluateToolResultRequest)(nil),    // 32: hookd.v1.EvaluateToolResultRequest
-	(*EvaluateToolResultResponse)(nil),   // 33: hookd.v1.EvaluateToolResultResponse
-	(*EvaluateTurnStoppingRequest)(nil),  // 34: hookd.v1.EvaluateTurnStoppingRequest
-	(*EvaluateTurnStoppingResponse)(nil), // 35: hookd.v1.EvaluateTurnStoppingResponse
-	(*EvaluateRewriteRequest)(nil),       // 36: hookd.v1.EvaluateRewriteRequest
-	(*EvaluateRewriteResponse)(nil),      // 37: hookd.v1.EvaluateRewriteResponse
-	(*EvaluateApprovalRequest)(nil),      // 38: hookd.v1.EvaluateApprovalRequest
-	(*EvaluateApprovalResponse)(nil),     // 39: hookd.v1.EvaluateApprovalResponse
-	(*EvaluateSessionEndRequest)(nil),    // 40: hookd.v1.EvaluateSessionEndRequest
-	(*EvaluateSessionEndResponse)(nil),   // 41: hookd.v1.EvaluateSessionEndResponse
-	(*EvaluateTurnEndRequest)(nil),       // 42: hookd.v1.EvaluateTurnEndRequest
-	(*EvaluateTurnEndResponse)(nil),      // 43: hookd.v1.EvaluateTurnEndResponse
-	(*EvaluateAgentEventRequest)(nil),    // 44: hookd.v1.EvaluateAgentEventRequest
-	(*EvaluateAgentEventResponse)(nil),   // 45: hookd.v1.EvaluateAgentEventResponse
-	(*EvaluateRequest)(nil),              // 46: hookd.v1.EvaluateRequest
-	(*EvaluateCancel)(nil),               // 47: hookd.v1.EvaluateCancel
-	(*EvaluateResponse)(nil),             // 48: hookd.v1.EvaluateResponse
-	(SessionSource)(0),                   // 49: hookd.v1.SessionSource
-	(*ToolDefinition)(nil),               // 50: hookd.v1.ToolDefinition
-	(*ContentBlock)(nil),                 // 51: hookd.v1.ContentBlock
-	(*Message)(nil),                      // 52: hookd.v1.Message
-	(*ProposedToolCall)(nil),             // 53: hookd.v1.ProposedToolCall
-	(*ToolResult)(nil),                   // 54: hookd.v1.ToolResult
-	(SessionEndReason)(0),                // 55: hookd.v1.SessionEndReason
-	(*ContentReplacement)(nil),           // 56: hookd.v1.ContentReplacement
-	(*ToolCall)(nil),                     // 57: hookd.v1.ToolCall
-	(*SessionStartEvent)(nil),            // 58: hookd.v1.SessionStartEvent
-	(*PreStepEvent)(nil),                 // 59: hookd.v1.PreStepEvent
-	(*PreStepDecision)(nil),              // 60: hookd.v1.PreStepDecision
-	(*PreToolEvent)(nil),                 // 61: hookd.v1.PreToolEvent
-	(*PreToolDecision)(nil),              // 62: hookd.v1.PreToolDecision
-	(*PostToolEvent)(nil),                // 63: hookd.v1.PostToolEvent
-	(*PostToolDecision)(nil),             // 64: hookd.v1.PostToolDecision
-	(*ToolResultEvent)(nil),              // 65: hookd.v1.ToolResultEvent
-	(*TurnStoppingEvent)(nil),            // 66: hookd.v1.TurnStoppingEvent
-	(*TurnStoppingDecision)(nil),         // 67: hookd.v1.TurnStoppingDecision
-	(*RewriteEvent)(nil),                 // 68: hookd.v1.RewriteEvent
-	(*Deny)(nil),                         // 69: hookd.v1.Deny
-	(*ApprovalEvent)(nil),                // 70: hookd.v1.ApprovalEvent
-	(*ApprovalDecision)(nil),             // 71: hookd.v1.ApprovalDecision
-	(*SessionEndEvent)(nil),              // 72: hookd.v1.SessionEndEvent
-	(*TurnEndEvent)(nil),                 // 73: hookd.v1.TurnEndEvent
-	(*AgentEventEvent)(nil),              // 74: hookd.v1.AgentEventEvent
-	(*CallError)(nil),                    // 75: hookd.v1.CallError
+	(*Heartbeat)(nil),                    // 4: hookd.v1.Heartbeat
+	(*OpenSession)(nil),                  // 5: hookd.v1.OpenSession
+	(*Prompt)(nil),                       // 6: hookd.v1.Prompt
+	(*CancelTurn)(nil),                   // 7: hookd.v1.CancelTurn
+	(*StepReply)(nil),                    // 8: hookd.v1.StepReply
+	(*DispatchReply)(nil),                // 9: hookd.v1.DispatchReply
+	(*ApprovalReply)(nil),                // 10: hookd.v1.ApprovalReply
+	(*CloseSession)(nil),                 // 11: hookd.v1.CloseSession
+	(*FinalizeReply)(nil),                // 12: hookd.v1.FinalizeReply
+	(*SessionResponse)(nil),              // 13: hookd.v1.SessionResponse
+	(*SessionOpened)(nil),                // 14: hookd.v1.SessionOpened
+	(*TurnStarted)(nil),                  // 15: hookd.v1.TurnStarted
+	(*StepRequest)(nil),                  // 16: hookd.v1.StepRequest
+	(*DispatchRequest)(nil),              // 17: hookd.v1.DispatchRequest
+	(*ApprovalRequest)(nil),              // 18: hookd.v1.ApprovalRequest
+	(*FinalizeRequest)(nil),              // 19: hookd.v1.FinalizeRequest
+	(*ToolResultNotice)(nil),             // 20: hookd.v1.ToolResultNotice
+	(*ContextNotice)(nil),                // 21: hookd.v1.ContextNotice
+	(*TurnEnded)(nil),                    // 22: hookd.v1.TurnEnded
+	(*Problem)(nil),                      // 23: hookd.v1.Problem
+	(*DecisionTrace)(nil),                // 24: hookd.v1.DecisionTrace
+	(*EvaluateSessionStartRequest)(nil),  // 25: hookd.v1.EvaluateSessionStartRequest
+	(*EvaluateSessionStartResponse)(nil), // 26: hookd.v1.EvaluateSessionStartResponse
+	(*EvaluatePreStepRequest)(nil),       // 27: hookd.v1.EvaluatePreStepRequest
+	(*EvaluatePreStepResponse)(nil),      // 28: hookd.v1.EvaluatePreStepResponse
+	(*EvaluatePreToolRequest)(nil),       // 29: hookd.v1.EvaluatePreToolRequest
+	(*EvaluatePreToolResponse)(nil),      // 30: hookd.v1.EvaluatePreToolResponse
+	(*EvaluatePostToolRequest)(nil),      // 31: hookd.v1.EvaluatePostToolRequest
+	(*EvaluatePostToolResponse)(nil),     // 32: hookd.v1.EvaluatePostToolResponse
+	(*EvaluateToolResultRequest)(nil),    // 33: hookd.v1.EvaluateToolResultRequest
+	(*EvaluateToolResultResponse)(nil),   // 34: hookd.v1.EvaluateToolResultResponse
+	(*EvaluateTurnStoppingRequest)(nil),  // 35: hookd.v1.EvaluateTurnStoppingRequest
+	(*EvaluateTurnStoppingResponse)(nil), // 36: hookd.v1.EvaluateTurnStoppingResponse
+	(*EvaluateRewriteRequest)(nil),       // 37: hookd.v1.EvaluateRewriteRequest
+	(*EvaluateRewriteResponse)(nil),      // 38: hookd.v1.EvaluateRewriteResponse
+	(*EvaluateApprovalRequest)(nil),      // 39: hookd.v1.EvaluateApprovalRequest
+	(*EvaluateApprovalResponse)(nil),     // 40: hookd.v1.EvaluateApprovalResponse
+	(*EvaluateSessionEndRequest)(nil),    // 41: hookd.v1.EvaluateSessionEndRequest
+	(*EvaluateSessionEndResponse)(nil),   // 42: hookd.v1.EvaluateSessionEndResponse
+	(*EvaluateTurnEndRequest)(nil),       // 43: hookd.v1.EvaluateTurnEndRequest
+	(*EvaluateTurnEndResponse)(nil),      // 44: hookd.v1.EvaluateTurnEndResponse
+	(*EvaluateAgentEventRequest)(nil),    // 45: hookd.v1.EvaluateAgentEventRequest
+	(*EvaluateAgentEventResponse)(nil),   // 46: hookd.v1.EvaluateAgentEventResponse
+	(*EvaluateRequest)(nil),              // 47: hookd.v1.EvaluateRequest
+	(*EvaluateCancel)(nil),               // 48: hookd.v1.EvaluateCancel
+	(*EvaluateResponse)(nil),             // 49: hookd.v1.EvaluateResponse
+	(SessionSource)(0),                   // 50: hookd.v1.SessionSource
+	(*ToolDefinition)(nil),               // 51: hookd.v1.ToolDefinition
+	(*ContentBlock)(nil),                 // 52: hookd.v1.ContentBlock
+	(*Message)(nil),                      // 53: hookd.v1.Message
+	(*ProposedToolCall)(nil),             // 54: hookd.v1.ProposedToolCall
+	(*ToolResult)(nil),                   // 55: hookd.v1.ToolResult
+	(SessionEndReason)(0),                // 56: hookd.v1.SessionEndReason
+	(*ContentReplacement)(nil),           // 57: hookd.v1.ContentReplacement
+	(*ToolCall)(nil),                     // 58: hookd.v1.ToolCall
+	(*SessionStartEvent)(nil),            // 59: hookd.v1.SessionStartEvent
+	(*PreStepEvent)(nil),                 // 60: hookd.v1.PreStepEvent
+	(*PreStepDecision)(nil),              // 61: hookd.v1.PreStepDecision
+	(*PreToolEvent)(nil),                 // 62: hookd.v1.PreToolEvent
+	(*PreToolDecision)(nil),              // 63: hookd.v1.PreToolDecision
+	(*PostToolEvent)(nil),                // 64: hookd.v1.PostToolEvent
+	(*PostToolDecision)(nil),             // 65: hookd.v1.PostToolDecision
+	(*ToolResultEvent)(nil),              // 66: hookd.v1.ToolResultEvent
+	(*TurnStoppingEvent)(nil),            // 67: hookd.v1.TurnStoppingEvent
+	(*TurnStoppingDecision)(nil),         // 68: hookd.v1.TurnStoppingDecision
+	(*RewriteEvent)(nil),                 // 69: hookd.v1.RewriteEvent
+	(*Deny)(nil),                         // 70: hookd.v1.Deny
+	(*ApprovalEvent)(nil),                // 71: hookd.v1.ApprovalEvent
+	(*ApprovalDecision)(nil),             // 72: hookd.v1.ApprovalDecision
+	(*SessionEndEvent)(nil),              // 73: hookd.v1.SessionEndEvent
+	(*TurnEndEvent)(nil),                 // 74: hookd.v1.TurnEndEvent
+	(*AgentEventEvent)(nil),              // 75: hookd.v1.AgentEventEvent
+	(*CallError)(nil),                    // 76: hookd.v1.CallError
 }
 var file_hookd_v1_host_proto_depIdxs = []int32{
-	4,   // 0: hookd.v1.SessionRequest.open:type_name -> hookd.v1.OpenSession
-	5,   // 1: hookd.v1.SessionRequest.prompt:type_name -> hookd.v1.Prompt
-	6,   // 2: hookd.v1.SessionRequest.cancel:type_name -> hookd.v1.CancelTurn
-	7,   // 3: hookd.v1.SessionRequest.step_reply:type_name -> hookd.v1.StepReply
-	8,   // 4: hookd.v1.SessionRequest.dispatch_reply:type_name -> hookd.v1.DispatchReply
-	9,   // 5: hookd.v1.SessionRequest.approval_reply:type_name -> hookd.v1.ApprovalReply
-	10,  // 6: hookd.v1.SessionRequest.close:type_name -> hookd.v1.CloseSession
-	11,  // 7: hookd.v1.SessionRequest.finalize_reply:type_name -> hookd.v1.FinalizeReply
-	49,  // 8: hookd.v1.OpenSession.source:type_name -> hookd.v1.SessionSource
-	50,  // 9: hookd.v1.OpenSession.tools:type_name -> hookd.v1.ToolDefinition
-	0,   // 10: hookd.v1.Prompt.kind:type_name -> hookd.v1.PromptKind
-	51,  // 11: hookd.v1.Prompt.content:type_name -> hookd.v1.ContentBlock
-	52,  // 12: hookd.v1.StepReply.assistant_message:type_name -> hookd.v1.Message
-	53,  // 13: hookd.v1.StepReply.tool_calls:type_name -> hookd.v1.ProposedToolCall
-	54,  // 14: hookd.v1.DispatchReply.result:type_name -> hookd.v1.ToolResult
-	1,   // 15: hookd.v1.ApprovalReply.outcome:type_name -> hookd.v1.ApprovalOutcome
-	55,  // 16: hookd.v1.CloseSession.reason:type_name -> hookd.v1.SessionEndReason
-	56,  // 17: hookd.v1.FinalizeReply.content:type_name -> hookd.v1.ContentReplacement
-	13,  // 18: hookd.v1.SessionResponse.opened:type_name -> hookd.v1.SessionOpened
-	14,  // 19: hookd.v1.SessionResponse.turn_started:type_name -> hookd.v1.TurnStarted
-	15,  // 20: hookd.v1.SessionResponse.step_request:type_name -> hookd.v1.StepRequest
-	16,  // 21: hookd.v1.SessionResponse.dispatch_request:type_name -> hookd.v1.DispatchRequest
-	17,  // 22: hookd.v1.SessionResponse.approval_request:type_name -> hookd.v1.ApprovalRequest
-	19,  // 23: hookd.v1.SessionResponse.tool_result:type_name -> hookd.v1.ToolResultNotice
-	20,  // 24: hookd.v1.SessionResponse.context:type_name -> hookd.v1.ContextNotice
-	21,  // 25: hookd.v1.SessionResponse.turn_ended:type_name -> hookd.v1.TurnEnded
-	22,  // 26: hookd.v1.SessionResponse.problem:type_name -> hookd.v1.Problem
-	18,  // 27: hookd.v1.SessionResponse.finalize_request:type_name -> hookd.v1.FinalizeRequest
-	52,  // 28: hookd.v1.SessionOpened.contexts:type_name -> hookd.v1.Message
-	52,  // 29: hookd.v1.StepRequest.messages:type_name -> hookd.v1.Message
-	57,  // 30: hookd.v1.DispatchRequest.call:type_name -> hookd.v1.ToolCall
-	57,  // 31: hookd.v1.ApprovalRequest.call:type_name -> hookd.v1.ToolCall
-	57,  // 32: hookd.v1.FinalizeRequest.call:type_name -> hookd.v1.ToolCall
-	54,  // 33: hookd.v1.FinalizeRequest.candidate:type_name -> hookd.v1.ToolResult
-	57,  // 34: hookd.v1.ToolResultNotice.call:type_name -> hookd.v1.ToolCall
-	54,  // 35: hookd.v1.ToolResultNotice.result:type_name -> hookd.v1.ToolResult
-	23,  // 36: hookd.v1.ToolResultNotice.trace:type_name -> hookd.v1.DecisionTrace
-	52,  // 37: hookd.v1.ContextNotice.messages:type_name -> hookd.v1.Message
-	2,   // 38: hookd.v1.TurnEnded.reason:type_name -> hookd.v1.TurnEndReason
-	58,  // 39: hookd.v1.EvaluateSessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
-	52,  // 40: hookd.v1.EvaluateSessionStartResponse.contexts:type_name -> hookd.v1.Message
-	59,  // 41: hookd.v1.EvaluatePreStepRequest.event:type_name -> hookd.v1.PreStepEvent
-	60,  // 42: hookd.v1.EvaluatePreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
-	23,  // 43: hookd.v1.EvaluatePreStepResponse.trace:type_name -> hookd.v1.DecisionTrace
-	61,  // 44: hookd.v1.EvaluatePreToolRequest.event:type_name -> hookd.v1.PreToolEvent
-	62,  // 45: hookd.v1.EvaluatePreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
-	23,  // 46: hookd.v1.EvaluatePreToolResponse.trace:type_name -> hookd.v1.DecisionTrace
-	63,  // 47: hookd.v1.EvaluatePostToolRequest.event:type_name -> hookd.v1.PostToolEvent
-	64,  // 48: hookd.v1.EvaluatePostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
-	54,  // 49: hookd.v1.EvaluatePostToolResponse.result:type_name -> hookd.v1.ToolResult
-	23,  // 50: hookd.v1.EvaluatePostToolResponse.trace:type_name -> hookd.v1.DecisionTrace
-	65,  // 51: hookd.v1.EvaluateToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
-	66,  // 52: hookd.v1.EvaluateTurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
-	67,  // 53: hookd.v1.EvaluateTurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
-	23,  // 54: hookd.v1.EvaluateTurnStoppingResponse.trace:type_name -> hookd.v1.DecisionTrace
-	68,  // 55: hookd.v1.EvaluateRewriteRequest.event:type_name -> hookd.v1.RewriteEvent
-	57,  // 56: hookd.v1.EvaluateRewriteResponse.call:type_name -> hookd.v1.ToolCall
-	69,  // 57: hookd.v1.EvaluateRewriteResponse.deny:type_name -> hookd.v1.Deny
-	23,  // 58: hookd.v1.EvaluateRewriteResponse.trace:type_name -> hookd.v1.DecisionTrace
-	70,  // 59: hookd.v1.EvaluateApprovalRequest.event:type_name -> hookd.v1.ApprovalEvent
-	71,  // 60: hookd.v1.EvaluateApprovalResponse.decision:type_name -> hookd.v1.ApprovalDecision
-	23,  // 61: hookd.v1.EvaluateApprovalResponse.trace:type_name -> hookd.v1.DecisionTrace
-	72,  // 62: hookd.v1.EvaluateSessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
-	73,  // 63: hookd.v1.EvaluateTurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
-	74,  // 64: hookd.v1.EvaluateAgentEventRequest.event:type_name -> hookd.v1.AgentEventEvent
-	47,  // 65: hookd.v1.EvaluateRequest.cancel:type_name -> hookd.v1.EvaluateCancel
-	24,  // 66: hookd.v1.EvaluateRequest.session_start:type_name -> hookd.v1.EvaluateSessionStartRequest
-	26,  // 67: hookd.v1.EvaluateRequest.pre_step:type_name -> hookd.v1.EvaluatePreStepRequest
-	28,  // 68: hookd.v1.EvaluateRequest.pre_tool:type_name -> hookd.v1.EvaluatePreToolRequest
-	30,  // 69: hookd.v1.EvaluateRequest.post_tool:type_name -> hookd.v1.EvaluatePostToolRequest
-	32,  // 70: hookd.v1.EvaluateRequest.tool_result:type_name -> hookd.v1.EvaluateToolResultRequest
-	34,  // 71: hookd.v1.EvaluateRequest.turn_stopping:type_name -> hookd.v1.EvaluateTurnStoppingRequest
-	36,  // 72: hookd.v1.EvaluateRequest.rewrite:type_name -> hookd.v1.EvaluateRewriteRequest
-	38,  // 73: hookd.v1.EvaluateRequest.approval:type_name -> hookd.v1.EvaluateApprovalRequest
-	40,  // 74: hookd.v1.EvaluateRequest.session_end:type_name -> hookd.v1.EvaluateSessionEndRequest
-	42,  // 75: hookd.v1.EvaluateRequest.turn_end:type_name -> hookd.v1.EvaluateTurnEndRequest
-	44,  // 76: hookd.v1.EvaluateRequest.agent_event:type_name -> hookd.v1.EvaluateAgentEventRequest
-	75,  // 77: hookd.v1.EvaluateResponse.error:type_name -> hookd.v1.CallError
-	25,  // 78: hookd.v1.EvaluateResponse.session_start:type_name -> hookd.v1.EvaluateSessionStartResponse
-	27,  // 79: hookd.v1.EvaluateResponse.pre_step:type_name -> hookd.v1.EvaluatePreStepResponse
-	29,  // 80: hookd.v1.EvaluateResponse.pre_tool:type_name -> hookd.v1.EvaluatePreToolResponse
-	31,  // 81: hookd.v1.EvaluateResponse.post_tool:type_name -> hookd.v1.EvaluatePostToolResponse
-	33,  // 82: hookd.v1.EvaluateResponse.tool_result:type_name -> hookd.v1.EvaluateToolResultResponse
-	35,  // 83: hookd.v1.EvaluateResponse.turn_stopping:type_name -> hookd.v1.EvaluateTurnStoppingResponse
-	37,  // 84: hookd.v1.EvaluateResponse.rewrite:type_name -> hookd.v1.EvaluateRewriteResponse
-	39,  // 85: hookd.v1.EvaluateResponse.approval:type_name -> hookd.v1.EvaluateApprovalResponse
-	41,  // 86: hookd.v1.EvaluateResponse.session_end:type_name -> hookd.v1.EvaluateSessionEndResponse
-	43,  // 87: hookd.v1.EvaluateResponse.turn_end:type_name -> hookd.v1.EvaluateTurnEndResponse
-	45,  // 88: hookd.v1.EvaluateResponse.agent_event:type_name -> hookd.v1.EvaluateAgentEventResponse
-	3,   // 89: hookd.v1.HookHost.Session:input_type -> hookd.v1.SessionRequest
-	24,  // 90: hookd.v1.HookHost.EvaluateSessionStart:input_type -> hookd.v1.EvaluateSessionStartRequest
-	26,  // 91: hookd.v1.HookHost.EvaluatePreStep:input_type -> hookd.v1.EvaluatePreStepRequest
-	28,  // 92: hookd.v1.HookHost.EvaluatePreTool:input_type -> hookd.v1.EvaluatePreToolRequest
-	30,  // 93: hookd.v1.HookHost.EvaluatePostTool:input_type -> hookd.v1.EvaluatePostToolRequest
-	32,  // 94: hookd.v1.HookHost.EvaluateToolResult:input_type -> hookd.v1.EvaluateToolResultRequest
-	34,  // 95: hookd.v1.HookHost.EvaluateTurnStopping:input_type -> hookd.v1.EvaluateTurnStoppingRequest
-	36,  // 96: hookd.v1.HookHost.EvaluateRewrite:input_type -> hookd.v1.EvaluateRewriteRequest
-	38,  // 97: hookd.v1.HookHost.EvaluateApproval:input_type -> hookd.v1.EvaluateApprovalRequest
-	40,  // 98: hookd.v1.HookHost.EvaluateSessionEnd:input_type -> hookd.v1.EvaluateSessionEndRequest
-	42,  // 99: hookd.v1.HookHost.EvaluateTurnEnd:input_type -> hookd.v1.EvaluateTurnEndRequest
-	44,  // 100: hookd.v1.HookHost.EvaluateAgentEvent:input_type -> hookd.v1.EvaluateAgentEventRequest
-	46,  // 101: hookd.v1.HookHost.Evaluate:input_type -> hookd.v1.EvaluateRequest
-	12,  // 102: hookd.v1.HookHost.Session:output_type -> hookd.v1.SessionResponse
-	25,  // 103: hookd.v1.HookHost.EvaluateSessionStart:output_type -> hookd.v1.EvaluateSessionStartResponse
-	27,  // 104: hookd.v1.HookHost.EvaluatePreStep:output_type -> hookd.v1.EvaluatePreStepResponse
-	29,  // 105: hookd.v1.HookHost.EvaluatePreTool:output_type -> hookd.v1.EvaluatePreToolResponse
-	31,  // 106: hookd.v1.HookHost.EvaluatePostTool:output_type -> hookd.v1.EvaluatePostToolResponse
-	33,  // 107: hookd.v1.HookHost.EvaluateToolResult:output_type -> hookd.v1.EvaluateToolResultResponse
-	35,  // 108: hookd.v1.HookHost.EvaluateTurnStopping:output_type -> hookd.v1.EvaluateTurnStoppingResponse
-	37,  // 109: hookd.v1.HookHost.EvaluateRewrite:output_type -> hookd.v1.EvaluateRewriteResponse
-	39,  // 110: hookd.v1.HookHost.EvaluateApproval:output_type -> hookd.v1.EvaluateApprovalResponse
-	41,  // 111: hookd.v1.HookHost.EvaluateSessionEnd:output_type -> hookd.v1.EvaluateSessionEndResponse
-	43,  // 112: hookd.v1.HookHost.EvaluateTurnEnd:output_type -> hookd.v1.EvaluateTurnEndResponse
-	45,  // 113: hookd.v1.HookHost.EvaluateAgentEvent:output_type -> hookd.v1.EvaluateAgentEventResponse
-	48,  // 114: hookd.v1.HookHost.Evaluate:output_type -> hookd.v1.EvaluateResponse
-	102, // [102:115] is the sub-list for method output_type
-	89,  // [89:102] is the sub-list for method input_type
-	89,  // [89:89] is the sub-list for extension type_name
-	89,  // [89:89] is the sub-list for extension extendee
-	0,   // [0:89] is the sub-list for field type_name
+	5,   // 0: hookd.v1.SessionRequest.open:type_name -> hookd.v1.OpenSession
+	6,   // 1: hookd.v1.SessionRequest.prompt:type_name -> hookd.v1.Prompt
+	7,   // 2: hookd.v1.SessionRequest.cancel:type_name -> hookd.v1.CancelTurn
+	8,   // 3: hookd.v1.SessionRequest.step_reply:type_name -> hookd.v1.StepReply
+	9,   // 4: hookd.v1.SessionRequest.dispatch_reply:type_name -> hookd.v1.DispatchReply
+	10,  // 5: hookd.v1.SessionRequest.approval_reply:type_name -> hookd.v1.ApprovalReply
+	11,  // 6: hookd.v1.SessionRequest.close:type_name -> hookd.v1.CloseSession
+	12,  // 7: hookd.v1.SessionRequest.finalize_reply:type_name -> hookd.v1.FinalizeReply
+	4,   // 8: hookd.v1.SessionRequest.heartbeat:type_name -> hookd.v1.Heartbeat
+	50,  // 9: hookd.v1.OpenSession.source:type_name -> hookd.v1.SessionSource
+	51,  // 10: hookd.v1.OpenSession.tools:type_name -> hookd.v1.ToolDefinition
+	0,   // 11: hookd.v1.Prompt.kind:type_name -> hookd.v1.PromptKind
+	52,  // 12: hookd.v1.Prompt.content:type_name -> hookd.v1.ContentBlock
+	53,  // 13: hookd.v1.StepReply.assistant_message:type_name -> hookd.v1.Message
+	54,  // 14: hookd.v1.StepReply.tool_calls:type_name -> hookd.v1.ProposedToolCall
+	55,  // 15: hookd.v1.DispatchReply.result:type_name -> hookd.v1.ToolResult
+	1,   // 16: hookd.v1.ApprovalReply.outcome:type_name -> hookd.v1.ApprovalOutcome
+	56,  // 17: hookd.v1.CloseSession.reason:type_name -> hookd.v1.SessionEndReason
+	57,  // 18: hookd.v1.FinalizeReply.content:type_name -> hookd.v1.ContentReplacement
+	14,  // 19: hookd.v1.SessionResponse.opened:type_name -> hookd.v1.SessionOpened
+	15,  // 20: hookd.v1.SessionResponse.turn_started:type_name -> hookd.v1.TurnStarted
+	16,  // 21: hookd.v1.SessionResponse.step_request:type_name -> hookd.v1.StepRequest
+	17,  // 22: hookd.v1.SessionResponse.dispatch_request:type_name -> hookd.v1.DispatchRequest
+	18,  // 23: hookd.v1.SessionResponse.approval_request:type_name -> hookd.v1.ApprovalRequest
+	20,  // 24: hookd.v1.SessionResponse.tool_result:type_name -> hookd.v1.ToolResultNotice
+	21,  // 25: hookd.v1.SessionResponse.context:type_name -> hookd.v1.ContextNotice
+	22,  // 26: hookd.v1.SessionResponse.turn_ended:type_name -> hookd.v1.TurnEnded
+	23,  // 27: hookd.v1.SessionResponse.problem:type_name -> hookd.v1.Problem
+	19,  // 28: hookd.v1.SessionResponse.finalize_request:type_name -> hookd.v1.FinalizeRequest
+	4,   // 29: hookd.v1.SessionResponse.heartbeat:type_name -> hookd.v1.Heartbeat
+	53,  // 30: hookd.v1.SessionOpened.contexts:type_name -> hookd.v1.Message
+	53,  // 31: hookd.v1.StepRequest.messages:type_name -> hookd.v1.Message
+	58,  // 32: hookd.v1.DispatchRequest.call:type_name -> hookd.v1.ToolCall
+	58,  // 33: hookd.v1.ApprovalRequest.call:type_name -> hookd.v1.ToolCall
+	58,  // 34: hookd.v1.FinalizeRequest.call:type_name -> hookd.v1.ToolCall
+	55,  // 35: hookd.v1.FinalizeRequest.candidate:type_name -> hookd.v1.ToolResult
+	58,  // 36: hookd.v1.ToolResultNotice.call:type_name -> hookd.v1.ToolCall
+	55,  // 37: hookd.v1.ToolResultNotice.result:type_name -> hookd.v1.ToolResult
+	24,  // 38: hookd.v1.ToolResultNotice.trace:type_name -> hookd.v1.DecisionTrace
+	53,  // 39: hookd.v1.ContextNotice.messages:type_name -> hookd.v1.Message
+	2,   // 40: hookd.v1.TurnEnded.reason:type_name -> hookd.v1.TurnEndReason
+	59,  // 41: hookd.v1.EvaluateSessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
+	53,  // 42: hookd.v1.EvaluateSessionStartResponse.contexts:type_name -> hookd.v1.Message
+	60,  // 43: hookd.v1.EvaluatePreStepRequest.event:type_name -> hookd.v1.PreStepEvent
+	61,  // 44: hookd.v1.EvaluatePreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
+	24,  // 45: hookd.v1.EvaluatePreStepResponse.trace:type_name -> hookd.v1.DecisionTrace
+	62,  // 46: hookd.v1.EvaluatePreToolRequest.event:type_name -> hookd.v1.PreToolEvent
+	63,  // 47: hookd.v1.EvaluatePreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
+	24,  // 48: hookd.v1.EvaluatePreToolResponse.trace:type_name -> hookd.v1.DecisionTrace
+	64,  // 49: hookd.v1.EvaluatePostToolRequest.event:type_name -> hookd.v1.PostToolEvent
+	65,  // 50: hookd.v1.EvaluatePostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
+	55,  // 51: hookd.v1.EvaluatePostToolResponse.result:type_name -> hookd.v1.ToolResult
+	24,  // 52: hookd.v1.EvaluatePostToolResponse.trace:type_name -> hookd.v1.DecisionTrace
+	66,  // 53: hookd.v1.EvaluateToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
+	67,  // 54: hookd.v1.EvaluateTurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
+	68,  // 55: hookd.v1.EvaluateTurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
+	24,  // 56: hookd.v1.EvaluateTurnStoppingResponse.trace:type_name -> hookd.v1.DecisionTrace
+	69,  // 57: hookd.v1.EvaluateRewriteRequest.event:type_name -> hookd.v1.RewriteEvent
+	58,  // 58: hookd.v1.EvaluateRewriteResponse.call:type_name -> hookd.v1.ToolCall
+	70,  // 59: hookd.v1.EvaluateRewriteResponse.deny:type_name -> hookd.v1.Deny
+	24,  // 60: hookd.v1.EvaluateRewriteResponse.trace:type_name -> hookd.v1.DecisionTrace
+	71,  // 61: hookd.v1.EvaluateApprovalRequest.event:type_name -> hookd.v1.ApprovalEvent
+	72,  // 62: hookd.v1.EvaluateApprovalResponse.decision:type_name -> hookd.v1.ApprovalDecision
+	24,  // 63: hookd.v1.EvaluateApprovalResponse.trace:type_name -> hookd.v1.DecisionTrace
+	73,  // 64: hookd.v1.EvaluateSessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
+	74,  // 65: hookd.v1.EvaluateTurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
+	75,  // 66: hookd.v1.EvaluateAgentEventRequest.event:type_name -> hookd.v1.AgentEventEvent
+	48,  // 67: hookd.v1.EvaluateRequest.cancel:type_name -> hookd.v1.EvaluateCancel
+	25,  // 68: hookd.v1.EvaluateRequest.session_start:type_name -> hookd.v1.EvaluateSessionStartRequest
+	27,  // 69: hookd.v1.EvaluateRequest.pre_step:type_name -> hookd.v1.EvaluatePreStepRequest
+	29,  // 70: hookd.v1.EvaluateRequest.pre_tool:type_name -> hookd.v1.EvaluatePreToolRequest
+	31,  // 71: hookd.v1.EvaluateRequest.post_tool:type_name -> hookd.v1.EvaluatePostToolRequest
+	33,  // 72: hookd.v1.EvaluateRequest.tool_result:type_name -> hookd.v1.EvaluateToolResultRequest
+	35,  // 73: hookd.v1.EvaluateRequest.turn_stopping:type_name -> hookd.v1.EvaluateTurnStoppingRequest
+	37,  // 74: hookd.v1.EvaluateRequest.rewrite:type_name -> hookd.v1.EvaluateRewriteRequest
+	39,  // 75: hookd.v1.EvaluateRequest.approval:type_name -> hookd.v1.EvaluateApprovalRequest
+	41,  // 76: hookd.v1.EvaluateRequest.session_end:type_name -> hookd.v1.EvaluateSessionEndRequest
+	43,  // 77: hookd.v1.EvaluateRequest.turn_end:type_name -> hookd.v1.EvaluateTurnEndRequest
+	45,  // 78: hookd.v1.EvaluateRequest.agent_event:type_name -> hookd.v1.EvaluateAgentEventRequest
+	76,  // 79: hookd.v1.EvaluateResponse.error:type_name -> hookd.v1.CallError
+	26,  // 80: hookd.v1.EvaluateResponse.session_start:type_name -> hookd.v1.EvaluateSessionStartResponse
+	28,  // 81: hookd.v1.EvaluateResponse.pre_step:type_name -> hookd.v1.EvaluatePreStepResponse
+	30,  // 82: hookd.v1.EvaluateResponse.pre_tool:type_name -> hookd.v1.EvaluatePreToolResponse
+	32,  // 83: hookd.v1.EvaluateResponse.post_tool:type_name -> hookd.v1.EvaluatePostToolResponse
+	34,  // 84: hookd.v1.EvaluateResponse.tool_result:type_name -> hookd.v1.EvaluateToolResultResponse
+	36,  // 85: hookd.v1.EvaluateResponse.turn_stopping:type_name -> hookd.v1.EvaluateTurnStoppingResponse
+	38,  // 86: hookd.v1.EvaluateResponse.rewrite:type_name -> hookd.v1.EvaluateRewriteResponse
+	40,  // 87: hookd.v1.EvaluateResponse.approval:type_name -> hookd.v1.EvaluateApprovalResponse
+	42,  // 88: hookd.v1.EvaluateResponse.session_end:type_name -> hookd.v1.EvaluateSessionEndResponse
+	44,  // 89: hookd.v1.EvaluateResponse.turn_end:type_name -> hookd.v1.EvaluateTurnEndResponse
+	46,  // 90: hookd.v1.EvaluateResponse.agent_event:type_name -> hookd.v1.EvaluateAgentEventResponse
+	3,   // 91: hookd.v1.HookHost.Session:input_type -> hookd.v1.SessionRequest
+	25,  // 92: hookd.v1.HookHost.EvaluateSessionStart:input_type -> hookd.v1.EvaluateSessionStartRequest
+	27,  // 93: hookd.v1.HookHost.EvaluatePreStep:input_type -> hookd.v1.EvaluatePreStepRequest
+	29,  // 94: hookd.v1.HookHost.EvaluatePreTool:input_type -> hookd.v1.EvaluatePreToolRequest
+	31,  // 95: hookd.v1.HookHost.EvaluatePostTool:input_type -> hookd.v1.EvaluatePostToolRequest
+	33,  // 96: hookd.v1.HookHost.EvaluateToolResult:input_type -> hookd.v1.EvaluateToolResultRequest
+	35,  // 97: hookd.v1.HookHost.EvaluateTurnStopping:input_type -> hookd.v1.EvaluateTurnStoppingRequest
+	37,  // 98: hookd.v1.HookHost.EvaluateRewrite:input_type -> hookd.v1.EvaluateRewriteRequest
+	39,  // 99: hookd.v1.HookHost.EvaluateApproval:input_type -> hookd.v1.EvaluateApprovalRequest
+	41,  // 100: hookd.v1.HookHost.EvaluateSessionEnd:input_type -> hookd.v1.EvaluateSessionEndRequest
+	43,  // 101: hookd.v1.HookHost.EvaluateTurnEnd:input_type -> hookd.v1.EvaluateTurnEndRequest
+	45,  // 102: hookd.v1.HookHost.EvaluateAgentEvent:input_type -> hookd.v1.EvaluateAgentEventRequest
+	47,  // 103: hookd.v1.HookHost.Evaluate:input_type -> hookd.v1.EvaluateRequest
+	13,  // 104: hookd.v1.HookHost.Session:output_type -> hookd.v1.SessionResponse
+	26,  // 105: hookd.v1.HookHost.EvaluateSessionStart:output_type -> hookd.v1.EvaluateSessionStartResponse
+	28,  // 106: hookd.v1.HookHost.EvaluatePreStep:output_type -> hookd.v1.EvaluatePreStepResponse
+	30,  // 107: hookd.v1.HookHost.EvaluatePreTool:output_type -> hookd.v1.EvaluatePreToolResponse
+	32,  // 108: hookd.v1.HookHost.EvaluatePostTool:output_type -> hookd.v1.EvaluatePostToolResponse
+	34,  // 109: hookd.v1.HookHost.EvaluateToolResult:output_type -> hookd.v1.EvaluateToolResultResponse
+	36,  // 110: hookd.v1.HookHost.EvaluateTurnStopping:output_type -> hookd.v1.EvaluateTurnStoppingResponse
+	38,  // 111: hookd.v1.HookHost.EvaluateRewrite:output_type -> hookd.v1.EvaluateRewriteResponse
+	40,  // 112: hookd.v1.HookHost.EvaluateApproval:output_type -> hookd.v1.EvaluateApprovalResponse
+	42,  // 113: hookd.v1.HookHost.EvaluateSessionEnd:output_type -> hookd.v1.EvaluateSessionEndResponse
+	44,  // 114: hookd.v1.HookHost.EvaluateTurnEnd:output_type -> hookd.v1.EvaluateTurnEndResponse
+	46,  // 115: hookd.v1.HookHost.EvaluateAgentEvent:output_type -> hookd.v1.EvaluateAgentEventResponse
+	49,  // 116: hookd.v1.HookHost.Evaluate:output_type -> hookd.v1.EvaluateResponse
+	104, // [104:117] is the sub-list for method output_type
+	91,  // [91:104] is the sub-list for method input_type
+	91,  // [91:91] is the sub-list for extension type_name
+	91,  // [91:91] is the sub-list for extension extendee
+	0,   // [0:91] is the sub-list for field type_name
 }
 
 func init() { file_hookd_v1_host_proto_init() }
@@ -3871,9 +3983,10 @@ func file_hookd_v1_host_proto_init() {
 		(*SessionRequest_ApprovalReply)(nil),
 		(*SessionRequest_Close)(nil),
 		(*SessionRequest_FinalizeReply)(nil),
+		(*SessionRequest_Heartbeat)(nil),
 	}
-	file_hookd_v1_host_proto_msgTypes[8].OneofWrappers = []any{}
-	file_hookd_v1_host_proto_msgTypes[9].OneofWrappers = []any{
+	file_hookd_v1_host_proto_msgTypes[9].OneofWrappers = []any{}
+	file_hookd_v1_host_proto_msgTypes[10].OneofWrappers = []any{
 		(*SessionResponse_Opened)(nil),
 		(*SessionResponse_TurnStarted)(nil),
 		(*SessionResponse_StepRequest)(nil),
@@ -3884,12 +3997,13 @@ func file_hookd_v1_host_proto_init() {
 		(*SessionResponse_TurnEnded)(nil),
 		(*SessionResponse_Problem)(nil),
 		(*SessionResponse_FinalizeRequest)(nil),
+		(*SessionResponse_Heartbeat)(nil),
 	}
-	file_hookd_v1_host_proto_msgTypes[34].OneofWrappers = []any{
+	file_hookd_v1_host_proto_msgTypes[35].OneofWrappers = []any{
 		(*EvaluateRewriteResponse_Call)(nil),
 		(*EvaluateRewriteResponse_Deny)(nil),
 	}
-	file_hookd_v1_host_proto_msgTypes[43].OneofWrappers = []any{
+	file_hookd_v1_host_proto_msgTypes[44].OneofWrappers = []any{
 		(*EvaluateRequest_Cancel)(nil),
 		(*EvaluateRequest_SessionStart)(nil),
 		(*EvaluateRequest_PreStep)(nil),
@@ -3903,7 +4017,7 @@ func file_hookd_v1_host_proto_init() {
 		(*EvaluateRequest_TurnEnd)(nil),
 		(*EvaluateRequest_AgentEvent)(nil),
 	}
-	file_hookd_v1_host_proto_msgTypes[45].OneofWrappers = []any{
+	file_hookd_v1_host_proto_msgTypes[46].OneofWrappers = []any{
 		(*EvaluateResponse_Error)(nil),
 		(*EvaluateResponse_SessionStart)(nil),
 		(*EvaluateResponse_PreStep)(nil),
@@ -3923,7 +4037,7 @@ func file_hookd_v1_host_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hookd_v1_host_proto_rawDesc), len(file_hookd_v1_host_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   46,
+			NumMessages:   47,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

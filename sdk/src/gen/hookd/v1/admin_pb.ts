@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hookd/v1/admin.proto.
  */
 export const file_hookd_v1_admin: GenFile = /*@__PURE__*/
-  fileDesc("ChRob29rZC92MS9hZG1pbi5wcm90bxIIaG9va2QudjEiEgoQR2V0U3RhdHVzUmVxdWVzdCK4AQoRR2V0U3RhdHVzUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoCRILCgNwaWQYAiABKA0SEQoJdXB0aW1lX21zGAMgASgEEhgKEGFnZW50c19jb25uZWN0ZWQYBCABKA0SFQoNc2Vzc2lvbnNfb3BlbhgFIAEoDRIRCglsaXN0ZW5lcnMYBiADKAkSEwoLY29uZmlnX3BhdGgYByABKAkSGQoRY29uZmlnX2dlbmVyYXRpb24YCCABKAQiFAoSTGlzdFBsdWdpbnNSZXF1ZXN0Ij4KE0xpc3RQbHVnaW5zUmVzcG9uc2USJwoHcGx1Z2lucxgBIAMoCzIWLmhvb2tkLnYxLlBsdWdpblN0YXR1cyK9AgoMUGx1Z2luU3RhdHVzEgwKBG5hbWUYASABKAkSDAoEa2luZBgCIAEoCRIOCgZ0YXJnZXQYAyABKAkSJgoGaGVhbHRoGAQgASgOMhYuaG9va2QudjEuUGx1Z2luSGVhbHRoEh8KBnBvaW50cxgFIAMoDjIPLmhvb2tkLnYxLlBvaW50Eg0KBWNhbGxzGAYgASgEEhAKCGZhaWx1cmVzGAcgASgEEhYKDmxhdGVuY3lfcDUwX3VzGAggASgEEhYKDmxhdGVuY3lfcDk5X3VzGAkgASgEEhAKCHJlc3RhcnRzGAogASgNEhIKCmxhc3RfZXJyb3IYCyABKAkSFQoNc3Vic2NyaXB0aW9ucxgMIAEoCRIRCgl0cmFuc3BvcnQYDSABKAkSFwoPcmVmdXNlZF9hbnN3ZXJzGA4gASgEIg8KDVJlbG9hZFJlcXVlc3QiSwoOUmVsb2FkUmVzcG9uc2USDwoHYXBwbGllZBgBIAEoCBINCgVlcnJvchgCIAEoCRIZChFjb25maWdfZ2VuZXJhdGlvbhgDIAEoBCJWChBUYWlsQXVkaXRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDgoGcGx1Z2luGAIgASgJEh4KBXBvaW50GAMgASgOMg8uaG9va2QudjEuUG9pbnQiOgoRVGFpbEF1ZGl0UmVzcG9uc2USJQoGcmVjb3JkGAEgASgLMhUuaG9va2QudjEuQXVkaXRSZWNvcmQinwMKC0F1ZGl0UmVjb3JkEgwKBHRpbWUYASABKAkSDAoEa2luZBgCIAEoCRIQCghhZ2VudF9pZBgDIAEoCRISCgpzZXNzaW9uX2lkGAQgASgJEgwKBHR1cm4YBSABKA0SDAoEc3RlcBgGIAEoDRIPCgdjYWxsX2lkGAcgASgJEg4KBnBsdWdpbhgIIAEoCRIeCgVwb2ludBgJIAEoDjIPLmhvb2tkLnYxLlBvaW50EhAKCGRlY2lzaW9uGAogASgJEg4KBnJlYXNvbhgLIAEoCRINCgVjYXVzZRgMIAEoCRITCgtkdXJhdGlvbl91cxgNIAEoBBIPCgdvdXRjb21lGA4gASgJEhsKDmFyZ3VtZW50c19qc29uGA8gASgJSACIAQESJAoXb3JpZ2luYWxfYXJndW1lbnRzX2pzb24YECABKAlIAYgBARIUCgxyZXdyaXR0ZW5fYnkYESADKAkSEgoKZXZlbnRfbmFtZRgSIAEoCUIRCg9fYXJndW1lbnRzX2pzb25CGgoYX29yaWdpbmFsX2FyZ3VtZW50c19qc29uKp4BCgxQbHVnaW5IZWFsdGgSHQoZUExVR0lOX0hFQUxUSF9VTlNQRUNJRklFRBAAEhkKFVBMVUdJTl9IRUFMVEhfU0VSVklORxABEhoKFlBMVUdJTl9IRUFMVEhfU1RBUlRJTkcQAhIZChVQTFVHSU5fSEVBTFRIX0VKRUNURUQQAxIdChlQTFVHSU5fSEVBTFRIX1VOQVZBSUxBQkxFEAQyogIKCUhvb2tBZG1pbhJECglHZXRTdGF0dXMSGi5ob29rZC52MS5HZXRTdGF0dXNSZXF1ZXN0GhsuaG9va2QudjEuR2V0U3RhdHVzUmVzcG9uc2USSgoLTGlzdFBsdWdpbnMSHC5ob29rZC52MS5MaXN0UGx1Z2luc1JlcXVlc3QaHS5ob29rZC52MS5MaXN0UGx1Z2luc1Jlc3BvbnNlEjsKBlJlbG9hZBIXLmhvb2tkLnYxLlJlbG9hZFJlcXVlc3QaGC5ob29rZC52MS5SZWxvYWRSZXNwb25zZRJGCglUYWlsQXVkaXQSGi5ob29rZC52MS5UYWlsQXVkaXRSZXF1ZXN0GhsuaG9va2QudjEuVGFpbEF1ZGl0UmVzcG9uc2UwAWIGcHJvdG8z", [file_hookd_v1_types]);
+  fileDesc("ChRob29rZC92MS9hZG1pbi5wcm90bxIIaG9va2QudjEiEgoQR2V0U3RhdHVzUmVxdWVzdCLlAQoRR2V0U3RhdHVzUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoCRILCgNwaWQYAiABKA0SEQoJdXB0aW1lX21zGAMgASgEEhgKEGFnZW50c19jb25uZWN0ZWQYBCABKA0SFQoNc2Vzc2lvbnNfb3BlbhgFIAEoDRIRCglsaXN0ZW5lcnMYBiADKAkSEwoLY29uZmlnX3BhdGgYByABKAkSGQoRY29uZmlnX2dlbmVyYXRpb24YCCABKAQSEwoLaW5zdGFuY2VfaWQYCSABKAkSFgoOY29uZmlnX3ZlcnNpb24YCiABKAkiFAoSTGlzdFBsdWdpbnNSZXF1ZXN0Ij4KE0xpc3RQbHVnaW5zUmVzcG9uc2USJwoHcGx1Z2lucxgBIAMoCzIWLmhvb2tkLnYxLlBsdWdpblN0YXR1cyK9AgoMUGx1Z2luU3RhdHVzEgwKBG5hbWUYASABKAkSDAoEa2luZBgCIAEoCRIOCgZ0YXJnZXQYAyABKAkSJgoGaGVhbHRoGAQgASgOMhYuaG9va2QudjEuUGx1Z2luSGVhbHRoEh8KBnBvaW50cxgFIAMoDjIPLmhvb2tkLnYxLlBvaW50Eg0KBWNhbGxzGAYgASgEEhAKCGZhaWx1cmVzGAcgASgEEhYKDmxhdGVuY3lfcDUwX3VzGAggASgEEhYKDmxhdGVuY3lfcDk5X3VzGAkgASgEEhAKCHJlc3RhcnRzGAogASgNEhIKCmxhc3RfZXJyb3IYCyABKAkSFQoNc3Vic2NyaXB0aW9ucxgMIAEoCRIRCgl0cmFuc3BvcnQYDSABKAkSFwoPcmVmdXNlZF9hbnN3ZXJzGA4gASgEIg8KDVJlbG9hZFJlcXVlc3QiSwoOUmVsb2FkUmVzcG9uc2USDwoHYXBwbGllZBgBIAEoCBINCgVlcnJvchgCIAEoCRIZChFjb25maWdfZ2VuZXJhdGlvbhgDIAEoBCJWChBUYWlsQXVkaXRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDgoGcGx1Z2luGAIgASgJEh4KBXBvaW50GAMgASgOMg8uaG9va2QudjEuUG9pbnQiOgoRVGFpbEF1ZGl0UmVzcG9uc2USJQoGcmVjb3JkGAEgASgLMhUuaG9va2QudjEuQXVkaXRSZWNvcmQi7QMKC0F1ZGl0UmVjb3JkEgwKBHRpbWUYASABKAkSDAoEa2luZBgCIAEoCRIQCghhZ2VudF9pZBgDIAEoCRISCgpzZXNzaW9uX2lkGAQgASgJEgwKBHR1cm4YBSABKA0SDAoEc3RlcBgGIAEoDRIPCgdjYWxsX2lkGAcgASgJEg4KBnBsdWdpbhgIIAEoCRIeCgVwb2ludBgJIAEoDjIPLmhvb2tkLnYxLlBvaW50EhAKCGRlY2lzaW9uGAogASgJEg4KBnJlYXNvbhgLIAEoCRINCgVjYXVzZRgMIAEoCRITCgtkdXJhdGlvbl91cxgNIAEoBBIPCgdvdXRjb21lGA4gASgJEhsKDmFyZ3VtZW50c19qc29uGA8gASgJSACIAQESJAoXb3JpZ2luYWxfYXJndW1lbnRzX2pzb24YECABKAlIAYgBARIUCgxyZXdyaXR0ZW5fYnkYESADKAkSEgoKZXZlbnRfbmFtZRgSIAEoCRITCgtpbnN0YW5jZV9pZBgTIAEoCRIQCgh0cmFjZV9pZBgUIAEoCRIWCg5jb25maWdfdmVyc2lvbhgVIAEoCRINCgVyZXRyeRgWIAEoCEIRCg9fYXJndW1lbnRzX2pzb25CGgoYX29yaWdpbmFsX2FyZ3VtZW50c19qc29uKp4BCgxQbHVnaW5IZWFsdGgSHQoZUExVR0lOX0hFQUxUSF9VTlNQRUNJRklFRBAAEhkKFVBMVUdJTl9IRUFMVEhfU0VSVklORxABEhoKFlBMVUdJTl9IRUFMVEhfU1RBUlRJTkcQAhIZChVQTFVHSU5fSEVBTFRIX0VKRUNURUQQAxIdChlQTFVHSU5fSEVBTFRIX1VOQVZBSUxBQkxFEAQyogIKCUhvb2tBZG1pbhJECglHZXRTdGF0dXMSGi5ob29rZC52MS5HZXRTdGF0dXNSZXF1ZXN0GhsuaG9va2QudjEuR2V0U3RhdHVzUmVzcG9uc2USSgoLTGlzdFBsdWdpbnMSHC5ob29rZC52MS5MaXN0UGx1Z2luc1JlcXVlc3QaHS5ob29rZC52MS5MaXN0UGx1Z2luc1Jlc3BvbnNlEjsKBlJlbG9hZBIXLmhvb2tkLnYxLlJlbG9hZFJlcXVlc3QaGC5ob29rZC52MS5SZWxvYWRSZXNwb25zZRJGCglUYWlsQXVkaXQSGi5ob29rZC52MS5UYWlsQXVkaXRSZXF1ZXN0GhsuaG9va2QudjEuVGFpbEF1ZGl0UmVzcG9uc2UwAWIGcHJvdG8z", [file_hookd_v1_types]);
 
 /**
  * @generated from message hookd.v1.GetStatusRequest
@@ -79,6 +79,22 @@ export type GetStatusResponse = Message<"hookd.v1.GetStatusResponse"> & {
    * @generated from field: uint64 config_generation = 8;
    */
   configGeneration: bigint;
+
+  /**
+   * This daemon's instance id: `instance.id` in the config, or generated at start. Every audit
+   * record, log line and metric carries it.
+   *
+   * @generated from field: string instance_id = 9;
+   */
+  instanceId: string;
+
+  /**
+   * A digest of the effective config in force (stable across restarts for the same config), so
+   * a fleet can be checked for running one config.
+   *
+   * @generated from field: string config_version = 10;
+   */
+  configVersion: string;
 };
 
 /**
@@ -419,6 +435,35 @@ export type AuditRecord = Message<"hookd.v1.AuditRecord"> & {
    * @generated from field: string event_name = 18;
    */
   eventName: string;
+
+  /**
+   * The daemon instance that wrote the record.
+   *
+   * @generated from field: string instance_id = 19;
+   */
+  instanceId: string;
+
+  /**
+   * The W3C trace id (32 hex digits) of the decision's span, when the call carried or started one.
+   *
+   * @generated from field: string trace_id = 20;
+   */
+  traceId: string;
+
+  /**
+   * The digest of the config in force when the record was written (GetStatusResponse.config_version).
+   *
+   * @generated from field: string config_version = 21;
+   */
+  configVersion: string;
+
+  /**
+   * True when this record answers a call already answered (the same call id at the same point),
+   * e.g. an evaluate retried by a proxy; the answer repeats the first one.
+   *
+   * @generated from field: bool retry = 22;
+   */
+  retry: boolean;
 };
 
 /**

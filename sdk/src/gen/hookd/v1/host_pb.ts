@@ -33,7 +33,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hookd/v1/host.proto.
  */
 export const file_hookd_v1_host: GenFile = /*@__PURE__*/
-  fileDesc("ChNob29rZC92MS9ob3N0LnByb3RvEghob29rZC52MSL5AgoOU2Vzc2lvblJlcXVlc3QSJQoEb3BlbhgBIAEoCzIVLmhvb2tkLnYxLk9wZW5TZXNzaW9uSAASIgoGcHJvbXB0GAIgASgLMhAuaG9va2QudjEuUHJvbXB0SAASJgoGY2FuY2VsGAMgASgLMhQuaG9va2QudjEuQ2FuY2VsVHVybkgAEikKCnN0ZXBfcmVwbHkYBCABKAsyEy5ob29rZC52MS5TdGVwUmVwbHlIABIxCg5kaXNwYXRjaF9yZXBseRgFIAEoCzIXLmhvb2tkLnYxLkRpc3BhdGNoUmVwbHlIABIxCg5hcHByb3ZhbF9yZXBseRgGIAEoCzIXLmhvb2tkLnYxLkFwcHJvdmFsUmVwbHlIABInCgVjbG9zZRgHIAEoCzIWLmhvb2tkLnYxLkNsb3NlU2Vzc2lvbkgAEjEKDmZpbmFsaXplX3JlcGx5GAggASgLMhcuaG9va2QudjEuRmluYWxpemVSZXBseUgAQgcKBWZyYW1lIsEBCgtPcGVuU2Vzc2lvbhISCgpzZXNzaW9uX2lkGAEgASgJEicKBnNvdXJjZRgCIAEoDjIXLmhvb2tkLnYxLlNlc3Npb25Tb3VyY2USCwoDY3dkGAMgASgJEicKBXRvb2xzGAQgAygLMhguaG9va2QudjEuVG9vbERlZmluaXRpb24SEAoIYWdlbnRfaWQYBSABKAkSGQoRcGFyZW50X3Nlc3Npb25faWQYBiABKAkSEgoKYWdlbnRfdHlwZRgHIAEoCSJVCgZQcm9tcHQSIgoEa2luZBgBIAEoDjIULmhvb2tkLnYxLlByb21wdEtpbmQSJwoHY29udGVudBgCIAMoCzIWLmhvb2tkLnYxLkNvbnRlbnRCbG9jayIcCgpDYW5jZWxUdXJuEg4KBnJlYXNvbhgBIAEoCSKMAQoJU3RlcFJlcGx5EhIKCnJlcXVlc3RfaWQYASABKAkSLAoRYXNzaXN0YW50X21lc3NhZ2UYAiABKAsyES5ob29rZC52MS5NZXNzYWdlEi4KCnRvb2xfY2FsbHMYAyADKAsyGi5ob29rZC52MS5Qcm9wb3NlZFRvb2xDYWxsEg0KBWVycm9yGAQgASgJIkkKDURpc3BhdGNoUmVwbHkSEgoKcmVxdWVzdF9pZBgBIAEoCRIkCgZyZXN1bHQYAiABKAsyFC5ob29rZC52MS5Ub29sUmVzdWx0Il0KDUFwcHJvdmFsUmVwbHkSEgoKcmVxdWVzdF9pZBgBIAEoCRIqCgdvdXRjb21lGAIgASgOMhkuaG9va2QudjEuQXBwcm92YWxPdXRjb21lEgwKBG5vdGUYAyABKAkiOgoMQ2xvc2VTZXNzaW9uEioKBnJlYXNvbhgBIAEoDjIaLmhvb2tkLnYxLlNlc3Npb25FbmRSZWFzb24iYwoNRmluYWxpemVSZXBseRISCgpyZXF1ZXN0X2lkGAEgASgJEjIKB2NvbnRlbnQYAiABKAsyHC5ob29rZC52MS5Db250ZW50UmVwbGFjZW1lbnRIAIgBAUIKCghfY29udGVudCL4AwoPU2Vzc2lvblJlc3BvbnNlEikKBm9wZW5lZBgBIAEoCzIXLmhvb2tkLnYxLlNlc3Npb25PcGVuZWRIABItCgx0dXJuX3N0YXJ0ZWQYAiABKAsyFS5ob29rZC52MS5UdXJuU3RhcnRlZEgAEi0KDHN0ZXBfcmVxdWVzdBgDIAEoCzIVLmhvb2tkLnYxLlN0ZXBSZXF1ZXN0SAASNQoQZGlzcGF0Y2hfcmVxdWVzdBgEIAEoCzIZLmhvb2tkLnYxLkRpc3BhdGNoUmVxdWVzdEgAEjUKEGFwcHJvdmFsX3JlcXVlc3QYBSABKAsyGS5ob29rZC52MS5BcHByb3ZhbFJlcXVlc3RIABIxCgt0b29sX3Jlc3VsdBgGIAEoCzIaLmhvb2tkLnYxLlRvb2xSZXN1bHROb3RpY2VIABIqCgdjb250ZXh0GAcgASgLMhcuaG9va2QudjEuQ29udGV4dE5vdGljZUgAEikKCnR1cm5fZW5kZWQYCCABKAsyEy5ob29rZC52MS5UdXJuRW5kZWRIABIkCgdwcm9ibGVtGAkgASgLMhEuaG9va2QudjEuUHJvYmxlbUgAEjUKEGZpbmFsaXplX3JlcXVlc3QYCiABKAsyGS5ob29rZC52MS5GaW5hbGl6ZVJlcXVlc3RIAEIHCgVmcmFtZSJdCg1TZXNzaW9uT3BlbmVkEhIKCnNlc3Npb25faWQYASABKAkSDwoHcmVzdW1lZBgCIAEoCBInCghjb250ZXh0cxgDIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2VCAhgBIhsKC1R1cm5TdGFydGVkEgwKBHR1cm4YASABKA0iYgoLU3RlcFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIMCgR0dXJuGAIgASgNEgwKBHN0ZXAYAyABKA0SIwoIbWVzc2FnZXMYBCADKAsyES5ob29rZC52MS5NZXNzYWdlIkcKD0Rpc3BhdGNoUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEiAKBGNhbGwYAiABKAsyEi5ob29rZC52MS5Ub29sQ2FsbCJ+Cg9BcHByb3ZhbFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSDgoGcmVhc29uGAMgASgJEhAKCGFza2VkX2J5GAQgASgJEhMKC2RlYWRsaW5lX21zGAUgASgNIoUBCg9GaW5hbGl6ZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJwoJY2FuZGlkYXRlGAMgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdBITCgtkZWFkbGluZV9tcxgEIAEoDSKCAQoQVG9vbFJlc3VsdE5vdGljZRIgCgRjYWxsGAEgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJAoGcmVzdWx0GAIgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdBImCgV0cmFjZRgDIAEoCzIXLmhvb2tkLnYxLkRlY2lzaW9uVHJhY2UiNAoNQ29udGV4dE5vdGljZRIjCghtZXNzYWdlcxgBIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2UiYQoJVHVybkVuZGVkEgwKBHR1cm4YASABKA0SJwoGcmVhc29uGAIgASgOMhcuaG9va2QudjEuVHVybkVuZFJlYXNvbhIOCgZkZXRhaWwYAyABKAkSDQoFc3RlcHMYBCABKA0iPAoHUHJvYmxlbRIMCgRjb2RlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSEgoKcmVxdWVzdF9pZBgDIAEoCSJPCg1EZWNpc2lvblRyYWNlEhIKCmRlY2lkZWRfYnkYASABKAkSFQoNZmFpbHVyZV9jYXVzZRgCIAEoCRITCgtkdXJhdGlvbl91cxgDIAEoBCJJChtFdmFsdWF0ZVNlc3Npb25TdGFydFJlcXVlc3QSKgoFZXZlbnQYASABKAsyGy5ob29rZC52MS5TZXNzaW9uU3RhcnRFdmVudCJDChxFdmFsdWF0ZVNlc3Npb25TdGFydFJlc3BvbnNlEiMKCGNvbnRleHRzGAEgAygLMhEuaG9va2QudjEuTWVzc2FnZSI/ChZFdmFsdWF0ZVByZVN0ZXBSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlU3RlcEV2ZW50Im4KF0V2YWx1YXRlUHJlU3RlcFJlc3BvbnNlEisKCGRlY2lzaW9uGAEgASgLMhkuaG9va2QudjEuUHJlU3RlcERlY2lzaW9uEiYKBXRyYWNlGAIgASgLMhcuaG9va2QudjEuRGVjaXNpb25UcmFjZSJbChZFdmFsdWF0ZVByZVRvb2xSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlVG9vbEV2ZW50EhoKEmFnZW50X3Jlc29sdmVzX2FzaxgCIAEoCCJuChdFdmFsdWF0ZVByZVRvb2xSZXNwb25zZRIrCghkZWNpc2lvbhgBIAEoCzIZLmhvb2tkLnYxLlByZVRvb2xEZWNpc2lvbhImCgV0cmFjZRgCIAEoCzIXLmhvb2tkLnYxLkRlY2lzaW9uVHJhY2UiQQoXRXZhbHVhdGVQb3N0VG9vbFJlcXVlc3QSJgoFZXZlbnQYASABKAsyFy5ob29rZC52MS5Qb3N0VG9vbEV2ZW50IpYBChhFdmFsdWF0ZVBvc3RUb29sUmVzcG9uc2USLAoIZGVjaXNpb24YASABKAsyGi5ob29rZC52MS5Qb3N0VG9vbERlY2lzaW9uEiQKBnJlc3VsdBgCIAEoCzIULmhvb2tkLnYxLlRvb2xSZXN1bHQSJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIkUKGUV2YWx1YXRlVG9vbFJlc3VsdFJlcXVlc3QSKAoFZXZlbnQYASABKAsyGS5ob29rZC52MS5Ub29sUmVzdWx0RXZlbnQiHAoaRXZhbHVhdGVUb29sUmVzdWx0UmVzcG9uc2UiSQobRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXF1ZXN0EioKBWV2ZW50GAEgASgLMhsuaG9va2QudjEuVHVyblN0b3BwaW5nRXZlbnQiiAEKHEV2YWx1YXRlVHVyblN0b3BwaW5nUmVzcG9uc2USMAoIZGVjaXNpb24YASABKAsyHi5ob29rZC52MS5UdXJuU3RvcHBpbmdEZWNpc2lvbhIOCgZjYXBwZWQYAiABKAgSJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIj8KFkV2YWx1YXRlUmV3cml0ZVJlcXVlc3QSJQoFZXZlbnQYASABKAsyFi5ob29rZC52MS5SZXdyaXRlRXZlbnQikAEKF0V2YWx1YXRlUmV3cml0ZVJlc3BvbnNlEiIKBGNhbGwYASABKAsyEi5ob29rZC52MS5Ub29sQ2FsbEgAEh4KBGRlbnkYAiABKAsyDi5ob29rZC52MS5EZW55SAASJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlQgkKB291dGNvbWUiQQoXRXZhbHVhdGVBcHByb3ZhbFJlcXVlc3QSJgoFZXZlbnQYASABKAsyFy5ob29rZC52MS5BcHByb3ZhbEV2ZW50InAKGEV2YWx1YXRlQXBwcm92YWxSZXNwb25zZRIsCghkZWNpc2lvbhgBIAEoCzIaLmhvb2tkLnYxLkFwcHJvdmFsRGVjaXNpb24SJgoFdHJhY2UYAiABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIkUKGUV2YWx1YXRlU2Vzc2lvbkVuZFJlcXVlc3QSKAoFZXZlbnQYASABKAsyGS5ob29rZC52MS5TZXNzaW9uRW5kRXZlbnQiHAoaRXZhbHVhdGVTZXNzaW9uRW5kUmVzcG9uc2UiPwoWRXZhbHVhdGVUdXJuRW5kUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLlR1cm5FbmRFdmVudCIZChdFdmFsdWF0ZVR1cm5FbmRSZXNwb25zZSJFChlFdmFsdWF0ZUFnZW50RXZlbnRSZXF1ZXN0EigKBWV2ZW50GAEgASgLMhkuaG9va2QudjEuQWdlbnRFdmVudEV2ZW50IhwKGkV2YWx1YXRlQWdlbnRFdmVudFJlc3BvbnNlIusFCg9FdmFsdWF0ZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoBBITCgtkZWFkbGluZV9tcxgCIAEoDRIqCgZjYW5jZWwYAyABKAsyGC5ob29rZC52MS5FdmFsdWF0ZUNhbmNlbEgAEj4KDXNlc3Npb25fc3RhcnQYCyABKAsyJS5ob29rZC52MS5FdmFsdWF0ZVNlc3Npb25TdGFydFJlcXVlc3RIABI0CghwcmVfc3RlcBgMIAEoCzIgLmhvb2tkLnYxLkV2YWx1YXRlUHJlU3RlcFJlcXVlc3RIABI0CghwcmVfdG9vbBgNIAEoCzIgLmhvb2tkLnYxLkV2YWx1YXRlUHJlVG9vbFJlcXVlc3RIABI2Cglwb3N0X3Rvb2wYECABKAsyIS5ob29rZC52MS5FdmFsdWF0ZVBvc3RUb29sUmVxdWVzdEgAEjoKC3Rvb2xfcmVzdWx0GBEgASgLMiMuaG9va2QudjEuRXZhbHVhdGVUb29sUmVzdWx0UmVxdWVzdEgAEj4KDXR1cm5fc3RvcHBpbmcYEiABKAsyJS5ob29rZC52MS5FdmFsdWF0ZVR1cm5TdG9wcGluZ1JlcXVlc3RIABIzCgdyZXdyaXRlGBMgASgLMiAuaG9va2QudjEuRXZhbHVhdGVSZXdyaXRlUmVxdWVzdEgAEjUKCGFwcHJvdmFsGBQgASgLMiEuaG9va2QudjEuRXZhbHVhdGVBcHByb3ZhbFJlcXVlc3RIABI6CgtzZXNzaW9uX2VuZBgVIAEoCzIjLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvbkVuZFJlcXVlc3RIABI0Cgh0dXJuX2VuZBgWIAEoCzIgLmhvb2tkLnYxLkV2YWx1YXRlVHVybkVuZFJlcXVlc3RIABI6CgthZ2VudF9ldmVudBgXIAEoCzIjLmhvb2tkLnYxLkV2YWx1YXRlQWdlbnRFdmVudFJlcXVlc3RIAEIJCgdyZXF1ZXN0IhAKDkV2YWx1YXRlQ2FuY2VsItoFChBFdmFsdWF0ZVJlc3BvbnNlEhIKCnJlcXVlc3RfaWQYASABKAQSJAoFZXJyb3IYAiABKAsyEy5ob29rZC52MS5DYWxsRXJyb3JIABI/Cg1zZXNzaW9uX3N0YXJ0GAsgASgLMiYuaG9va2QudjEuRXZhbHVhdGVTZXNzaW9uU3RhcnRSZXNwb25zZUgAEjUKCHByZV9zdGVwGAwgASgLMiEuaG9va2QudjEuRXZhbHVhdGVQcmVTdGVwUmVzcG9uc2VIABI1CghwcmVfdG9vbBgNIAEoCzIhLmhvb2tkLnYxLkV2YWx1YXRlUHJlVG9vbFJlc3BvbnNlSAASNwoJcG9zdF90b29sGBAgASgLMiIuaG9va2QudjEuRXZhbHVhdGVQb3N0VG9vbFJlc3BvbnNlSAASOwoLdG9vbF9yZXN1bHQYESABKAsyJC5ob29rZC52MS5FdmFsdWF0ZVRvb2xSZXN1bHRSZXNwb25zZUgAEj8KDXR1cm5fc3RvcHBpbmcYEiABKAsyJi5ob29rZC52MS5FdmFsdWF0ZVR1cm5TdG9wcGluZ1Jlc3BvbnNlSAASNAoHcmV3cml0ZRgTIAEoCzIhLmhvb2tkLnYxLkV2YWx1YXRlUmV3cml0ZVJlc3BvbnNlSAASNgoIYXBwcm92YWwYFCABKAsyIi5ob29rZC52MS5FdmFsdWF0ZUFwcHJvdmFsUmVzcG9uc2VIABI7CgtzZXNzaW9uX2VuZBgVIAEoCzIkLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvbkVuZFJlc3BvbnNlSAASNQoIdHVybl9lbmQYFiABKAsyIS5ob29rZC52MS5FdmFsdWF0ZVR1cm5FbmRSZXNwb25zZUgAEjsKC2FnZW50X2V2ZW50GBcgASgLMiQuaG9va2QudjEuRXZhbHVhdGVBZ2VudEV2ZW50UmVzcG9uc2VIAEIHCgVyZXBseSpzCgpQcm9tcHRLaW5kEhsKF1BST01QVF9LSU5EX1VOU1BFQ0lGSUVEEAASGQoVUFJPTVBUX0tJTkRfRk9MTE9XX1VQEAESFQoRUFJPTVBUX0tJTkRfU1RFRVIQAhIWChJQUk9NUFRfS0lORF9JTkpFQ1QQAyqVAQoPQXBwcm92YWxPdXRjb21lEiAKHEFQUFJPVkFMX09VVENPTUVfVU5TUEVDSUZJRUQQABIhCh1BUFBST1ZBTF9PVVRDT01FX0FMTE9XRURfT05DRRABEh0KGUFQUFJPVkFMX09VVENPTUVfUkVKRUNURUQQAhIeChpBUFBST1ZBTF9PVVRDT01FX0NBTkNFTExFRBADKsoBCg1UdXJuRW5kUmVhc29uEh8KG1RVUk5fRU5EX1JFQVNPTl9VTlNQRUNJRklFRBAAEh0KGVRVUk5fRU5EX1JFQVNPTl9DT01QTEVURUQQARIbChdUVVJOX0VORF9SRUFTT05fQkxPQ0tFRBACEhkKFVRVUk5fRU5EX1JFQVNPTl9FUlJPUhADEhsKF1RVUk5fRU5EX1JFQVNPTl9BQk9SVEVEEAQSJAogVFVSTl9FTkRfUkVBU09OX0NPTlRJTlVBVElPTl9DQVAQBTKcCQoISG9va0hvc3QSQgoHU2Vzc2lvbhIYLmhvb2tkLnYxLlNlc3Npb25SZXF1ZXN0GhkuaG9va2QudjEuU2Vzc2lvblJlc3BvbnNlKAEwARJlChRFdmFsdWF0ZVNlc3Npb25TdGFydBIlLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvblN0YXJ0UmVxdWVzdBomLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvblN0YXJ0UmVzcG9uc2USVgoPRXZhbHVhdGVQcmVTdGVwEiAuaG9va2QudjEuRXZhbHVhdGVQcmVTdGVwUmVxdWVzdBohLmhvb2tkLnYxLkV2YWx1YXRlUHJlU3RlcFJlc3BvbnNlElYKD0V2YWx1YXRlUHJlVG9vbBIgLmhvb2tkLnYxLkV2YWx1YXRlUHJlVG9vbFJlcXVlc3QaIS5ob29rZC52MS5FdmFsdWF0ZVByZVRvb2xSZXNwb25zZRJZChBFdmFsdWF0ZVBvc3RUb29sEiEuaG9va2QudjEuRXZhbHVhdGVQb3N0VG9vbFJlcXVlc3QaIi5ob29rZC52MS5FdmFsdWF0ZVBvc3RUb29sUmVzcG9uc2USXwoSRXZhbHVhdGVUb29sUmVzdWx0EiMuaG9va2QudjEuRXZhbHVhdGVUb29sUmVzdWx0UmVxdWVzdBokLmhvb2tkLnYxLkV2YWx1YXRlVG9vbFJlc3VsdFJlc3BvbnNlEmUKFEV2YWx1YXRlVHVyblN0b3BwaW5nEiUuaG9va2QudjEuRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXF1ZXN0GiYuaG9va2QudjEuRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXNwb25zZRJWCg9FdmFsdWF0ZVJld3JpdGUSIC5ob29rZC52MS5FdmFsdWF0ZVJld3JpdGVSZXF1ZXN0GiEuaG9va2QudjEuRXZhbHVhdGVSZXdyaXRlUmVzcG9uc2USWQoQRXZhbHVhdGVBcHByb3ZhbBIhLmhvb2tkLnYxLkV2YWx1YXRlQXBwcm92YWxSZXF1ZXN0GiIuaG9va2QudjEuRXZhbHVhdGVBcHByb3ZhbFJlc3BvbnNlEl8KEkV2YWx1YXRlU2Vzc2lvbkVuZBIjLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvbkVuZFJlcXVlc3QaJC5ob29rZC52MS5FdmFsdWF0ZVNlc3Npb25FbmRSZXNwb25zZRJWCg9FdmFsdWF0ZVR1cm5FbmQSIC5ob29rZC52MS5FdmFsdWF0ZVR1cm5FbmRSZXF1ZXN0GiEuaG9va2QudjEuRXZhbHVhdGVUdXJuRW5kUmVzcG9uc2USXwoSRXZhbHVhdGVBZ2VudEV2ZW50EiMuaG9va2QudjEuRXZhbHVhdGVBZ2VudEV2ZW50UmVxdWVzdBokLmhvb2tkLnYxLkV2YWx1YXRlQWdlbnRFdmVudFJlc3BvbnNlEkUKCEV2YWx1YXRlEhkuaG9va2QudjEuRXZhbHVhdGVSZXF1ZXN0GhouaG9va2QudjEuRXZhbHVhdGVSZXNwb25zZSgBMAFiBnByb3RvMw", [file_hookd_v1_points, file_hookd_v1_types]);
+  fileDesc("ChNob29rZC92MS9ob3N0LnByb3RvEghob29rZC52MSKjAwoOU2Vzc2lvblJlcXVlc3QSJQoEb3BlbhgBIAEoCzIVLmhvb2tkLnYxLk9wZW5TZXNzaW9uSAASIgoGcHJvbXB0GAIgASgLMhAuaG9va2QudjEuUHJvbXB0SAASJgoGY2FuY2VsGAMgASgLMhQuaG9va2QudjEuQ2FuY2VsVHVybkgAEikKCnN0ZXBfcmVwbHkYBCABKAsyEy5ob29rZC52MS5TdGVwUmVwbHlIABIxCg5kaXNwYXRjaF9yZXBseRgFIAEoCzIXLmhvb2tkLnYxLkRpc3BhdGNoUmVwbHlIABIxCg5hcHByb3ZhbF9yZXBseRgGIAEoCzIXLmhvb2tkLnYxLkFwcHJvdmFsUmVwbHlIABInCgVjbG9zZRgHIAEoCzIWLmhvb2tkLnYxLkNsb3NlU2Vzc2lvbkgAEjEKDmZpbmFsaXplX3JlcGx5GAggASgLMhcuaG9va2QudjEuRmluYWxpemVSZXBseUgAEigKCWhlYXJ0YmVhdBgJIAEoCzITLmhvb2tkLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIh0KCUhlYXJ0YmVhdBIQCghzZXF1ZW5jZRgBIAEoBCLBAQoLT3BlblNlc3Npb24SEgoKc2Vzc2lvbl9pZBgBIAEoCRInCgZzb3VyY2UYAiABKA4yFy5ob29rZC52MS5TZXNzaW9uU291cmNlEgsKA2N3ZBgDIAEoCRInCgV0b29scxgEIAMoCzIYLmhvb2tkLnYxLlRvb2xEZWZpbml0aW9uEhAKCGFnZW50X2lkGAUgASgJEhkKEXBhcmVudF9zZXNzaW9uX2lkGAYgASgJEhIKCmFnZW50X3R5cGUYByABKAkiVQoGUHJvbXB0EiIKBGtpbmQYASABKA4yFC5ob29rZC52MS5Qcm9tcHRLaW5kEicKB2NvbnRlbnQYAiADKAsyFi5ob29rZC52MS5Db250ZW50QmxvY2siHAoKQ2FuY2VsVHVybhIOCgZyZWFzb24YASABKAkijAEKCVN0ZXBSZXBseRISCgpyZXF1ZXN0X2lkGAEgASgJEiwKEWFzc2lzdGFudF9tZXNzYWdlGAIgASgLMhEuaG9va2QudjEuTWVzc2FnZRIuCgp0b29sX2NhbGxzGAMgAygLMhouaG9va2QudjEuUHJvcG9zZWRUb29sQ2FsbBINCgVlcnJvchgEIAEoCSJJCg1EaXNwYXRjaFJlcGx5EhIKCnJlcXVlc3RfaWQYASABKAkSJAoGcmVzdWx0GAIgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdCJdCg1BcHByb3ZhbFJlcGx5EhIKCnJlcXVlc3RfaWQYASABKAkSKgoHb3V0Y29tZRgCIAEoDjIZLmhvb2tkLnYxLkFwcHJvdmFsT3V0Y29tZRIMCgRub3RlGAMgASgJIjoKDENsb3NlU2Vzc2lvbhIqCgZyZWFzb24YASABKA4yGi5ob29rZC52MS5TZXNzaW9uRW5kUmVhc29uImMKDUZpbmFsaXplUmVwbHkSEgoKcmVxdWVzdF9pZBgBIAEoCRIyCgdjb250ZW50GAIgASgLMhwuaG9va2QudjEuQ29udGVudFJlcGxhY2VtZW50SACIAQFCCgoIX2NvbnRlbnQiogQKD1Nlc3Npb25SZXNwb25zZRIpCgZvcGVuZWQYASABKAsyFy5ob29rZC52MS5TZXNzaW9uT3BlbmVkSAASLQoMdHVybl9zdGFydGVkGAIgASgLMhUuaG9va2QudjEuVHVyblN0YXJ0ZWRIABItCgxzdGVwX3JlcXVlc3QYAyABKAsyFS5ob29rZC52MS5TdGVwUmVxdWVzdEgAEjUKEGRpc3BhdGNoX3JlcXVlc3QYBCABKAsyGS5ob29rZC52MS5EaXNwYXRjaFJlcXVlc3RIABI1ChBhcHByb3ZhbF9yZXF1ZXN0GAUgASgLMhkuaG9va2QudjEuQXBwcm92YWxSZXF1ZXN0SAASMQoLdG9vbF9yZXN1bHQYBiABKAsyGi5ob29rZC52MS5Ub29sUmVzdWx0Tm90aWNlSAASKgoHY29udGV4dBgHIAEoCzIXLmhvb2tkLnYxLkNvbnRleHROb3RpY2VIABIpCgp0dXJuX2VuZGVkGAggASgLMhMuaG9va2QudjEuVHVybkVuZGVkSAASJAoHcHJvYmxlbRgJIAEoCzIRLmhvb2tkLnYxLlByb2JsZW1IABI1ChBmaW5hbGl6ZV9yZXF1ZXN0GAogASgLMhkuaG9va2QudjEuRmluYWxpemVSZXF1ZXN0SAASKAoJaGVhcnRiZWF0GAsgASgLMhMuaG9va2QudjEuSGVhcnRiZWF0SABCBwoFZnJhbWUikQEKDVNlc3Npb25PcGVuZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIPCgdyZXN1bWVkGAIgASgIEicKCGNvbnRleHRzGAMgAygLMhEuaG9va2QudjEuTWVzc2FnZUICGAESHQoVaGVhcnRiZWF0X2ludGVydmFsX21zGAQgASgNEhMKC2luc3RhbmNlX2lkGAUgASgJIhsKC1R1cm5TdGFydGVkEgwKBHR1cm4YASABKA0iYgoLU3RlcFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIMCgR0dXJuGAIgASgNEgwKBHN0ZXAYAyABKA0SIwoIbWVzc2FnZXMYBCADKAsyES5ob29rZC52MS5NZXNzYWdlIkcKD0Rpc3BhdGNoUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEiAKBGNhbGwYAiABKAsyEi5ob29rZC52MS5Ub29sQ2FsbCJ+Cg9BcHByb3ZhbFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSDgoGcmVhc29uGAMgASgJEhAKCGFza2VkX2J5GAQgASgJEhMKC2RlYWRsaW5lX21zGAUgASgNIoUBCg9GaW5hbGl6ZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJwoJY2FuZGlkYXRlGAMgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdBITCgtkZWFkbGluZV9tcxgEIAEoDSKCAQoQVG9vbFJlc3VsdE5vdGljZRIgCgRjYWxsGAEgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJAoGcmVzdWx0GAIgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdBImCgV0cmFjZRgDIAEoCzIXLmhvb2tkLnYxLkRlY2lzaW9uVHJhY2UiNAoNQ29udGV4dE5vdGljZRIjCghtZXNzYWdlcxgBIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2UiYQoJVHVybkVuZGVkEgwKBHR1cm4YASABKA0SJwoGcmVhc29uGAIgASgOMhcuaG9va2QudjEuVHVybkVuZFJlYXNvbhIOCgZkZXRhaWwYAyABKAkSDQoFc3RlcHMYBCABKA0iPAoHUHJvYmxlbRIMCgRjb2RlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSEgoKcmVxdWVzdF9pZBgDIAEoCSJPCg1EZWNpc2lvblRyYWNlEhIKCmRlY2lkZWRfYnkYASABKAkSFQoNZmFpbHVyZV9jYXVzZRgCIAEoCRITCgtkdXJhdGlvbl91cxgDIAEoBCJJChtFdmFsdWF0ZVNlc3Npb25TdGFydFJlcXVlc3QSKgoFZXZlbnQYASABKAsyGy5ob29rZC52MS5TZXNzaW9uU3RhcnRFdmVudCJDChxFdmFsdWF0ZVNlc3Npb25TdGFydFJlc3BvbnNlEiMKCGNvbnRleHRzGAEgAygLMhEuaG9va2QudjEuTWVzc2FnZSI/ChZFdmFsdWF0ZVByZVN0ZXBSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlU3RlcEV2ZW50Im4KF0V2YWx1YXRlUHJlU3RlcFJlc3BvbnNlEisKCGRlY2lzaW9uGAEgASgLMhkuaG9va2QudjEuUHJlU3RlcERlY2lzaW9uEiYKBXRyYWNlGAIgASgLMhcuaG9va2QudjEuRGVjaXNpb25UcmFjZSJbChZFdmFsdWF0ZVByZVRvb2xSZXF1ZXN0EiUKBWV2ZW50GAEgASgLMhYuaG9va2QudjEuUHJlVG9vbEV2ZW50EhoKEmFnZW50X3Jlc29sdmVzX2FzaxgCIAEoCCJuChdFdmFsdWF0ZVByZVRvb2xSZXNwb25zZRIrCghkZWNpc2lvbhgBIAEoCzIZLmhvb2tkLnYxLlByZVRvb2xEZWNpc2lvbhImCgV0cmFjZRgCIAEoCzIXLmhvb2tkLnYxLkRlY2lzaW9uVHJhY2UiQQoXRXZhbHVhdGVQb3N0VG9vbFJlcXVlc3QSJgoFZXZlbnQYASABKAsyFy5ob29rZC52MS5Qb3N0VG9vbEV2ZW50IpYBChhFdmFsdWF0ZVBvc3RUb29sUmVzcG9uc2USLAoIZGVjaXNpb24YASABKAsyGi5ob29rZC52MS5Qb3N0VG9vbERlY2lzaW9uEiQKBnJlc3VsdBgCIAEoCzIULmhvb2tkLnYxLlRvb2xSZXN1bHQSJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIkUKGUV2YWx1YXRlVG9vbFJlc3VsdFJlcXVlc3QSKAoFZXZlbnQYASABKAsyGS5ob29rZC52MS5Ub29sUmVzdWx0RXZlbnQiHAoaRXZhbHVhdGVUb29sUmVzdWx0UmVzcG9uc2UiSQobRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXF1ZXN0EioKBWV2ZW50GAEgASgLMhsuaG9va2QudjEuVHVyblN0b3BwaW5nRXZlbnQiiAEKHEV2YWx1YXRlVHVyblN0b3BwaW5nUmVzcG9uc2USMAoIZGVjaXNpb24YASABKAsyHi5ob29rZC52MS5UdXJuU3RvcHBpbmdEZWNpc2lvbhIOCgZjYXBwZWQYAiABKAgSJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIj8KFkV2YWx1YXRlUmV3cml0ZVJlcXVlc3QSJQoFZXZlbnQYASABKAsyFi5ob29rZC52MS5SZXdyaXRlRXZlbnQikAEKF0V2YWx1YXRlUmV3cml0ZVJlc3BvbnNlEiIKBGNhbGwYASABKAsyEi5ob29rZC52MS5Ub29sQ2FsbEgAEh4KBGRlbnkYAiABKAsyDi5ob29rZC52MS5EZW55SAASJgoFdHJhY2UYAyABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlQgkKB291dGNvbWUiQQoXRXZhbHVhdGVBcHByb3ZhbFJlcXVlc3QSJgoFZXZlbnQYASABKAsyFy5ob29rZC52MS5BcHByb3ZhbEV2ZW50InAKGEV2YWx1YXRlQXBwcm92YWxSZXNwb25zZRIsCghkZWNpc2lvbhgBIAEoCzIaLmhvb2tkLnYxLkFwcHJvdmFsRGVjaXNpb24SJgoFdHJhY2UYAiABKAsyFy5ob29rZC52MS5EZWNpc2lvblRyYWNlIkUKGUV2YWx1YXRlU2Vzc2lvbkVuZFJlcXVlc3QSKAoFZXZlbnQYASABKAsyGS5ob29rZC52MS5TZXNzaW9uRW5kRXZlbnQiHAoaRXZhbHVhdGVTZXNzaW9uRW5kUmVzcG9uc2UiPwoWRXZhbHVhdGVUdXJuRW5kUmVxdWVzdBIlCgVldmVudBgBIAEoCzIWLmhvb2tkLnYxLlR1cm5FbmRFdmVudCIZChdFdmFsdWF0ZVR1cm5FbmRSZXNwb25zZSJFChlFdmFsdWF0ZUFnZW50RXZlbnRSZXF1ZXN0EigKBWV2ZW50GAEgASgLMhkuaG9va2QudjEuQWdlbnRFdmVudEV2ZW50IhwKGkV2YWx1YXRlQWdlbnRFdmVudFJlc3BvbnNlIusFCg9FdmFsdWF0ZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoBBITCgtkZWFkbGluZV9tcxgCIAEoDRIqCgZjYW5jZWwYAyABKAsyGC5ob29rZC52MS5FdmFsdWF0ZUNhbmNlbEgAEj4KDXNlc3Npb25fc3RhcnQYCyABKAsyJS5ob29rZC52MS5FdmFsdWF0ZVNlc3Npb25TdGFydFJlcXVlc3RIABI0CghwcmVfc3RlcBgMIAEoCzIgLmhvb2tkLnYxLkV2YWx1YXRlUHJlU3RlcFJlcXVlc3RIABI0CghwcmVfdG9vbBgNIAEoCzIgLmhvb2tkLnYxLkV2YWx1YXRlUHJlVG9vbFJlcXVlc3RIABI2Cglwb3N0X3Rvb2wYECABKAsyIS5ob29rZC52MS5FdmFsdWF0ZVBvc3RUb29sUmVxdWVzdEgAEjoKC3Rvb2xfcmVzdWx0GBEgASgLMiMuaG9va2QudjEuRXZhbHVhdGVUb29sUmVzdWx0UmVxdWVzdEgAEj4KDXR1cm5fc3RvcHBpbmcYEiABKAsyJS5ob29rZC52MS5FdmFsdWF0ZVR1cm5TdG9wcGluZ1JlcXVlc3RIABIzCgdyZXdyaXRlGBMgASgLMiAuaG9va2QudjEuRXZhbHVhdGVSZXdyaXRlUmVxdWVzdEgAEjUKCGFwcHJvdmFsGBQgASgLMiEuaG9va2QudjEuRXZhbHVhdGVBcHByb3ZhbFJlcXVlc3RIABI6CgtzZXNzaW9uX2VuZBgVIAEoCzIjLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvbkVuZFJlcXVlc3RIABI0Cgh0dXJuX2VuZBgWIAEoCzIgLmhvb2tkLnYxLkV2YWx1YXRlVHVybkVuZFJlcXVlc3RIABI6CgthZ2VudF9ldmVudBgXIAEoCzIjLmhvb2tkLnYxLkV2YWx1YXRlQWdlbnRFdmVudFJlcXVlc3RIAEIJCgdyZXF1ZXN0IhAKDkV2YWx1YXRlQ2FuY2VsItoFChBFdmFsdWF0ZVJlc3BvbnNlEhIKCnJlcXVlc3RfaWQYASABKAQSJAoFZXJyb3IYAiABKAsyEy5ob29rZC52MS5DYWxsRXJyb3JIABI/Cg1zZXNzaW9uX3N0YXJ0GAsgASgLMiYuaG9va2QudjEuRXZhbHVhdGVTZXNzaW9uU3RhcnRSZXNwb25zZUgAEjUKCHByZV9zdGVwGAwgASgLMiEuaG9va2QudjEuRXZhbHVhdGVQcmVTdGVwUmVzcG9uc2VIABI1CghwcmVfdG9vbBgNIAEoCzIhLmhvb2tkLnYxLkV2YWx1YXRlUHJlVG9vbFJlc3BvbnNlSAASNwoJcG9zdF90b29sGBAgASgLMiIuaG9va2QudjEuRXZhbHVhdGVQb3N0VG9vbFJlc3BvbnNlSAASOwoLdG9vbF9yZXN1bHQYESABKAsyJC5ob29rZC52MS5FdmFsdWF0ZVRvb2xSZXN1bHRSZXNwb25zZUgAEj8KDXR1cm5fc3RvcHBpbmcYEiABKAsyJi5ob29rZC52MS5FdmFsdWF0ZVR1cm5TdG9wcGluZ1Jlc3BvbnNlSAASNAoHcmV3cml0ZRgTIAEoCzIhLmhvb2tkLnYxLkV2YWx1YXRlUmV3cml0ZVJlc3BvbnNlSAASNgoIYXBwcm92YWwYFCABKAsyIi5ob29rZC52MS5FdmFsdWF0ZUFwcHJvdmFsUmVzcG9uc2VIABI7CgtzZXNzaW9uX2VuZBgVIAEoCzIkLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvbkVuZFJlc3BvbnNlSAASNQoIdHVybl9lbmQYFiABKAsyIS5ob29rZC52MS5FdmFsdWF0ZVR1cm5FbmRSZXNwb25zZUgAEjsKC2FnZW50X2V2ZW50GBcgASgLMiQuaG9va2QudjEuRXZhbHVhdGVBZ2VudEV2ZW50UmVzcG9uc2VIAEIHCgVyZXBseSpzCgpQcm9tcHRLaW5kEhsKF1BST01QVF9LSU5EX1VOU1BFQ0lGSUVEEAASGQoVUFJPTVBUX0tJTkRfRk9MTE9XX1VQEAESFQoRUFJPTVBUX0tJTkRfU1RFRVIQAhIWChJQUk9NUFRfS0lORF9JTkpFQ1QQAyqVAQoPQXBwcm92YWxPdXRjb21lEiAKHEFQUFJPVkFMX09VVENPTUVfVU5TUEVDSUZJRUQQABIhCh1BUFBST1ZBTF9PVVRDT01FX0FMTE9XRURfT05DRRABEh0KGUFQUFJPVkFMX09VVENPTUVfUkVKRUNURUQQAhIeChpBUFBST1ZBTF9PVVRDT01FX0NBTkNFTExFRBADKsoBCg1UdXJuRW5kUmVhc29uEh8KG1RVUk5fRU5EX1JFQVNPTl9VTlNQRUNJRklFRBAAEh0KGVRVUk5fRU5EX1JFQVNPTl9DT01QTEVURUQQARIbChdUVVJOX0VORF9SRUFTT05fQkxPQ0tFRBACEhkKFVRVUk5fRU5EX1JFQVNPTl9FUlJPUhADEhsKF1RVUk5fRU5EX1JFQVNPTl9BQk9SVEVEEAQSJAogVFVSTl9FTkRfUkVBU09OX0NPTlRJTlVBVElPTl9DQVAQBTKcCQoISG9va0hvc3QSQgoHU2Vzc2lvbhIYLmhvb2tkLnYxLlNlc3Npb25SZXF1ZXN0GhkuaG9va2QudjEuU2Vzc2lvblJlc3BvbnNlKAEwARJlChRFdmFsdWF0ZVNlc3Npb25TdGFydBIlLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvblN0YXJ0UmVxdWVzdBomLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvblN0YXJ0UmVzcG9uc2USVgoPRXZhbHVhdGVQcmVTdGVwEiAuaG9va2QudjEuRXZhbHVhdGVQcmVTdGVwUmVxdWVzdBohLmhvb2tkLnYxLkV2YWx1YXRlUHJlU3RlcFJlc3BvbnNlElYKD0V2YWx1YXRlUHJlVG9vbBIgLmhvb2tkLnYxLkV2YWx1YXRlUHJlVG9vbFJlcXVlc3QaIS5ob29rZC52MS5FdmFsdWF0ZVByZVRvb2xSZXNwb25zZRJZChBFdmFsdWF0ZVBvc3RUb29sEiEuaG9va2QudjEuRXZhbHVhdGVQb3N0VG9vbFJlcXVlc3QaIi5ob29rZC52MS5FdmFsdWF0ZVBvc3RUb29sUmVzcG9uc2USXwoSRXZhbHVhdGVUb29sUmVzdWx0EiMuaG9va2QudjEuRXZhbHVhdGVUb29sUmVzdWx0UmVxdWVzdBokLmhvb2tkLnYxLkV2YWx1YXRlVG9vbFJlc3VsdFJlc3BvbnNlEmUKFEV2YWx1YXRlVHVyblN0b3BwaW5nEiUuaG9va2QudjEuRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXF1ZXN0GiYuaG9va2QudjEuRXZhbHVhdGVUdXJuU3RvcHBpbmdSZXNwb25zZRJWCg9FdmFsdWF0ZVJld3JpdGUSIC5ob29rZC52MS5FdmFsdWF0ZVJld3JpdGVSZXF1ZXN0GiEuaG9va2QudjEuRXZhbHVhdGVSZXdyaXRlUmVzcG9uc2USWQoQRXZhbHVhdGVBcHByb3ZhbBIhLmhvb2tkLnYxLkV2YWx1YXRlQXBwcm92YWxSZXF1ZXN0GiIuaG9va2QudjEuRXZhbHVhdGVBcHByb3ZhbFJlc3BvbnNlEl8KEkV2YWx1YXRlU2Vzc2lvbkVuZBIjLmhvb2tkLnYxLkV2YWx1YXRlU2Vzc2lvbkVuZFJlcXVlc3QaJC5ob29rZC52MS5FdmFsdWF0ZVNlc3Npb25FbmRSZXNwb25zZRJWCg9FdmFsdWF0ZVR1cm5FbmQSIC5ob29rZC52MS5FdmFsdWF0ZVR1cm5FbmRSZXF1ZXN0GiEuaG9va2QudjEuRXZhbHVhdGVUdXJuRW5kUmVzcG9uc2USXwoSRXZhbHVhdGVBZ2VudEV2ZW50EiMuaG9va2QudjEuRXZhbHVhdGVBZ2VudEV2ZW50UmVxdWVzdBokLmhvb2tkLnYxLkV2YWx1YXRlQWdlbnRFdmVudFJlc3BvbnNlEkUKCEV2YWx1YXRlEhkuaG9va2QudjEuRXZhbHVhdGVSZXF1ZXN0GhouaG9va2QudjEuRXZhbHVhdGVSZXNwb25zZSgBMAFiBnByb3RvMw", [file_hookd_v1_points, file_hookd_v1_types]);
 
 /**
  * @generated from message hookd.v1.SessionRequest
@@ -90,6 +90,15 @@ export type SessionRequest = Message<"hookd.v1.SessionRequest"> & {
      */
     value: FinalizeReply;
     case: "finalizeReply";
+  } | {
+    /**
+     * Keeps the stream's request direction busy through proxies that cut an idle body (nginx's
+     * client_body_timeout); the daemon ignores it beyond recording the stream as alive.
+     *
+     * @generated from field: hookd.v1.Heartbeat heartbeat = 9;
+     */
+    value: Heartbeat;
+    case: "heartbeat";
   } | { case: undefined; value?: undefined };
 };
 
@@ -99,6 +108,29 @@ export type SessionRequest = Message<"hookd.v1.SessionRequest"> & {
  */
 export const SessionRequestSchema: GenMessage<SessionRequest> = /*@__PURE__*/
   messageDesc(file_hookd_v1_host, 0);
+
+/**
+ * An application-level keepalive on the Session stream, in either direction. HTTP/2 pings stop
+ * at a proxy; a message does not. Sent when the direction has been idle for the interval that
+ * SessionOpened.heartbeat_interval_ms announces.
+ *
+ * @generated from message hookd.v1.Heartbeat
+ */
+export type Heartbeat = Message<"hookd.v1.Heartbeat"> & {
+  /**
+   * Counts up from 1 per direction and stream, so a peer can tell heartbeats were lost.
+   *
+   * @generated from field: uint64 sequence = 1;
+   */
+  sequence: bigint;
+};
+
+/**
+ * Describes the message hookd.v1.Heartbeat.
+ * Use `create(HeartbeatSchema)` to create a new message.
+ */
+export const HeartbeatSchema: GenMessage<Heartbeat> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_host, 1);
 
 /**
  * Opens (startup) or continues (resume) a session. Must be the stream's first frame.
@@ -157,7 +189,7 @@ export type OpenSession = Message<"hookd.v1.OpenSession"> & {
  * Use `create(OpenSessionSchema)` to create a new message.
  */
 export const OpenSessionSchema: GenMessage<OpenSession> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 1);
+  messageDesc(file_hookd_v1_host, 2);
 
 /**
  * @generated from message hookd.v1.Prompt
@@ -181,7 +213,7 @@ export type Prompt = Message<"hookd.v1.Prompt"> & {
  * Use `create(PromptSchema)` to create a new message.
  */
 export const PromptSchema: GenMessage<Prompt> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 2);
+  messageDesc(file_hookd_v1_host, 3);
 
 /**
  * Cancels the running turn: it ends as aborted, in-flight plugin calls are cancelled. When the
@@ -202,7 +234,7 @@ export type CancelTurn = Message<"hookd.v1.CancelTurn"> & {
  * Use `create(CancelTurnSchema)` to create a new message.
  */
 export const CancelTurnSchema: GenMessage<CancelTurn> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 3);
+  messageDesc(file_hookd_v1_host, 4);
 
 /**
  * The agent's answer to a StepRequest.
@@ -248,7 +280,7 @@ export type StepReply = Message<"hookd.v1.StepReply"> & {
  * Use `create(StepReplySchema)` to create a new message.
  */
 export const StepReplySchema: GenMessage<StepReply> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 4);
+  messageDesc(file_hookd_v1_host, 5);
 
 /**
  * The agent's answer to a DispatchRequest: the tool body's outcome.
@@ -272,7 +304,7 @@ export type DispatchReply = Message<"hookd.v1.DispatchReply"> & {
  * Use `create(DispatchReplySchema)` to create a new message.
  */
 export const DispatchReplySchema: GenMessage<DispatchReply> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 5);
+  messageDesc(file_hookd_v1_host, 6);
 
 /**
  * The agent's answer to an ApprovalRequest.
@@ -303,7 +335,7 @@ export type ApprovalReply = Message<"hookd.v1.ApprovalReply"> & {
  * Use `create(ApprovalReplySchema)` to create a new message.
  */
 export const ApprovalReplySchema: GenMessage<ApprovalReply> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 6);
+  messageDesc(file_hookd_v1_host, 7);
 
 /**
  * Closes the session for good; it can no longer be resumed. Session-end plugins are told why.
@@ -324,7 +356,7 @@ export type CloseSession = Message<"hookd.v1.CloseSession"> & {
  * Use `create(CloseSessionSchema)` to create a new message.
  */
 export const CloseSessionSchema: GenMessage<CloseSession> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 7);
+  messageDesc(file_hookd_v1_host, 8);
 
 /**
  * The agent's answer to a FinalizeRequest.
@@ -350,7 +382,7 @@ export type FinalizeReply = Message<"hookd.v1.FinalizeReply"> & {
  * Use `create(FinalizeReplySchema)` to create a new message.
  */
 export const FinalizeReplySchema: GenMessage<FinalizeReply> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 8);
+  messageDesc(file_hookd_v1_host, 9);
 
 /**
  * @generated from message hookd.v1.SessionResponse
@@ -419,6 +451,12 @@ export type SessionResponse = Message<"hookd.v1.SessionResponse"> & {
      */
     value: FinalizeRequest;
     case: "finalizeRequest";
+  } | {
+    /**
+     * @generated from field: hookd.v1.Heartbeat heartbeat = 11;
+     */
+    value: Heartbeat;
+    case: "heartbeat";
   } | { case: undefined; value?: undefined };
 };
 
@@ -427,7 +465,7 @@ export type SessionResponse = Message<"hookd.v1.SessionResponse"> & {
  * Use `create(SessionResponseSchema)` to create a new message.
  */
 export const SessionResponseSchema: GenMessage<SessionResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 9);
+  messageDesc(file_hookd_v1_host, 10);
 
 /**
  * @generated from message hookd.v1.SessionOpened
@@ -453,6 +491,22 @@ export type SessionOpened = Message<"hookd.v1.SessionOpened"> & {
    * @deprecated
    */
   contexts: Message$1[];
+
+  /**
+   * How often each side should send a Heartbeat when it has sent nothing else; 0 when the daemon
+   * sends none (heartbeats disabled) and expects none.
+   *
+   * @generated from field: uint32 heartbeat_interval_ms = 4;
+   */
+  heartbeatIntervalMs: number;
+
+  /**
+   * The daemon instance that holds the session (its configured or generated instance id), so an
+   * agent behind a balancer can tell where a session lives.
+   *
+   * @generated from field: string instance_id = 5;
+   */
+  instanceId: string;
 };
 
 /**
@@ -460,7 +514,7 @@ export type SessionOpened = Message<"hookd.v1.SessionOpened"> & {
  * Use `create(SessionOpenedSchema)` to create a new message.
  */
 export const SessionOpenedSchema: GenMessage<SessionOpened> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 10);
+  messageDesc(file_hookd_v1_host, 11);
 
 /**
  * @generated from message hookd.v1.TurnStarted
@@ -477,7 +531,7 @@ export type TurnStarted = Message<"hookd.v1.TurnStarted"> & {
  * Use `create(TurnStartedSchema)` to create a new message.
  */
 export const TurnStartedSchema: GenMessage<TurnStarted> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 11);
+  messageDesc(file_hookd_v1_host, 12);
 
 /**
  * Run one model step: the entered batch for this step (after pre-step plugins).
@@ -511,7 +565,7 @@ export type StepRequest = Message<"hookd.v1.StepRequest"> & {
  * Use `create(StepRequestSchema)` to create a new message.
  */
 export const StepRequestSchema: GenMessage<StepRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 12);
+  messageDesc(file_hookd_v1_host, 13);
 
 /**
  * Run this sealed tool call's body and answer with a DispatchReply.
@@ -535,7 +589,7 @@ export type DispatchRequest = Message<"hookd.v1.DispatchRequest"> & {
  * Use `create(DispatchRequestSchema)` to create a new message.
  */
 export const DispatchRequestSchema: GenMessage<DispatchRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 13);
+  messageDesc(file_hookd_v1_host, 14);
 
 /**
  * A plugin asked for approval of this call. Answer with an ApprovalReply before the deadline, or
@@ -581,7 +635,7 @@ export type ApprovalRequest = Message<"hookd.v1.ApprovalRequest"> & {
  * Use `create(ApprovalRequestSchema)` to create a new message.
  */
 export const ApprovalRequestSchema: GenMessage<ApprovalRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 14);
+  messageDesc(file_hookd_v1_host, 15);
 
 /**
  * Run the finalize boundary of a tool that declared finalizes_content: once per call, with the
@@ -617,7 +671,7 @@ export type FinalizeRequest = Message<"hookd.v1.FinalizeRequest"> & {
  * Use `create(FinalizeRequestSchema)` to create a new message.
  */
 export const FinalizeRequestSchema: GenMessage<FinalizeRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 15);
+  messageDesc(file_hookd_v1_host, 16);
 
 /**
  * A tool call's final result, as the model will see it.
@@ -648,7 +702,7 @@ export type ToolResultNotice = Message<"hookd.v1.ToolResultNotice"> & {
  * Use `create(ToolResultNoticeSchema)` to create a new message.
  */
 export const ToolResultNoticeSchema: GenMessage<ToolResultNotice> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 16);
+  messageDesc(file_hookd_v1_host, 17);
 
 /**
  * Context messages appended to the session (after a batch of tool calls settled).
@@ -667,7 +721,7 @@ export type ContextNotice = Message<"hookd.v1.ContextNotice"> & {
  * Use `create(ContextNoticeSchema)` to create a new message.
  */
 export const ContextNoticeSchema: GenMessage<ContextNotice> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 17);
+  messageDesc(file_hookd_v1_host, 18);
 
 /**
  * @generated from message hookd.v1.TurnEnded
@@ -701,7 +755,7 @@ export type TurnEnded = Message<"hookd.v1.TurnEnded"> & {
  * Use `create(TurnEndedSchema)` to create a new message.
  */
 export const TurnEndedSchema: GenMessage<TurnEnded> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 18);
+  messageDesc(file_hookd_v1_host, 19);
 
 /**
  * A mistake the session survives. The stream stays open.
@@ -736,7 +790,7 @@ export type Problem = Message<"hookd.v1.Problem"> & {
  * Use `create(ProblemSchema)` to create a new message.
  */
 export const ProblemSchema: GenMessage<Problem> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 19);
+  messageDesc(file_hookd_v1_host, 20);
 
 /**
  * Who decided, and how long the plugins took.
@@ -772,7 +826,7 @@ export type DecisionTrace = Message<"hookd.v1.DecisionTrace"> & {
  * Use `create(DecisionTraceSchema)` to create a new message.
  */
 export const DecisionTraceSchema: GenMessage<DecisionTrace> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 20);
+  messageDesc(file_hookd_v1_host, 21);
 
 /**
  * @generated from message hookd.v1.EvaluateSessionStartRequest
@@ -789,7 +843,7 @@ export type EvaluateSessionStartRequest = Message<"hookd.v1.EvaluateSessionStart
  * Use `create(EvaluateSessionStartRequestSchema)` to create a new message.
  */
 export const EvaluateSessionStartRequestSchema: GenMessage<EvaluateSessionStartRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 21);
+  messageDesc(file_hookd_v1_host, 22);
 
 /**
  * @generated from message hookd.v1.EvaluateSessionStartResponse
@@ -808,7 +862,7 @@ export type EvaluateSessionStartResponse = Message<"hookd.v1.EvaluateSessionStar
  * Use `create(EvaluateSessionStartResponseSchema)` to create a new message.
  */
 export const EvaluateSessionStartResponseSchema: GenMessage<EvaluateSessionStartResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 22);
+  messageDesc(file_hookd_v1_host, 23);
 
 /**
  * @generated from message hookd.v1.EvaluatePreStepRequest
@@ -825,7 +879,7 @@ export type EvaluatePreStepRequest = Message<"hookd.v1.EvaluatePreStepRequest"> 
  * Use `create(EvaluatePreStepRequestSchema)` to create a new message.
  */
 export const EvaluatePreStepRequestSchema: GenMessage<EvaluatePreStepRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 23);
+  messageDesc(file_hookd_v1_host, 24);
 
 /**
  * @generated from message hookd.v1.EvaluatePreStepResponse
@@ -849,7 +903,7 @@ export type EvaluatePreStepResponse = Message<"hookd.v1.EvaluatePreStepResponse"
  * Use `create(EvaluatePreStepResponseSchema)` to create a new message.
  */
 export const EvaluatePreStepResponseSchema: GenMessage<EvaluatePreStepResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 24);
+  messageDesc(file_hookd_v1_host, 25);
 
 /**
  * @generated from message hookd.v1.EvaluatePreToolRequest
@@ -874,7 +928,7 @@ export type EvaluatePreToolRequest = Message<"hookd.v1.EvaluatePreToolRequest"> 
  * Use `create(EvaluatePreToolRequestSchema)` to create a new message.
  */
 export const EvaluatePreToolRequestSchema: GenMessage<EvaluatePreToolRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 25);
+  messageDesc(file_hookd_v1_host, 26);
 
 /**
  * @generated from message hookd.v1.EvaluatePreToolResponse
@@ -898,7 +952,7 @@ export type EvaluatePreToolResponse = Message<"hookd.v1.EvaluatePreToolResponse"
  * Use `create(EvaluatePreToolResponseSchema)` to create a new message.
  */
 export const EvaluatePreToolResponseSchema: GenMessage<EvaluatePreToolResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 26);
+  messageDesc(file_hookd_v1_host, 27);
 
 /**
  * @generated from message hookd.v1.EvaluatePostToolRequest
@@ -915,7 +969,7 @@ export type EvaluatePostToolRequest = Message<"hookd.v1.EvaluatePostToolRequest"
  * Use `create(EvaluatePostToolRequestSchema)` to create a new message.
  */
 export const EvaluatePostToolRequestSchema: GenMessage<EvaluatePostToolRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 27);
+  messageDesc(file_hookd_v1_host, 28);
 
 /**
  * @generated from message hookd.v1.EvaluatePostToolResponse
@@ -946,7 +1000,7 @@ export type EvaluatePostToolResponse = Message<"hookd.v1.EvaluatePostToolRespons
  * Use `create(EvaluatePostToolResponseSchema)` to create a new message.
  */
 export const EvaluatePostToolResponseSchema: GenMessage<EvaluatePostToolResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 28);
+  messageDesc(file_hookd_v1_host, 29);
 
 /**
  * @generated from message hookd.v1.EvaluateToolResultRequest
@@ -963,7 +1017,7 @@ export type EvaluateToolResultRequest = Message<"hookd.v1.EvaluateToolResultRequ
  * Use `create(EvaluateToolResultRequestSchema)` to create a new message.
  */
 export const EvaluateToolResultRequestSchema: GenMessage<EvaluateToolResultRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 29);
+  messageDesc(file_hookd_v1_host, 30);
 
 /**
  * @generated from message hookd.v1.EvaluateToolResultResponse
@@ -976,7 +1030,7 @@ export type EvaluateToolResultResponse = Message<"hookd.v1.EvaluateToolResultRes
  * Use `create(EvaluateToolResultResponseSchema)` to create a new message.
  */
 export const EvaluateToolResultResponseSchema: GenMessage<EvaluateToolResultResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 30);
+  messageDesc(file_hookd_v1_host, 31);
 
 /**
  * @generated from message hookd.v1.EvaluateTurnStoppingRequest
@@ -993,7 +1047,7 @@ export type EvaluateTurnStoppingRequest = Message<"hookd.v1.EvaluateTurnStopping
  * Use `create(EvaluateTurnStoppingRequestSchema)` to create a new message.
  */
 export const EvaluateTurnStoppingRequestSchema: GenMessage<EvaluateTurnStoppingRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 31);
+  messageDesc(file_hookd_v1_host, 32);
 
 /**
  * @generated from message hookd.v1.EvaluateTurnStoppingResponse
@@ -1024,7 +1078,7 @@ export type EvaluateTurnStoppingResponse = Message<"hookd.v1.EvaluateTurnStoppin
  * Use `create(EvaluateTurnStoppingResponseSchema)` to create a new message.
  */
 export const EvaluateTurnStoppingResponseSchema: GenMessage<EvaluateTurnStoppingResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 32);
+  messageDesc(file_hookd_v1_host, 33);
 
 /**
  * @generated from message hookd.v1.EvaluateRewriteRequest
@@ -1041,7 +1095,7 @@ export type EvaluateRewriteRequest = Message<"hookd.v1.EvaluateRewriteRequest"> 
  * Use `create(EvaluateRewriteRequestSchema)` to create a new message.
  */
 export const EvaluateRewriteRequestSchema: GenMessage<EvaluateRewriteRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 33);
+  messageDesc(file_hookd_v1_host, 34);
 
 /**
  * @generated from message hookd.v1.EvaluateRewriteResponse
@@ -1080,7 +1134,7 @@ export type EvaluateRewriteResponse = Message<"hookd.v1.EvaluateRewriteResponse"
  * Use `create(EvaluateRewriteResponseSchema)` to create a new message.
  */
 export const EvaluateRewriteResponseSchema: GenMessage<EvaluateRewriteResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 34);
+  messageDesc(file_hookd_v1_host, 35);
 
 /**
  * @generated from message hookd.v1.EvaluateApprovalRequest
@@ -1097,7 +1151,7 @@ export type EvaluateApprovalRequest = Message<"hookd.v1.EvaluateApprovalRequest"
  * Use `create(EvaluateApprovalRequestSchema)` to create a new message.
  */
 export const EvaluateApprovalRequestSchema: GenMessage<EvaluateApprovalRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 35);
+  messageDesc(file_hookd_v1_host, 36);
 
 /**
  * @generated from message hookd.v1.EvaluateApprovalResponse
@@ -1121,7 +1175,7 @@ export type EvaluateApprovalResponse = Message<"hookd.v1.EvaluateApprovalRespons
  * Use `create(EvaluateApprovalResponseSchema)` to create a new message.
  */
 export const EvaluateApprovalResponseSchema: GenMessage<EvaluateApprovalResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 36);
+  messageDesc(file_hookd_v1_host, 37);
 
 /**
  * @generated from message hookd.v1.EvaluateSessionEndRequest
@@ -1138,7 +1192,7 @@ export type EvaluateSessionEndRequest = Message<"hookd.v1.EvaluateSessionEndRequ
  * Use `create(EvaluateSessionEndRequestSchema)` to create a new message.
  */
 export const EvaluateSessionEndRequestSchema: GenMessage<EvaluateSessionEndRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 37);
+  messageDesc(file_hookd_v1_host, 38);
 
 /**
  * @generated from message hookd.v1.EvaluateSessionEndResponse
@@ -1151,7 +1205,7 @@ export type EvaluateSessionEndResponse = Message<"hookd.v1.EvaluateSessionEndRes
  * Use `create(EvaluateSessionEndResponseSchema)` to create a new message.
  */
 export const EvaluateSessionEndResponseSchema: GenMessage<EvaluateSessionEndResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 38);
+  messageDesc(file_hookd_v1_host, 39);
 
 /**
  * @generated from message hookd.v1.EvaluateTurnEndRequest
@@ -1168,7 +1222,7 @@ export type EvaluateTurnEndRequest = Message<"hookd.v1.EvaluateTurnEndRequest"> 
  * Use `create(EvaluateTurnEndRequestSchema)` to create a new message.
  */
 export const EvaluateTurnEndRequestSchema: GenMessage<EvaluateTurnEndRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 39);
+  messageDesc(file_hookd_v1_host, 40);
 
 /**
  * @generated from message hookd.v1.EvaluateTurnEndResponse
@@ -1181,7 +1235,7 @@ export type EvaluateTurnEndResponse = Message<"hookd.v1.EvaluateTurnEndResponse"
  * Use `create(EvaluateTurnEndResponseSchema)` to create a new message.
  */
 export const EvaluateTurnEndResponseSchema: GenMessage<EvaluateTurnEndResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 40);
+  messageDesc(file_hookd_v1_host, 41);
 
 /**
  * @generated from message hookd.v1.EvaluateAgentEventRequest
@@ -1198,7 +1252,7 @@ export type EvaluateAgentEventRequest = Message<"hookd.v1.EvaluateAgentEventRequ
  * Use `create(EvaluateAgentEventRequestSchema)` to create a new message.
  */
 export const EvaluateAgentEventRequestSchema: GenMessage<EvaluateAgentEventRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 41);
+  messageDesc(file_hookd_v1_host, 42);
 
 /**
  * @generated from message hookd.v1.EvaluateAgentEventResponse
@@ -1211,7 +1265,7 @@ export type EvaluateAgentEventResponse = Message<"hookd.v1.EvaluateAgentEventRes
  * Use `create(EvaluateAgentEventResponseSchema)` to create a new message.
  */
 export const EvaluateAgentEventResponseSchema: GenMessage<EvaluateAgentEventResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 42);
+  messageDesc(file_hookd_v1_host, 43);
 
 /**
  * @generated from message hookd.v1.EvaluateRequest
@@ -1318,7 +1372,7 @@ export type EvaluateRequest = Message<"hookd.v1.EvaluateRequest"> & {
  * Use `create(EvaluateRequestSchema)` to create a new message.
  */
 export const EvaluateRequestSchema: GenMessage<EvaluateRequest> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 43);
+  messageDesc(file_hookd_v1_host, 44);
 
 /**
  * @generated from message hookd.v1.EvaluateCancel
@@ -1331,7 +1385,7 @@ export type EvaluateCancel = Message<"hookd.v1.EvaluateCancel"> & {
  * Use `create(EvaluateCancelSchema)` to create a new message.
  */
 export const EvaluateCancelSchema: GenMessage<EvaluateCancel> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 44);
+  messageDesc(file_hookd_v1_host, 45);
 
 /**
  * @generated from message hookd.v1.EvaluateResponse
@@ -1427,7 +1481,7 @@ export type EvaluateResponse = Message<"hookd.v1.EvaluateResponse"> & {
  * Use `create(EvaluateResponseSchema)` to create a new message.
  */
 export const EvaluateResponseSchema: GenMessage<EvaluateResponse> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_host, 45);
+  messageDesc(file_hookd_v1_host, 46);
 
 /**
  * How a prompt enters the session's inbox.
