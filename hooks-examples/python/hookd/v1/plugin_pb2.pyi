@@ -229,9 +229,10 @@ class AttachOpen(_message.Message):
     def __init__(self, daemon_version: _Optional[str] = ..., plugin_name: _Optional[str] = ..., window: _Optional[int] = ...) -> None: ...
 
 class AttachCall(_message.Message):
-    __slots__ = ("call_id", "deadline_ms", "session_start", "pre_step", "pre_tool", "guard", "execute", "post_tool", "tool_result", "turn_stopping", "rewrite", "approve", "session_end", "turn_end", "agent_event")
+    __slots__ = ("call_id", "deadline_ms", "traceparent", "session_start", "pre_step", "pre_tool", "guard", "execute", "post_tool", "tool_result", "turn_stopping", "rewrite", "approve", "session_end", "turn_end", "agent_event")
     CALL_ID_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    TRACEPARENT_FIELD_NUMBER: _ClassVar[int]
     SESSION_START_FIELD_NUMBER: _ClassVar[int]
     PRE_STEP_FIELD_NUMBER: _ClassVar[int]
     PRE_TOOL_FIELD_NUMBER: _ClassVar[int]
@@ -247,6 +248,7 @@ class AttachCall(_message.Message):
     AGENT_EVENT_FIELD_NUMBER: _ClassVar[int]
     call_id: int
     deadline_ms: int
+    traceparent: str
     session_start: SessionStartRequest
     pre_step: PreStepRequest
     pre_tool: PreToolRequest
@@ -260,7 +262,7 @@ class AttachCall(_message.Message):
     session_end: SessionEndRequest
     turn_end: TurnEndRequest
     agent_event: AgentEventRequest
-    def __init__(self, call_id: _Optional[int] = ..., deadline_ms: _Optional[int] = ..., session_start: _Optional[_Union[SessionStartRequest, _Mapping]] = ..., pre_step: _Optional[_Union[PreStepRequest, _Mapping]] = ..., pre_tool: _Optional[_Union[PreToolRequest, _Mapping]] = ..., guard: _Optional[_Union[GuardRequest, _Mapping]] = ..., execute: _Optional[_Union[ExecuteRequest, _Mapping]] = ..., post_tool: _Optional[_Union[PostToolRequest, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResultRequest, _Mapping]] = ..., turn_stopping: _Optional[_Union[TurnStoppingRequest, _Mapping]] = ..., rewrite: _Optional[_Union[RewriteRequest, _Mapping]] = ..., approve: _Optional[_Union[ApproveRequest, _Mapping]] = ..., session_end: _Optional[_Union[SessionEndRequest, _Mapping]] = ..., turn_end: _Optional[_Union[TurnEndRequest, _Mapping]] = ..., agent_event: _Optional[_Union[AgentEventRequest, _Mapping]] = ...) -> None: ...
+    def __init__(self, call_id: _Optional[int] = ..., deadline_ms: _Optional[int] = ..., traceparent: _Optional[str] = ..., session_start: _Optional[_Union[SessionStartRequest, _Mapping]] = ..., pre_step: _Optional[_Union[PreStepRequest, _Mapping]] = ..., pre_tool: _Optional[_Union[PreToolRequest, _Mapping]] = ..., guard: _Optional[_Union[GuardRequest, _Mapping]] = ..., execute: _Optional[_Union[ExecuteRequest, _Mapping]] = ..., post_tool: _Optional[_Union[PostToolRequest, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResultRequest, _Mapping]] = ..., turn_stopping: _Optional[_Union[TurnStoppingRequest, _Mapping]] = ..., rewrite: _Optional[_Union[RewriteRequest, _Mapping]] = ..., approve: _Optional[_Union[ApproveRequest, _Mapping]] = ..., session_end: _Optional[_Union[SessionEndRequest, _Mapping]] = ..., turn_end: _Optional[_Union[TurnEndRequest, _Mapping]] = ..., agent_event: _Optional[_Union[AgentEventRequest, _Mapping]] = ...) -> None: ...
 
 class AttachCancel(_message.Message):
     __slots__ = ("call_id",)

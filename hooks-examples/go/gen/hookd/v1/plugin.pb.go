@@ -1634,6 +1634,9 @@ type AttachCall struct {
 	CallId uint64 `protobuf:"varint,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	// Milliseconds left for this call when the frame was sent.
 	DeadlineMs uint32 `protobuf:"varint,2,opt,name=deadline_ms,json=deadlineMs,proto3" json:"deadline_ms,omitempty"`
+	// The W3C trace context of this call's span (what a unary call carries in its `traceparent`
+	// metadata); empty when tracing is off.
+	Traceparent string `protobuf:"bytes,3,opt,name=traceparent,proto3" json:"traceparent,omitempty"`
 	// One point's request; the field number is 10 + the point's `Point` value.
 	//
 	// Types that are valid to be assigned to Request:
@@ -1698,6 +1701,13 @@ func (x *AttachCall) GetDeadlineMs() uint32 {
 		return x.DeadlineMs
 	}
 	return 0
+}
+
+func (x *AttachCall) GetTraceparent() string {
+	if x != nil {
+		return x.Traceparent
+	}
+	return ""
 }
 
 func (x *AttachCall) GetRequest() isAttachCall_Request {
@@ -2321,12 +2331,13 @@ const file_hookd_v1_plugin_proto_rawDesc = "" +
 	"\x0edaemon_version\x18\x01 \x01(\tR\rdaemonVersion\x12\x1f\n" +
 	"\vplugin_name\x18\x02 \x01(\tR\n" +
 	"pluginName\x12\x16\n" +
-	"\x06window\x18\x03 \x01(\rR\x06window\"\xce\x06\n" +
+	"\x06window\x18\x03 \x01(\rR\x06window\"\xf0\x06\n" +
 	"\n" +
 	"AttachCall\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\x04R\x06callId\x12\x1f\n" +
 	"\vdeadline_ms\x18\x02 \x01(\rR\n" +
-	"deadlineMs\x12D\n" +
+	"deadlineMs\x12 \n" +
+	"\vtraceparent\x18\x03 \x01(\tR\vtraceparent\x12D\n" +
 	"\rsession_start\x18\v \x01(\v2\x1d.hookd.v1.SessionStartRequestH\x00R\fsessionStart\x125\n" +
 	"\bpre_step\x18\f \x01(\v2\x18.hookd.v1.PreStepRequestH\x00R\apreStep\x125\n" +
 	"\bpre_tool\x18\r \x01(\v2\x18.hookd.v1.PreToolRequestH\x00R\apreTool\x12.\n" +
