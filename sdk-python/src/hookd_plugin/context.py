@@ -1,0 +1,94 @@
+"""What a handler knows about its call: the deadline, cancellation, the transport, the trace."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from typing import Literal
+
+from hookd_plugin.points import PointName
+
+Transport = Literal["unary", "stream", "test"]
+CancelReason = Literal["cancelled", "deadline"]
+
+
+class Context:
+    """One call's context. ``cancelled`` turns true when the daemon stops waiting for the call
+    (a cancel frame, the unary call cancelled, the stream ended) or its deadline passes; an async
+    handler is also cancelled (``asyncio.CancelledError`` at its next await). Sync handlers run in
+    a worker thread and should check ``cancelled`` or ``time_remaining()`` in long loops."""
+
+    def __init__(
+        self,
+        point: PointName,
+        *,
+        plugin_name: str,
+        deadline: float | None,
+        transport: Transport,
+        traceparent: str = "",
+        metadata: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        self.point: PointName = point
+        #: The name the daemon's config gives the plugin (the manifest's name until Describe).
+        self.plugin_name = plugin_name
+        #: When the call's deadline passes, on the ``time.monotonic()`` clock; None for none.
+        self.deadline = deadline
+        self.transport: Transport = transport
+        #: The W3C trace context of the daemon's span for this call; "" when tracing is off.
+        self.traceparent = traceparent
+        self.metadata = metadata
+        self._reason: CancelReason | None = None
+        self._event = threading.Event()
+        self._callbacks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+
+    def time_remaining(self) -> float | None:
+        """Seconds left before the deadline (0 once it passed); None when there is no deadline."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - time.monotonic())
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set() or self.time_remaining() == 0.0
+
+    @property
+    def cancel_reason(self) -> CancelReason | None:
+        """"cancelled" (the daemon stopped waiting) or "deadline"; None while the call is live."""
+        if self._reason is None and self.time_remaining() == 0.0:
+            return "deadline"
+        return self._reason
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Blocks (a sync handler) until the call is cancelled or ``timeout`` seconds passed, never
+        past the deadline. True when the call is over."""
+        remaining = self.time_remaining()
+        if remaining is not None:
+            timeout = remaining if timeout is None else min(timeout, remaining)
+        return self._event.wait(timeout) or self.cancelled
+
+    async def until_cancelled(self) -> CancelReason:
+        """Returns once the call is over (an async handler awaiting nothing else is cancelled)."""
+        while not self.cancelled:
+            await asyncio.sleep(min(0.05, self.time_remaining() or 0.05))
+        return self.cancel_reason or "cancelled"
+
+    def _cancel(self, reason: CancelReason) -> None:
+        """Marks the call over and runs the cancel callbacks once (thread-safe)."""
+        with self._lock:
+            if self._reason is not None:
+                return
+            self._reason = reason
+            callbacks, self._callbacks = self._callbacks, []
+        self._event.set()
+        for callback in callbacks:
+            callback()
+
+    def _on_cancel(self, callback: Callable[[], None]) -> None:
+        with self._lock:
+            if self._reason is None:
+                self._callbacks.append(callback)
+                return
+        callback()
