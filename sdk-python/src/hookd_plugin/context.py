@@ -62,12 +62,16 @@ class Context:
         return self._reason
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Blocks (a sync handler) until the call is cancelled or ``timeout`` seconds passed, never
-        past the deadline. True when the call is over."""
-        remaining = self.time_remaining()
-        if remaining is not None:
-            timeout = remaining if timeout is None else min(timeout, remaining)
-        return self._event.wait(timeout) or self.cancelled
+        """Blocks (a sync handler) until the call is over or ``timeout`` seconds passed. True
+        when the call is over (cancelled, or its deadline passed)."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while not self.cancelled:
+            left = [t for t in (self.time_remaining(),
+                                None if end is None else end - time.monotonic()) if t is not None]
+            if left and min(left) <= 0:
+                break
+            self._event.wait(min(left) if left else None)
+        return self.cancelled
 
     async def until_cancelled(self) -> CancelReason:
         """Returns once the call is over (an async handler awaiting nothing else is cancelled)."""

@@ -18,6 +18,10 @@ from hookd_plugin.encode import InvalidAnswer, encode
 from hookd_plugin.plugin import Registered
 
 
+#: How close to its deadline a cancelled unary call counts as having missed it.
+_DEADLINE_SLACK_S = 0.1
+
+
 @dataclass(frozen=True)
 class RawAnswer:
     """Bytes sent as the response exactly as given, for testing a daemon against faulty answers
@@ -61,14 +65,19 @@ async def invoke(
     remaining = ctx.time_remaining()
     timer = None if remaining is None else loop.call_later(remaining, ctx._cancel, "deadline")
     try:
-        answer = await pending
+        # Shielded: when the RPC itself is cancelled, the context says why before the handler's
+        # task is cancelled (through the callback above).
+        answer = await asyncio.shield(pending)
         if asyncio.iscoroutine(answer) or isinstance(answer, asyncio.Future):
             answer = await answer  # a sync callable that returned an awaitable
     except asyncio.CancelledError:
         if ctx.cancel_reason == "deadline":
             raise CallFailed(grpc.StatusCode.DEADLINE_EXCEEDED, f"{where}: the deadline passed")
         if ctx.cancel_reason is None:  # the RPC itself was cancelled
-            ctx._cancel("cancelled")
+            # gRPC's own deadline timer ends a unary call a hair before ours would fire.
+            remaining = ctx.time_remaining()
+            expired = remaining is not None and remaining < _DEADLINE_SLACK_S
+            ctx._cancel("deadline" if expired else "cancelled")
             raise
         raise CallCancelled() from None
     except Exception as error:  # the handler failed: the daemon gets a status, the plugin lives
@@ -80,6 +89,8 @@ async def invoke(
             timer.cancel()
     if ctx.cancel_reason == "cancelled":
         raise CallCancelled()
+    if ctx.cancel_reason == "deadline":  # answered, but too late to count
+        raise CallFailed(grpc.StatusCode.DEADLINE_EXCEEDED, f"{where}: the deadline passed")
     if isinstance(answer, RawAnswer):
         return answer
     try:
