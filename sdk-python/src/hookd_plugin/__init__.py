@@ -23,7 +23,7 @@ from hookd_plugin.decisions import (
 )
 from hookd_plugin.json_values import JsonObject, JsonValue, arguments, dump_json, parse_json
 from hookd_plugin.messages import json_block, message, message_text, text
-from hookd_plugin.plugin import Plugin, PluginError
+from hookd_plugin.plugin import FailurePolicyName, Plugin, PluginError, TransportPreference
 from hookd_plugin.points import PointName
 from hookd_plugin.serve import HEALTH_SERVICES, SOCKET_ENV, PluginServer, main, serve, serve_async
 
@@ -32,9 +32,9 @@ __version__ = "0.1.0"
 __all__ = [
     "HEALTH_SERVICES", "SOCKET_ENV", "Abstain", "Accept", "Allow", "ApprovalAnswer", "Approve",
     "Ask", "Block", "Context", "Decision", "Deny", "Enter", "ExecuteAnswer", "Fail", "GuardAnswer",
-    "Inject", "JsonObject", "JsonValue", "Pass", "Patch", "Plugin", "PluginError", "PluginServer",
+    "FailurePolicyName", "Inject", "JsonObject", "JsonValue", "Pass", "Patch", "Plugin", "PluginError", "PluginServer",
     "PointName", "PostToolAnswer", "PreStepAnswer", "PreToolAnswer", "Reject", "Replace",
-    "RewriteAnswer", "SessionStartAnswer", "Steer", "Succeed", "TurnStoppingAnswer", "abstain",
+    "RewriteAnswer", "SessionStartAnswer", "Steer", "Succeed", "TransportPreference", "TurnStoppingAnswer", "abstain",
     "accept", "allow", "approve", "arguments", "ask", "block", "deny", "dump_json", "enter", "fail",
     "inject", "json_block", "main", "message", "message_text", "parse_json", "pass_", "passes",
     "patch", "pb", "reject", "replace", "serve", "serve_async", "steer", "succeed", "text",

@@ -15,6 +15,10 @@ from hookd_plugin._gen.hookd.v1 import points_pb2 as ev
 R = TypeVar("R", bound=ProtoMessage)
 
 
+def _serialize(message: ProtoMessage) -> bytes:
+    return message.SerializeToString()
+
+
 class HostClient:
     def __init__(self, target: str, agent_id: str, *, timeout: float = 30.0) -> None:
         self.target = target
@@ -28,7 +32,7 @@ class HostClient:
     def _call(self, service: str, method: str, request: ProtoMessage, response: type[R]) -> R:
         rpc = self.channel.unary_unary(
             f"/hookd.v1.{service}/{method}",
-            request_serializer=ProtoMessage.SerializeToString,
+            request_serializer=_serialize,
             response_deserializer=response.FromString,
         )
         answer = rpc(request, timeout=self.timeout, metadata=(("x-hookd-agent", self.agent_id),))
