@@ -81,6 +81,9 @@ async def invoke(
             raise
         raise CallCancelled() from None
     except Exception as error:  # the handler failed: the daemon gets a status, the plugin lives
+        if ctx.cancel_reason == "deadline":  # e.g. it gave up at its deadline
+            raise CallFailed(grpc.StatusCode.DEADLINE_EXCEEDED,
+                             f"{where}: the deadline passed ({error})") from error
         raise CallFailed(
             grpc.StatusCode.UNKNOWN, f"{where} raised {type(error).__name__}: {error}"
         ) from error

@@ -148,7 +148,7 @@ def run_daemon(
                      "target": f"unix://{plugin_socket}"}
         else:
             assert command is not None
-            entry = {"name": name or Path(command[-1]).stem, "kind": "managed",
+            entry = {"name": name or Path(command[-1]).stem.replace("_", "-"), "kind": "managed",
                      "command": command[0], "args": list(command[1:]), "env": dict(env or {})}
         entry["required"] = True
         if points is not None:
