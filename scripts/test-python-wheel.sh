@@ -12,7 +12,10 @@ python=.venv/bin/python
 venv=test/.tmp/wheel-venv
 out=test/.tmp/wheel
 rm -rf "$out" sdk-python/build
-"$python" -m build --wheel --no-isolation --outdir "$out" sdk-python >/dev/null
+if ! log=$("$python" -m build --wheel --no-isolation --outdir "$out" sdk-python 2>&1); then
+  echo "$log" >&2
+  exit 1
+fi
 wheel=$(ls "$out"/hookd_plugin-*.whl)
 
 stamp=$venv/.stamp
