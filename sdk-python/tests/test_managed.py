@@ -75,3 +75,38 @@ def test_exits_when_the_daemon_dies(tmp_path: Path, how: str) -> None:
     while not gone(plugin_pid) and time.monotonic() < until:
         time.sleep(0.05)
     assert gone(plugin_pid), "the plugin outlived the process that started it"
+
+
+STUCK = '''
+import sys, time
+from hookd_plugin import Plugin, main, passes
+plugin = Plugin("stuck")
+
+@plugin.pre_tool
+def pre_tool(event, ctx):
+    print("holding", flush=True)
+    time.sleep(3600)  # ignores ctx.cancelled
+    return passes()
+
+sys.exit(main(plugin, ["--listen", sys.argv[1]]))
+'''
+
+
+def test_a_handler_that_ignores_cancellation_does_not_keep_it_alive(tmp_path: Path) -> None:
+    from hookd_plugin import pb
+
+    socket = tmp_path / "stuck.sock"
+    process = subprocess.Popen([sys.executable, "-c", STUCK, f"unix:{socket}"], env=env(socket),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_serving(socket)
+    with grpc.insecure_channel(f"unix:{socket}") as channel:
+        rpc = channel.unary_unary("/hookd.v1.HookPlugin/PreTool",
+                                  request_serializer=lambda m: m.SerializeToString(),
+                                  response_deserializer=pb.plugin.PreToolResponse.FromString)
+        call = rpc.future(pb.plugin.PreToolRequest(), timeout=HANG_GUARD_S)
+        assert process.stdout is not None and process.stdout.readline() == "holding\n"
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=HANG_GUARD_S)
+        call.cancel()
+    assert process.returncode == 0
+    assert "handlers still running after the grace period; exiting" in stderr

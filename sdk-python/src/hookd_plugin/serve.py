@@ -17,6 +17,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
@@ -33,6 +34,11 @@ _PARENT_POLL_S = 0.25
 _PR_SET_PDEATHSIG = 1
 
 log = logging.getLogger("hookd_plugin")
+
+
+def _threads(plugin: Plugin) -> str:
+    """The name prefix of the plugin's handler threads."""
+    return f"hookd-plugin-{plugin.name}"
 
 
 def listen_address(address: str | None = None, socket_path: str | None = None) -> str:
@@ -83,7 +89,7 @@ class PluginServer:
         max_workers: int = 16,
         grace: float = 2.0,
     ) -> None:
-        self._executor = ThreadPoolExecutor(max_workers, thread_name_prefix=plugin.name)
+        self._executor = ThreadPoolExecutor(max_workers, thread_name_prefix=_threads(plugin))
         self.service = PluginService(plugin, self._executor)
         self.address = listen_address(address, socket_path)
         self.grace = grace
@@ -168,9 +174,19 @@ async def serve_async(
 
 def serve(plugin: Plugin, *, address: str | None = None, socket_path: str | None = None,
           max_workers: int = 16, grace: float = 2.0) -> None:
-    """Blocking ``serve_async``: the entry point of a plugin script."""
+    """Blocking ``serve_async``: the entry point of a plugin script. Returns once the server has
+    stopped; a sync handler still running after the grace period (one that ignores
+    ``ctx.cancelled``) does not keep the process alive: it exits without waiting for it."""
     asyncio.run(serve_async(plugin, address=address, socket_path=socket_path,
                             max_workers=max_workers, grace=grace))
+    busy = [t for t in threading.enumerate() if t.name.startswith(f"{_threads(plugin)}_")]
+    for thread in busy:
+        thread.join(grace)
+    if any(thread.is_alive() for thread in busy):
+        log.warning("%s: handlers still running after the grace period; exiting", plugin.name)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def main(plugin: Plugin, argv: list[str] | None = None) -> int:
