@@ -48,15 +48,31 @@ class Harness:
 
     def call(self, point: PointName, event: object, *, deadline: float | None = None,
              cancelled: bool = False) -> object:
-        """The handler's answer for ``event``; raises what the handler raises."""
+        """The handler's answer for ``event``; raises what the handler raises. An async handler
+        runs on a loop of its own (from an async test, await ``call_async`` instead)."""
+        answer = self._start(point, event, deadline, cancelled)
+        if asyncio.iscoroutine(answer):
+            answer = asyncio.run(answer)
+        return self._checked(point, answer)
+
+    async def call_async(self, point: PointName, event: object, *, deadline: float | None = None,
+                         cancelled: bool = False) -> object:
+        """``call`` on the running event loop."""
+        answer = self._start(point, event, deadline, cancelled)
+        if asyncio.iscoroutine(answer):
+            answer = await answer
+        return self._checked(point, answer)
+
+    def _start(self, point: PointName, event: object, deadline: float | None,
+               cancelled: bool) -> object:
         entry = self.plugin.handlers.get(point)
         if entry is None:
             raise NotHandled(f"{self.plugin.name} has no {point} handler")
-        ctx = self.context(point, deadline=deadline, cancelled=cancelled)
-        answer = entry.handler(event, ctx)
-        if asyncio.iscoroutine(answer):
-            answer = asyncio.run(answer)
-        encode(entry.spec, answer, self.plugin_name)  # raises InvalidAnswer like the server
+        return entry.handler(event, self.context(point, deadline=deadline, cancelled=cancelled))
+
+    def _checked(self, point: PointName, answer: object) -> object:
+        # Raises InvalidAnswer (or ValueError) exactly where the server would refuse to send it.
+        encode(self.plugin.handlers[point].spec, answer, self.plugin_name)
         return answer
 
     def session_start(self, event: ev.SessionStartEvent, *,
