@@ -143,3 +143,17 @@ def test_integers_cross_the_stream_digit_for_digit(serve_plugin: Any) -> None:
     [answer] = list(stream.answers)
     assert answer.rewrite.decision.replace.arguments_json == \
         f'{{"n":{INT64_MAX},"m":{-INT64_MAX - 1},"seen":true}}'
+
+
+def test_calls_beyond_the_window_are_refused(serve_plugin: Any) -> None:
+    plugin, state = holding_plugin()
+    stream = Stream(serve_plugin(plugin).channel)  # window 8
+    for call_id in range(1, 9):
+        stream.call(call_id, "first")  # each holds until "second" is set
+    stream.call(9, "first")
+    refused = next(stream.answers)
+    assert (refused.call_id, refused.error.code) == (9, 8)  # RESOURCE_EXHAUSTED
+    assert "window (8)" in refused.error.message
+    state["second"].set()
+    stream.close()
+    assert sorted(a.call_id for a in stream.answers) == list(range(1, 9))

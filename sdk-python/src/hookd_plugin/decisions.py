@@ -9,7 +9,7 @@ time with a clear error, never sent. Required fields are checked when the value 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Union
 
 from hookd_plugin._gen.hookd.v1.types_pb2 import ContentBlock, Message
@@ -124,7 +124,7 @@ class Fail:
 
     message: str
     code: str = "tool_error"
-    content: tuple[ContentBlock, ...] = field(default_factory=tuple)
+    content: tuple[ContentBlock, ...] = ()
 
 
 SessionStartAnswer = Union[Pass, Inject]

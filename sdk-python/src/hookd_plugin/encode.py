@@ -7,7 +7,6 @@ from collections.abc import Iterable
 
 from google.protobuf.message import Message as ProtoMessage
 
-from hookd_plugin._gen.hookd.v1 import plugin_pb2 as plugin
 from hookd_plugin._gen.hookd.v1 import points_pb2 as points
 from hookd_plugin._gen.hookd.v1 import types_pb2 as types
 from hookd_plugin.decisions import (
@@ -129,6 +128,3 @@ def _fill(decision: ProtoMessage, answer: object, name: str) -> None:  # noqa: C
         result.failure.code = answer.code
         result.failure.content.extend(answer.content)
 
-
-def describe_response(manifest: plugin.PluginManifest) -> plugin.DescribeResponse:
-    return plugin.DescribeResponse(manifest=manifest)
