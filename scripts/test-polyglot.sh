@@ -5,5 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 (cd hooks-examples/go && go test ./...)
 .venv/bin/python -m pytest -q hooks-examples/python/tests
+# The example is typed against the SDK's public API, as a user's plugin would be.
+(cd hooks-examples/python && ../../.venv/bin/python -m mypy --strict redact_secrets.py redaction.py)
 (cd sdk-python && ../.venv/bin/python -m mypy && ../.venv/bin/python -m pytest -q tests)
 bash scripts/test-python-wheel.sh

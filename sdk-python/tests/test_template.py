@@ -35,3 +35,7 @@ def test_the_generated_plugin_passes_its_own_tests(tmp_path: Path) -> None:
                           cwd=target, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "4 passed" in done.stdout
+    typed = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                            "my_guard.py", "tests/test_my_guard.py"],
+                           cwd=target, capture_output=True, text=True, timeout=300)
+    assert typed.returncode == 0, typed.stdout + typed.stderr
