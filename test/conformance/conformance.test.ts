@@ -57,7 +57,7 @@ interface PluginCommand {
 }
 
 interface Language {
-  readonly lang: "typescript" | "python" | "go";
+  readonly lang: "typescript" | "python" | "go" | "python-sdk";
   /** What the daemon must end up calling the plugin over. */
   readonly transport: "stream" | "unary";
   /** Throws, saying what to run, when a prerequisite is missing; builds what must be built. */
@@ -77,9 +77,24 @@ const typescript = (transport: Language["transport"]): Language => ({
   },
 });
 
+// ---- the Python SDK plugin (sdk-python, hookd_plugin): the whole table over each transport ----
+const pythonSdk = (transport: Language["transport"]): Language => ({
+  lang: "python-sdk",
+  transport,
+  prepare: () => {
+    const python = join(REPO, ".venv/bin/python");
+    need(python, "the Python SDK plugin runs in the repository's venv, where sdk-python is installed; run `npm run setup:polyglot`");
+    execFileSync(python, ["-c", "import hookd_plugin.testing"], { stdio: "pipe" });
+    const env = { HOOKD_CONFORMANCE_TRANSPORT: transport, PYTHONUNBUFFERED: "1" };
+    return { command: python, args: [join(PLUGINS, "python-sdk/conformance_sdk_plugin.py")], env };
+  },
+});
+
 const LANGUAGES: readonly Language[] = [
   typescript("stream"),
   typescript("unary"),
+  pythonSdk("stream"),
+  pythonSdk("unary"),
   {
     lang: "python",
     transport: "unary",

@@ -51,7 +51,9 @@ async function twice<P extends PointName>(plugin: ManagedPlugin, point: P, event
 }
 
 describe("the unary example plugins", () => {
-  it("Python (redact-secrets, post-tool): called unary after UNIMPLEMENTED on Attach, answering as before", async () => {
+  // The Python example is written on the Python SDK (sdk-python), which serves Attach: the daemon
+  // keeps it on the stream, with the same answers call after call.
+  it("Python (redact-secrets on the SDK, post-tool): called over the Attach stream, answering the same twice", async () => {
     const plugin = await start("redact-secrets", PYTHON, [join(ROOT, "hooks-examples/python/redact_secrets.py")], { PYTHONPATH: join(ROOT, "hooks-examples/python") });
     const args = snapshotJson({ path: "/tmp/x" });
     const event: PostToolEvent = {
@@ -62,7 +64,7 @@ describe("the unary example plugins", () => {
     const [first, second] = await twice(plugin, "post-tool", event);
     expect(first).toMatchObject({ answer: { kind: "accept" }, invocation: { outcome: "answered" } });
     expect(second).toEqual({ ...first, invocation: expect.objectContaining({ outcome: first?.invocation.outcome }) as unknown });
-    expect(plugin.status()).toMatchObject({ transport: "unary", failures: 0, refusedAnswers: 0 });
+    expect(plugin.status()).toMatchObject({ transport: "stream", failures: 0, refusedAnswers: 0 });
   });
 
   it("Go (prompt-guard, pre-step): called unary after UNIMPLEMENTED on Attach, answering as before", async () => {
