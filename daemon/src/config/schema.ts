@@ -188,6 +188,23 @@ export const configSchema = z.strictObject({
     })
     .optional(),
   metrics: z.strictObject({ listen: z.string().regex(/^[^:\s]*:\d+$/, "host:port") }).optional(),
+  /**
+   * The live console (docs/console.md): a web page on host:port with the decision stream, plugin
+   * latency and failures, health and order. It always needs a token of its own (token or
+   * tokenFile, exactly one): it shows every agent's decisions, which no agent token may see.
+   */
+  console: z
+    .strictObject({
+      listen: z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]*):\d+$/, "host:port"),
+      token: z.string().min(16).optional(),
+      tokenFile: z.string().min(1).optional(),
+    })
+    .superRefine((value, ctx) => {
+      if ((value.token === undefined) === (value.tokenFile === undefined)) {
+        ctx.addIssue({ code: "custom", path: ["token"], message: "the console needs exactly one of token or tokenFile: it is never served without a token" });
+      }
+    })
+    .optional(),
   log: z.strictObject({ level: z.enum(["debug", "info", "warn", "error"]).default("info") }).prefault({}),
   access: z
     .strictObject({
