@@ -130,6 +130,10 @@ describe("console", () => {
       expect(await page.locator("#records script, #records img").count()).toBe(0);
       expect(await page.evaluate("typeof window.__pwned")).toBe("undefined");
 
+      // The lists offer every value seen: calls' outcomes and records' decisions alike.
+      expect(await page.locator("#filters select[name=outcome] option").allTextContents()).toEqual(expect.arrayContaining(["all", "answered", "passed", "allow", "deny"]));
+      expect(await page.locator("#filters select[name=agent] option").allTextContents()).toEqual(["all", "agent-a", "agent-b"]);
+
       // Each filter lets through only matching records, and some.
       const filterBy = async (name: string, value: string): Promise<void> => {
         await page.selectOption(`#filters select[name=${name}]`, value);

@@ -59,10 +59,9 @@ function flush(): void {
 
 function receive(record: AuditRecord): void {
   total++;
-  for (const name of buffer.add(record)) {
+  for (const [name, value] of buffer.add(record)) {
     const option = document.createElement("option");
-    const values = [...buffer.seen[name]];
-    option.value = option.textContent = values[values.length - 1] ?? "";
+    option.value = option.textContent = value;
     select(name).append(option);
   }
   if (!matches(record, filters)) {

@@ -61,15 +61,15 @@ export class RecordBuffer {
     outcome: new Set(),
   };
 
-  /** Adds a record; returns the filters that gained a value. */
-  add(record: AuditRecord): Exclude<FilterName, "shadow">[] {
+  /** Adds a record; returns the values it is the first to show, with their filter. */
+  add(record: AuditRecord): [Exclude<FilterName, "shadow">, string][] {
     this.#records.push(record);
     if (this.#records.length > KEPT_RECORDS) this.#records.splice(0, this.#records.length - KEPT_RECORDS);
-    const grown: Exclude<FilterName, "shadow">[] = [];
+    const grown: [Exclude<FilterName, "shadow">, string][] = [];
     const note = (name: Exclude<FilterName, "shadow">, value: string | undefined): void => {
       if (value === undefined || value === "" || this.seen[name].has(value)) return;
       this.seen[name].add(value);
-      grown.push(name);
+      grown.push([name, value]);
     };
     note("agent", record.agentId);
     note("session", record.sessionId);
