@@ -19,12 +19,12 @@ export class Charts {
     this.#latency = new Chart(latency, {
       type: "bar",
       data: { labels: [], datasets: [] },
-      options: { ...options, scales: { x: { title: { display: true, text: "call duration" } }, y: { beginAtZero: true, title: { display: true, text: "calls" } } } },
+      options: { ...options, scales: { x: { title: { display: true, text: "call duration" } }, y: { beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: "calls" } } } },
     });
     this.#failures = new Chart(failures, {
       type: "bar",
       data: { labels: [], datasets: [] },
-      options: { ...options, scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: "failures" } } } },
+      options: { ...options, scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: "failures" } } } },
     });
   }
 
