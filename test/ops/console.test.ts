@@ -58,6 +58,16 @@ beforeAll(async () => {
       plugins: [
         { name: "console-policy", kind: "in-process", module: join(FIXTURES, "console-policy.mjs") },
         { name: "console-shadow", kind: "in-process", module: join(FIXTURES, "console-shadow.mjs"), mode: "shadow" },
+        // Runs first by its priority (before console-policy, whose name sorts first).
+        { name: "tagger", kind: "in-process", module: join(FIXTURES, "tagger.mjs"), points: { "pre-tool": { priority: -5 } } },
+        // Nothing listens at its socket: subscribed by its config, never serving, failing open.
+        {
+          name: "ghost",
+          kind: "remote",
+          target: `unix://${work.file("nobody.sock")}`,
+          points: { "pre-tool": { priority: 10, failurePolicy: "fail-open", deadlineMs: 500 } },
+          health: { initialBackoffMs: 50, maxBackoffMs: 200 },
+        },
       ],
       console: { listen: "127.0.0.1:0", token: TOKEN },
     }),
@@ -171,21 +181,28 @@ describe("console", () => {
       // Plugin health and order per point, from the snapshot the page polls.
       await page.locator("#plugins tbody tr[data-plugin=console-policy]").waitFor({ timeout: 10_000 });
       expect(await page.locator("#plugins tbody tr[data-plugin=console-policy] td.health").textContent()).toBe("serving");
+      await page.locator("#plugins tbody tr[data-plugin=ghost] td.health-unavailable").waitFor({ timeout: 15_000 });
       const order = await page.locator('#order [data-point="pre-tool"] li').allTextContents();
-      expect(order).toHaveLength(2);
-      expect(order[0]).toMatch(/^console-policy \(in-process/);
-      expect(order[1]).toMatch(/^console-shadow .*shadow\)$/);
+      expect(order).toHaveLength(4);
+      expect(order[0]).toMatch(/^tagger \(in-process, priority -5,/);
+      expect(order[1]).toMatch(/^console-policy \(in-process, priority 0, 2000 ms, fail-closed\)$/);
+      expect(order[2]).toMatch(/^ghost \(remote, priority 10, 500 ms, fail-open\)$/);
+      expect(order[3]).toMatch(/^console-shadow .*shadow\)$/);
       // The charts hold a latency series per plugin and point that has been called.
       await page.locator("body[data-snapshot=loaded]").waitFor({ timeout: 10_000 });
-      await page.locator('#failures[data-series="listener_error=1,0"]').waitFor({ timeout: 10_000 });
+      // Bars per plugin in the plugins' order: console-policy, console-shadow, tagger, ghost.
+      await page.locator('#failures[data-series*="listener_error=1,0,0,0"]').waitFor({ timeout: 10_000 });
       await page.locator("#latency[data-series]").waitFor({ timeout: 10_000 });
-      expect((await page.getAttribute("#latency", "data-series"))?.split("|")).toEqual(["console-policy @ pre-tool", "console-shadow @ pre-tool (shadow)"]);
+      expect((await page.getAttribute("#latency", "data-series"))?.split("|")).toEqual(
+        expect.arrayContaining(["console-policy @ pre-tool", "tagger @ pre-tool", "console-shadow @ pre-tool (shadow)"]),
+      );
       expect(await page.locator("#plugins tbody tr[data-plugin=console-policy] td:nth-child(6)").textContent()).toBe("1");
       const snapshot = (await (await fetch(`${base}/api/snapshot`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as {
         latency: { plugin: string; point: string; count: number; shadow: boolean }[];
         failures: { plugin: string; point: string; cause: string; count: number }[];
       };
-      expect(snapshot.failures).toEqual([expect.objectContaining({ plugin: "console-policy", point: "pre-tool", cause: "listener_error", count: 1 })]);
+      expect(snapshot.failures).toContainEqual(expect.objectContaining({ plugin: "console-policy", point: "pre-tool", cause: "listener_error", count: 1 }));
+      expect(snapshot.failures.filter((f) => f.plugin !== "ghost").map((f) => f.plugin)).toEqual(["console-policy"]);
       expect(snapshot.latency).toContainEqual(expect.objectContaining({ plugin: "console-policy", point: "pre-tool", count: 4, shadow: false }));
       expect(snapshot.latency).toContainEqual(expect.objectContaining({ plugin: "console-shadow", point: "pre-tool", count: 4, shadow: true }));
       mkdirSync(join(ROOT, "test/.tmp"), { recursive: true });
