@@ -76,8 +76,8 @@ beforeAll(async () => {
   await daemon.waitLog("hookd ready");
   base = `http://${String(address)}`;
   host = connectHost(`unix://${socket}`, { agentId: "warmup" });
-  // Root in a container: Chromium's sandbox needs user namespaces it may not have.
-  browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+  // Root in a container: Chromium's sandbox needs user namespaces it may not have, and /dev/shm may be tiny.
+  browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
 }, 900_000);
 
 afterAll(async () => {
