@@ -205,9 +205,17 @@ describe("console", () => {
       expect(snapshot.failures.filter((f) => f.plugin !== "ghost").map((f) => f.plugin)).toEqual(["console-policy"]);
       expect(snapshot.latency).toContainEqual(expect.objectContaining({ plugin: "console-policy", point: "pre-tool", count: 4, shadow: false }));
       expect(snapshot.latency).toContainEqual(expect.objectContaining({ plugin: "console-shadow", point: "pre-tool", count: 4, shadow: true }));
+      // Fields beyond the columns show generically in the details cell.
+      expect(await page.locator("#records tbody tr[data-kind=shadow] td.details", { hasText: "callId=b1" }).textContent()).toContain("verdict=would have denied");
       mkdirSync(join(ROOT, "test/.tmp"), { recursive: true });
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
       expect(problems).toEqual([]);
+
+      // Signing out drops the session: the page is the login form again.
+      await page.click("form.logout button");
+      await page.waitForURL(/\/login$/);
+      await page.goto(`${base}/`);
+      expect(new URL(page.url()).pathname).toBe("/login");
     } finally {
       await context.close();
     }

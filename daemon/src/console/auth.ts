@@ -38,6 +38,11 @@ export class ConsoleAuth {
     return equal(Buffer.from(offered), this.#token);
   }
 
+  /** The Set-Cookie header a sign-out answers with: the browser drops the session. */
+  static clearedCookie(): string {
+    return `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`;
+  }
+
   /** The Set-Cookie header a successful login answers with. */
   sessionCookie(): string {
     return `${SESSION_COOKIE}=${this.#session.toString()}; HttpOnly; SameSite=Strict; Path=/`;

@@ -1,5 +1,5 @@
 // The console's HTTP server on `console.listen`: the page (index.html, behind the token), its
-// public script and style bundle (/assets/, /login), the login form, the decision stream
+// public script and style bundle (/assets/, /login), the login form and sign-out, the decision stream
 // (/api/events, SSE) and the snapshot the charts read (/api/snapshot). Every response carries a
 // strict Content-Security-Policy and no CORS header: only the console's own origin may read it.
 import { createServer } from "node:http";
@@ -55,6 +55,10 @@ export async function startConsoleServer(options: ConsoleOptions): Promise<Conso
     const url = new URL(request.url ?? "/", "http://console.invalid");
     const path = url.pathname;
     if (path === "/login" && request.method === "POST") return login(request, response);
+    if (path === "/logout" && request.method === "POST") {
+      response.writeHead(303, { location: "/login", "set-cookie": ConsoleAuth.clearedCookie() }).end();
+      return;
+    }
     if (request.method !== "GET" && request.method !== "HEAD") {
       response.writeHead(405, { allow: "GET, HEAD" }).end();
       return;
