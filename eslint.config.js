@@ -26,4 +26,9 @@ export default tseslint.config(
       ],
     },
   },
+  // The console page runs in a browser: its own project (DOM types, bundler resolution).
+  {
+    files: ["daemon/console-ui/src/**/*.ts"],
+    languageOptions: { parserOptions: { project: "./daemon/console-ui/tsconfig.json", tsconfigRootDir: import.meta.dirname } },
+  },
 );

@@ -37,6 +37,8 @@ const LAYERS: readonly { readonly name: string; readonly alone?: boolean }[] = [
   { name: "http" },
   // Operating the daemon: audit, metrics and their exposition, HookAdmin, reflection, systemd.
   { name: "ops" },
+  // The live console: its HTTP server, token check, decision stream and snapshot.
+  { name: "console" },
   // The composition root: the daemon, its servers.
   { name: "runtime" },
   // The CLI's subcommands.

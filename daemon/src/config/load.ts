@@ -70,6 +70,7 @@ function resolvePaths(config: Config, baseDir: string): Config {
     }),
     ...(config.audit ? { audit: { ...config.audit, path: abs(config.audit.path) } } : {}),
     state: config.state.dir === undefined ? config.state : { dir: abs(config.state.dir) },
+    ...(config.console?.tokenFile === undefined ? {} : { console: { ...config.console, tokenFile: abs(config.console.tokenFile) } }),
   };
 }
 

@@ -6,7 +6,7 @@ import type { Config } from "./schema.js";
 
 /** Top-level settings a reload cannot apply to a running process; a change is logged, not applied. */
 export function restartOnlyChanges(current: Config, next: Config): string[] {
-  const keys = ["listeners", "admin", "metrics", "http", "workers", "state"] as const;
+  const keys = ["listeners", "admin", "metrics", "console", "http", "workers", "state"] as const;
   const changed: string[] = keys.filter((key) => !isDeepStrictEqual(current[key], next[key]));
   if (current.limits.maxMessageBytes !== next.limits.maxMessageBytes) changed.push("limits.maxMessageBytes");
   return changed;

@@ -139,6 +139,26 @@ export const configSchema = z.strictObject({
       listen: z.string().regex(/^[^:\s]*:\d+$/, "host:port"),
     })
     .optional(),
+  /**
+   * The live console (docs/console.md): a web page on host:port with the decision stream, plugin
+   * latency and failures, health and order. It always needs a token of its own (token or
+   * tokenFile, exactly one): it shows every agent's decisions, which no agent token may see.
+   */
+  console: z
+    .strictObject({
+      /** host:port the page is served on (plain HTTP: keep it on loopback, or behind a TLS proxy). */
+      listen: z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]*):\d+$/, "host:port"),
+      /** The console's own token (16 characters or more); exactly one of token and tokenFile. */
+      token: z.string().min(16).optional(),
+      /** A file holding the console's token (relative to the config file's directory). */
+      tokenFile: z.string().min(1).optional(),
+    })
+    .superRefine((value, ctx) => {
+      if ((value.token === undefined) === (value.tokenFile === undefined)) {
+        ctx.addIssue({ code: "custom", path: ["token"], message: "the console needs exactly one of token or tokenFile: it is never served without a token" });
+      }
+    })
+    .optional(),
   /** The daemon's own log on stdout: JSON lines, or readable text on a terminal. */
   log: z
     .strictObject({

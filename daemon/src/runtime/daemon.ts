@@ -165,7 +165,7 @@ export class Daemon {
         return this.reload();
       },
     };
-    const served = { store: this.#store, identities, evaluate, admin, metrics: () => renderMetrics(this.metrics, this.#gauges()), bypassesAgentPermissions: agentPermissionBypass(() => this.#config), facts: this.#plugins.sessionFacts };
+    const served = { store: this.#store, identities, evaluate, admin, metrics: () => renderMetrics(this.metrics, this.#gauges()), bypassesAgentPermissions: agentPermissionBypass(() => this.#config), facts: this.#plugins.sessionFacts, registry: this.registry };
     await this.#servers.start(served, this.#options.inherited ?? []);
     this.#log.info("hookd serving", { version: DAEMON_VERSION, listeners: this.addresses, config: this.configPath ?? "(embedded default)", audit: this.audit.path ?? "(none)" });
   }
@@ -239,7 +239,7 @@ export class Daemon {
     } catch (error) {
       return refuse([error instanceof Error ? error.message : String(error)]);
     }
-    this.#config = { ...next, listeners: current.listeners, admin: current.admin, metrics: current.metrics, http: current.http, workers: current.workers };
+    this.#config = { ...next, listeners: current.listeners, admin: current.admin, metrics: current.metrics, console: current.console, http: current.http, workers: current.workers };
     this.#plugins.apply(prepared, next.defaults.pointBudgetMs);
     this.#identities?.replace(identities);
     this.#store.reconfigure(storeLimits(next), this.#sessionDeps(next));

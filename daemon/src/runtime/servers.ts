@@ -5,6 +5,9 @@
 import { Server } from "@grpc/grpc-js";
 import { pb } from "@hookd/sdk/internal";
 import type { Config } from "../config/schema.js";
+import { startConsoleServer } from "../console/server.js";
+import type { ConsoleServer } from "../console/server.js";
+import type { PluginRegistry } from "../engine/registry.js";
 import type { SessionFacts } from "../engine/session-facts.js";
 import type { EvaluateService } from "../host/evaluate.js";
 import { HealthState } from "../host/health.js";
@@ -36,6 +39,8 @@ export interface Served {
   readonly bypassesAgentPermissions: (plugin: string) => boolean;
   /** Where the HTTP endpoint remembers what agents told about their sessions. */
   readonly facts?: SessionFacts;
+  /** The registry in force: the console shows each point's plugins in order. */
+  readonly registry: () => PluginRegistry;
 }
 
 export class Servers {
@@ -54,6 +59,7 @@ export class Servers {
   /** Connections hookd closed itself, by reason. */
   readonly connectionsRefused = new Map<ClosedReason, number>();
   #metricsServer: MetricsServer | undefined;
+  #console: ConsoleServer | undefined;
   #hookHttp: HookHttpServer | undefined;
   /** Agents heard from over the HTTP hook endpoint. */
   readonly #httpAgents = new ActiveAgents();
@@ -102,6 +108,10 @@ export class Servers {
       this.#metricsServer = await startMetricsServer(config.metrics.listen, served.metrics);
       this.#log.info("metrics serving", { address: this.#metricsServer.address, path: "/metrics" });
     }
+    if (config.console !== undefined) {
+      this.#console = await startConsoleServer({ ...config.console, ...served.admin, registry: served.registry, log: this.#log.child({ component: "console" }) });
+      this.#log.info("console serving", { address: this.#console.address, url: `http://${this.#console.address}/` });
+    }
     if (config.http !== undefined) {
       this.#hookHttp = await startHookHttpServer({
         listen: config.http.listen,
@@ -139,7 +149,7 @@ export class Servers {
     const drained = Promise.all(this.#listeners.map((listener) => listener.drained()));
     await Promise.all([this.#hookHttp?.close(), ...servers.map((server) => shutdown(server, drained, graceMs))]);
     await Promise.all(this.#listeners.map((listener) => listener.destroy()));
-    await this.#metricsServer?.close();
+    await Promise.all([this.#metricsServer?.close(), this.#console?.close()]);
   }
 
   /** Serves sockets inherited from systemd through connection injectors. */
