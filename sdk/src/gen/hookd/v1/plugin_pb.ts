@@ -959,7 +959,7 @@ export const PluginTransportSchema: GenEnum<PluginTransport> = /*@__PURE__*/
 /**
  * What a plugin author must know, reading this contract alone:
  *
- * - Health is required. Before Describe and after every reconnect the daemon calls
+ * - Health is required. Before Describe the daemon calls
  *   grpc.health.v1.Health/Check for the service name "hookd.v1.HookPlugin" (and again whenever it
  *   re-admits a plugin that was unreachable or ejected); only when that answers
  *   NOT_FOUND does it ask for "" (the server's overall status). Anything but SERVING (an error, no
