@@ -55,6 +55,8 @@ export interface TestDaemon extends Evaluator {
   readonly target: string;
   /** The temporary directory holding the config, the sockets and the daemon's state. */
   readonly dir: string;
+  /** The daemon's process id. */
+  readonly pid: number | undefined;
   /** What the daemon wrote so far (JSON log lines on stdout, then stderr). */
   output(): string;
   /** Stops the daemon (SIGTERM, SIGKILL after 10 s), the plugin and the client; removes `dir`. Idempotent. */
@@ -91,7 +93,11 @@ export async function startTestDaemon(plugin: PluginDefinition | PluginCommand, 
       child.once("error", (error) => done(`could not start ${daemon.command}: ${error.message}`));
       child.once("exit", (code, signal) => done(`exited (${signal ?? code ?? "?"})`));
     });
+    // A test process that exits without close() leaves no daemon behind (its managed plugins exit with it).
+    const killOnExit = (): void => void child.kill("SIGKILL");
+    process.once("exit", killOnExit);
     cleanups.push(async () => {
+      process.removeListener("exit", killOnExit);
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
@@ -107,7 +113,7 @@ export async function startTestDaemon(plugin: PluginDefinition | PluginCommand, 
     const client = connectHost(target, { agentId: options.agentId ?? DEFAULT_SESSION.agentId });
     cleanups.push(() => client.close());
     const close = (): Promise<void> => cleanUp();
-    return Object.freeze({ ...client, client, target, dir, output: () => output, close, [Symbol.asyncDispose]: close });
+    return Object.freeze({ ...client, client, target, dir, pid: child.pid, output: () => output, close, [Symbol.asyncDispose]: close });
   } catch (error) {
     await cleanUp();
     throw error;
