@@ -80,11 +80,17 @@ describe("shell-policy against a real daemon", () => {
     expect({ decision: harmless.decision, decidedBy: harmless.trace.decidedBy }).toEqual({ decision: { kind: "allow" }, decidedBy: "default" });
   });
 
-  it("as the managed process the README configures (dist/serve.js), unary as well", async () => {
+  it("as the managed process and the in-process module the README configures, and served unary", async () => {
     const serve = fileURLToPath(new URL("../dist/serve.js", import.meta.url));
     daemon = await startTestDaemon({ name: "shell-policy", command: process.execPath, args: [serve] });
     const { decision, trace } = await daemon.evaluatePreTool(events.preTool("shell", { command: ["mkfs.ext4", "/dev/sda1"] }));
     expect({ kind: decision.kind, decidedBy: trace.decidedBy }).toEqual({ kind: "deny", decidedBy: "shell-policy" });
+    await daemon.close();
+
+    // Loaded by the daemon itself, from the built module, as the in-process config loads it.
+    daemon = await startTestDaemon({ name: "shell-policy", module: fileURLToPath(new URL("../dist/policy.js", import.meta.url)) });
+    const loaded = await daemon.evaluatePreTool(events.preTool("Bash", { command: "chmod -R 777 /" }));
+    expect({ kind: loaded.decision.kind, decidedBy: loaded.trace.decidedBy }).toEqual({ kind: "deny", decidedBy: "shell-policy" });
     await daemon.close();
 
     daemon = await startTestDaemon(policy, { transport: "unary" });

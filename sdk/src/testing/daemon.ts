@@ -3,7 +3,8 @@
 // `hookd serve` as a child process (found by locate.ts; the SDK never imports the daemon), waits
 // for the daemon's health to be SERVING and hands back the agent client's evaluate calls. A
 // PluginDefinition is served in the test's process with servePlugin (a remote plugin); a command
-// is started by the daemon itself (a managed plugin, any language).
+// is started by the daemon itself (a managed plugin, any language); a module is loaded by the
+// daemon (in-process or in its worker pool).
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -29,6 +30,19 @@ export interface PluginCommand {
   readonly args?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
 }
+
+/** A module default-exporting a definePlugin() definition, loaded by the daemon itself. */
+export interface PluginModule {
+  /** The name the definition gives itself (the daemon checks it). */
+  readonly name: string;
+  /** Absolute path of the built JavaScript module. */
+  readonly module: string;
+  /** "in-process" (the daemon's main thread, the default) or "worker" (its worker pool). */
+  readonly kind?: "in-process" | "worker";
+}
+
+/** What startTestDaemon runs: a definition served from the test's process, a command, or a module. */
+export type TestPlugin = PluginDefinition | PluginCommand | PluginModule;
 
 /** Per-point overrides of the plugin's manifest, as the daemon's config takes them. */
 export type PointOverrides = { readonly [P in PointName]?: { readonly tools?: readonly string[]; readonly priority?: number; readonly deadlineMs?: number; readonly failurePolicy?: "fail-closed" | "fail-open" } };
@@ -68,7 +82,7 @@ const OUTPUT_LIMIT = 64 * 1024;
 /** Variables a parent service manager may have set that must not reach the test's daemon. */
 const WITHHELD_ENV = ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "STATE_DIRECTORY"];
 
-export async function startTestDaemon(plugin: PluginDefinition | PluginCommand, options: TestDaemonOptions = {}): Promise<TestDaemon> {
+export async function startTestDaemon(plugin: TestPlugin, options: TestDaemonOptions = {}): Promise<TestDaemon> {
   const daemon = locateDaemon(options.daemon);
   const dir = await mkdtemp(join(tmpdir(), "hookd-testing-"));
   const cleanups: (() => Promise<void> | void)[] = [() => rm(dir, { recursive: true, force: true })];
@@ -120,11 +134,15 @@ export async function startTestDaemon(plugin: PluginDefinition | PluginCommand, 
   }
 }
 
-async function pluginEntry(plugin: PluginDefinition | PluginCommand, dir: string, options: TestDaemonOptions, cleanups: (() => Promise<void> | void)[]): Promise<Record<string, unknown>> {
+async function pluginEntry(plugin: TestPlugin, dir: string, options: TestDaemonOptions, cleanups: (() => Promise<void> | void)[]): Promise<Record<string, unknown>> {
   if ("subscriptions" in plugin) {
     const server: PluginServer = await servePlugin(plugin, { socketPath: join(dir, "plugin.sock"), ...(options.transport === undefined ? {} : { transport: options.transport }) });
     cleanups.push(() => server.close());
     return { name: plugin.name, kind: "remote", target: server.address };
+  }
+  if ("module" in plugin) {
+    if (typeof plugin.module !== "string" || plugin.module === "") throw new HookdError("invalid_argument", "startTestDaemon: plugin.module: expected the path of a built module");
+    return { name: plugin.name, kind: plugin.kind ?? "in-process", module: plugin.module };
   }
   if (typeof plugin.command !== "string" || plugin.command === "") throw new HookdError("invalid_argument", "startTestDaemon: plugin.command: expected a command to run");
   return { name: plugin.name, kind: "managed", command: plugin.command, args: [...(plugin.args ?? [])], env: { ...plugin.env } };

@@ -6,5 +6,5 @@ export { DEFAULT_SESSION, events, sessionInfo, toolCall, toolCallFromJson } from
 export type { SessionEventOptions, ToolCallOptions, ToolEventOptions } from "../builders.js";
 export { toolFailure, toolSuccess } from "../agent/results.js";
 export { callHandler, matches, type CallHandlerOptions } from "./call.js";
-export { startTestDaemon, type PluginCommand, type PointOverrides, type TestDaemon, type TestDaemonOptions } from "./daemon.js";
+export { startTestDaemon, type PluginCommand, type PluginModule, type PointOverrides, type TestDaemon, type TestDaemonOptions, type TestPlugin } from "./daemon.js";
 export { DAEMON_ENV, locateDaemon, type DaemonCommand } from "./locate.js";
