@@ -33,7 +33,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { POINTS, assistantMessage, connectHost, parseJson, snapshotJson } from "@hookd/sdk";
+import { POINTS, assistantMessage, connectHost, parseJson, toolCall } from "@hookd/sdk";
 import type { DecisionTrace, FailurePolicy, HostClient, JsonValue, PointName, RewriteEvaluation, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeClient, createClient, pb } from "@hookd/sdk/internal";
@@ -222,8 +222,7 @@ class Agent {
   }
 
   call(session: SessionInfo, args: Readonly<Record<string, JsonValue>>): ToolCall {
-    const snapshot = snapshotJson(args);
-    return { callId: "call-1", rootCallId: "call-1", toolName: "Bash", arguments: snapshot.value, argumentsJson: snapshot.text, sessionId: session.sessionId, turn: 1, step: 1 };
+    return toolCall("Bash", args, { callId: "call-1", sessionId: session.sessionId });
   }
 
   /** The plugin invocations audited for `session` (records are written before the daemon answers). */

@@ -121,12 +121,15 @@ export async function startTestDaemon(plugin: TestPlugin, options: TestDaemonOpt
 
     const target = `unix://${socket}`;
     const timeoutMs = options.startTimeoutMs ?? 30_000;
-    const ready = await Promise.race([serving(target, timeoutMs), exited.then((why) => new Error(`hookd ${why} before serving`))]);
+    const waiting = new AbortController();
+    const ready = await Promise.race([serving(target, timeoutMs, waiting.signal), exited.then((why) => new Error(`hookd ${why} before serving`))]);
+    waiting.abort(); // a daemon that exited leaves the health call waiting for readiness: end it
     if (ready !== undefined) throw new HookdError("unavailable", `startTestDaemon: ${ready.message}; its output:\n${output}`, { cause: ready });
 
     const client = connectHost(target, { agentId: options.agentId ?? DEFAULT_SESSION.agentId });
     cleanups.push(() => client.close());
-    const close = (): Promise<void> => cleanUp();
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => (closing ??= cleanUp());
     return Object.freeze({ ...client, client, target, dir, pid: child.pid, output: () => output, close, [Symbol.asyncDispose]: close });
   } catch (error) {
     await cleanUp();
@@ -149,10 +152,10 @@ async function pluginEntry(plugin: TestPlugin, dir: string, options: TestDaemonO
 }
 
 /** Resolves undefined once the daemon's health answers SERVING, or with the reason it did not. */
-async function serving(target: string, timeoutMs: number): Promise<Error | undefined> {
+async function serving(target: string, timeoutMs: number, signal: AbortSignal): Promise<Error | undefined> {
   const health = createClient(pb.health.Health, target);
   try {
-    const { status } = await health.check({ service: "" }, { waitForReady: true, timeoutMs });
+    const { status } = await health.check({ service: "" }, { waitForReady: true, timeoutMs, signal });
     return status === pb.health.HealthCheckResponse_ServingStatus.SERVING ? undefined : new Error(`health is ${pb.health.HealthCheckResponse_ServingStatus[status]}`);
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
