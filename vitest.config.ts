@@ -20,7 +20,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "e2e",
-          include: ["test/**/*.test.ts"],
+          include: ["test/**/*.test.ts", "hooks-examples/typescript/test/**/*.test.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

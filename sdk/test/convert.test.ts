@@ -558,6 +558,14 @@ const postTool = (value: MessageShape<typeof pb.AcceptSchema> | Parameters<typeo
 const steerWith = (message: Parameters<typeof create<typeof pb.MessageSchema>>[1]) =>
   create(pb.TurnStoppingDecisionSchema, { decision: { case: "steer", value: { messages: [m2Pb, create(pb.MessageSchema, message)] } } });
 
+// A plugin may leave the source of what it contributes unset: the daemon sources it (authorship.ts).
+test("a contributed message without a source, or with a source of no kind, reads as an unnamed plugin's", () => {
+  for (const source of [undefined, {}]) {
+    const read = fromProtoDecision("turn-stopping", steerWith({ role: pb.Role.USER, content: [{ block: { case: "text", value: "x" } }], ...(source === undefined ? {} : { source }) }));
+    expect(read).toMatchObject({ ok: true, value: { kind: "steer", messages: [{}, { source: { kind: "plugin", name: "" } }] } });
+  }
+});
+
 const ERRORS: readonly [string, () => Result<unknown>, HookdError["code"], string][] = [
   ["an unset decision", () => fromProtoDecision("pre-tool", create(pb.PreToolDecisionSchema)), "invalid_decision", "decision: no decision set"],
   ["an unset guard decision", () => fromProtoDecision("guard", create(pb.GuardDecisionSchema)), "invalid_decision", "decision: no decision set"],
@@ -590,18 +598,6 @@ const ERRORS: readonly [string, () => Result<unknown>, HookdError["code"], strin
     () => fromProtoDecision("turn-stopping", steerWith({ role: 9 as pb.Role, source: m2Pb.source })),
     "invalid_decision",
     "decision.steer.messages[1].role: unknown value 9",
-  ],
-  [
-    "a message without a source",
-    () => fromProtoDecision("turn-stopping", steerWith({ role: pb.Role.USER })),
-    "invalid_decision",
-    "decision.steer.messages[1].source: missing",
-  ],
-  [
-    "a message source with no kind",
-    () => fromProtoDecision("turn-stopping", steerWith({ role: pb.Role.USER, source: {} })),
-    "invalid_decision",
-    "decision.steer.messages[1].source: no kind set",
   ],
   [
     "an unset content block",

@@ -1,15 +1,18 @@
-// Conformance: ONE scenario table (rows.ts) run against the same plugin written in TypeScript,
-// Python and Go (test/conformance/plugins), each started by a real `hookd serve` as a managed
-// plugin, and driven through the agent SDK's evaluate API. Whatever language a plugin is written
-// in, its answers (and its faults: hangs, crashes, garbage, another point's answer, invalid
-// combinations, forged sources) must become the same typed decisions with the same trace.
+// Conformance: ONE scenario table (rows.ts) run against a list of plugin FLAVOURS (FLAVOURS
+// below): language × how it is written (its language's hookd SDK, or raw generated gRPC stubs
+// and nothing else) × the transport the daemon calls it over (the Attach stream, or one unary
+// RPC per event). Each is started by a real `hookd serve` as a managed plugin
+// (test/conformance/plugins) and driven through the agent SDK's evaluate API. Whatever a plugin
+// is written in and with, its answers (and its faults: hangs, crashes, garbage, another point's
+// answer, invalid combinations, forged sources) must become the same typed decisions with the
+// same trace, and ListPlugins must show the transport in use.
 //
-// The TypeScript plugin runs the whole table twice, once over each transport: the Attach stream
-// (servePlugin's default) and unary (its manifest asks for unary); ListPlugins must show the
-// transport in use. The Python and Go plugins are raw unary stubs without Attach: the daemon
+// Flavours today: TypeScript SDK over the stream (servePlugin's default) and unary (its manifest
+// asks for unary); raw TypeScript (@grpc/grpc-js + the generated descriptors, no @hookd/sdk),
+// raw Python (grpcio) and raw Go (grpc-go), all three unary: they have no Attach, the daemon
 // finds UNIMPLEMENTED and calls them unary.
 //
-// Per language and transport two daemons run: one with the plugin's points configured fail-closed, one
+// Per flavour two daemons run: one with the plugin's points configured fail-closed, one
 // fail-open (the config's per-point failurePolicy overrides the manifest, which says fail-closed),
 // both with a small per-call deadline so a hang costs DEADLINE_MS. Two more run the same plugin
 // configured without points and told to exit before it serves (the unreachable rows). Every
@@ -23,14 +26,14 @@
 //
 // Prerequisites (`npm run test:conformance` does them): `npm run build` (the daemon and the SDK
 // the TypeScript plugin imports) and `npm run setup:polyglot` (.venv with grpcio; Go). A missing
-// prerequisite fails the language's tests; nothing is skipped.
+// prerequisite fails that flavour's tests; nothing is skipped.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { POINTS, assistantMessage, connectHost, parseJson, snapshotJson } from "@hookd/sdk";
+import { POINTS, assistantMessage, connectHost, parseJson, toolCall } from "@hookd/sdk";
 import type { DecisionTrace, FailurePolicy, HostClient, JsonValue, PointName, RewriteEvaluation, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeClient, createClient, pb } from "@hookd/sdk/internal";
@@ -48,7 +51,7 @@ const AGENT = "conformance-agent";
 const AUDIT_FILE = "audit.jsonl";
 const PLUGINS = join(REPO, "test/conformance/plugins");
 
-// ---- the languages ---------------------------------------------------------------------------
+// ---- the flavours -----------------------------------------------------------------------------
 
 interface PluginCommand {
   readonly command: string;
@@ -56,11 +59,29 @@ interface PluginCommand {
   readonly env: Readonly<Record<string, string>>;
 }
 
-interface Language {
-  readonly lang: "typescript" | "python" | "go" | "python-sdk";
+/**
+ * One plugin the whole table runs against. Adding a flavour is one entry in FLAVOURS:
+ *
+ *   { lang: "python", style: "sdk", transport: "stream", prepare: () => ({ command, args, env }) }
+ *
+ * - lang: names the plugin (`conformance-<lang>`, rows.ts pluginName) and what its messages say
+ *   ("… by <lang>"); two flavours of one language answer identically.
+ * - style: "sdk" (written with the language's hookd SDK) or "raw" (generated gRPC stubs only).
+ * - transport: what ListPlugins must show the daemon calling it over ("unary" for a plugin
+ *   without Attach, or whose manifest asks for unary).
+ * - prepare(): checks prerequisites, throwing with what to run when one is missing (a missing
+ *   toolchain fails, never skips), builds what must be built (always with an explicit output
+ *   path), and returns the command the daemon runs as a managed plugin.
+ *
+ * The plugin follows the scenario contract of test/conformance/plugins/python/conformance_plugin.py
+ * (its docstring): the scenarios, $HOOKD_CONFORMANCE_POINTS / _FAILURE_POLICY / _RECORDS /
+ * _UNREACHABLE, the manifest, the records of notifications.
+ */
+interface Flavour {
+  readonly lang: "typescript" | "python" | "go";
+  readonly style: "sdk" | "raw";
   /** What the daemon must end up calling the plugin over. */
   readonly transport: "stream" | "unary";
-  /** Throws, saying what to run, when a prerequisite is missing; builds what must be built. */
   prepare(): PluginCommand;
 }
 
@@ -68,18 +89,22 @@ function need(path: string, what: string): void {
   if (!existsSync(path)) throw new Error(`conformance: ${path} is missing: ${what}`);
 }
 
-const typescript = (transport: Language["transport"]): Language => ({
+const BUILT_SDK = "the TypeScript plugins import the built @hookd/sdk (or its generated code); run `npm run build`";
+
+const typescriptSdk = (transport: Flavour["transport"]): Flavour => ({
   lang: "typescript",
+  style: "sdk",
   transport,
   prepare: () => {
-    need(join(REPO, "sdk/dist/index.js"), "the TypeScript plugin imports the built @hookd/sdk; run `npm run build`");
+    need(join(REPO, "sdk/dist/index.js"), BUILT_SDK);
     return { command: process.execPath, args: [join(PLUGINS, "typescript/conformance-plugin.mjs")], env: { HOOKD_CONFORMANCE_TRANSPORT: transport } };
   },
 });
 
 // ---- the Python SDK plugin (sdk-python, hookd_plugin): the whole table over each transport ----
-const pythonSdk = (transport: Language["transport"]): Language => ({
-  lang: "python-sdk",
+const pythonSdk = (transport: Flavour["transport"]): Flavour => ({
+  lang: "python",
+  style: "sdk",
   transport,
   prepare: () => {
     const python = join(REPO, ".venv/bin/python");
@@ -90,13 +115,23 @@ const pythonSdk = (transport: Language["transport"]): Language => ({
   },
 });
 
-const LANGUAGES: readonly Language[] = [
-  typescript("stream"),
-  typescript("unary"),
+const FLAVOURS: readonly Flavour[] = [
+  typescriptSdk("stream"),
+  typescriptSdk("unary"),
   pythonSdk("stream"),
   pythonSdk("unary"),
   {
+    lang: "typescript",
+    style: "raw",
+    transport: "unary",
+    prepare: () => {
+      need(join(REPO, "sdk/dist/gen/hookd/v1/plugin_pb.js"), BUILT_SDK);
+      return { command: process.execPath, args: [join(PLUGINS, "typescript-raw/conformance-plugin.mjs")], env: {} };
+    },
+  },
+  {
     lang: "python",
+    style: "raw",
     transport: "unary",
     prepare: () => {
       const python = join(REPO, ".venv/bin/python");
@@ -109,6 +144,7 @@ const LANGUAGES: readonly Language[] = [
   },
   {
     lang: "go",
+    style: "raw",
     transport: "unary",
     prepare: () => {
       const dir = join(PLUGINS, "go");
@@ -202,8 +238,7 @@ class Agent {
   }
 
   call(session: SessionInfo, args: Readonly<Record<string, JsonValue>>): ToolCall {
-    const snapshot = snapshotJson(args);
-    return { callId: "call-1", rootCallId: "call-1", toolName: "Bash", arguments: snapshot.value, argumentsJson: snapshot.text, sessionId: session.sessionId, turn: 1, step: 1 };
+    return toolCall("Bash", args, { callId: "call-1", sessionId: session.sessionId });
   }
 
   /** The plugin invocations audited for `session` (records are written before the daemon answers). */
@@ -353,7 +388,7 @@ function expectedUnreachable(row: UnreachableRow, lang: string): Observed {
 
 const HEALTH = { ejectAfterFailures: 1_000, initialBackoffMs: 50, maxBackoffMs: 1_000 };
 
-function daemonConfig(lang: Language["lang"], plugin: PluginCommand, policy: FailurePolicy, recordsDir: string): Record<string, unknown> {
+function daemonConfig(lang: Flavour["lang"], plugin: PluginCommand, policy: FailurePolicy, recordsDir: string): Record<string, unknown> {
   const override = { deadlineMs: DEADLINE_MS, failurePolicy: policy };
   return {
     audit: { path: AUDIT_FILE, fsync: "never" },
@@ -375,7 +410,7 @@ function daemonConfig(lang: Language["lang"], plugin: PluginCommand, policy: Fai
 }
 
 /** The plugin exits before it serves; under fail-closed nothing but its name is configured. */
-function unreachableConfig(lang: Language["lang"], plugin: PluginCommand, policy: FailurePolicy): Record<string, unknown> {
+function unreachableConfig(lang: Flavour["lang"], plugin: PluginCommand, policy: FailurePolicy): Record<string, unknown> {
   return {
     audit: { path: AUDIT_FILE, fsync: "never" },
     plugins: [
@@ -396,8 +431,8 @@ function unreachableConfig(lang: Language["lang"], plugin: PluginCommand, policy
 
 // ---- the suite -------------------------------------------------------------------------------
 
-describe.each(LANGUAGES)("conformance: $lang plugin over $transport through a real daemon", (language) => {
-  const { lang, transport } = language;
+describe.each(FLAVOURS)("conformance: $lang $style plugin over $transport through a real daemon", (flavour) => {
+  const { lang, transport } = flavour;
   const plugin = pluginName(lang);
   const targets: Target[] = [];
   /** The daemons' runtime dir (XDG_RUNTIME_DIR), where they put the managed plugin's socket. */
@@ -410,7 +445,7 @@ describe.each(LANGUAGES)("conformance: $lang plugin over $transport through a re
   };
 
   beforeAll(async () => {
-    const command = language.prepare();
+    const command = flavour.prepare();
     const dir = await mkdtemp(join(tmpdir(), "hookd-conf-"));
     runtimeDir = dir;
     const policies: readonly FailurePolicy[] = ["fail-closed", "fail-open"];

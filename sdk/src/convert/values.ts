@@ -137,6 +137,17 @@ export const fromProtoMessage = reader(readMessage, "message");
 export const toProtoMessages = (messages: readonly AgentMessage[]): pb.Message[] => messages.map(toProtoMessage);
 export const readMessages = (messages: readonly pb.Message[], path: string): AgentMessage[] =>
   messages.map((message, index) => readMessage(message, `${path}[${index}]`));
+/** What an unset source on a plugin-contributed message reads as, until the daemon sources it. */
+const UNSOURCED: pb.MessageSource = create(pb.MessageSourceSchema, { kind: { case: "plugin", value: { name: "" } } });
+
+/**
+ * The messages a plugin's decision contributes (entered, injected, steering, additional
+ * contexts). Their source may be left unset: the daemon sources every contributed message to the
+ * plugin's configured name whatever it says (daemon/src/engine/authorship.ts), so an unset one
+ * reads as an unnamed plugin source until then. Everything else is read as readMessages reads it.
+ */
+export const readContributedMessages = (messages: readonly pb.Message[], path: string): AgentMessage[] =>
+  messages.map((message, index) => readMessage(message.source?.kind.case === undefined ? { ...message, source: UNSOURCED } : message, `${path}[${index}]`));
 
 // ---- tools ---------------------------------------------------------------------------------
 

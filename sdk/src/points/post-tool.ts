@@ -5,7 +5,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { z } from "zod";
 import { Problem, readJson, unknownCase, unknownVariant } from "../convert/result.js";
-import { jsonText, readContent, readMessages, readToolResult, toProtoContent, toProtoMessages, toProtoToolResult } from "../convert/values.js";
+import { jsonText, readContent, readContributedMessages, readToolResult, toProtoContent, toProtoMessages, toProtoToolResult } from "../convert/values.js";
 import type { Pass } from "../decisions.js";
 import { pass } from "../decisions.js";
 import { HookdError } from "../errors.js";
@@ -100,7 +100,7 @@ function readAcceptAnswer(input: object, path: string): AcceptDecision {
 
 /** Empty context lists are left out of the typed form, so `accept()` and `block(f)` round-trip. */
 function protoContexts(list: readonly pb.Message[], path: string): { additionalContexts?: AgentMessage[] } {
-  return list.length === 0 ? {} : { additionalContexts: readMessages(list, path) };
+  return list.length === 0 ? {} : { additionalContexts: readContributedMessages(list, path) };
 }
 
 function toAccept(decision: AcceptDecision): MessageInitShape<typeof pb.AcceptSchema> {

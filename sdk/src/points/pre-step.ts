@@ -4,7 +4,7 @@
 // Default: enter with the claimed batch.
 import { z } from "zod";
 import { unknownCase, unknownVariant } from "../convert/result.js";
-import { readMessages, readSessionInfo, toProtoMessages, toProtoSessionInfo } from "../convert/values.js";
+import { readContributedMessages, readMessages, readSessionInfo, toProtoMessages, toProtoSessionInfo } from "../convert/values.js";
 import type { Pass } from "../decisions.js";
 import { pass } from "../decisions.js";
 import type { Awaitable, WaterfallContext } from "../handler.js";
@@ -87,7 +87,7 @@ export const preStepPoint = {
     (o, path) => {
       switch (o.case) {
         case "pass": return pass();
-        case "enter": return enter(readMessages(o.value.messages, `${path}.enter.messages`));
+        case "enter": return enter(readContributedMessages(o.value.messages, `${path}.enter.messages`));
         case "reject": return reject(o.value.reason);
         default: return unknownCase(o, path);
       }

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { unknownCase, unknownVariant } from "../convert/result.js";
 import {
+  readContributedMessages,
   readMessages,
   readSessionInfo,
   readSessionSource,
@@ -84,7 +85,7 @@ export const sessionStartPoint = {
     (o, path) => {
       switch (o.case) {
         case "pass": return pass();
-        case "inject": return inject(readMessages(o.value.messages, `${path}.inject.messages`));
+        case "inject": return inject(readContributedMessages(o.value.messages, `${path}.inject.messages`));
         default: return unknownCase(o, path);
       }
     },

@@ -3,7 +3,7 @@
 // steered continuations are capped per turn. Failures are contained. Default: close the turn.
 import { z } from "zod";
 import { unknownCase, unknownVariant } from "../convert/result.js";
-import { readMessage, readMessages, readSessionInfo, toProtoMessage, toProtoMessages, toProtoSessionInfo } from "../convert/values.js";
+import { readContributedMessages, readMessage, readSessionInfo, toProtoMessage, toProtoMessages, toProtoSessionInfo } from "../convert/values.js";
 import type { Pass } from "../decisions.js";
 import { pass } from "../decisions.js";
 import type { Awaitable, HandlerContext } from "../handler.js";
@@ -95,7 +95,7 @@ export const turnStoppingPoint = {
     (o, path) => {
       switch (o.case) {
         case "pass": return pass();
-        case "steer": return steer(readMessages(o.value.messages, `${path}.steer.messages`));
+        case "steer": return steer(readContributedMessages(o.value.messages, `${path}.steer.messages`));
         default: return unknownCase(o, path);
       }
     },

@@ -1,4 +1,4 @@
-"""conformance-python-sdk: the hookd conformance plugin, written on the Python SDK (hookd_plugin).
+"""conformance-python (SDK flavour): the hookd conformance plugin, written on the Python SDK (hookd_plugin).
 
 It behaves exactly like the raw-stub conformance plugins (../python/conformance_plugin.py lists
 the scenarios, read from the event the same way), so the same table in conformance.test.ts runs
@@ -27,7 +27,8 @@ from hookd_plugin import (
 )
 from hookd_plugin.testing import RawAnswer
 
-LANG = "python-sdk"
+# Named as the raw-stub Python plugin: two flavours of one language answer identically.
+LANG = "python"
 NAME = f"conformance-{LANG}"
 SECRET = "SECRET-1234"
 T = pb.types

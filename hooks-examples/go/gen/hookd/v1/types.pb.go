@@ -868,7 +868,8 @@ type Message struct {
 	Role Role   `protobuf:"varint,2,opt,name=role,proto3,enum=hookd.v1.Role" json:"role,omitempty"`
 	// Ordered content. A message has at least one block.
 	Content []*ContentBlock `protobuf:"bytes,3,rep,name=content,proto3" json:"content,omitempty"`
-	// Who authored it.
+	// Who authored it. Required on what agents send. On a message a plugin's decision contributes
+	// it may be left unset: the daemon sources it to the plugin's configured name anyway.
 	Source        *MessageSource `protobuf:"bytes,4,opt,name=source,proto3" json:"source,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -238,7 +238,8 @@ export type Message = Message$1<"hookd.v1.Message"> & {
   content: ContentBlock[];
 
   /**
-   * Who authored it.
+   * Who authored it. Required on what agents send. On a message a plugin's decision contributes
+   * it may be left unset: the daemon sources it to the plugin's configured name anyway.
    *
    * @generated from field: hookd.v1.MessageSource source = 4;
    */
