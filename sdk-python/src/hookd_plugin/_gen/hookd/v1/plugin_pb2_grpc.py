@@ -26,7 +26,50 @@ if _version_not_supported:
 
 
 class HookPluginStub:
-    """Missing associated documentation comment in .proto file."""
+    """What a plugin author must know, reading this contract alone:
+
+    - Health is required. Before Describe the daemon calls
+    grpc.health.v1.Health/Check for the service name "hookd.v1.HookPlugin" (and again whenever it
+    re-admits a plugin that was unreachable or ejected); only when that answers
+    NOT_FOUND does it ask for "" (the server's overall status). Anything but SERVING (an error, no
+    health service at all, NOT_SERVING) keeps the plugin out: its calls fail as `unavailable`.
+    Serve SERVING for both names, and NOT_SERVING while shutting down.
+    - Managed plugins (the daemon starts the process) find where to listen in the environment
+    variable HOOKD_PLUGIN_SOCKET: a bare filesystem path such as /run/user/1000/hookd/p.sock, NOT
+    a URI. Listen on a Unix socket at exactly that path (grpc-js and grpcio want "unix:" + path,
+    grpc-go a net.Listen("unix", path)); the daemon waits for health SERVING there.
+    - `pass` is the field of every decision's oneof that defers to the next plugin. It is a keyword
+    in Python, where `Decision(pass_=...)` does not exist and fails at run time: set it with
+    `getattr(decision, "pass").SetInParent()` or `Decision(**{"pass": points_pb2.Pass()})`.
+    - A response without a decision (an empty message, an unset oneof) is a FAILURE, never a pass:
+    under fail-closed it denies. To defer, set `pass` explicitly. (The notification points'
+    responses, SessionEnd, TurnEnd, AgentEvent and ToolResult, are empty by design.)
+    - Authorship is the daemon's: every message a decision contributes (entered, injected,
+    steering, additional contexts) is sourced by the daemon to the plugin's configured name,
+    whatever `source` the plugin wrote, so `source` may be left unset there. A message handed
+    back unchanged from the event keeps its source.
+    - Deadlines: a unary call carries a gRPC deadline (the `grpc-timeout` header: the
+    subscription's deadline_ms, or the daemon's default, cut to what is left of the point's
+    budget). Over Attach each AttachCall carries `deadline_ms`, the milliseconds left when the
+    frame was sent, and an AttachCancel follows when the daemon stops waiting. The daemon enforces
+    every deadline with its own timer; an answer after it is discarded. Unary calls carry the
+    W3C `traceparent` in their metadata when tracing is on (AttachCall.traceparent on the stream).
+    - Every failure has a cause, recorded in the audit log, the metrics and
+    DecisionTrace.failure_cause (docs/errors.md):
+    deadline_exceeded  no answer within the deadline (also a DEADLINE_EXCEEDED status, or a
+    CANCELLED one at the deadline)
+    unavailable        the plugin cannot be reached: nothing listens, health is not SERVING,
+    an UNAVAILABLE status
+    crashed            a managed plugin's process died in the middle of the call
+    invalid_answer     bytes that do not decode, no decision, or a decision that does not
+    validate (e.g. Accept with both content and value_json, an empty reason)
+    wrong_point        the response of another point's RPC
+    error_status       any other non-OK status (UNIMPLEMENTED and UNKNOWN included), or an
+    event that could not be encoded for the plugin
+    ejected            too many failures in a row: calls fail fast until health is SERVING again
+    The failure policy then decides: fail-closed (the default at gates) denies, blocks or
+    rejects; fail-open treats the plugin as having passed. Notifications are always contained.
+    """
 
     def __init__(self, channel):
         """Constructor.
@@ -112,7 +155,50 @@ class HookPluginStub:
 
 
 class HookPluginServicer:
-    """Missing associated documentation comment in .proto file."""
+    """What a plugin author must know, reading this contract alone:
+
+    - Health is required. Before Describe the daemon calls
+    grpc.health.v1.Health/Check for the service name "hookd.v1.HookPlugin" (and again whenever it
+    re-admits a plugin that was unreachable or ejected); only when that answers
+    NOT_FOUND does it ask for "" (the server's overall status). Anything but SERVING (an error, no
+    health service at all, NOT_SERVING) keeps the plugin out: its calls fail as `unavailable`.
+    Serve SERVING for both names, and NOT_SERVING while shutting down.
+    - Managed plugins (the daemon starts the process) find where to listen in the environment
+    variable HOOKD_PLUGIN_SOCKET: a bare filesystem path such as /run/user/1000/hookd/p.sock, NOT
+    a URI. Listen on a Unix socket at exactly that path (grpc-js and grpcio want "unix:" + path,
+    grpc-go a net.Listen("unix", path)); the daemon waits for health SERVING there.
+    - `pass` is the field of every decision's oneof that defers to the next plugin. It is a keyword
+    in Python, where `Decision(pass_=...)` does not exist and fails at run time: set it with
+    `getattr(decision, "pass").SetInParent()` or `Decision(**{"pass": points_pb2.Pass()})`.
+    - A response without a decision (an empty message, an unset oneof) is a FAILURE, never a pass:
+    under fail-closed it denies. To defer, set `pass` explicitly. (The notification points'
+    responses, SessionEnd, TurnEnd, AgentEvent and ToolResult, are empty by design.)
+    - Authorship is the daemon's: every message a decision contributes (entered, injected,
+    steering, additional contexts) is sourced by the daemon to the plugin's configured name,
+    whatever `source` the plugin wrote, so `source` may be left unset there. A message handed
+    back unchanged from the event keeps its source.
+    - Deadlines: a unary call carries a gRPC deadline (the `grpc-timeout` header: the
+    subscription's deadline_ms, or the daemon's default, cut to what is left of the point's
+    budget). Over Attach each AttachCall carries `deadline_ms`, the milliseconds left when the
+    frame was sent, and an AttachCancel follows when the daemon stops waiting. The daemon enforces
+    every deadline with its own timer; an answer after it is discarded. Unary calls carry the
+    W3C `traceparent` in their metadata when tracing is on (AttachCall.traceparent on the stream).
+    - Every failure has a cause, recorded in the audit log, the metrics and
+    DecisionTrace.failure_cause (docs/errors.md):
+    deadline_exceeded  no answer within the deadline (also a DEADLINE_EXCEEDED status, or a
+    CANCELLED one at the deadline)
+    unavailable        the plugin cannot be reached: nothing listens, health is not SERVING,
+    an UNAVAILABLE status
+    crashed            a managed plugin's process died in the middle of the call
+    invalid_answer     bytes that do not decode, no decision, or a decision that does not
+    validate (e.g. Accept with both content and value_json, an empty reason)
+    wrong_point        the response of another point's RPC
+    error_status       any other non-OK status (UNIMPLEMENTED and UNKNOWN included), or an
+    event that could not be encoded for the plugin
+    ejected            too many failures in a row: calls fail fast until health is SERVING again
+    The failure policy then decides: fail-closed (the default at gates) denies, blocks or
+    rejects; fail-open treats the plugin as having passed. Notifications are always contained.
+    """
 
     def Describe(self, request, context):
         """The plugin's manifest: who it is and which points it subscribes to.
@@ -300,7 +386,50 @@ def add_HookPluginServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class HookPlugin:
-    """Missing associated documentation comment in .proto file."""
+    """What a plugin author must know, reading this contract alone:
+
+    - Health is required. Before Describe the daemon calls
+    grpc.health.v1.Health/Check for the service name "hookd.v1.HookPlugin" (and again whenever it
+    re-admits a plugin that was unreachable or ejected); only when that answers
+    NOT_FOUND does it ask for "" (the server's overall status). Anything but SERVING (an error, no
+    health service at all, NOT_SERVING) keeps the plugin out: its calls fail as `unavailable`.
+    Serve SERVING for both names, and NOT_SERVING while shutting down.
+    - Managed plugins (the daemon starts the process) find where to listen in the environment
+    variable HOOKD_PLUGIN_SOCKET: a bare filesystem path such as /run/user/1000/hookd/p.sock, NOT
+    a URI. Listen on a Unix socket at exactly that path (grpc-js and grpcio want "unix:" + path,
+    grpc-go a net.Listen("unix", path)); the daemon waits for health SERVING there.
+    - `pass` is the field of every decision's oneof that defers to the next plugin. It is a keyword
+    in Python, where `Decision(pass_=...)` does not exist and fails at run time: set it with
+    `getattr(decision, "pass").SetInParent()` or `Decision(**{"pass": points_pb2.Pass()})`.
+    - A response without a decision (an empty message, an unset oneof) is a FAILURE, never a pass:
+    under fail-closed it denies. To defer, set `pass` explicitly. (The notification points'
+    responses, SessionEnd, TurnEnd, AgentEvent and ToolResult, are empty by design.)
+    - Authorship is the daemon's: every message a decision contributes (entered, injected,
+    steering, additional contexts) is sourced by the daemon to the plugin's configured name,
+    whatever `source` the plugin wrote, so `source` may be left unset there. A message handed
+    back unchanged from the event keeps its source.
+    - Deadlines: a unary call carries a gRPC deadline (the `grpc-timeout` header: the
+    subscription's deadline_ms, or the daemon's default, cut to what is left of the point's
+    budget). Over Attach each AttachCall carries `deadline_ms`, the milliseconds left when the
+    frame was sent, and an AttachCancel follows when the daemon stops waiting. The daemon enforces
+    every deadline with its own timer; an answer after it is discarded. Unary calls carry the
+    W3C `traceparent` in their metadata when tracing is on (AttachCall.traceparent on the stream).
+    - Every failure has a cause, recorded in the audit log, the metrics and
+    DecisionTrace.failure_cause (docs/errors.md):
+    deadline_exceeded  no answer within the deadline (also a DEADLINE_EXCEEDED status, or a
+    CANCELLED one at the deadline)
+    unavailable        the plugin cannot be reached: nothing listens, health is not SERVING,
+    an UNAVAILABLE status
+    crashed            a managed plugin's process died in the middle of the call
+    invalid_answer     bytes that do not decode, no decision, or a decision that does not
+    validate (e.g. Accept with both content and value_json, an empty reason)
+    wrong_point        the response of another point's RPC
+    error_status       any other non-OK status (UNIMPLEMENTED and UNKNOWN included), or an
+    event that could not be encoded for the plugin
+    ejected            too many failures in a row: calls fail fast until health is SERVING again
+    The failure policy then decides: fail-closed (the default at gates) denies, blocks or
+    rejects; fail-open treats the plugin as having passed. Notifications are always contained.
+    """
 
     @staticmethod
     def Describe(request,
