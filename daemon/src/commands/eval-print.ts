@@ -19,7 +19,7 @@ function row(m: EvalMatch): string[] {
   const call = m.call;
   if (call === undefined) return [String(m.position), m.plugin, m.kind, String(m.priority), "-", "-", "not called: an earlier plugin decided"];
   const why = [call.cause === "" ? "" : `(${call.cause})`, call.reason].filter((s) => s !== "").join(" ");
-  return [String(m.position), m.plugin, m.kind, String(m.priority), `${call.answer}${call.outcome === "answered" || call.outcome === "" ? "" : ` [${call.outcome}]`}`, `${call.latencyMs}ms`, why];
+  return [String(m.position), m.plugin, m.kind, String(m.priority), `${call.answer}${call.outcome === "answered" || call.outcome === "passed" || call.outcome === "" ? "" : ` [${call.outcome}]`}`, `${call.latencyMs}ms`, why];
 }
 
 export function printEval(report: EvalReport, { out, err, colour }: EvalOutput): void {

@@ -66,7 +66,8 @@ export async function evalCommand(args: string[], { out, err, colour = false }: 
     return report.explain !== undefined && !report.explain.agrees ? EXIT_DIFFERS : 0;
   } catch (error) {
     if (error instanceof ConfigError) return fail(`${error.source}: ${error.problems.length === 1 ? "" : `${error.problems.length} problems:\n  - `}${error.problems.join("\n  - ")}`, values.json === true, out, err);
-    if (error instanceof EventError || error instanceof StatusError) return fail(error.message, values.json === true, out, err);
+    if (error instanceof StatusError) return fail(error.details, values.json === true, out, err);
+    if (error instanceof EventError) return fail(error.message, values.json === true, out, err);
     throw error;
   }
 }
