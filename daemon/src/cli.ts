@@ -38,7 +38,7 @@ async function run(command: string, rest: string[]): Promise<number> {
     case "eval":
       return (await import("./commands/eval.js")).evalCommand(rest, { out, err, colour: await colourOn(process.stdout) });
     case "init":
-      return (await import("./commands/init.js")).init(rest, out);
+      return (await import("./commands/init.js")).init(rest, out, err);
     case "status":
       return (await import("./commands/admin.js")).status(rest, out);
     case "plugins":
