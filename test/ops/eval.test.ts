@@ -39,7 +39,7 @@ interface EvalJson {
   input: string;
   event: string;
   points: { point: string; matchedOn?: string; matched: { position: number | string; plugin: string; kind: string; call?: { answer: string; outcome: string; reason: string; latencyMs: number } }[]; decision?: { decision: string; decidedBy: string } }[];
-  final: { point: string; decision: string; decidedBy: string; reason: string; why: string };
+  final: { point: string; decision: string; decidedBy: string; reason: string; cause: string; why: string };
   answer: Record<string, unknown>;
   warnings: string[];
   explain?: { agrees: boolean; differences: string[] };
@@ -152,6 +152,30 @@ describe("hookd eval: three events through a remote and an in-process plugin", (
     expect(human.stdout).toMatch(/^decision: allow\nwhy: asker answered allow at pre-tool$/m);
     // An allow by a plugin without bypassAgentPermissions leaves the agent's own permission rules in force.
     expect(human.stdout).toMatch(/^answer \(claude-code\): \{\}$/m);
+  });
+});
+
+describe("hookd eval: a plugin that cannot answer", () => {
+  it("an unreachable fail-closed remote plugin: named in the warnings, its failure policy denies, and why says so", async () => {
+    const unreachable = work.writeConfig(
+      { listeners: [{ unix: work.file("unused.sock") }], plugins: [{ name: "gone", kind: "remote", target: `unix://${work.file("nobody.sock")}`, points: { "pre-tool": {} } }] },
+      "unreachable.yaml",
+    );
+    const event = eventFile("unreachable.json", preToolEvent("c-gone", "Bash", { command: "ls" }));
+    const result = await runCli(["eval", "--config", unreachable, "--timeout-ms", "300", "--json", event]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as EvalJson;
+    expect(report.final).toMatchObject({ decision: "deny", decidedBy: "gone", cause: "unavailable" });
+    expect(report.final.why).toMatch(/^gone could not answer at pre-tool \(unavailable\): its failure policy made it deny/);
+    expect(report.points[0]?.matched[0]?.call).toMatchObject({ outcome: "fault", answer: "deny" });
+    expect(report.warnings.some((w) => w.startsWith("gone: not reachable within 300 ms"))).toBe(true);
+  });
+
+  it("a plugin that does not load: exit 1 naming it", async () => {
+    const broken = work.writeConfig({ listeners: [{ unix: work.file("unused.sock") }], plugins: [{ name: "nope", kind: "in-process", module: work.file("missing.mjs") }] }, "broken.yaml");
+    const result = await runCli(["eval", "--config", broken, eventFile("broken.json", preToolEvent("c", "Bash", {}))]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^hookd eval: the config's plugins do not load: .*missing\.mjs: cannot be imported/);
   });
 });
 

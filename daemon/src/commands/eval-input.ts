@@ -30,7 +30,7 @@ export type EvalInput =
   | { readonly kind: "hook"; readonly dialect: "claude-code" | "codex"; readonly request: HookRequest; readonly keys: MatchKeys; readonly callId: string; readonly sessionId: string }
   | { readonly kind: "gemini"; readonly request: GeminiRequest; readonly keys: MatchKeys; readonly callId: string; readonly sessionId: string };
 
-/** The event could not be used: exit 1 with its message (which names the field). */
+/** The event, a record or the config's plugins could not be used: exit 1 with its message (which names the field or plugin). */
 export class EventError extends Error {
   override readonly name = "EventError";
 }

@@ -19,6 +19,7 @@ import type { AuditRecord } from "../ops/audit.js";
 import { PluginSet } from "../plugins/plugin-set.js";
 import type { PluginStatus } from "../plugins/source.js";
 import { DAEMON_VERSION } from "../runtime/version.js";
+import { EventError } from "./eval-input.js";
 
 /** The loaded plugins and an evaluate service over them, recording every engine event. */
 export interface OfflinePipeline {
@@ -44,7 +45,8 @@ export async function openPipeline(config: Config, log: Logger, readyMs: number)
     await plugins.load(config);
   } catch (error) {
     await cleanup();
-    throw error;
+    // As serve would refuse to start: the message names the plugin.
+    throw new EventError(`the config's plugins do not load: ${error instanceof Error ? error.message : String(error)}`);
   }
   const unready = await waitReady(plugins, readyMs);
   const records: AuditRecord[] = [];
