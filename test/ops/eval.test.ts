@@ -90,6 +90,8 @@ describe("hookd eval: three events through a remote and an in-process plugin", (
     expect(human.stdout).toMatch(/^ {2}1 +guardian +remote +5 +pass +[\d.]+ms/m);
     expect(human.stdout).toMatch(/^ {2}2 +asker +in-process +20 +allow +[\d.]+ms/m);
     expect(human.stdout).toMatch(/^decision: allow\nwhy: asker answered allow at pre-tool$/m);
+    // Off a terminal, never colour.
+    expect(human.stdout).not.toContain("\u001b[");
 
     const json = await runCli(["eval", "--config", config, "--json", event]);
     expect(json.code, json.stderr).toBe(0);
@@ -138,6 +140,9 @@ describe("hookd eval: three events through a remote and an in-process plugin", (
     const result = await runWithStdin(["eval", "--config", config, "--point", "pre-tool", "--json", "-"], bare);
     expect(result.code, result.stderr).toBe(0);
     expect((JSON.parse(result.stdout) as EvalJson).final).toMatchObject({ decision: "deny", decidedBy: "guardian" });
+    // The point's evaluate request, as an agent sends it, is taken too.
+    const request = await runWithStdin(["eval", "--config", config, "--point", "pre-tool", "--json", "-"], JSON.stringify({ event: JSON.parse(bare) as unknown }));
+    expect((JSON.parse(request.stdout) as EvalJson).final).toMatchObject({ decision: "deny", decidedBy: "guardian" });
   });
 
   it("--dialect claude-code: the agent's own PreToolUse JSON, answered as the HTTP endpoint answers it", async () => {

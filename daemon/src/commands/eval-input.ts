@@ -79,7 +79,8 @@ export function readProtoEvent(text: string, point: EvaluatedPoint | undefined):
   if (at === undefined) {
     throw new UsageError(`give --point (${EVALUATED_POINTS.join(", ")}) or wrap the event in its point ({"preTool": {...}}), or give --dialect for an agent's own hook JSON`, "eval");
   }
-  const eventJson = wrapped === undefined ? json : json[keys[0] ?? ""];
+  // The point's evaluate request ({"event": {...}}, as an agent sends it) is taken too.
+  const eventJson = wrapped !== undefined ? json[keys[0] ?? ""] : keys.length === 1 && keys[0] === "event" ? json.event : json;
   const schema = POINT_TABLE[at].event.schema;
   let event: Message;
   try {
