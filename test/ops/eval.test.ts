@@ -160,6 +160,27 @@ describe("hookd eval: three events through a remote and an in-process plugin", (
   });
 });
 
+describe("hookd eval: shadow plugins", () => {
+  it("a shadow plugin's call is shown beside the chain with what it would have done; the decision is the chain's", async () => {
+    const shadow = work.writeConfig(
+      {
+        listeners: [{ unix: work.file("unused.sock") }],
+        plugins: [
+          { name: "policy", kind: "in-process", mode: "shadow", module: join(FIXTURES, "policy.mjs") },
+          { name: "asker", kind: "in-process", module: join(FIXTURES, "eval-asker.mjs") },
+        ],
+      },
+      "shadow.yaml",
+    );
+    const event = eventFile("shadow.json", preToolEvent("c-shadow", "Bash", { command: "ls" }));
+    const human = await runCli(["eval", "--config", shadow, event]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^ {2}1 +asker +in-process +20 +allow /m);
+    expect(human.stdout).toMatch(/^ {2}shadow +policy +in-process +0 +deny +[\d.]+ms +would have denied: no bash$/m);
+    expect(human.stdout).toMatch(/^decision: allow\nwhy: asker answered allow at pre-tool$/m);
+  });
+});
+
 describe("hookd eval: a plugin that cannot answer", () => {
   it("an unreachable fail-closed remote plugin: named in the warnings, its failure policy denies, and why says so", async () => {
     const unreachable = work.writeConfig(

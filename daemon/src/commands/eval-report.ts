@@ -92,7 +92,10 @@ export function pointsOf(records: readonly AuditRecord[], registry: PluginRegist
     const shadows = records.filter((r) => r.point === point && r.kind === "shadow");
     const withCall = (list: readonly AuditRecord[], plugin: string, kind: string): EvalCall | undefined => {
       const record = list.find((r) => r.plugin === plugin);
-      return record === undefined ? undefined : { ...callOf(record), kind };
+      if (record === undefined) return undefined;
+      const call = callOf(record);
+      // A shadow's answer is never applied: its reason says what it would have done.
+      return { ...call, kind, ...(record.verdict === undefined ? {} : { reason: [record.verdict, call.reason].filter((s) => s !== "").join(": ") }) };
     };
     const matched: EvalMatch[] = [
       ...registry.listeners(point, key).map((l, i): EvalMatch => ({ position: i + 1, plugin: l.plugin, kind: l.kind, priority: l.priority, call: withCall(calls, l.plugin, l.kind) })),

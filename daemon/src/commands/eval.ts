@@ -27,6 +27,8 @@ import type { OfflinePipeline } from "./eval-run.js";
 import { UsageError, integerOption, parseCommandLine, stringOption } from "./usage.js";
 
 const DEFAULT_READY_MS = 5_000;
+/** What a shadow call may take beyond its deadline to reach the bus (its fault record is emitted after the deadline fires). */
+const SHADOW_SLACK_MS = 200;
 /** Exit code of a replay that does not reproduce its record. */
 export const EXIT_DIFFERS = 3;
 
@@ -90,6 +92,7 @@ async function runEval(configFile: string | undefined, input: EvalInput, readyMs
   const pipeline = await openPipeline(loaded.config, log, readyMs);
   try {
     const answer = await decide(pipeline, input, loaded.config);
+    await shadowsSettled(pipeline, input);
     const points = pointsOf(pipeline.records, pipeline.registry(), input.keys);
     return {
       config: loaded.path ?? "(embedded default)",
@@ -125,6 +128,21 @@ async function decide(pipeline: OfflinePipeline, input: EvalInput, config: Confi
     case "gemini":
       return answerGeminiHook(evaluate, input.request, signal);
   }
+}
+
+/**
+ * Shadow calls are started beside the chain and never awaited by it: wait until each shadow
+ * listener matched at a point the run reached has its record, or its own deadline (which
+ * bounds every shadow call) has passed.
+ */
+async function shadowsSettled(pipeline: OfflinePipeline, input: EvalInput): Promise<void> {
+  const registry = pipeline.registry();
+  const reached = [...new Set(pipeline.records.map((r) => r.point))];
+  const expected = reached.flatMap((point) => registry.shadows(point, point === "agent-event" ? input.keys.eventName : input.keys.toolName).map((l) => ({ point, plugin: l.plugin, deadlineMs: l.deadlineMs })));
+  if (expected.length === 0) return;
+  const end = performance.now() + Math.max(...expected.map((e) => e.deadlineMs)) + SHADOW_SLACK_MS;
+  const missing = (): boolean => expected.some((e) => !pipeline.records.some((r) => r.kind === "shadow" && r.point === e.point && r.plugin === e.plugin));
+  while (missing() && performance.now() < end) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 function explainAgainst(report: EvalReport, input: EvalInput, recorded: readonly AuditRecord[]): void {
