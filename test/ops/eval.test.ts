@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, FIXTURES, Workdir, closeClient, hostClient, preTool, runCli, spawnDaemon } from "./support.js";
+import { CLI, FIXTURES, ROOT, Workdir, closeClient, hostClient, preTool, runCli, spawnDaemon } from "./support.js";
 
 const work = new Workdir();
 let guardian: ChildProcess | undefined;
@@ -157,6 +157,26 @@ describe("hookd eval: three events through a remote and an in-process plugin", (
     expect(human.stdout).toMatch(/^decision: allow\nwhy: asker answered allow at pre-tool$/m);
     // An allow by a plugin without bypassAgentPermissions leaves the agent's own permission rules in force.
     expect(human.stdout).toMatch(/^answer \(claude-code\): \{\}$/m);
+  });
+});
+
+describe("hookd eval: managed plugins", () => {
+  it("starts a managed plugin for the run, uses its answer, and stops it before exiting", async () => {
+    const managed = work.writeConfig(
+      {
+        listeners: [{ unix: work.file("unused.sock") }],
+        plugins: [{ name: "fixture", kind: "managed", command: process.execPath, args: [join(ROOT, "test/fixtures/plugins/managed-plugin.mjs")] }],
+      },
+      "managed.yaml",
+    );
+    const result = await runCli(["eval", "--config", managed, "--json", eventFile("managed.json", preToolEvent("c-managed", "Bash", { command: "deny" }))]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as EvalJson;
+    expect(report.points[0]?.matched[0]).toMatchObject({ plugin: "fixture", kind: "managed", call: { answer: "deny" } });
+    const pid = Number(/^fixture (\d+) denies$/.exec(report.final.reason)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    // Gone once eval has exited: kill(pid, 0) finds no such process.
+    expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }) as unknown);
   });
 });
 
