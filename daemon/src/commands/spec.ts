@@ -113,7 +113,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
     args: [
       { name: "plugin", help: "what to create (only plugin, for now)" },
-      { name: "NAME", help: "the plugin's name, kebab-case (my-policy)" },
+      { name: "NAME", help: "the plugin's name, kebab-case: my-policy" },
     ],
   },
   {
