@@ -45,6 +45,21 @@ interface EvalJson {
   explain?: { agrees: boolean; differences: string[] };
 }
 
+/**
+ * How long eval may wait for each plugin to become reachable: it stops waiting as soon as they
+ * are, so a generous bound only matters on a loaded machine, where a managed plugin's start or a
+ * remote plugin's Describe can take seconds.
+ */
+const WAIT = ["--timeout-ms", "60000"];
+/** Each test runs several CLI processes: room for them on a loaded machine. */
+const SLOW_MS = 240_000;
+
+/** Runs `hookd eval ...` (given in full) with the generous wait, and time to finish on a loaded machine. */
+function cli(args: readonly string[]): ReturnType<typeof runCli> {
+  const [command = "eval", ...rest] = args;
+  return runCli([command, ...WAIT, ...rest], {}, 180_000);
+}
+
 /** Runs the CLI with `stdin` piped in. */
 async function runWithStdin(args: readonly string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ["pipe", "pipe", "pipe"] });
@@ -79,10 +94,10 @@ afterAll(() => {
   work.cleanup();
 });
 
-describe("hookd eval: three events through a remote and an in-process plugin", () => {
+describe("hookd eval: three events through a remote and an in-process plugin", { timeout: SLOW_MS }, () => {
   it("allow: the remote plugin passes, the in-process one allows; both shown in order with their latency", async () => {
     const event = eventFile("allow.json", preToolEvent("c-allow", "Bash", { command: "ls -l" }));
-    const human = await runCli(["eval", "--config", config, event]);
+    const human = await cli(["eval", "--config", config, event]);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toContain(`config ${config}`);
     expect(human.stdout).toMatch(/event {2}pre-tool \(hookd proto JSON\), session eval-s, call c-allow/);
@@ -93,7 +108,7 @@ describe("hookd eval: three events through a remote and an in-process plugin", (
     // Off a terminal, never colour.
     expect(human.stdout).not.toContain("\u001b[");
 
-    const json = await runCli(["eval", "--config", config, "--json", event]);
+    const json = await cli(["eval", "--config", config, "--json", event]);
     expect(json.code, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout) as EvalJson;
     expect(report.final).toMatchObject({ point: "pre-tool", decision: "allow", decidedBy: "asker" });
@@ -109,13 +124,13 @@ describe("hookd eval: three events through a remote and an in-process plugin", (
 
   it("deny by the remote plugin: the in-process one after it is matched but not called", async () => {
     const event = eventFile("deny.json", preToolEvent("c-deny", "Bash", { command: "rm -rf /tmp/x" }));
-    const human = await runCli(["eval", "--config", config, event]);
+    const human = await cli(["eval", "--config", config, event]);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/^ {2}1 +guardian +remote +5 +deny +[\d.]+ms +guardian: no recursive delete$/m);
     expect(human.stdout).toMatch(/^ {2}2 +asker +in-process +20 +- +- +not called: an earlier plugin decided$/m);
     expect(human.stdout).toMatch(/^decision: deny\nwhy: guardian answered deny at pre-tool: guardian: no recursive delete$/m);
 
-    const report = JSON.parse((await runCli(["eval", "--config", config, "--json", event])).stdout) as EvalJson;
+    const report = JSON.parse((await cli(["eval", "--config", config, "--json", event])).stdout) as EvalJson;
     expect(report.final).toMatchObject({ decision: "deny", decidedBy: "guardian", reason: "guardian: no recursive delete" });
     expect(report.points[0]?.matched[1]).toMatchObject({ plugin: "asker" });
     expect(report.points[0]?.matched[1]?.call).toBeUndefined();
@@ -124,12 +139,12 @@ describe("hookd eval: three events through a remote and an in-process plugin", (
 
   it("ask: only the in-process plugin matches a Deploy; the ask is returned as an ask", async () => {
     const event = eventFile("ask.json", preToolEvent("c-ask", "Deploy", { env: "prod" }));
-    const human = await runCli(["eval", "--config", config, event]);
+    const human = await cli(["eval", "--config", config, event]);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/pre-tool \(matched on Deploy\)/);
     expect(human.stdout).not.toContain("guardian");
     expect(human.stdout).toMatch(/^decision: ask\nwhy: asker answered ask at pre-tool: deploying needs a human$/m);
-    const report = JSON.parse((await runCli(["eval", "--config", config, "--json", event])).stdout) as EvalJson;
+    const report = JSON.parse((await cli(["eval", "--config", config, "--json", event])).stdout) as EvalJson;
     expect(report.points[0]?.matched.map((m) => m.plugin)).toEqual(["asker"]);
     expect(report.final).toMatchObject({ decision: "ask", decidedBy: "asker", reason: "deploying needs a human" });
     expect(report.answer).toMatchObject({ decision: { ask: { reason: "deploying needs a human" } } });
@@ -137,22 +152,22 @@ describe("hookd eval: three events through a remote and an in-process plugin", (
 
   it("--point with a bare event, read from stdin", async () => {
     const bare = JSON.stringify((JSON.parse(preToolEvent("c-stdin", "Bash", { command: "rm -r x" })) as { preTool: unknown }).preTool);
-    const result = await runWithStdin(["eval", "--config", config, "--point", "pre-tool", "--json", "-"], bare);
+    const result = await runWithStdin(["eval", ...WAIT, "--config", config, "--point", "pre-tool", "--json", "-"], bare);
     expect(result.code, result.stderr).toBe(0);
     expect((JSON.parse(result.stdout) as EvalJson).final).toMatchObject({ decision: "deny", decidedBy: "guardian" });
     // The point's evaluate request, as an agent sends it, is taken too.
-    const request = await runWithStdin(["eval", "--config", config, "--point", "pre-tool", "--json", "-"], JSON.stringify({ event: JSON.parse(bare) as unknown }));
+    const request = await runWithStdin(["eval", ...WAIT, "--config", config, "--point", "pre-tool", "--json", "-"], JSON.stringify({ event: JSON.parse(bare) as unknown }));
     expect((JSON.parse(request.stdout) as EvalJson).final).toMatchObject({ decision: "deny", decidedBy: "guardian" });
   });
 
   it("--dialect claude-code: the agent's own PreToolUse JSON, answered as the HTTP endpoint answers it", async () => {
     const hook = { session_id: "cc-1", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf build" }, tool_use_id: "toolu_1", cwd: "/tmp" };
-    const result = await runWithStdin(["eval", "--config", config, "--dialect", "claude-code", "--json", "-"], JSON.stringify(hook));
+    const result = await runWithStdin(["eval", ...WAIT, "--config", config, "--dialect", "claude-code", "--json", "-"], JSON.stringify(hook));
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as EvalJson;
     expect(report).toMatchObject({ input: "claude-code", event: "PreToolUse", final: { decision: "deny", decidedBy: "guardian" } });
     expect(report.answer).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "guardian: no recursive delete" } });
-    const human = await runWithStdin(["eval", "--config", config, "--dialect", "claude-code", "-"], JSON.stringify({ ...hook, tool_input: { command: "ls" } }));
+    const human = await runWithStdin(["eval", ...WAIT, "--config", config, "--dialect", "claude-code", "-"], JSON.stringify({ ...hook, tool_input: { command: "ls" } }));
     expect(human.stdout).toMatch(/^event {2}PreToolUse \(claude-code hook JSON\), session cc-1, call toolu_1$/m);
     expect(human.stdout).toMatch(/^decision: allow\nwhy: asker answered allow at pre-tool$/m);
     // An allow by a plugin without bypassAgentPermissions leaves the agent's own permission rules in force.
@@ -160,7 +175,7 @@ describe("hookd eval: three events through a remote and an in-process plugin", (
   });
 });
 
-describe("hookd eval: managed plugins", () => {
+describe("hookd eval: managed plugins", { timeout: SLOW_MS }, () => {
   it("starts a managed plugin for the run, uses its answer, and stops it before exiting", async () => {
     const managed = work.writeConfig(
       {
@@ -169,7 +184,7 @@ describe("hookd eval: managed plugins", () => {
       },
       "managed.yaml",
     );
-    const result = await runCli(["eval", "--config", managed, "--json", eventFile("managed.json", preToolEvent("c-managed", "Bash", { command: "deny" }))]);
+    const result = await cli(["eval", "--config", managed, "--json", eventFile("managed.json", preToolEvent("c-managed", "Bash", { command: "deny" }))]);
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as EvalJson;
     expect(report.points[0]?.matched[0]).toMatchObject({ plugin: "fixture", kind: "managed", call: { answer: "deny" } });
@@ -180,7 +195,7 @@ describe("hookd eval: managed plugins", () => {
   });
 });
 
-describe("hookd eval: shadow plugins", () => {
+describe("hookd eval: shadow plugins", { timeout: SLOW_MS }, () => {
   it("a shadow plugin's call is shown beside the chain with what it would have done; the decision is the chain's", async () => {
     const shadow = work.writeConfig(
       {
@@ -193,7 +208,7 @@ describe("hookd eval: shadow plugins", () => {
       "shadow.yaml",
     );
     const event = eventFile("shadow.json", preToolEvent("c-shadow", "Bash", { command: "ls" }));
-    const human = await runCli(["eval", "--config", shadow, event]);
+    const human = await cli(["eval", "--config", shadow, event]);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/^ {2}1 +asker +in-process +20 +allow /m);
     expect(human.stdout).toMatch(/^ {2}shadow +policy +in-process +0 +deny +[\d.]+ms +would have denied: no bash$/m);
@@ -201,14 +216,14 @@ describe("hookd eval: shadow plugins", () => {
   });
 });
 
-describe("hookd eval: a plugin that cannot answer", () => {
+describe("hookd eval: a plugin that cannot answer", { timeout: SLOW_MS }, () => {
   it("an unreachable fail-closed remote plugin: named in the warnings, its failure policy denies, and why says so", async () => {
     const unreachable = work.writeConfig(
       { listeners: [{ unix: work.file("unused.sock") }], plugins: [{ name: "gone", kind: "remote", target: `unix://${work.file("nobody.sock")}`, points: { "pre-tool": {} } }] },
       "unreachable.yaml",
     );
     const event = eventFile("unreachable.json", preToolEvent("c-gone", "Bash", { command: "ls" }));
-    const result = await runCli(["eval", "--config", unreachable, "--timeout-ms", "300", "--json", event]);
+    const result = await cli(["eval", "--config", unreachable, "--timeout-ms", "300", "--json", event]);
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as EvalJson;
     expect(report.final).toMatchObject({ decision: "deny", decidedBy: "gone", cause: "unavailable" });
@@ -219,26 +234,26 @@ describe("hookd eval: a plugin that cannot answer", () => {
 
   it("a plugin that does not load: exit 1 naming it", async () => {
     const broken = work.writeConfig({ listeners: [{ unix: work.file("unused.sock") }], plugins: [{ name: "nope", kind: "in-process", module: work.file("missing.mjs") }] }, "broken.yaml");
-    const result = await runCli(["eval", "--config", broken, eventFile("broken.json", preToolEvent("c", "Bash", {}))]);
+    const result = await cli(["eval", "--config", broken, eventFile("broken.json", preToolEvent("c", "Bash", {}))]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^hookd eval: the config's plugins do not load: .*missing\.mjs: cannot be imported/);
   });
 });
 
-describe("hookd eval: unusable input", () => {
+describe("hookd eval: unusable input", { timeout: SLOW_MS }, () => {
   it("a misspelt field, a missing session id and a bad dialect body name the field; exit 1", async () => {
     const misspelt = eventFile("misspelt.json", JSON.stringify({ preTool: { session: { sessionId: "s" }, call: { callId: "c", toolNmae: "Bash" } } }));
-    const first = await runCli(["eval", "--config", config, misspelt]);
+    const first = await cli(["eval", "--config", config, misspelt]);
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(/^hookd eval: EVENT \(pre-tool, hookd\.v1\.PreToolEvent\): .*"toolNmae" is unknown/);
     const noSession = eventFile("no-session.json", preToolEvent("c", "Bash", {}).replace('"sessionId":"eval-s","agentId"', '"agentId"'));
-    const second = await runCli(["eval", "--config", config, "--json", noSession]);
+    const second = await cli(["eval", "--config", config, "--json", noSession]);
     expect(second.code).toBe(1);
     expect(JSON.parse(second.stdout)).toEqual({ ok: false, error: "event.session.session_id: required" });
-    const dialect = await runWithStdin(["eval", "--config", config, "--dialect", "codex", "-"], JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash" }));
+    const dialect = await runWithStdin(["eval", ...WAIT, "--config", config, "--dialect", "codex", "-"], JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash" }));
     expect(dialect.code).toBe(1);
     expect(dialect.stderr).toMatch(/^hookd eval: EVENT \(codex hook JSON\): .*session_id/);
-    const notJson = await runWithStdin(["eval", "--config", config, "--point", "pre-tool", "-"], "{nope");
+    const notJson = await runWithStdin(["eval", ...WAIT, "--config", config, "--point", "pre-tool", "-"], "{nope");
     expect(notJson.code).toBe(1);
     expect(notJson.stderr).toMatch(/^hookd eval: EVENT: not JSON/);
   });
@@ -258,13 +273,13 @@ describe("hookd eval: unusable input", () => {
       expect(result.stderr).toMatch(message);
     }
     const bare = eventFile("bare.json", JSON.stringify({ session: { sessionId: "s" } }));
-    const noPoint = await runCli(["eval", "--config", config, bare]);
+    const noPoint = await cli(["eval", "--config", config, bare]);
     expect(noPoint.code).toBe(2);
     expect(noPoint.stderr).toMatch(/give --point/);
   });
 });
 
-describe("hookd eval --explain: replaying what a real daemon recorded", () => {
+describe("hookd eval --explain: replaying what a real daemon recorded", { timeout: SLOW_MS }, () => {
   it("agrees with the audit records of the same call, and says where a changed config differs (exit 3)", async () => {
     const daemon = spawnDaemon(config);
     try {
@@ -280,18 +295,18 @@ describe("hookd eval --explain: replaying what a real daemon recorded", () => {
     }
     const audit = work.file("audit.jsonl");
     const event = eventFile("audited.json", preToolEvent("c-audit", "Bash", { command: "rm -rf /srv" }));
-    const agrees = await runCli(["eval", "--config", config, "--explain", "--from-audit", audit, "--call-id", "c-audit", event]);
+    const agrees = await cli(["eval", "--config", config, "--explain", "--from-audit", audit, "--call-id", "c-audit", event]);
     expect(agrees.code, agrees.stderr).toBe(0);
     expect(agrees.stdout).toMatch(/^replay agrees with the record \(2 records compared\)$/m);
 
     const decisionLine = readFileSync(audit, "utf8").split("\n").find((line) => line.includes('"c-audit"') && line.includes('"kind":"decision"')) ?? "";
-    const differs = await runCli(["eval", "--config", onlyAsker, "--explain", "--record", decisionLine, "--json", event]);
+    const differs = await cli(["eval", "--config", onlyAsker, "--explain", "--record", decisionLine, "--json", event]);
     expect(differs.code).toBe(3);
     const report = JSON.parse(differs.stdout) as EvalJson;
     expect(report.explain).toEqual({ agrees: false, differences: ["pre-tool: recorded deny by guardian, replayed allow by asker"], recorded: [JSON.parse(decisionLine)] });
-    const human = await runCli(["eval", "--config", onlyAsker, "--explain", "--from-audit", audit, "--call-id", "c-audit", event]);
+    const human = await cli(["eval", "--config", onlyAsker, "--explain", "--from-audit", audit, "--call-id", "c-audit", event]);
     expect(human.code).toBe(3);
     expect(human.stderr).toContain("replay differs from the record:\n  - pre-tool: recorded deny by guardian, replayed allow by asker\n");
     expect(human.stderr).toContain("  - pre-tool: guardian was called (deny) and is not now\n");
-  }, 90_000);
+  });
 });

@@ -66,7 +66,7 @@ describe("hookd init plugin: the generated tests pass as generated", () => {
     const config = work.writeConfig({ listeners: [{ unix: work.file("unused.sock") }], plugins: [{ name: "push-guard", kind: "in-process", module: join(dir, "dist/src/plugin.js") }] }, "push-guard.yaml");
     const event = work.file("push.json");
     writeFileSync(event, JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git push -f origin main" }, tool_use_id: "t1" }));
-    const result = await runCli(["eval", "--config", config, "--dialect", "claude-code", "--json", event]);
+    const result = await runCli(["eval", "--timeout-ms", "60000", "--config", config, "--dialect", "claude-code", "--json", event], {}, 180_000);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ final: { decision: "deny", decidedBy: "push-guard", reason: "push-guard: force-pushing rewrites shared history" } });
   }, 600_000);
