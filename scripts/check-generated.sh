@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fails when regenerating the protobuf code changes anything: generated code must match proto/.
+# Fails when regenerating the protobuf code changes anything (generated code must match proto/),
+# or when the config reference and JSON Schema no longer match the config schema (run after a build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npx buf generate
@@ -11,3 +12,4 @@ if [ -n "$changes" ]; then
   git --no-pager diff --stat -- sdk/src/gen hooks-examples >&2
   exit 1
 fi
+node scripts/gen-config-reference.mjs --check
