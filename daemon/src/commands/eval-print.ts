@@ -2,6 +2,7 @@
 // the order they run (called or not, with answer, latency and reason), the point's decision;
 // then the final decision and why, the answer the daemon would send, warnings, and with
 // --explain the verdict of the replay. Colour only when asked (a terminal without NO_COLOR).
+import { tidy } from "./check-report.js";
 import type { EvalMatch, EvalReport } from "./eval-report.js";
 import { table } from "./table.js";
 
@@ -18,7 +19,7 @@ const VERDICT_COLOUR: { readonly [decision: string]: string } = { allow: "32", d
 function row(m: EvalMatch): string[] {
   const call = m.call;
   if (call === undefined) return [String(m.position), m.plugin, m.kind, String(m.priority), "-", "-", "not called: an earlier plugin decided"];
-  const why = [call.cause === "" ? "" : `(${call.cause})`, call.reason].filter((s) => s !== "").join(" ");
+  const why = tidy([call.cause === "" ? "" : `(${call.cause})`, call.reason].filter((s) => s !== "").join(" "));
   return [String(m.position), m.plugin, m.kind, String(m.priority), `${call.answer}${call.outcome === "answered" || call.outcome === "passed" || call.outcome === "" ? "" : ` [${call.outcome}]`}`, `${call.latencyMs}ms`, why];
 }
 
@@ -31,12 +32,12 @@ export function printEval(report: EvalReport, { out, err, colour }: EvalOutput):
     if (p.matched.length === 0) out("  no plugin matched\n");
     else out(table(["#", "PLUGIN", "KIND", "PRIORITY", "ANSWER", "LATENCY", "REASON"], p.matched.map(row)).replace(/^(?=.)/gm, "  "));
     const d = p.decision;
-    if (d !== undefined) out(`  decision: ${d.decision} by ${d.decidedBy}${d.cause === "" ? "" : ` (${d.cause})`}${d.reason === "" ? "" : `: ${d.reason}`} in ${d.latencyMs}ms\n`);
+    if (d !== undefined) out(`  decision: ${d.decision} by ${d.decidedBy}${d.cause === "" ? "" : ` (${d.cause})`}${d.reason === "" ? "" : `: ${tidy(d.reason)}`} in ${d.latencyMs}ms\n`);
   }
   const { final } = report;
-  out(`\n${paint(colour, `1;${VERDICT_COLOUR[final.decision] ?? "0"}`, `decision: ${final.decision}`)}\nwhy: ${final.why}\n`);
+  out(`\n${paint(colour, `1;${VERDICT_COLOUR[final.decision] ?? "0"}`, `decision: ${final.decision}`)}\nwhy: ${tidy(final.why)}\n`);
   out(`${report.input === "proto" ? "response" : `answer (${report.input})`}: ${JSON.stringify(report.answer)}\n`);
-  if (report.warnings.length > 0) out(`\n${paint(colour, "33", `${report.warnings.length} warning${report.warnings.length === 1 ? "" : "s"}:`)}\n${report.warnings.map((w) => `  - ${w}\n`).join("")}`);
+  if (report.warnings.length > 0) out(`\n${paint(colour, "33", `${report.warnings.length} warning${report.warnings.length === 1 ? "" : "s"}:`)}\n${report.warnings.map((w) => `  - ${tidy(w)}\n`).join("")}`);
   const { explain } = report;
   if (explain === undefined) return;
   if (explain.agrees) {
