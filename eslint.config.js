@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "sdk/src/gen/**", "**/*.js", "**/*.mjs", "hooks-examples/python/**", "hooks-examples/go/**"] },
+  { ignores: ["**/dist/**", "**/node_modules/**", "sdk/src/gen/**", "**/*.js", "**/*.mjs", "hooks-examples/python/**", "hooks-examples/go/**", "daemon/templates/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

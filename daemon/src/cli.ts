@@ -35,6 +35,10 @@ async function run(command: string, rest: string[]): Promise<number> {
       return (await import("./commands/serve.js")).serve(rest);
     case "check":
       return (await import("./commands/check.js")).check(rest, { out, err, colour: await colourOn(process.stdout) });
+    case "eval":
+      return (await import("./commands/eval.js")).evalCommand(rest, { out, err, colour: await colourOn(process.stdout) });
+    case "init":
+      return (await import("./commands/init.js")).init(rest, out, err);
     case "status":
       return (await import("./commands/admin.js")).status(rest, out);
     case "plugins":

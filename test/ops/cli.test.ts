@@ -11,7 +11,7 @@ import { ROOT, Workdir, pluginEntry, runCli, spawnDaemon } from "./support.js";
 import type { DaemonProcess } from "./support.js";
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "daemon/package.json"), "utf8")) as { version: string }).version;
-const COMMANDS = ["serve", "check", "status", "plugins", "reload", "tail", "hook", "help"] as const;
+const COMMANDS = ["serve", "check", "eval", "init", "status", "plugins", "reload", "tail", "hook", "help"] as const;
 /** An escape sequence: colour must never reach a pipe. */
 const ESCAPE = "\u001b[";
 const C_FORWARDER = join(ROOT, "daemon/dist/forward/hookd-hook");

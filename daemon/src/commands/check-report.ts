@@ -56,7 +56,7 @@ export function warningOf(line: string): string {
 }
 
 /** grpc-js ends connection errors with an empty "Resolution note: "; it says nothing in a report. */
-const tidy = (text: string): string => text.replace(/\.? ?Resolution note: ?(?=$|["\s)])/g, "");
+export const tidy = (text: string): string => text.replace(/\.? ?Resolution note: ?(?=$|["\s)])/g, "");
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 

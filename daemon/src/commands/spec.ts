@@ -10,6 +10,15 @@ export interface OptionSpec {
   readonly help: string;
 }
 
+/** A positional argument (most commands take options only). */
+export interface ArgSpec {
+  /** Its placeholder in the synopsis (EVENT, NAME). */
+  readonly name: string;
+  readonly help: string;
+  /** May be left out (`[EVENT]` in the synopsis). */
+  readonly optional?: boolean;
+}
+
 export interface CommandSpec {
   readonly name: string;
   /** One line for the command list. */
@@ -17,6 +26,8 @@ export interface CommandSpec {
   /** Paragraphs shown by `hookd <cmd> --help` under the synopsis. */
   readonly details: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
+  /** Positional arguments, in order; absent: the command takes options only. */
+  readonly args?: readonly ArgSpec[];
 }
 
 const socket: OptionSpec = {
@@ -71,6 +82,39 @@ export const COMMANDS: readonly CommandSpec[] = [
       kind: { type: "string", value: "KIND", help: "only invocation, decision or shadow records" },
       json: { type: "boolean", help: "print the audit log's own JSON lines" },
     },
+  },
+  {
+    name: "eval",
+    summary: "run one event through a config's plugins, offline, and explain the decision",
+    details:
+      "Loads the config's plugins as serve does (remote ones connected, managed ones started, and all stopped after), runs the event once through the real pipeline, and prints the plugins that matched in order, each one's answer and latency, and the decision and why. No agent, socket or audit file is involved. EVENT is hookd's proto JSON for a point (--point, or a one-key wrapper such as {\"preTool\": {...}}), or an agent's own hook JSON with --dialect; a path or - for stdin. An ask is returned as an ask (approval plugins still run), as for an agent that resolves asks itself. With --explain, the audit record given (--record, or --from-audit and --call-id) is compared with the replay. Exit 0: decided (and, with --explain, the replay agrees); 1: the config, a plugin or the event could not be used; 2: usage; 3: the replay differs from the record.",
+    options: {
+      config,
+      point: { type: "string", short: "p", value: "POINT", help: "the point EVENT is for (pre-tool, rewrite, post-tool, pre-step, ...), when it is hookd's proto JSON without a wrapper" },
+      dialect: { type: "string", short: "d", value: "claude-code|codex|gemini", help: "EVENT is that agent's own hook JSON, mapped as the daemon's HTTP endpoint maps it" },
+      agent: { type: "string", value: "ID", help: "the agent id a --dialect event comes from (default: the dialect's name, as the endpoint)" },
+      explain: { type: "boolean", help: "replay a recorded decision: compare the audit record with what the config decides now" },
+      record: { type: "string", value: "JSON|FILE", help: "with --explain: one audit line, as JSON text or a file holding it" },
+      "from-audit": { type: "string", value: "FILE", help: "with --explain: an audit log; its records of --call-id are compared" },
+      "call-id": { type: "string", value: "ID", help: "with --from-audit: the tool call (or, for calls without one, the session id) to replay" },
+      "timeout-ms": { type: "string", value: "N", help: "how long each plugin may take to become reachable, in ms (default 5000)" },
+      json: { type: "boolean", help: "print the explanation as one JSON object" },
+    },
+    args: [{ name: "EVENT", help: "the event: a file, or - for stdin" }],
+  },
+  {
+    name: "init",
+    summary: "scaffold a new plugin (README, handler, test) in TypeScript, Python or Go",
+    details:
+      "hookd init plugin --lang ts|python|go NAME copies the daemon's template for that language into DIR (default ./NAME; an existing directory must be empty), naming the plugin NAME (kebab-case: lower-case letters, digits and single dashes, starting with a letter). The generated project uses the SDK of this hookd checkout by its absolute path (sdk, sdk-python, sdk-go beside the daemon package) until the SDKs are published; its README says how to build, test and configure it.",
+    options: {
+      lang: { type: "string", short: "l", value: "ts|python|go", help: "the plugin's language (typescript and py are accepted too)" },
+      dir: { type: "string", value: "DIR", help: "where to write it (default ./NAME)" },
+    },
+    args: [
+      { name: "plugin", help: "what to create (only plugin, for now)" },
+      { name: "NAME", help: "the plugin's name, kebab-case: my-policy" },
+    ],
   },
   {
     name: "hook",

@@ -20,14 +20,27 @@ type ParsedValues = Record<string, string | boolean | undefined>;
 
 /** Parses a command's arguments by its spec; throws UsageError naming the bad option. */
 export function parseCommand(name: string, args: readonly string[]): ParsedValues {
+  return parseCommandLine(name, args).values;
+}
+
+/** Options and positional arguments by the command's spec: too few or too many positionals is a UsageError. */
+export function parseCommandLine(name: string, args: readonly string[]): { values: ParsedValues; positionals: string[] } {
   const spec = commandSpec(name);
   if (spec === undefined) throw new Error(`no spec for command "${name}"`);
   const options = Object.fromEntries(Object.entries(spec.options).map(([key, o]) => [key, o.short === undefined ? { type: o.type } : { type: o.type, short: o.short }]));
+  let parsed: { values: ParsedValues; positionals: string[] };
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
+    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: spec.args !== undefined });
   } catch (error) {
     throw new UsageError(parseErrorMessage(error, spec), name);
   }
+  const expected = spec.args ?? [];
+  const required = expected.filter((a) => a.optional !== true);
+  const missing = required[parsed.positionals.length];
+  if (missing !== undefined) throw new UsageError(`missing ${missing.name} (${missing.help})`, name);
+  const extra = parsed.positionals[expected.length];
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}" (${spec.name} takes ${expected.map((a) => a.name).join(" ")})`, name);
+  return parsed;
 }
 
 function parseErrorMessage(error: unknown, spec: CommandSpec): string {
@@ -110,7 +123,8 @@ function optionLabel(name: string, o: OptionSpec): string {
 
 export function synopsis(spec: CommandSpec): string {
   const options = Object.entries(spec.options).map(([name, o]) => `[--${name}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}]`);
-  return ["hookd", spec.name, ...options].join(" ");
+  const args = (spec.args ?? []).map((a) => (a.optional === true ? `[${a.name}]` : a.name));
+  return ["hookd", spec.name, ...options, ...args].join(" ");
 }
 
 /** `hookd <cmd> --help`. */
@@ -122,10 +136,18 @@ export function commandHelp(spec: CommandSpec): string {
     "",
     `${spec.summary[0]?.toUpperCase() ?? ""}${spec.summary.slice(1)}.${spec.details === "" ? "" : ` ${spec.details}`}`,
     "",
+    ...argumentLines(spec),
     "options:",
     ...options.map(([label, help]) => `  ${label.padEnd(width)}  ${help}`),
     "",
   ].join("\n");
+}
+
+function argumentLines(spec: CommandSpec): string[] {
+  const args = spec.args ?? [];
+  if (args.length === 0) return [];
+  const width = Math.max(...args.map((a) => a.name.length));
+  return ["arguments:", ...args.map((a) => `  ${a.name.padEnd(width)}  ${a.help}`), ""];
 }
 
 /** `hookd --help`: every command with its one line. */

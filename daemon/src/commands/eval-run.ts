@@ -1,0 +1,98 @@
+// The offline pipeline `hookd eval` runs: the config's plugins loaded by the daemon's own plugin
+// set (remote ones connected, managed ones started, all stopped after), the daemon's evaluate
+// service over them, and the engine's event bus recording what happened as audit records, in
+// memory. No listener, agent socket or audit file is opened; managed plugins' sockets and ledger
+// live in a private temporary directory, so a running daemon's are never touched.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Config } from "../config/schema.js";
+import { EventBus } from "../engine/events.js";
+import type { PluginRegistry } from "../engine/registry.js";
+import { Admission } from "../host/admission.js";
+import { EvaluateService } from "../host/evaluate.js";
+import { AgentIdentities } from "../host/identity.js";
+import { SessionStore } from "../host/session-store.js";
+import type { Logger } from "../log.js";
+import { toAuditRecord } from "../ops/audit.js";
+import type { AuditRecord } from "../ops/audit.js";
+import { PluginSet } from "../plugins/plugin-set.js";
+import type { PluginStatus } from "../plugins/source.js";
+import { DAEMON_VERSION } from "../runtime/version.js";
+import { EventError } from "./eval-input.js";
+
+/** The loaded plugins and an evaluate service over them, recording every engine event. */
+export interface OfflinePipeline {
+  readonly evaluate: EvaluateService;
+  readonly registry: () => PluginRegistry;
+  /** What the run recorded, in order (the records the audit log would have got). */
+  readonly records: AuditRecord[];
+  readonly statuses: () => PluginStatus[];
+  /** Plugins that could not answer within the wait, with why. */
+  readonly unready: readonly string[];
+  close(): Promise<void>;
+}
+
+/** Loads `config`'s plugins and waits up to `readyMs` for each to become reachable. */
+export async function openPipeline(config: Config, log: Logger, readyMs: number): Promise<OfflinePipeline> {
+  const scratch = mkdtempSync(join(tmpdir(), "hookd-eval-"));
+  const plugins = new PluginSet({ log, daemonVersion: DAEMON_VERSION, pluginSocketDir: join(scratch, "plugins"), stateDir: scratch });
+  const cleanup = async (): Promise<void> => {
+    await plugins.close();
+    rmSync(scratch, { recursive: true, force: true });
+  };
+  try {
+    await plugins.load(config);
+  } catch (error) {
+    await cleanup();
+    // As serve would refuse to start: the message names the plugin.
+    throw new EventError(`the config's plugins do not load: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const unready = await waitReady(plugins, readyMs);
+  const records: AuditRecord[] = [];
+  const bus = new EventBus((error) => log.error("an engine observer threw", { error }));
+  bus.subscribe((event) => {
+    const record = toAuditRecord(event);
+    if (record !== undefined) records.push(record);
+  });
+  const { limits, defaults } = config;
+  const store = new SessionStore(
+    { maxSessions: limits.maxSessions, maxSessionsPerAgent: limits.maxSessionsPerAgent, resumeWindowMs: limits.resumeWindowMs },
+    {
+      registry: plugins.registry,
+      bus,
+      log,
+      limits: {
+        maxSteeredContinuations: limits.maxSteeredContinuations,
+        maxStepsPerTurn: limits.maxStepsPerTurn,
+        pointBudgetMs: defaults.pointBudgetMs,
+        sessionEndBudgetMs: defaults.sessionEndBudgetMs,
+        toolConcurrency: limits.toolConcurrency,
+        approvalTimeoutMs: limits.approvalTimeoutMs,
+        finalizeTimeoutMs: limits.finalizeTimeoutMs,
+      },
+    },
+  );
+  const evaluate = new EvaluateService({
+    registry: plugins.registry,
+    bus,
+    // The event's own agent id is taken as it is: eval has no connection to authenticate.
+    identities: new AgentIdentities([]),
+    store,
+    limits: () => ({ pointBudgetMs: defaults.pointBudgetMs, sessionEndBudgetMs: defaults.sessionEndBudgetMs, maxSteeredContinuations: limits.maxSteeredContinuations }),
+    admission: new Admission(() => ({ maxInflightPerAgent: limits.maxInflightPerAgent, maxInflight: limits.maxInflight })),
+  });
+  return { evaluate, registry: plugins.registry, records, statuses: () => plugins.statuses(), unready, close: cleanup };
+}
+
+/** Waits (by polling the sources' own readiness, as `hookd check` does) until all are ready or `readyMs` passed. */
+async function waitReady(plugins: PluginSet, readyMs: number): Promise<string[]> {
+  const end = Date.now() + readyMs;
+  while (plugins.sources.some((s) => !s.ready()) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 25));
+  return plugins.sources
+    .filter((s) => !s.ready())
+    .map((s) => {
+      const { lastError } = s.status();
+      return `${s.name}: not reachable within ${readyMs} ms${lastError === "" ? "" : ` (${lastError})`}; its failure policy decides its calls`;
+    });
+}

@@ -1,0 +1,155 @@
+// `hookd eval [--config F] (--point P | --dialect D) [--json] EVENT`: runs one event through the
+// config's plugins once, offline (eval-run.ts), and explains the decision: the plugins that
+// matched at each point in order, each one's answer and latency, the point's decision, the
+// final decision and why, and the answer the daemon would send. With --explain, compares the
+// replay with recorded audit records. Exit 0 decided (and agreeing), 1 unusable config, plugin or
+// event, 2 usage, 3 a replay that differs from its record.
+import { create, toJson } from "@bufbuild/protobuf";
+import type { DescMessage } from "@bufbuild/protobuf";
+import { EVALUATE_TABLE } from "@hookd/sdk";
+import { Metadata } from "@grpc/grpc-js";
+import { LazyAbort, StatusError, pb } from "@hookd/sdk/internal";
+import { ConfigError, loadConfig } from "../config/load.js";
+import { agentPermissionBypass } from "../config/bypass.js";
+import type { Config } from "../config/schema.js";
+import { answerGeminiHook } from "../http/gemini.js";
+import { answerHook } from "../http/dispatch.js";
+import { captureConsole, createLogger } from "../log.js";
+import type { AuditRecord } from "../ops/audit.js";
+import { EVAL_DIALECTS, EventError, auditRecordsOf, pointOption, readDialectEvent, readProtoEvent, readSource, recordOption } from "./eval-input.js";
+import type { EvalDialect, EvalInput } from "./eval-input.js";
+import { warningOf } from "./check-report.js";
+import { compareWithRecord, finalOf, pointsOf } from "./eval-report.js";
+import type { EvalReport } from "./eval-report.js";
+import { printEval } from "./eval-print.js";
+import { openPipeline } from "./eval-run.js";
+import type { OfflinePipeline } from "./eval-run.js";
+import { UsageError, integerOption, parseCommandLine, stringOption } from "./usage.js";
+
+const DEFAULT_READY_MS = 5_000;
+/** What a shadow call may take beyond its deadline to reach the bus (its fault record is emitted after the deadline fires). */
+const SHADOW_SLACK_MS = 200;
+/** Exit code of a replay that does not reproduce its record. */
+export const EXIT_DIFFERS = 3;
+
+interface Output {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly colour?: boolean;
+}
+
+export async function evalCommand(args: string[], { out, err, colour = false }: Output): Promise<number> {
+  const { values, positionals } = parseCommandLine("eval", args);
+  const readyMs = integerOption(values, "timeout-ms", DEFAULT_READY_MS);
+  const dialectValue = stringOption(values, "dialect");
+  const pointValue = stringOption(values, "point");
+  if (dialectValue !== undefined && !EVAL_DIALECTS.includes(dialectValue as EvalDialect)) throw new UsageError(`--dialect: expected one of ${EVAL_DIALECTS.join(", ")}, got "${dialectValue}"`, "eval");
+  if (dialectValue !== undefined && pointValue !== undefined) throw new UsageError("--point and --dialect exclude each other (an agent's event names its own point)", "eval");
+  const point = pointValue === undefined ? undefined : pointOption(pointValue);
+  const record = stringOption(values, "record");
+  const fromAudit = stringOption(values, "from-audit");
+  const callId = stringOption(values, "call-id");
+  const explain = values.explain === true;
+  if (!explain && (record !== undefined || fromAudit !== undefined || callId !== undefined)) throw new UsageError("--record, --from-audit and --call-id go with --explain", "eval");
+  if (explain && (record === undefined) === (fromAudit === undefined)) throw new UsageError("--explain needs the record: --record JSON|FILE, or --from-audit FILE --call-id ID", "eval");
+  if (fromAudit !== undefined && callId === undefined) throw new UsageError("--from-audit needs --call-id", "eval");
+  if (record !== undefined && callId !== undefined) throw new UsageError("--call-id goes with --from-audit", "eval");
+  if (agentValue(values) !== undefined && dialectValue === undefined) throw new UsageError("--agent goes with --dialect (hookd's proto JSON names its agent in session.agent_id)", "eval");
+
+  try {
+    const recorded = record !== undefined ? recordOption(record) : fromAudit !== undefined && callId !== undefined ? auditRecordsOf(fromAudit, callId) : undefined;
+    const text = readSource(positionals[0] ?? "-", "EVENT");
+    const dialect = dialectValue as EvalDialect | undefined;
+    const input = dialect === undefined ? readProtoEvent(text, point) : readDialectEvent(text, dialect, agentValue(values) ?? dialect);
+    const report = await runEval(stringOption(values, "config"), input, readyMs);
+    if (recorded !== undefined) explainAgainst(report, input, recorded);
+    if (values.json === true) out(`${JSON.stringify(report)}\n`);
+    else printEval(report, { out, err, colour });
+    return report.explain !== undefined && !report.explain.agrees ? EXIT_DIFFERS : 0;
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(`${error.source}: ${error.problems.length === 1 ? "" : `${error.problems.length} problems:\n  - `}${error.problems.join("\n  - ")}`, values.json === true, out, err);
+    if (error instanceof StatusError) return fail(error.details, values.json === true, out, err);
+    if (error instanceof EventError) return fail(error.message, values.json === true, out, err);
+    throw error;
+  }
+}
+
+const agentValue = (values: Record<string, string | boolean | undefined>): string | undefined => stringOption(values, "agent");
+
+function fail(message: string, json: boolean, out: (text: string) => void, err: (text: string) => void): number {
+  if (json) out(`${JSON.stringify({ ok: false, error: message })}\n`);
+  err(`hookd eval: ${message}\n`);
+  return 1;
+}
+
+/** Loads the config and its plugins, runs the event, and closes everything again. */
+async function runEval(configFile: string | undefined, input: EvalInput, readyMs: number): Promise<EvalReport> {
+  const loaded = loadConfig(configFile);
+  const warnings: string[] = [];
+  // What loading and the plugins log at warn and above is part of the explanation, not stray lines.
+  const log = createLogger({ level: "warn", format: "json", write: (line) => warnings.push(warningOf(line)) });
+  captureConsole(log);
+  const pipeline = await openPipeline(loaded.config, log, readyMs);
+  try {
+    const answer = await decide(pipeline, input, loaded.config);
+    await shadowsSettled(pipeline, input);
+    const points = pointsOf(pipeline.records, pipeline.registry(), input.keys);
+    return {
+      config: loaded.path ?? "(embedded default)",
+      input: input.kind === "proto" ? "proto" : input.kind === "gemini" ? "gemini" : input.dialect,
+      event: input.kind === "proto" ? input.point : input.request.event,
+      sessionId: input.sessionId,
+      callId: input.callId,
+      points,
+      final: finalOf(points),
+      answer,
+      records: pipeline.records,
+      warnings: [...pipeline.unready, ...warnings],
+    };
+  } finally {
+    await pipeline.close();
+  }
+}
+
+/** Runs the input as the daemon would: the point's evaluate RPC, or the HTTP endpoint's dispatch for the dialect. */
+async function decide(pipeline: OfflinePipeline, input: EvalInput, config: Config): Promise<unknown> {
+  const { evaluate } = pipeline;
+  const signal = new AbortController().signal;
+  switch (input.kind) {
+    case "proto": {
+      const response = await evaluate.rpc(input.point)(input.request, { metadata: new Metadata(), cancellation: new LazyAbort() });
+      const output: DescMessage = pb.HookHost.method[EVALUATE_TABLE[input.point].method].output;
+      return toJson(output, create(output, response as never));
+    }
+    case "hook": {
+      const log = createLogger({ level: "error", format: "json", write: () => {} });
+      return answerHook({ evaluate, log, bypassesAgentPermissions: agentPermissionBypass(() => config) }, input.request, input.dialect, signal);
+    }
+    case "gemini":
+      return answerGeminiHook(evaluate, input.request, signal);
+  }
+}
+
+/**
+ * Shadow calls are started beside the chain and never awaited by it: wait until each shadow
+ * listener matched at a point the run reached has its record, or its own deadline (which
+ * bounds every shadow call) has passed.
+ */
+async function shadowsSettled(pipeline: OfflinePipeline, input: EvalInput): Promise<void> {
+  const registry = pipeline.registry();
+  const reached = [...new Set(pipeline.records.map((r) => r.point))];
+  const expected = reached.flatMap((point) => registry.shadows(point, point === "agent-event" ? input.keys.eventName : input.keys.toolName).map((l) => ({ point, plugin: l.plugin, deadlineMs: l.deadlineMs })));
+  if (expected.length === 0) return;
+  const end = performance.now() + Math.max(...expected.map((e) => e.deadlineMs)) + SHADOW_SLACK_MS;
+  const missing = (): boolean => expected.some((e) => !pipeline.records.some((r) => r.kind === "shadow" && r.point === e.point && r.plugin === e.plugin));
+  while (missing() && performance.now() < end) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+function explainAgainst(report: EvalReport, input: EvalInput, recorded: readonly AuditRecord[]): void {
+  const first = recorded[0];
+  if (first !== undefined && first.callId !== "" && input.callId !== "" && first.callId !== input.callId) {
+    report.warnings.push(`the event's call id "${input.callId}" is not the record's "${first.callId}": the replay is of another call`);
+  }
+  const differences = compareWithRecord(recorded, report.records);
+  report.explain = { agrees: differences.length === 0, differences, recorded };
+}
