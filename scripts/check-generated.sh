@@ -4,10 +4,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 npx buf generate
 if [ -x scripts/gen-polyglot.sh ]; then bash scripts/gen-polyglot.sh >/dev/null; fi
-changes=$(git status --porcelain -- sdk/src/gen hooks-examples/python hooks-examples/go)
+changes=$(git status --porcelain -- sdk/src/gen hooks-examples/python hooks-examples/go sdk-go/gen)
 if [ -n "$changes" ]; then
   echo "generated code is stale; run 'npm run generate' and commit the result:" >&2
   echo "$changes" >&2
-  git --no-pager diff --stat -- sdk/src/gen hooks-examples >&2
+  git --no-pager diff --stat -- sdk/src/gen hooks-examples sdk-go/gen >&2
   exit 1
 fi

@@ -3,11 +3,12 @@
 # tools only, deterministically (CI can regenerate and `git diff --exit-code` the result):
 #   - Python: grpc_tools.protoc from .venv (scripts/setup-polyglot.sh installs it) writes the
 #     package hooks-examples/python/hookd/v1, so `from hookd.v1 import plugin_pb2` works;
-#   - Go: `buf generate` with hooks-examples/go/buf.gen.yaml and protoc-gen-go / protoc-gen-go-grpc
-#     installed at pinned versions into hooks-examples/go/.bin, writing hooks-examples/go/gen.
+#   - Go: `buf generate` with sdk-go/buf.gen.yaml and protoc-gen-go / protoc-gen-go-grpc installed
+#     at pinned versions into sdk-go/.bin, writing sdk-go/gen (package hookdv1 of the Go SDK, which
+#     the Go examples and conformance plugins import).
 set -euo pipefail
 
-# protoc-gen-go is released with the protobuf runtime, so its version is read from go.mod.
+# protoc-gen-go is released with the protobuf runtime, so its version is read from sdk-go/go.mod.
 PROTOC_GEN_GO_GRPC_VERSION=v1.6.2
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -39,8 +40,8 @@ for init in "$py_out/hookd/__init__.py" "$py_out/hookd/v1/__init__.py"; do
 done
 
 # Go: install the pinned plugins unless they are already there, then let buf run them.
-gobin=$root/hooks-examples/go/.bin
-protoc_gen_go_version=$(cd hooks-examples/go && go list -m -f '{{.Version}}' google.golang.org/protobuf)
+gobin=$root/sdk-go/.bin
+protoc_gen_go_version=$(cd sdk-go && go list -m -f '{{.Version}}' google.golang.org/protobuf)
 install_plugin() { # NAME PACKAGE VERSION VERSION_OUTPUT
   if [[ "$("$gobin/$1" --version 2>/dev/null)" != "$4" ]]; then
     GOBIN=$gobin go install "$2@$3"
@@ -50,4 +51,4 @@ install_plugin protoc-gen-go google.golang.org/protobuf/cmd/protoc-gen-go \
   "$protoc_gen_go_version" "protoc-gen-go $protoc_gen_go_version"
 install_plugin protoc-gen-go-grpc google.golang.org/grpc/cmd/protoc-gen-go-grpc \
   "$PROTOC_GEN_GO_GRPC_VERSION" "protoc-gen-go-grpc ${PROTOC_GEN_GO_GRPC_VERSION#v}"
-PATH=$gobin:$PATH npx --no-install buf generate --template hooks-examples/go/buf.gen.yaml
+PATH=$gobin:$PATH npx --no-install buf generate --template sdk-go/buf.gen.yaml
