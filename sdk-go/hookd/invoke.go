@@ -123,4 +123,3 @@ func checkDecision(answer proto.Message) string {
 	}
 	return ""
 }
-

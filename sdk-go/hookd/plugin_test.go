@@ -54,7 +54,9 @@ func TestManifestRefusesInvalidPlugins(t *testing.T) {
 		{"empty", &hookd.Plugin{Name: "empty"}, "empty: a plugin must handle at least one point (set a handler such as PreTool)"},
 		{"bad name", &hookd.Plugin{Name: "-x", PreTool: passPreTool}, `plugin: Name: expected letters, digits, '.', '_' or '-' (starting with a letter or digit), got "-x"`},
 		{"options without handler", &hookd.Plugin{Name: "p", PreTool: passPreTool, Options: map[hookdv1.Point]hookd.Subscription{hookdv1.Point_POINT_PRE_STEP: {}}}, "p: Options[pre-step]: no handler for this point"},
-		{"tools on pre-step", &hookd.Plugin{Name: "p", PreStep: func(context.Context, *hookdv1.PreStepEvent) (*hookdv1.PreStepDecision, error) { return hookd.PreStep.Pass(), nil }, Options: map[hookdv1.Point]hookd.Subscription{hookdv1.Point_POINT_PRE_STEP: {Tools: []string{"x"}}}}, "p: Options[pre-step].Tools: matchers apply only to tool points and agent-event"},
+		{"tools on pre-step", &hookd.Plugin{Name: "p", PreStep: func(context.Context, *hookdv1.PreStepEvent) (*hookdv1.PreStepDecision, error) {
+			return hookd.PreStep.Pass(), nil
+		}, Options: map[hookdv1.Point]hookd.Subscription{hookdv1.Point_POINT_PRE_STEP: {Tools: []string{"x"}}}}, "p: Options[pre-step].Tools: matchers apply only to tool points and agent-event"},
 		{"sub-millisecond deadline", &hookd.Plugin{Name: "p", PreTool: passPreTool, Options: map[hookdv1.Point]hookd.Subscription{hookdv1.Point_POINT_PRE_TOOL: {Deadline: 1500 * time.Microsecond}}}, "p: Options[pre-tool].Deadline: expected whole milliseconds, 0 or more, got 1.5ms"},
 		{"unknown policy", &hookd.Plugin{Name: "p", PreTool: passPreTool, Options: map[hookdv1.Point]hookd.Subscription{hookdv1.Point_POINT_PRE_TOOL: {FailurePolicy: 7}}}, "p: Options[pre-tool].FailurePolicy: unknown FailurePolicy 7"},
 		{"unknown transport", &hookd.Plugin{Name: "p", PreTool: passPreTool, Transport: 9}, "p: Transport: unknown PluginTransport 9"},

@@ -74,7 +74,9 @@ func configure(options []ServeOption) *serveConfig {
 	}
 	if c.onError == nil {
 		logger := c.logger
-		c.onError = func(point hookdv1.Point, err error) { logger.Error("handler failed", "point", PointName(point), "error", err) }
+		c.onError = func(point hookdv1.Point, err error) {
+			logger.Error("handler failed", "point", PointName(point), "error", err)
+		}
 	}
 	return c
 }
