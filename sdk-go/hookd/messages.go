@@ -75,3 +75,13 @@ func EncodeJSON(v any) (string, error) {
 	}
 	return strings.TrimSuffix(out.String(), "\n"), nil
 }
+
+// ResultText is the text the model sees of a tool result: the text blocks of its content
+// (success or failure) joined by newlines.
+func ResultText(result *hookdv1.ToolResult) string {
+	content := result.GetSuccess().GetContent()
+	if failure := result.GetFailure(); failure != nil {
+		content = failure.GetContent()
+	}
+	return MessageText(&hookdv1.Message{Content: content})
+}

@@ -83,7 +83,7 @@ func Remote(plugin *hookd.Plugin, options ...hookd.ServeOption) DaemonPlugin {
 // Managed configures the daemon to start command (a built plugin) as the `kind: managed` plugin
 // name, with HOOKD_PLUGIN_SOCKET set.
 func Managed(name, command string, args ...string) DaemonPlugin {
-	return DaemonPlugin{name: name, entry: map[string]any{"name": name, "kind": "managed", "command": command, "args": args, "startTimeoutMs": 60_000}}
+	return DaemonPlugin{name: name, entry: map[string]any{"name": name, "kind": "managed", "command": command, "args": append([]string{}, args...), "startTimeoutMs": 60_000}}
 }
 
 // With adds fields to the plugin's config entry (e.g. "points" overrides, "env").
