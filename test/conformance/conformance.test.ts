@@ -7,7 +7,8 @@
 // The TypeScript plugin runs the whole table twice, once over each transport: the Attach stream
 // (servePlugin's default) and unary (its manifest asks for unary); ListPlugins must show the
 // transport in use. The Python and Go plugins are raw unary stubs without Attach: the daemon
-// finds UNIMPLEMENTED and calls them unary.
+// finds UNIMPLEMENTED and calls them unary. The Go SDK plugin (go-sdk) runs the table over both
+// transports too.
 //
 // Per language and transport two daemons run: one with the plugin's points configured fail-closed, one
 // fail-open (the config's per-point failurePolicy overrides the manifest, which says fail-closed),
@@ -57,7 +58,7 @@ interface PluginCommand {
 }
 
 interface Language {
-  readonly lang: "typescript" | "python" | "go";
+  readonly lang: "typescript" | "python" | "go" | "go-sdk";
   /** What the daemon must end up calling the plugin over. */
   readonly transport: "stream" | "unary";
   /** Throws, saying what to run, when a prerequisite is missing; builds what must be built. */
@@ -74,6 +75,26 @@ const typescript = (transport: Language["transport"]): Language => ({
   prepare: () => {
     need(join(REPO, "sdk/dist/index.js"), "the TypeScript plugin imports the built @hookd/sdk; run `npm run build`");
     return { command: process.execPath, args: [join(PLUGINS, "typescript/conformance-plugin.mjs")], env: { HOOKD_CONFORMANCE_TRANSPORT: transport } };
+  },
+});
+
+/**
+ * The Go SDK's plugin (test/conformance/plugins/go-sdk, built on sdk-go), over both transports:
+ * the Attach stream (the SDK's default) and unary (its manifest asks for unary).
+ */
+const goSdk = (transport: Language["transport"]): Language => ({
+  lang: "go-sdk",
+  transport,
+  prepare: () => {
+    const dir = join(PLUGINS, "go-sdk");
+    const binary = join(dir, "bin/conformance-plugin");
+    try {
+      execFileSync("go", ["build", "-o", binary, "."], { cwd: dir, stdio: "pipe" });
+    } catch (error) {
+      const detail = (error as { code?: string; stderr?: Buffer }).code === "ENOENT" ? "go is not installed (or not on PATH)" : String((error as { stderr?: Buffer }).stderr ?? error);
+      throw new Error(`conformance: cannot build the Go SDK plugin in ${dir}: ${detail}`, { cause: error });
+    }
+    return { command: binary, args: [], env: { HOOKD_CONFORMANCE_TRANSPORT: transport } };
   },
 });
 
@@ -107,6 +128,8 @@ const LANGUAGES: readonly Language[] = [
       return { command: binary, args: [], env: {} };
     },
   },
+  goSdk("stream"),
+  goSdk("unary"),
 ];
 
 const title = (row: Row): string => `${row.point} ${JSON.stringify(row.input)} (${row.policy})`;
