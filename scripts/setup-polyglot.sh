@@ -2,8 +2,8 @@
 # Prepares the Python and Go example plugins (hooks-examples/python, hooks-examples/go):
 #   - .venv at the repository root with hooks-examples/python/requirements-dev.txt installed;
 #     skipped while a stamp of the requirement files and the interpreter still matches;
-#   - the Go example module's dependencies downloaded and its binaries built into
-#     hooks-examples/go/bin.
+#   - the Go SDK's and the Go example module's dependencies downloaded, and the examples' binaries
+#     built into hooks-examples/go/bin.
 # Idempotent, quiet and quick when already done. Needs python3 (3.11+, with venv) and go; reaches
 # only PyPI and the Go module proxy.
 set -euo pipefail
@@ -40,6 +40,7 @@ fi
 
 # Go: fetch the module's dependencies and build every command into bin/ (Go's build cache makes
 # a rebuild of unchanged sources cheap).
+(cd sdk-go && go mod download) || die "downloading the Go SDK's dependencies failed"
 (
   cd hooks-examples/go
   go mod download

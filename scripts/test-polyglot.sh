@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# The example plugins' own test suites, in their own languages (run after setup-polyglot.sh).
+# The polyglot test suites, in their own languages (run after setup-polyglot.sh and npm run build):
+# the Go SDK (unit tests, its harness, the README plugin under a real daemon), the Go examples,
+# the Go SDK's packaging (a clean module cache, the scaffold template), the Python example.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-(cd hooks-examples/go && go test ./...)
+(cd sdk-go && go vet ./... && go test ./...)
+(cd hooks-examples/go && go vet ./... && go test ./...)
+bash scripts/test-go-packaging.sh
 .venv/bin/python -m pytest -q hooks-examples/python/tests

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,7 +24,8 @@ import (
 
 // DaemonEnv names the hookd daemon StartDaemon runs: a path to the daemon's cli.js (run with
 // node) or to a `hookd` executable. Unset, FindDaemon looks for daemon/dist/cli.js in the working
-// directory and its parents (a checkout of the hookd repository, after `npm run build`), then for
+// directory and its parents (a checkout of the hookd repository, after `npm run build`), then
+// next to this SDK's source when it is used from a checkout (a `replace` to its sdk-go), then for
 // `hookd` on PATH.
 const DaemonEnv = "HOOKD_DAEMON"
 
@@ -54,6 +56,13 @@ func FindDaemon() ([]string, error) {
 			if filepath.Dir(dir) == dir {
 				break
 			}
+		}
+	}
+	if _, file, _, ok := runtime.Caller(0); ok {
+		// .../sdk-go/hookdtest/daemon.go -> .../daemon/dist/cli.js
+		cli := filepath.Join(filepath.Dir(file), "..", "..", "daemon", "dist", "cli.js")
+		if _, err := os.Stat(cli); err == nil {
+			return command(filepath.Clean(cli)), nil
 		}
 	}
 	if path, err := exec.LookPath("hookd"); err == nil {
