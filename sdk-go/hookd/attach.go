@@ -47,39 +47,77 @@ type attachment struct {
 }
 
 func (a *attachment) serve(ctx context.Context) error {
-	opened := false
+	frames, ended := a.receive(ctx)
+	opened, stopping := false, false
+	draining := a.server.draining
+	var idle chan struct{}
 	for {
-		request, err := a.stream.Recv()
-		if err == io.EOF {
-			// The daemon half-closed: answer what is still running, then end the stream.
-			a.calls.Wait()
-			return nil
-		}
-		if err != nil {
+		select {
+		case err := <-ended:
+			if err == io.EOF {
+				// The daemon half-closed: answer what is still running, then end the stream.
+				a.calls.Wait()
+				return nil
+			}
 			return err
-		}
-		switch frame := request.GetFrame().(type) {
-		case *hookdv1.AttachRequest_Open:
-			opened = true
-			if name := frame.Open.GetPluginName(); name != "" {
-				a.server.configured.Store(&name)
+		case <-draining:
+			// Shutdown began: calls in flight finish and are answered (cancel frames still
+			// work), new ones are refused, then the stream ends so GracefulStop need not wait out
+			// its grace period on it.
+			draining, stopping = nil, true
+			idle = make(chan struct{})
+			go func() { a.calls.Wait(); close(idle) }()
+		case <-idle:
+			return status.Error(codes.Unavailable, "the plugin is shutting down")
+		case request := <-frames:
+			switch frame := request.GetFrame().(type) {
+			case *hookdv1.AttachRequest_Open:
+				opened = true
+				if name := frame.Open.GetPluginName(); name != "" {
+					a.server.configured.Store(&name)
+				}
+			case *hookdv1.AttachRequest_Cancel:
+				a.mu.Lock()
+				cancel := a.running[frame.Cancel.GetCallId()]
+				a.mu.Unlock()
+				if cancel != nil {
+					cancel(errCancelledByDaemon)
+				}
+			case *hookdv1.AttachRequest_Call:
+				if !opened {
+					return status.Error(codes.InvalidArgument, "frame: the first frame of an Attach stream must be open")
+				}
+				if stopping {
+					a.send(errorFrame(frame.Call.GetCallId(), status.New(codes.Unavailable, "the plugin is shutting down")))
+					continue
+				}
+				a.start(ctx, frame.Call)
+			default:
+				// An empty frame, or a kind of frame from a newer daemon: nothing to do.
 			}
-		case *hookdv1.AttachRequest_Cancel:
-			a.mu.Lock()
-			cancel := a.running[frame.Cancel.GetCallId()]
-			a.mu.Unlock()
-			if cancel != nil {
-				cancel(errCancelledByDaemon)
-			}
-		case *hookdv1.AttachRequest_Call:
-			if !opened {
-				return status.Error(codes.InvalidArgument, "frame: the first frame of an Attach stream must be open")
-			}
-			a.start(ctx, frame.Call)
-		default:
-			// An empty frame, or a kind of frame from a newer daemon: nothing to do.
 		}
 	}
+}
+
+// receive reads the stream's frames in a goroutine of its own, so that serve can also watch for
+// shutdown; it ends when the stream does (the stream's context ends when Attach returns).
+func (a *attachment) receive(ctx context.Context) (<-chan *hookdv1.AttachRequest, <-chan error) {
+	frames, ended := make(chan *hookdv1.AttachRequest), make(chan error, 1)
+	go func() {
+		for {
+			request, err := a.stream.Recv()
+			if err != nil {
+				ended <- err
+				return
+			}
+			select {
+			case frames <- request:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return frames, ended
 }
 
 // start runs one call frame in its own goroutine.

@@ -4,10 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 
 	hookdv1 "github.com/hookd-dev/hookd/sdk-go/gen/hookd/v1"
 	"github.com/hookd-dev/hookd/sdk-go/hookd"
@@ -24,10 +29,10 @@ func openFrame() *hookdv1.AttachRequest {
 	return &hookdv1.AttachRequest{Frame: &hookdv1.AttachRequest_Open{Open: &hookdv1.AttachOpen{PluginName: "configured", Window: 64}}}
 }
 
-// Calls run concurrently and are answered as they finish: call i waits until call i+1 has
+// A full window of calls runs concurrently, answered as they finish: call i waits until call i+1 has
 // answered, so the answers must come back in reverse order, each under its own id.
 func TestAttachAnswersOutOfOrderAndConcurrently(t *testing.T) {
-	const calls = 8
+	const calls = hookdtest.Window // a full window of calls in flight at once
 	release := make([]chan struct{}, calls+1)
 	for i := range release {
 		release[i] = make(chan struct{})
@@ -173,4 +178,62 @@ func containsAll(s string, parts ...string) bool {
 		}
 	}
 	return true
+}
+
+// Shutdown with an Attach stream open: the call in flight is answered, a call sent after
+// shutdown began is refused UNAVAILABLE, and the stream then ends UNAVAILABLE, so Serve returns
+// without waiting out its (here very long) grace period.
+func TestShutdownEndsAttachStreamsOnceIdle(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	lis, err := hookd.Listen("unix:" + filepath.Join(shortDir(t), "p.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopping := &closeSignal{Listener: lis, closed: make(chan struct{})}
+	ctx, shutdown := context.WithCancel(t.Context())
+	served := make(chan error, 1)
+	go func() {
+		served <- hookd.ServeListener(ctx, stopping, slowPlugin(started, release), hookd.WithGrace(time.Hour))
+	}()
+	conn, err := grpc.NewClient("unix:"+lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	stream, err := hookdv1.NewHookPluginClient(conn).Attach(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, frame := range []*hookdv1.AttachRequest{openFrame(), callFrame(1, "held")} {
+		if err := stream.Send(frame); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-started
+	shutdown()
+	<-stopping.closed // shutdown has begun
+	if err := stream.Send(callFrame(2, "late")); err != nil {
+		t.Fatal(err)
+	}
+	late, err := stream.Recv()
+	if err != nil || late.GetCallId() != 2 || codes.Code(late.GetError().GetCode()) != codes.Unavailable {
+		t.Fatalf("late call: %v, %v", late, err)
+	}
+	close(release)
+	held, err := stream.Recv()
+	if err != nil || held.GetCallId() != 1 || held.GetPreTool().GetDecision().GetAllow() == nil {
+		t.Fatalf("held call: %v, %v", held, err)
+	}
+	if _, err := stream.Recv(); status.Code(err) != codes.Unavailable {
+		t.Fatalf("stream end: %v", err)
+	}
+	// Bounded: a Serve that waited for its grace would still be running an hour from now.
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Serve is still waiting on the Attach stream")
+	}
 }

@@ -146,7 +146,8 @@ func serve(ctx context.Context, lis net.Listener, plugin *Plugin, c *serveConfig
 	healthSrv := health.NewServer() // "" starts SERVING
 	healthSrv.SetServingStatus(HealthService, healthpb.HealthCheckResponse_SERVING)
 	healthpb.RegisterHealthServer(srv, healthSrv)
-	hookdv1.RegisterHookPluginServer(srv, &server{plugin: plugin, name: plugin.Name, manifest: manifest, onError: c.onError})
+	impl := &server{plugin: plugin, name: plugin.Name, manifest: manifest, onError: c.onError, draining: make(chan struct{})}
+	hookdv1.RegisterHookPluginServer(srv, impl)
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
@@ -156,6 +157,7 @@ func serve(ctx context.Context, lis net.Listener, plugin *Plugin, c *serveConfig
 	case <-ctx.Done():
 	}
 	healthSrv.Shutdown()
+	close(impl.draining)
 	drained := make(chan struct{})
 	go func() {
 		srv.GracefulStop()

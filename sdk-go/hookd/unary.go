@@ -17,6 +17,8 @@ type server struct {
 	name     string
 	manifest *hookdv1.PluginManifest
 	onError  func(point hookdv1.Point, err error)
+	// draining is closed when shutdown begins: open Attach streams then end once idle.
+	draining chan struct{}
 	// configured is the name the daemon's config gives the plugin (DescribeRequest.plugin_name).
 	configured atomic.Pointer[string]
 }
