@@ -35,15 +35,10 @@ func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
 	return info, ok
 }
 
-// decision is what every waterfall and gate handler returns: a point's decision message.
-type decision interface {
-	proto.Message
-}
-
 // decide runs a decision handler and checks its answer: nil handler, error, panic, nil decision
 // and a decision without a variant all become the error status the daemon reports as the
 // call's failure.
-func decide[E any, D decision](ctx context.Context, s *server, point hookdv1.Point, handler func(context.Context, E) (D, error), event E) (D, error) {
+func decide[E any, D proto.Message](ctx context.Context, s *server, point hookdv1.Point, handler func(context.Context, E) (D, error), event E) (D, error) {
 	var none D
 	if handler == nil {
 		return none, status.Errorf(codes.Unimplemented, "plugin %s does not handle %s", s.name, PointName(point))
