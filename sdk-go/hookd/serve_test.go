@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"google.golang.org/grpc/codes"
@@ -76,9 +77,12 @@ var transports = []struct {
 func TestDecisionsOverBothTransports(t *testing.T) {
 	for _, transport := range transports {
 		t.Run(transport.name, func(t *testing.T) {
+			var mu sync.Mutex
 			var failures []string
 			plugin := scenarios(t)
 			client := hookdtest.Start(t, plugin, append(transport.options, hookdtest.WithServeOptions(hookd.WithErrorHandler(func(point hookdv1.Point, err error) {
+				mu.Lock()
+				defer mu.Unlock()
 				failures = append(failures, hookd.PointName(point))
 			})))...)
 			for _, tc := range []struct{ tool, kind, reason string }{
@@ -117,6 +121,8 @@ func TestDecisionsOverBothTransports(t *testing.T) {
 			if status.Code(err) != codes.Unknown || !strings.Contains(err.Error(), "plugin scenarios at tool-result failed: could not record") {
 				t.Errorf("tool-result failure: %v", err)
 			}
+			mu.Lock()
+			defer mu.Unlock()
 			if len(failures) != 1 || failures[0] != "tool-result" {
 				t.Errorf("error handler saw %v", failures)
 			}
