@@ -2,7 +2,10 @@
 # Regenerates the gRPC stubs of the Python and Go example plugins from proto/hookd/v1 with local
 # tools only, deterministically (CI can regenerate and `git diff --exit-code` the result):
 #   - Python: grpc_tools.protoc from .venv (scripts/setup-polyglot.sh installs it) writes the
-#     package hooks-examples/python/hookd/v1, so `from hookd.v1 import plugin_pb2` works;
+#     package hooks-examples/python/hookd/v1, so `from hookd.v1 import plugin_pb2` works (the
+#     raw-stub conformance plugin uses it), and the Python SDK's private copy
+#     sdk-python/src/hookd_plugin/_gen/hookd/v1, whose imports are rewritten to be package-relative
+#     so the SDK never puts a top-level `hookd` package on sys.path;
 #   - Go: `buf generate` with sdk-go/buf.gen.yaml and protoc-gen-go / protoc-gen-go-grpc installed
 #     at pinned versions into sdk-go/.bin, writing sdk-go/gen (package hookdv1 of the Go SDK, which
 #     the Go examples and conformance plugins import).
@@ -36,6 +39,19 @@ mkdir -p "$py_out/hookd/v1"
 "$python" -m grpc_tools.protoc -I proto --python_out="$py_out" --pyi_out="$py_out" "${protos[@]}"
 "$python" -m grpc_tools.protoc -I proto --grpc_python_out="$py_out" "${services[@]}"
 for init in "$py_out/hookd/__init__.py" "$py_out/hookd/v1/__init__.py"; do
+  echo '"""Generated from proto/hookd by scripts/gen-polyglot.sh. DO NOT EDIT."""' >"$init"
+done
+
+# The Python SDK's copy: the same protoc output, with `from hookd.v1 import` made relative to the
+# SDK's package. The descriptors keep their file names (hookd/v1/*.proto), so they are the same
+# contract; only one of the two copies can be imported in one process.
+sdk_gen=sdk-python/src/hookd_plugin/_gen
+rm -rf "$sdk_gen"
+mkdir -p "$sdk_gen/hookd/v1"
+"$python" -m grpc_tools.protoc -I proto --python_out="$sdk_gen" --pyi_out="$sdk_gen" "${protos[@]}"
+"$python" -m grpc_tools.protoc -I proto --grpc_python_out="$sdk_gen" "${services[@]}"
+sed -i 's/^from hookd\.v1 import /from hookd_plugin._gen.hookd.v1 import /' "$sdk_gen"/hookd/v1/*.py "$sdk_gen"/hookd/v1/*.pyi
+for init in "$sdk_gen/__init__.py" "$sdk_gen/hookd/__init__.py" "$sdk_gen/hookd/v1/__init__.py"; do
   echo '"""Generated from proto/hookd by scripts/gen-polyglot.sh. DO NOT EDIT."""' >"$init"
 done
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Prepares the Python and Go example plugins (hooks-examples/python, hooks-examples/go):
-#   - .venv at the repository root with hooks-examples/python/requirements-dev.txt installed;
-#     skipped while a stamp of the requirement files and the interpreter still matches;
+#   - .venv at the repository root with sdk-python/requirements-dev.txt installed (which includes
+#     hooks-examples/python/requirements-dev.txt); skipped while a stamp of the requirement files
+#     and the interpreter still matches; the Python SDK (sdk-python) installed into it editable,
+#     so every .venv python (the examples, the conformance plugins) imports hookd_plugin from
+#     the working tree;
 #   - the Go SDK's and the Go example module's dependencies downloaded, and the examples' binaries
 #     built into hooks-examples/go/bin.
 # Idempotent, quiet and quick when already done. Needs python3 (3.11+, with venv) and go; reaches
@@ -24,17 +27,22 @@ command -v go >/dev/null || die "go not found; install Go (https://go.dev/doc/in
 # Python: (re)create the venv when it is missing or its interpreter is gone, then install the
 # pinned requirements unless the stamp says they are already there.
 venv=.venv
-requirements=(hooks-examples/python/requirements.txt hooks-examples/python/requirements-dev.txt)
+requirements=(hooks-examples/python/requirements.txt hooks-examples/python/requirements-dev.txt
+  sdk-python/requirements-dev.txt)
 stamp=$venv/.polyglot-requirements.sha256
 if ! "$venv/bin/python" -c '' 2>/dev/null; then
   rm -rf "$venv"
   python3 -m venv "$venv" ||
     die "python3 -m venv failed (on Debian or Ubuntu: apt-get install python3-venv)"
 fi
-want=$({ "$venv/bin/python" -VV; cat "${requirements[@]}"; } | sha256sum | cut -d' ' -f1)
-if [[ "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+want=$({ "$venv/bin/python" -VV; cat "${requirements[@]}" sdk-python/pyproject.toml; } | sha256sum | cut -d' ' -f1)
+if [[ "$(cat "$stamp" 2>/dev/null)" != "$want" ]] ||
+  ! "$venv/bin/python" -c 'import hookd_plugin' 2>/dev/null; then
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    -r hooks-examples/python/requirements-dev.txt || die "pip install failed"
+    -r sdk-python/requirements-dev.txt || die "pip install failed"
+  # --no-build-isolation: setuptools is pinned in requirements.txt; nothing else is fetched.
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
+    --no-build-isolation -e sdk-python || die "installing sdk-python failed"
   echo "$want" >"$stamp"
 fi
 

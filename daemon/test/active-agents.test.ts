@@ -23,4 +23,18 @@ describe("ActiveAgents", () => {
     agents.seen("b", 0);
     expect(agents.count(10, (id) => id === "a")).toBe(1);
   });
+
+  it("keeps the order of last sight when the same agent repeats and after it was pruned", () => {
+    const agents = new ActiveAgents(1_000);
+    agents.seen("a", 0);
+    agents.seen("a", 100);
+    agents.seen("b", 200);
+    // a, pruned at 1101, comes back: it is the youngest again, b the oldest.
+    expect(agents.count(1_150)).toBe(1);
+    agents.seen("a", 1_150);
+    agents.seen("a", 1_190);
+    expect(agents.count(1_201)).toBe(1);
+    expect(agents.count(2_100)).toBe(1);
+    expect(agents.count(2_191)).toBe(0);
+  });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { approve, ask, deny, pass, reject } from "@hookd/sdk";
 import type { JsonObject, ToolCall } from "@hookd/sdk";
 import { agentPermissionBypass } from "../src/config/bypass.js";
-import { pluginSchema } from "../src/config/schema.js";
+import { pluginSchema } from "../src/config/plugin-schema.js";
 import { forwardedOutput, preStepAnswer, sessionStartAnswer } from "../src/http/answer.js";
 import { fitAnswer } from "../src/http/output-fields.js";
 import { readHookRequest } from "../src/http/request.js";

@@ -41,4 +41,17 @@ describe("SessionFacts", () => {
     facts.remember(s("a", "4"), {});
     expect(facts.size).toBe(1);
   });
+
+  it("a payload repeating what is known keeps the entry, yet counts as told for the bound", () => {
+    const facts = new SessionFacts(2);
+    facts.remember(s("a", "1"), { model: "m1", permissionMode: "default" });
+    const first = facts.of(s("a", "1"));
+    facts.remember(s("a", "2"), { model: "m2" });
+    facts.remember(s("a", "1"), { model: "m1" }); // nothing new: the same entry, now the most recent
+    expect(facts.of(s("a", "1"))).toBe(first);
+    facts.remember(s("a", "3"), { model: "m3" });
+    expect([facts.of(s("a", "1")).model, facts.of(s("a", "2"))]).toEqual(["m1", {}]);
+    facts.remember(s("a", "1"), { model: "m4" });
+    expect(facts.of(s("a", "1"))).toEqual({ model: "m4", permissionMode: "default" });
+  });
 });

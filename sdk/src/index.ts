@@ -9,6 +9,7 @@ export { HookdError, ERROR_CODES, type ErrorCode } from "./errors.js";
 export { compileToolMatcher, type ToolMatcher } from "./matcher.js";
 export {
   parseJson,
+  parseJsonFast,
   toJsonText,
   snapshotJson,
   snapshotJsonText,

@@ -9,6 +9,7 @@ import {
   deepFreeze,
   isDeeplyFrozen,
   parseJson,
+  parseJsonFast,
   snapshotJson,
   snapshotJsonText,
   toJsonText,
@@ -266,3 +267,24 @@ describe("isDeeplyFrozen", () => {
     expect(isDeeplyFrozen(Object.freeze([Object.freeze({ x: 1 }), { y: 2 }]))).toBe(false);
   });
 });
+
+describe("parseJsonFast", () => {
+  const texts = [
+    JSON.stringify({ hook_event_name: "PreToolUse", tool_input: { command: "ls", n: 3, f: 0.5, deep: [1, { a: null }] } }),
+    '{"a": 1, "b": [true, false]}', // not what JSON.stringify writes: the lossless parser reads it
+    '{"big":9223372036854775807,"exp":1e400,"neg":-0.0}',
+    '{"2":"a","1":"b"}', // integer-like keys, which JSON.parse reorders
+    '"caf\\u00e9"', // an escape JSON.stringify would not write
+    '{"__proto__":{"x":1}}', // an own key, never the prototype
+  ];
+  test.each(texts)("gives what parseJson gives: %s", (text) => {
+    expect(toJsonText(parseJsonFast(text))).toBe(toJsonText(parseJson(text)));
+    expect(parseJsonFast(text)).toEqual(parseJson(text));
+  });
+
+  test("refuses what parseJson refuses: duplicate keys, text that is not JSON", () => {
+    expect(() => parseJsonFast('{"a":1,"a":2}')).toThrow(JsonError);
+    expect(() => parseJsonFast("{")).toThrow(JsonError);
+  });
+});
+

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { REPO, startDaemon } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
+import { agentBin } from "../agents/support/agents.js";
 import { startFakeGeminiApi } from "../support/fake-gemini-api.js";
 
 const FORWARDER = join(REPO, "daemon/dist/forward/main.js");
@@ -17,10 +18,8 @@ let daemon: DaemonProcess;
 let dir: string;
 let hooksSocket: string;
 
-function geminiBin(): string {
-  for (const candidate of [join(REPO, "node_modules/.bin/gemini"), "/work/agents-cache/node_modules/.bin/gemini"]) if (existsSync(candidate)) return candidate;
-  throw new Error("the Gemini CLI is missing: npm install --no-save @google/gemini-cli@0.61.0 (or run the real-agent setup)");
-}
+/** The pinned Gemini CLI, from the real-agent lane's cache (scripts/setup-agents.sh installs it on first use). */
+const geminiBin = (): string => agentBin("gemini");
 
 beforeAll(async () => {
   if (!existsSync(FORWARDER)) throw new Error(`${FORWARDER} is missing: run npm run build`);

@@ -3,7 +3,7 @@
 // EvaluateService by in-process plugins at rewrite, pre-tool, pre-step, post-tool, turn-stopping,
 // session-start and session-end. Request bodies are the payloads the real Gemini CLI 0.61.0 sent
 // (test/fixtures/gemini-0.61-payloads.json); the last block drives the REAL binary
-// (/work/agents-cache or node_modules: @google/gemini-cli) headless against a fake Gemini API on
+// (@google/gemini-cli at the version scripts/setup-agents.sh pins) headless against a fake Gemini API on
 // 127.0.0.1 and proves a denied `rm -rf` never ran and the model received hookd's reason.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -21,6 +21,7 @@ import { startHookHttpServer } from "../../daemon/src/http/index.js";
 import type { HookHttpServer } from "../../daemon/src/http/index.js";
 import { createLogger, silentLogger } from "../../daemon/src/log.js";
 import { inProcessListeners } from "../../daemon/src/plugins/in-process/listeners.js";
+import { agentBin } from "../agents/support/agents.js";
 import { startFakeGeminiApi } from "../support/fake-gemini-api.js";
 import { workspace } from "./support.js";
 import type { Workspace } from "./support.js";
@@ -189,10 +190,8 @@ describe.each(["node", "c"] as const)("hookd hook --dialect gemini (%s forwarder
 
 // ---- the real binary ----------------------------------------------------------------------
 
-function geminiBin(): string {
-  for (const candidate of [join(root, "node_modules/.bin/gemini"), "/work/agents-cache/node_modules/.bin/gemini"]) if (existsSync(candidate)) return candidate;
-  throw new Error("the Gemini CLI is missing: npm install --no-save @google/gemini-cli@0.61.0 (or run the real-agent setup)");
-}
+/** The pinned Gemini CLI, from the real-agent lane's cache (scripts/setup-agents.sh installs it on first use). */
+const geminiBin = (): string => agentBin("gemini");
 
 /** Runs `gemini -p` in a fresh home whose user settings send every typed event through `hook`. */
 async function runGemini(hook: string, script: Parameters<typeof startFakeGeminiApi>[0], prompt: string) {

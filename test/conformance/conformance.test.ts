@@ -6,8 +6,8 @@
 //
 // The TypeScript plugin runs the whole table twice, once over each transport: the Attach stream
 // (servePlugin's default) and unary (its manifest asks for unary); ListPlugins must show the
-// transport in use. The Python and Go plugins are raw unary stubs without Attach: the daemon
-// finds UNIMPLEMENTED and calls them unary. The Go SDK plugin (go-sdk) runs the table over both
+// transport in use. The raw-stub Python and Go plugins have no Attach: the daemon finds
+// UNIMPLEMENTED and calls them unary. The SDK plugins (python-sdk, go-sdk) run the table over both
 // transports too.
 //
 // Per language and transport two daemons run: one with the plugin's points configured fail-closed, one
@@ -58,7 +58,7 @@ interface PluginCommand {
 }
 
 interface Language {
-  readonly lang: "typescript" | "python" | "go" | "go-sdk";
+  readonly lang: "typescript" | "python" | "go" | "python-sdk" | "go-sdk";
   /** What the daemon must end up calling the plugin over. */
   readonly transport: "stream" | "unary";
   /** Throws, saying what to run, when a prerequisite is missing; builds what must be built. */
@@ -98,9 +98,24 @@ const goSdk = (transport: Language["transport"]): Language => ({
   },
 });
 
+// ---- the Python SDK plugin (sdk-python, hookd_plugin): the whole table over each transport ----
+const pythonSdk = (transport: Language["transport"]): Language => ({
+  lang: "python-sdk",
+  transport,
+  prepare: () => {
+    const python = join(REPO, ".venv/bin/python");
+    need(python, "the Python SDK plugin runs in the repository's venv, where sdk-python is installed; run `npm run setup:polyglot`");
+    execFileSync(python, ["-c", "import hookd_plugin.testing"], { stdio: "pipe" });
+    const env = { HOOKD_CONFORMANCE_TRANSPORT: transport, PYTHONUNBUFFERED: "1" };
+    return { command: python, args: [join(PLUGINS, "python-sdk/conformance_sdk_plugin.py")], env };
+  },
+});
+
 const LANGUAGES: readonly Language[] = [
   typescript("stream"),
   typescript("unary"),
+  pythonSdk("stream"),
+  pythonSdk("unary"),
   {
     lang: "python",
     transport: "unary",

@@ -1,6 +1,6 @@
 // scripts/step.mjs, what `npm start` and `npm test` run each long step through: one line on
 // stderr when the step starts and one when it ends, the command's stdout and exit code untouched
-// (scripts/test-summary.mjs and .ci/run read them), and no colour off a terminal.
+// (scripts/test-node-versions.mjs and .ci/run read them), and no colour off a terminal.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,5 @@
-// The Python example plugin is a raw-stub unary plugin (grpcio) with no Attach: the daemon opens
-// the stream, gets UNIMPLEMENTED, and calls it unary from then on, with the same answers. The Go
-// example (prompt-guard) is built on the Go SDK, which serves Attach: it stays on the stream. Both run as real managed processes. Prerequisite: `npm run setup:polyglot` (the
+// The Python and Go example plugins are built on their SDKs, which serve Attach: the daemon keeps
+// calling them over the stream, with the same answers each time. Both run as real managed processes. Prerequisite: `npm run setup:polyglot` (the
 // venv and the Go binaries); a missing one fails the test, nothing is skipped.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -50,8 +49,10 @@ async function twice<P extends PointName>(plugin: ManagedPlugin, point: P, event
   return results;
 }
 
-describe("the unary example plugins", () => {
-  it("Python (redact-secrets, post-tool): called unary after UNIMPLEMENTED on Attach, answering as before", async () => {
+describe("the example plugins on their SDKs", () => {
+  // The Python example is written on the Python SDK (sdk-python), which serves Attach: the daemon
+  // keeps it on the stream, with the same answers call after call.
+  it("Python (redact-secrets on the SDK, post-tool): called over the Attach stream, answering the same twice", async () => {
     const plugin = await start("redact-secrets", PYTHON, [join(ROOT, "hooks-examples/python/redact_secrets.py")], { PYTHONPATH: join(ROOT, "hooks-examples/python") });
     const args = snapshotJson({ path: "/tmp/x" });
     const event: PostToolEvent = {
@@ -62,7 +63,7 @@ describe("the unary example plugins", () => {
     const [first, second] = await twice(plugin, "post-tool", event);
     expect(first).toMatchObject({ answer: { kind: "accept" }, invocation: { outcome: "answered" } });
     expect(second).toEqual({ ...first, invocation: expect.objectContaining({ outcome: first?.invocation.outcome }) as unknown });
-    expect(plugin.status()).toMatchObject({ transport: "unary", failures: 0, refusedAnswers: 0 });
+    expect(plugin.status()).toMatchObject({ transport: "stream", failures: 0, refusedAnswers: 0 });
   });
 
   // prompt-guard is built on the Go SDK, which serves Attach: the daemon keeps the stream.

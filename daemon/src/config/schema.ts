@@ -1,97 +1,18 @@
 // The daemon's config file, as a zod schema: listeners, plugins, limits, audit, metrics, access.
 // Every object is strict (an unknown key is an error) and every error names the path of the bad
 // key. Owns shape and defaults only; loading and reporting live in load.ts.
-import { POINTS } from "@hookd/sdk";
 import { z } from "zod";
-
-const durationMs = z.number().int().positive();
+import { durationMs } from "./units.js";
+import { pluginSchema } from "./plugin-schema.js";
 
 /** `defaults.pointBudgetMs` when the config does not set it. */
 export const DEFAULT_POINT_BUDGET_MS = 10_000;
-const failurePolicy = z.enum(["fail-closed", "fail-open"]);
-
-const subscriptionOverride = z.strictObject({
-  tools: z.array(z.string().min(1)).optional(),
-  priority: z.number().int().optional(),
-  deadlineMs: durationMs.optional(),
-  failurePolicy: failurePolicy.optional(),
-});
-
-const pointOverrides = z.partialRecord(z.enum(POINTS), subscriptionOverride);
-
-const pluginBase = {
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' or '-'"),
-  /** Per-point overrides of the plugin's own manifest. */
-  points: pointOverrides.optional(),
-  /** Refuse to start (and fail readiness) when this plugin cannot be reached. */
-  required: z.boolean().default(false),
-  /**
-   * shadow: called and audited ("would have denied") beside the enforcing plugins, its answer
-   * never applied and its failures never a failure policy's answer (docs/shadow-mode.md).
-   * Absent means enforce (optional rather than defaulted, so entries built in code need not say it).
-   */
-  mode: z.enum(["enforce", "shadow"]).optional(),
-  /**
-   * Over the agents' hooks (HTTP endpoint, `hookd hook`): this plugin's allow is sent to the agent
-   * as an allow, which skips the agent's own permission prompt for the call. Absent or false: an
-   * allow answers no opinion and the agent's own rules decide (docs/http-hooks.md).
-   */
-  bypassAgentPermissions: z.boolean().optional(),
-};
-
-const tlsClient = z.strictObject({
-  ca: z.string().optional(),
-  cert: z.string().optional(),
-  key: z.string().optional(),
-  serverName: z.string().optional(),
-});
-
-const healthPolicy = z.strictObject({
-  /** Consecutive failed calls after which the plugin is ejected until healthy again. */
-  ejectAfterFailures: z.number().int().positive().default(5),
-  /** First reconnect / health probe delay; doubles up to maxBackoffMs. */
-  initialBackoffMs: durationMs.default(100),
-  maxBackoffMs: durationMs.default(10_000),
-});
-
-export const pluginSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ ...pluginBase, kind: z.literal("in-process"), module: z.string().min(1) }),
-  z.strictObject({ ...pluginBase, kind: z.literal("worker"), module: z.string().min(1) }),
-  z.strictObject({
-    ...pluginBase,
-    kind: z.literal("remote"),
-    /** unix:///path or host:port */
-    target: z.string().min(1),
-    tls: tlsClient.optional(),
-    health: healthPolicy.prefault({}),
-  }),
-  z.strictObject({
-    ...pluginBase,
-    kind: z.literal("managed"),
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).default({}),
-    cwd: z.string().optional(),
-    /** How long a plugin gets to exit after SIGTERM before SIGKILL. */
-    stopGraceMs: durationMs.default(3_000),
-    /** How long the daemon waits for the plugin to report SERVING after a start. */
-    startTimeoutMs: durationMs.default(10_000),
-    health: healthPolicy.prefault({}),
-  }),
-  z.strictObject({
-    ...pluginBase,
-    kind: z.literal("command"),
-    /** A Claude Code / Codex / Gemini CLI hooks file (bare event map, or settings with a top-level "hooks"). */
-    hooks: z.string().min(1),
-    dialect: z.enum(["claude-code", "codex", "gemini"]),
-    failurePolicy: failurePolicy.optional(),
-  }),
-]);
 
 const socketMode = z.string().regex(/^0?[0-7]{3}$/, "an octal mode such as 0600");
 
 const listenerSchema = z.union([
   z.strictObject({
+    /** Listen on this Unix socket path (a stale socket file is replaced). */
     unix: z.string().min(1),
     /** File mode of the socket; default owner only. */
     mode: socketMode.default("0600"),
@@ -99,10 +20,14 @@ const listenerSchema = z.union([
     group: z.union([z.string(), z.number().int()]).optional(),
   }),
   z.strictObject({
+    /** Listen on host:port (e.g. 127.0.0.1:7443; [::1]:7443). */
     tcp: z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d+$/, "host:port"),
+    /** Serve TLS on this listener (absent: plaintext; bind loopback then). */
     tls: z
       .strictObject({
+        /** Server certificate (PEM file). */
         cert: z.string(),
+        /** The server certificate's private key (PEM file). */
         key: z.string(),
         /** When set, clients must present a certificate signed by this CA (mTLS). */
         clientCa: z.string().optional(),
@@ -116,9 +41,11 @@ const listenerSchema = z.union([
 ]);
 
 export const configSchema = z.strictObject({
+  /** Where agents connect (the HookHost gRPC service): Unix sockets, TCP (with TLS) or sockets systemd passes. */
   listeners: z.array(listenerSchema).min(1, "at least one listener"),
   /** Where HookAdmin is served; absent serves it on the agent listeners too. */
   admin: listenerSchema.optional(),
+  /** The hook plugins, each named; at every point they run in priority order (lower first, then by name). */
   plugins: z
     .array(pluginSchema)
     .default([])
@@ -130,8 +57,10 @@ export const configSchema = z.strictObject({
         else seen.set(plugin.name, index);
       });
     }),
+  /** Deadlines and budgets for plugin calls where neither the plugin's manifest nor `plugins[].points` sets one. */
   defaults: z
     .strictObject({
+      /** How long one plugin call may take, unless its manifest or config says otherwise. */
       deadlineMs: durationMs.default(2_000),
       /**
        * Total time all sequential plugins of one point may take. Unset, it is 10 s plus, where a
@@ -151,9 +80,12 @@ export const configSchema = z.strictObject({
       /** True when the config leaves the point budget to its default: command plugins' hooks then stretch it (engine/registry.ts). */
       pointBudgetIsDefault: defaults.pointBudgetMs === undefined,
     })),
+  /** Caps that protect the daemon and the agents from each other; every one answers with a clear error when reached. */
   limits: z
     .strictObject({
+      /** Open hosted sessions in all; one more is refused (RESOURCE_EXHAUSTED). */
       maxSessions: z.number().int().positive().default(10_000),
+      /** Open hosted sessions per agent identity. */
       maxSessionsPerAgent: z.number().int().positive().default(1_000),
       /** Concurrent evaluate calls per agent beyond which RESOURCE_EXHAUSTED answers. */
       maxInflightPerAgent: z.number().int().positive().default(256),
@@ -163,10 +95,15 @@ export const configSchema = z.strictObject({
       handshakeTimeoutMs: durationMs.default(10_000),
       /** Open connections per listener; one more is closed at once. */
       maxConnectionsPerListener: z.number().int().positive().default(1_024),
+      /** Largest message an agent may send (gRPC or an HTTP hook's body) and the daemon may send back. */
       maxMessageBytes: z.number().int().positive().default(4 * 1024 * 1024),
+      /** Times turn-stopping plugins may steer one turn on instead of letting it stop. */
       maxSteeredContinuations: z.number().int().nonnegative().default(8),
+      /** Model steps one hosted turn may take; the turn then ends (max_steps). */
       maxStepsPerTurn: z.number().int().positive().default(64),
+      /** Tool calls of one step a hosted session dispatches at once. */
       toolConcurrency: z.number().int().positive().default(4),
+      /** How long a hosted session waits for the agent's answer to an approval request before it times out. */
       approvalTimeoutMs: durationMs.default(60_000),
       /**
        * How long a hosted tool's finalize boundary (finalizes_content) may take at the agent; a
@@ -179,24 +116,54 @@ export const configSchema = z.strictObject({
       sessionIdleMs: durationMs.optional(),
     })
     .prefault({}),
-  workers: z.strictObject({ size: z.number().int().positive().default(2) }).prefault({}),
+  /** The worker threads that run `kind: worker` plugins. */
+  workers: z
+    .strictObject({
+      /** Threads in the pool shared by every worker plugin. */
+      size: z.number().int().positive().default(2),
+    })
+    .prefault({}),
+  /** The audit log: one JSON line per plugin call and per decision applied (absent: no audit file). */
   audit: z
     .strictObject({
+      /** The audit file, appended to (reopened on SIGHUP, for log rotation). */
       path: z.string().min(1),
       /** always: fsync every record before the agent is answered; interval: every 100 ms; never. */
       fsync: z.enum(["always", "interval", "never"]).default("interval"),
     })
     .optional(),
-  metrics: z.strictObject({ listen: z.string().regex(/^[^:\s]*:\d+$/, "host:port") }).optional(),
-  log: z.strictObject({ level: z.enum(["debug", "info", "warn", "error"]).default("info") }).prefault({}),
+  /** Prometheus metrics over HTTP (absent: no metrics endpoint). */
+  metrics: z
+    .strictObject({
+      /** host:port of the `/metrics` endpoint (bind loopback unless it is protected otherwise). */
+      listen: z.string().regex(/^[^:\s]*:\d+$/, "host:port"),
+    })
+    .optional(),
+  /** The daemon's own log on stdout: JSON lines, or readable text on a terminal. */
+  log: z
+    .strictObject({
+      /** The least severe level written. */
+      level: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    })
+    .prefault({}),
+  /** Who may connect: agent identities by bearer token. */
   access: z
     .strictObject({
       /** Bearer tokens that map a connection to an agent identity. When set, tokens are required. */
       tokens: z
         .array(
           z.union([
-            z.strictObject({ agent: z.string().min(1), token: z.string().min(16) }),
-            z.strictObject({ agent: z.string().min(1), tokenFile: z.string().min(1) }),
+            z.strictObject({
+              /** The agent identity the token stands for: its sessions, limits and audit records carry it. */
+              agent: z.string().min(1),
+              /** The token itself (16 characters or more); prefer tokenFile to keep it out of the config. */
+              token: z.string().min(16),
+            }),
+            z.strictObject({
+              agent: z.string().min(1),
+              /** A file holding the token (read when the config is loaded; surrounding whitespace ignored). */
+              tokenFile: z.string().min(1),
+            }),
           ]),
         )
         .default([]),
@@ -207,13 +174,21 @@ export const configSchema = z.strictObject({
    * and managed plugin). $STATE_DIRECTORY (systemd's StateDirectory=) wins over it; default:
    * `hookd-state` beside the config file, else $XDG_STATE_HOME/hookd (config/load.ts stateDir).
    */
-  state: z.strictObject({ dir: z.string().min(1).optional() }).prefault({}),
+  state: z
+    .strictObject({
+      /** The state directory (see above). */
+      dir: z.string().min(1).optional(),
+    })
+    .prefault({}),
   /** Claude Code http hooks endpoint (and the `hookd hook` forwarder's target). */
   http: z
-    .strictObject({ listen: z.string().regex(/^([^:\s/]*:\d+|unix:\/.+|\/.+)$/, "host:port, unix:/path or an absolute socket path") })
+    .strictObject({
+      /** host:port, unix:/path or an absolute socket path (a socket is owner-only, mode 0600). */
+      listen: z.string().regex(/^([^:\s/]*:\d+|unix:\/.+|\/.+)$/, "host:port, unix:/path or an absolute socket path"),
+    })
     .optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
-export type PluginConfig = z.infer<typeof pluginSchema>;
+export type { PluginConfig } from "./plugin-schema.js";
 export type ListenerConfig = z.infer<typeof listenerSchema>;

@@ -27,8 +27,11 @@ export class SessionFacts {
     const at = key(session.agentId, session.sessionId);
     const before = this.#facts.get(at);
     if (before === undefined && told.transcriptPath === undefined && told.permissionMode === undefined && told.model === undefined) return;
+    // Every hook repeats the same facts: the entry is kept (only moved to the young end) when
+    // nothing changed, so a request allocates nothing here.
+    const after = before !== undefined && unchanged(before, told) ? before : Object.freeze({ ...before, ...defined(told) });
     this.#facts.delete(at);
-    this.#facts.set(at, Object.freeze({ ...before, ...defined(told) }));
+    this.#facts.set(at, after);
     if (this.#facts.size > this.maxSessions) {
       const [oldest] = this.#facts.keys();
       if (oldest !== undefined) this.#facts.delete(oldest);
@@ -45,6 +48,14 @@ export class SessionFacts {
   forget(session: Pick<SessionInfo, "agentId" | "sessionId">): void {
     this.#facts.delete(key(session.agentId, session.sessionId));
   }
+}
+
+function unchanged(before: SessionFactsValue, told: SessionFactsValue): boolean {
+  return (
+    (told.transcriptPath === undefined || told.transcriptPath === before.transcriptPath) &&
+    (told.permissionMode === undefined || told.permissionMode === before.permissionMode) &&
+    (told.model === undefined || told.model === before.model)
+  );
 }
 
 function defined(told: SessionFactsValue): SessionFactsValue {

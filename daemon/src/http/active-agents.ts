@@ -7,6 +7,7 @@ export const HTTP_AGENT_WINDOW_MS = 5 * 60_000;
 export class ActiveAgents {
   readonly #lastSeen = new Map<string, number>();
   readonly #windowMs: number;
+  #last: string | undefined;
 
   constructor(windowMs = HTTP_AGENT_WINDOW_MS) {
     this.#windowMs = windowMs;
@@ -14,8 +15,10 @@ export class ActiveAgents {
 
   seen(agentId: string, now = Date.now()): void {
     // Re-inserted so the map stays in order of last sight: pruning stops at the first live one.
-    this.#lastSeen.delete(agentId);
+    // The agent seen last is already at the young end: updated in place.
+    if (this.#last !== agentId) this.#lastSeen.delete(agentId);
     this.#lastSeen.set(agentId, now);
+    this.#last = agentId;
   }
 
   /** Agents seen within the window, leaving out those `counted` already counts elsewhere. */

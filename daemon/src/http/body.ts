@@ -2,7 +2,7 @@
 // parsed losslessly, with typed field readers whose every problem is a BadRequest naming the
 // field. Owns field access only; which fields an event has lives in request.ts.
 import type { JsonValue } from "@hookd/sdk";
-import { LosslessNumber, parseJson } from "@hookd/sdk";
+import { LosslessNumber, parseJsonFast } from "@hookd/sdk";
 
 /** A request hookd cannot read; `field` names what is wrong (for the 400 answer). */
 export class BadRequest extends Error {
@@ -25,7 +25,7 @@ export function isObject(value: JsonValue | undefined): value is Body {
 export function parseBody(text: string): Body {
   let parsed: JsonValue;
   try {
-    parsed = parseJson(text);
+    parsed = parseJsonFast(text);
   } catch (error) {
     throw new BadRequest("(body)", `not valid JSON: ${(error as Error).message}`);
   }

@@ -6,6 +6,7 @@
 // effective call, as the hosted pipeline does. The turn-end notification the hosted loop fires is
 // fired here where the agent's event ends a turn: a rejected prompt (outcome blocked), a stop
 // nobody steered (completed, or continuation_cap), StopFailure (error), Codex Interrupt (cancelled).
+import type { Cancellation } from "@hookd/sdk/internal";
 import type { EvaluateService } from "../host/evaluate.js";
 import type { Logger } from "../log.js";
 import type { AnswerDialect, HookAnswer } from "./answer.js";
@@ -45,7 +46,7 @@ const PERFORMED_BY_THE_HOOK = new Map<string, string>([
   ["WorktreeRemove", "a WorktreeRemove hook performs Claude Code's removal of a hook-made worktree; hookd only observes it, so unless another WorktreeRemove hook removes it, the worktree stays on disk"],
 ]);
 
-async function preTool(deps: DispatchDeps, request: HookRequest & { point: "pre-tool" }, dialect: AnswerDialect, signal: AbortSignal): Promise<HookAnswer> {
+async function preTool(deps: DispatchDeps, request: HookRequest & { point: "pre-tool" }, dialect: AnswerDialect, signal: Cancellation): Promise<HookAnswer> {
   const { evaluate } = deps;
   const rewrite = await evaluate.evaluateRewrite(request.data, { signal });
   if (rewrite.outcome.kind === "deny") return preToolAnswer({ decision: rewrite.outcome, decidedBy: rewrite.trace.decidedBy, bypass: false }, dialect);
@@ -58,7 +59,7 @@ async function preTool(deps: DispatchDeps, request: HookRequest & { point: "pre-
   );
 }
 
-async function decideRequest(deps: DispatchDeps, request: HookRequest, dialect: AnswerDialect, signal: AbortSignal): Promise<HookAnswer> {
+async function decideRequest(deps: DispatchDeps, request: HookRequest, dialect: AnswerDialect, signal: Cancellation): Promise<HookAnswer> {
   const { evaluate } = deps;
   const { session } = request;
   switch (request.point) {
@@ -102,7 +103,7 @@ async function decideRequest(deps: DispatchDeps, request: HookRequest, dialect: 
 }
 
 /** Decides one request and renders the dialect's answer, fitted to the fields the agent accepts there. */
-export async function answerHook(deps: DispatchDeps, request: HookRequest, dialect: AnswerDialect, signal: AbortSignal): Promise<HookAnswer> {
+export async function answerHook(deps: DispatchDeps, request: HookRequest, dialect: AnswerDialect, signal: Cancellation): Promise<HookAnswer> {
   const { answer, dropped } = fitAnswer(await decideRequest(deps, request, dialect, signal), request.event, dialect);
   if (dropped.length > 0) deps.log.warn("answer fields the agent does not accept at this event were dropped", { event: request.event, dialect, dropped });
   return answer;

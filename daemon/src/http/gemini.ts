@@ -5,6 +5,7 @@
 //   AfterTool    -> post-tool          AfterAgent  -> turn-stopping
 //   SessionEnd   -> session-end
 //   BeforeModel, AfterModel, BeforeToolSelection, PreCompress, Notification -> agent-event
+import type { Cancellation } from "@hookd/sdk/internal";
 import type { EvaluateService } from "../host/evaluate.js";
 import type { HookAnswer } from "./answer.js";
 import {
@@ -23,7 +24,7 @@ export type GeminiEvaluator = Pick<
   "evaluateSessionStart" | "evaluatePreStep" | "evaluateRewrite" | "evaluatePreTool" | "evaluatePostTool" | "evaluateTurnStopping" | "evaluateSessionEnd" | "evaluateAgentEvent"
 >;
 
-export async function answerGeminiHook(evaluate: GeminiEvaluator, request: GeminiRequest, signal: AbortSignal): Promise<HookAnswer> {
+export async function answerGeminiHook(evaluate: GeminiEvaluator, request: GeminiRequest, signal: Cancellation): Promise<HookAnswer> {
   switch (request.event) {
     case "SessionStart":
       return geminiSessionStartAnswer((await evaluate.evaluateSessionStart(request.data, { signal })).contexts);

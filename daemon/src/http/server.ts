@@ -22,6 +22,8 @@ import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } fro
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import type { SessionInfo } from "@hookd/sdk";
+import { LazyAbort } from "@hookd/sdk/internal";
+import type { Cancellation } from "@hookd/sdk/internal";
 import type { SessionFacts } from "../engine/session-facts.js";
 import type { Logger } from "../log.js";
 import { forwardedOutput } from "./answer.js";
@@ -174,7 +176,7 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
   const resolveAgent = options.resolveAgent ?? defaultAgent;
   const deps = { evaluate, log, bypassesAgentPermissions: options.bypassesAgentPermissions ?? (() => false) };
   const stops = new StopCounter();
-  const inflight = new Set<AbortController>();
+  const inflight = new Set<LazyAbort>();
 
   const send = (res: ServerResponse, status: number, body: unknown): void => {
     const text = JSON.stringify(body);
@@ -197,7 +199,7 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     const steeredContinuations = (sessionId: string, active: boolean): number => stops.next(`${agentId}\u0000${sessionId}`, active);
     const expected = eventInPath === undefined ? {} : { expectedEvent: eventInPath };
     // Read before anything is evaluated, so a bad body is a 400 naming the field.
-    let decideRequest: (signal: AbortSignal) => Promise<HookAnswer>;
+    let decideRequest: (signal: Cancellation) => Promise<HookAnswer>;
     let told: { readonly session: SessionInfo; readonly passThrough: PassThrough; readonly ends: boolean };
     if (dialect === "gemini") {
       const request = readGeminiRequest(text, { agentId, ...expected, steeredContinuations });
@@ -214,14 +216,15 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     // Remembered before deciding, so the hooks this very event runs see it too.
     options.facts?.remember(told.session, told.passThrough);
     options.onAgent?.(agentId);
-    // The agent hanging up cancels the evaluation (plugins see their signal abort).
-    const controller = new AbortController();
+    // The agent hanging up cancels the evaluation (plugins see their signal abort). Lazy: most
+    // evaluations never read a signal, and an AbortSignal per request is a visible share of its cost.
+    const controller = new LazyAbort();
     inflight.add(controller);
     res.on("close", () => {
       if (!res.writableFinished) controller.abort(new HttpError(499, "the client closed the request"));
     });
     try {
-      const answer = await decideRequest(controller.signal).finally(() => {
+      const answer = await decideRequest(controller).finally(() => {
         if (told.ends) options.facts?.forget(told.session);
       });
       if (header(req.headers, FORWARD_HEADER) !== "1") return send(res, 200, answer);

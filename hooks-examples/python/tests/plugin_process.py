@@ -12,9 +12,10 @@ from pathlib import Path
 import grpc
 import pytest
 
-from hookd.v1 import plugin_pb2_grpc
-
 PLUGIN = Path(__file__).resolve().parent.parent / "redact_secrets.py"
+SDK_SRC = Path(__file__).resolve().parents[3] / "sdk-python" / "src"
+#: What the plugin process needs besides its own directory: the SDK (from the checkout).
+ENV = {"PYTHONPATH": str(SDK_SRC)}
 
 
 @dataclass
@@ -23,10 +24,6 @@ class RunningPlugin:
     address: str
     channel: grpc.Channel
     log: Path
-
-    @property
-    def stub(self) -> plugin_pb2_grpc.HookPluginStub:
-        return plugin_pb2_grpc.HookPluginStub(self.channel)
 
     def terminate(self, timeout: float = 10) -> int:
         """Sends SIGTERM, closes the channel and returns the exit code."""
@@ -43,7 +40,7 @@ def start_plugin(directory: Path) -> RunningPlugin:
     with log.open("wb") as stderr:
         process = subprocess.Popen(
             [sys.executable, str(PLUGIN)],
-            env={**os.environ, "HOOKD_PLUGIN_SOCKET": str(socket_path)},
+            env={**os.environ, **ENV, "HOOKD_PLUGIN_SOCKET": str(socket_path)},
             stderr=stderr,
         )
     address = f"unix:{socket_path}"

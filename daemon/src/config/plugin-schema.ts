@@ -1,0 +1,119 @@
+// The config's plugin entries, as a zod schema: one strict object per plugin kind, their shared
+// keys, per-point overrides of a plugin's manifest, and the health policy of remote plugins.
+// Owns shape and defaults only (schema.ts assembles the whole config).
+import { POINTS } from "@hookd/sdk";
+import { z } from "zod";
+import { durationMs } from "./units.js";
+
+export const failurePolicy = z.enum(["fail-closed", "fail-open"]);
+
+const subscriptionOverride = z.strictObject({
+  /** Only these tools (names or `*` globs) reach the plugin at this tool point; replaces the manifest's list. */
+  tools: z.array(z.string().min(1)).optional(),
+  /** Order among the point's plugins (lower runs first; then by name); replaces the manifest's. */
+  priority: z.number().int().optional(),
+  /** How long one call of the plugin at this point may take; replaces the manifest's. */
+  deadlineMs: durationMs.optional(),
+  /** What a failed call answers at this point (fail-closed: the point's refusal; fail-open: no opinion); replaces the manifest's. */
+  failurePolicy: failurePolicy.optional(),
+});
+
+const pointOverrides = z.partialRecord(z.enum(POINTS), subscriptionOverride);
+
+const pluginBase = {
+  /** The plugin's name, unique in the config; audit records, metrics and logs name it. */
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' or '-'"),
+  /** Per-point overrides of the plugin's own manifest. */
+  points: pointOverrides.optional(),
+  /** Refuse to start (and fail readiness) when this plugin cannot be reached. */
+  required: z.boolean().default(false),
+  /**
+   * shadow: called and audited ("would have denied") beside the enforcing plugins, its answer
+   * never applied and its failures never a failure policy's answer (docs/shadow-mode.md).
+   * Absent means enforce (optional rather than defaulted, so entries built in code need not say it).
+   */
+  mode: z.enum(["enforce", "shadow"]).optional(),
+  /**
+   * Over the agents' hooks (HTTP endpoint, `hookd hook`): this plugin's allow is sent to the agent
+   * as an allow, which skips the agent's own permission prompt for the call. Absent or false: an
+   * allow answers no opinion and the agent's own rules decide (docs/http-hooks.md).
+   */
+  bypassAgentPermissions: z.boolean().optional(),
+};
+
+const tlsClient = z.strictObject({
+  /** CA bundle (PEM file) that signs the plugin's certificate (default: the system's). */
+  ca: z.string().optional(),
+  /** Client certificate (PEM file), for a plugin that requires mTLS. */
+  cert: z.string().optional(),
+  /** The client certificate's private key (PEM file). */
+  key: z.string().optional(),
+  /** The name the plugin's certificate must carry, when it differs from the target's host. */
+  serverName: z.string().optional(),
+});
+
+const healthPolicy = z.strictObject({
+  /** Consecutive failed calls after which the plugin is ejected until healthy again. */
+  ejectAfterFailures: z.number().int().positive().default(5),
+  /** First reconnect / health probe delay; doubles up to maxBackoffMs. */
+  initialBackoffMs: durationMs.default(100),
+  /** Longest delay between reconnects and health probes. */
+  maxBackoffMs: durationMs.default(10_000),
+});
+
+export const pluginSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    ...pluginBase,
+    /**
+     * How the plugin runs: in-process (a module loaded into the daemon), worker (a module in a
+     * worker thread), remote (a gRPC server the daemon dials), managed (a gRPC server process the
+     * daemon starts and supervises), command (an agent's hooks file, run as the agent runs it).
+     */
+    kind: z.literal("in-process"),
+    /**
+     * The plugin's module (built JavaScript: an ES module whose default export is the plugin), a
+     * path (relative paths resolve against the config file's directory).
+     */
+    module: z.string().min(1),
+  }),
+  z.strictObject({ ...pluginBase, kind: z.literal("worker"), module: z.string().min(1) }),
+  z.strictObject({
+    ...pluginBase,
+    kind: z.literal("remote"),
+    /** unix:///path or host:port */
+    target: z.string().min(1),
+    /** TLS for a host:port target (absent: plaintext, for loopback and Unix sockets). */
+    tls: tlsClient.optional(),
+    /** When a failing plugin is ejected, and how soon it is probed again. */
+    health: healthPolicy.prefault({}),
+  }),
+  z.strictObject({
+    ...pluginBase,
+    kind: z.literal("managed"),
+    /** The plugin's executable; it serves gRPC on the Unix socket named by $HOOKD_PLUGIN_SOCKET. */
+    command: z.string().min(1),
+    /** Arguments of the command. */
+    args: z.array(z.string()).default([]),
+    /** Variables added to the command's environment. */
+    env: z.record(z.string(), z.string()).default({}),
+    /** The command's working directory (default: the config file's directory). */
+    cwd: z.string().optional(),
+    /** How long a plugin gets to exit after SIGTERM before SIGKILL. */
+    stopGraceMs: durationMs.default(3_000),
+    /** How long the daemon waits for the plugin to report SERVING after a start. */
+    startTimeoutMs: durationMs.default(10_000),
+    health: healthPolicy.prefault({}),
+  }),
+  z.strictObject({
+    ...pluginBase,
+    kind: z.literal("command"),
+    /** A Claude Code / Codex / Gemini CLI hooks file (bare event map, or settings with a top-level "hooks"). */
+    hooks: z.string().min(1),
+    /** Whose hooks file it is: the events and answers of that agent's hook system. */
+    dialect: z.enum(["claude-code", "codex", "gemini"]),
+    /** What a failed hook answers (default: as the agent would treat it). */
+    failurePolicy: failurePolicy.optional(),
+  }),
+]);
+
+export type PluginConfig = z.infer<typeof pluginSchema>;

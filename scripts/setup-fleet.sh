@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the standard load balancers the fleet tests (test/fleet/) put in front of several
+# hookd instances: nginx (grpc_pass, hash ... consistent) and HAProxy (gRPC health checks), both
+# from Debian's packages. Nothing is done when both binaries are already there; the packages'
+# own services are never started (the tests run each balancer with its own prefix and config).
+set -euo pipefail
+
+missing=()
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+command -v apt-get >/dev/null || {
+  echo "setup-fleet: ${missing[*]} not installed and no apt-get; install them with your package manager" >&2
+  exit 1
+}
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "setup-fleet: installing ${missing[*]} from Debian's packages" >&2
+# policy-rc.d exit 101 keeps the packages from starting their system services on install.
+policy=/usr/sbin/policy-rc.d
+created_policy=""
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null && $sudo chmod +x "$policy" && created_policy=1
+fi
+trap '[ -n "$created_policy" ] && $sudo rm -f "$policy"' EXIT
+$sudo apt-get update -qq >&2
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

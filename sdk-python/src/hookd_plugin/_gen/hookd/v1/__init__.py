@@ -1,0 +1,1 @@
+"""Generated from proto/hookd by scripts/gen-polyglot.sh. DO NOT EDIT."""
