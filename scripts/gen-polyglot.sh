@@ -6,11 +6,12 @@
 #     raw-stub conformance plugin uses it), and the Python SDK's private copy
 #     sdk-python/src/hookd_plugin/_gen/hookd/v1, whose imports are rewritten to be package-relative
 #     so the SDK never puts a top-level `hookd` package on sys.path;
-#   - Go: `buf generate` with hooks-examples/go/buf.gen.yaml and protoc-gen-go / protoc-gen-go-grpc
-#     installed at pinned versions into hooks-examples/go/.bin, writing hooks-examples/go/gen.
+#   - Go: `buf generate` with sdk-go/buf.gen.yaml and protoc-gen-go / protoc-gen-go-grpc installed
+#     at pinned versions into sdk-go/.bin, writing sdk-go/gen (package hookdv1 of the Go SDK, which
+#     the Go examples and conformance plugins import).
 set -euo pipefail
 
-# protoc-gen-go is released with the protobuf runtime, so its version is read from go.mod.
+# protoc-gen-go is released with the protobuf runtime, so its version is read from sdk-go/go.mod.
 PROTOC_GEN_GO_GRPC_VERSION=v1.6.2
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -55,8 +56,8 @@ for init in "$sdk_gen/__init__.py" "$sdk_gen/hookd/__init__.py" "$sdk_gen/hookd/
 done
 
 # Go: install the pinned plugins unless they are already there, then let buf run them.
-gobin=$root/hooks-examples/go/.bin
-protoc_gen_go_version=$(cd hooks-examples/go && go list -m -f '{{.Version}}' google.golang.org/protobuf)
+gobin=$root/sdk-go/.bin
+protoc_gen_go_version=$(cd sdk-go && go list -m -f '{{.Version}}' google.golang.org/protobuf)
 install_plugin() { # NAME PACKAGE VERSION VERSION_OUTPUT
   if [[ "$("$gobin/$1" --version 2>/dev/null)" != "$4" ]]; then
     GOBIN=$gobin go install "$2@$3"
@@ -66,4 +67,4 @@ install_plugin protoc-gen-go google.golang.org/protobuf/cmd/protoc-gen-go \
   "$protoc_gen_go_version" "protoc-gen-go $protoc_gen_go_version"
 install_plugin protoc-gen-go-grpc google.golang.org/grpc/cmd/protoc-gen-go-grpc \
   "$PROTOC_GEN_GO_GRPC_VERSION" "protoc-gen-go-grpc ${PROTOC_GEN_GO_GRPC_VERSION#v}"
-PATH=$gobin:$PATH npx --no-install buf generate --template hooks-examples/go/buf.gen.yaml
+PATH=$gobin:$PATH npx --no-install buf generate --template sdk-go/buf.gen.yaml

@@ -5,8 +5,8 @@
 #     and the interpreter still matches; the Python SDK (sdk-python) installed into it editable,
 #     so every .venv python (the examples, the conformance plugins) imports hookd_plugin from
 #     the working tree;
-#   - the Go example module's dependencies downloaded and its binaries built into
-#     hooks-examples/go/bin.
+#   - the Go SDK's and the Go example module's dependencies downloaded, and the examples' binaries
+#     built into hooks-examples/go/bin.
 # Idempotent, quiet and quick when already done. Needs python3 (3.11+, with venv) and go; reaches
 # only PyPI and the Go module proxy.
 set -euo pipefail
@@ -48,6 +48,7 @@ fi
 
 # Go: fetch the module's dependencies and build every command into bin/ (Go's build cache makes
 # a rebuild of unchanged sources cheap).
+(cd sdk-go && go mod download) || die "downloading the Go SDK's dependencies failed"
 (
   cd hooks-examples/go
   go mod download

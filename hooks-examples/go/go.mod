@@ -3,7 +3,7 @@ module example.com/hookd/hooks-examples/go
 go 1.26.0
 
 require (
-	google.golang.org/grpc v1.85.0
+	github.com/hookd-dev/hookd/sdk-go v0.0.0
 	google.golang.org/protobuf v1.36.12
 )
 
@@ -12,4 +12,8 @@ require (
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
+	google.golang.org/grpc v1.85.0 // indirect
 )
+
+// The SDK from this repository; outside it, drop the replace and require a published version.
+replace github.com/hookd-dev/hookd/sdk-go => ../../sdk-go

@@ -7,10 +7,10 @@
 // answer, invalid combinations, forged sources) must become the same typed decisions with the
 // same trace, and ListPlugins must show the transport in use.
 //
-// Flavours today: TypeScript SDK over the stream (servePlugin's default) and unary (its manifest
-// asks for unary); raw TypeScript (@grpc/grpc-js + the generated descriptors, no @hookd/sdk),
-// raw Python (grpcio) and raw Go (grpc-go), all three unary: they have no Attach, the daemon
-// finds UNIMPLEMENTED and calls them unary.
+// Flavours today: the TypeScript, Python and Go SDKs, each over the stream (their default) and
+// unary (the manifest asks for unary); raw TypeScript (@grpc/grpc-js + the generated
+// descriptors, no @hookd/sdk), raw Python (grpcio) and raw Go (grpc-go), all three unary: they
+// have no Attach, the daemon finds UNIMPLEMENTED and calls them unary.
 //
 // Per flavour two daemons run: one with the plugin's points configured fail-closed, one
 // fail-open (the config's per-point failurePolicy overrides the manifest, which says fail-closed),
@@ -101,6 +101,27 @@ const typescriptSdk = (transport: Flavour["transport"]): Flavour => ({
   },
 });
 
+/**
+ * The Go SDK's plugin (test/conformance/plugins/go-sdk, built on sdk-go), over both transports:
+ * the Attach stream (the SDK's default) and unary (its manifest asks for unary).
+ */
+const goSdk = (transport: Flavour["transport"]): Flavour => ({
+  lang: "go",
+  style: "sdk",
+  transport,
+  prepare: () => {
+    const dir = join(PLUGINS, "go-sdk");
+    const binary = join(dir, "bin/conformance-plugin");
+    try {
+      execFileSync("go", ["build", "-o", binary, "."], { cwd: dir, stdio: "pipe" });
+    } catch (error) {
+      const detail = (error as { code?: string; stderr?: Buffer }).code === "ENOENT" ? "go is not installed (or not on PATH)" : String((error as { stderr?: Buffer }).stderr ?? error);
+      throw new Error(`conformance: cannot build the Go SDK plugin in ${dir}: ${detail}`, { cause: error });
+    }
+    return { command: binary, args: [], env: { HOOKD_CONFORMANCE_TRANSPORT: transport } };
+  },
+});
+
 // ---- the Python SDK plugin (sdk-python, hookd_plugin): the whole table over each transport ----
 const pythonSdk = (transport: Flavour["transport"]): Flavour => ({
   lang: "python",
@@ -120,6 +141,8 @@ const FLAVOURS: readonly Flavour[] = [
   typescriptSdk("unary"),
   pythonSdk("stream"),
   pythonSdk("unary"),
+  goSdk("stream"),
+  goSdk("unary"),
   {
     lang: "typescript",
     style: "raw",

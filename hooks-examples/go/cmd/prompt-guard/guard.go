@@ -9,9 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"google.golang.org/grpc/status"
-
-	hookdv1 "example.com/hookd/hooks-examples/go/gen/hookd/v1"
+	hookdv1 "github.com/hookd-dev/hookd/sdk-go/gen/hookd/v1"
+	"github.com/hookd-dev/hookd/sdk-go/hookd"
 )
 
 const (
@@ -53,31 +52,30 @@ func parseRules(r io.Reader) ([]rule, error) {
 	return rules, sc.Err()
 }
 
-// guard is the pre-step plugin: it rejects a batch whose prompts match a deny rule and otherwise
+// guard is the pre-step gate: it rejects a batch whose prompts match a deny rule and otherwise
 // enters the step with the batch plus a note that the prompt was checked.
 type guard struct {
-	hookdv1.UnimplementedHookPluginServer
 	rules []rule
 }
 
-func (g *guard) Describe(context.Context, *hookdv1.DescribeRequest) (*hookdv1.DescribeResponse, error) {
-	return &hookdv1.DescribeResponse{Manifest: &hookdv1.PluginManifest{
-		Name:    pluginName,
-		Version: pluginVersion,
-		Subscriptions: []*hookdv1.Subscription{{
-			Point:         hookdv1.Point_POINT_PRE_STEP,
-			Priority:      10,
-			FailurePolicy: hookdv1.FailurePolicy_FAILURE_POLICY_FAIL_CLOSED,
-		}},
+// plugin is the guard as a hookd plugin: pre-step only, priority 10, fail-closed, pure.
+func (g *guard) plugin() *hookd.Plugin {
+	return &hookd.Plugin{
+		Name:           pluginName,
+		Version:        pluginVersion,
 		SideEffectFree: true,
-	}}, nil
+		PreStep:        g.preStep,
+		Options: map[hookdv1.Point]hookd.Subscription{
+			hookdv1.Point_POINT_PRE_STEP: {Priority: 10, FailurePolicy: hookdv1.FailurePolicy_FAILURE_POLICY_FAIL_CLOSED},
+		},
+	}
 }
 
-func (g *guard) PreStep(ctx context.Context, req *hookdv1.PreStepRequest) (*hookdv1.PreStepResponse, error) {
-	batch := req.GetEvent().GetMessages()
+func (g *guard) preStep(ctx context.Context, ev *hookdv1.PreStepEvent) (*hookdv1.PreStepDecision, error) {
+	batch := ev.GetMessages()
 	if len(batch) == 0 {
 		// A tool continuation with no new input: nothing to check, nothing to note.
-		return preStep(&hookdv1.PreStepDecision{Decision: &hookdv1.PreStepDecision_Pass{Pass: &hookdv1.Pass{}}}), nil
+		return hookd.PreStep.Pass(), nil
 	}
 	for _, msg := range batch {
 		if !isPrompt(msg) {
@@ -85,17 +83,15 @@ func (g *guard) PreStep(ctx context.Context, req *hookdv1.PreStepRequest) (*hook
 		}
 		for _, block := range msg.GetContent() {
 			if err := ctx.Err(); err != nil {
-				return nil, status.FromContextError(err).Err()
+				return nil, err
 			}
 			if r, ok := g.match(block.GetText()); ok {
-				reason := fmt.Sprintf("prompt matches deny rule %q", r.name)
-				return preStep(&hookdv1.PreStepDecision{Decision: &hookdv1.PreStepDecision_Reject{Reject: &hookdv1.Reject{Reason: reason}}}), nil
+				return hookd.PreStep.Reject(fmt.Sprintf("prompt matches deny rule %q", r.name)), nil
 			}
 		}
 	}
 	// Enter carries the complete batch: the claimed messages unchanged, then the note.
-	enter := &hookdv1.Enter{Messages: append(slices.Clone(batch), checkedMessage())}
-	return preStep(&hookdv1.PreStepDecision{Decision: &hookdv1.PreStepDecision_Enter{Enter: enter}}), nil
+	return hookd.PreStep.Enter(append(slices.Clone(batch), checkedMessage())...), nil
 }
 
 func (g *guard) match(text string) (rule, bool) {
@@ -113,13 +109,5 @@ func isPrompt(msg *hookdv1.Message) bool {
 }
 
 func checkedMessage() *hookdv1.Message {
-	return &hookdv1.Message{
-		Role:    hookdv1.Role_ROLE_USER,
-		Content: []*hookdv1.ContentBlock{{Block: &hookdv1.ContentBlock_Text{Text: checkedNote}}},
-		Source:  &hookdv1.MessageSource{Kind: &hookdv1.MessageSource_Plugin{Plugin: &hookdv1.PluginSource{Name: pluginName}}},
-	}
-}
-
-func preStep(d *hookdv1.PreStepDecision) *hookdv1.PreStepResponse {
-	return &hookdv1.PreStepResponse{Decision: d}
+	return hookd.PluginMessage(pluginName, checkedNote)
 }

@@ -2,22 +2,23 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
-	hookdv1 "example.com/hookd/hooks-examples/go/gen/hookd/v1"
-	"example.com/hookd/hooks-examples/go/internal/plugintest"
+	hookdv1 "github.com/hookd-dev/hookd/sdk-go/gen/hookd/v1"
+	"github.com/hookd-dev/hookd/sdk-go/hookdtest"
 )
 
-func startGuard(t *testing.T, rules []rule) hookdv1.HookPluginClient {
+// startGuard serves the guard on a temporary socket (hookdtest) and calls it the way the daemon
+// does, over the unary RPCs or, with hookdtest.OverStream(), over the Attach stream.
+func startGuard(t *testing.T, rules []rule, options ...hookdtest.Option) *hookdtest.Client {
 	t.Helper()
-	return hookdv1.NewHookPluginClient(plugintest.Start(t, &guard{rules: rules}))
+	return hookdtest.Start(t, (&guard{rules: rules}).plugin(), options...)
 }
 
 func prompt(text string) *hookdv1.Message {
@@ -29,22 +30,12 @@ func prompt(text string) *hookdv1.Message {
 	}
 }
 
-func preStepRequest(msgs ...*hookdv1.Message) *hookdv1.PreStepRequest {
-	return &hookdv1.PreStepRequest{Event: &hookdv1.PreStepEvent{
-		Session:  &hookdv1.SessionInfo{SessionId: "s1", AgentId: "agent"},
-		Turn:     1,
-		Step:     1,
-		Messages: msgs,
-	}}
+func preStepEvent(msgs ...*hookdv1.Message) *hookdv1.PreStepEvent {
+	return hookdtest.PreStepEvent(msgs...)
 }
 
 func TestDescribe(t *testing.T) {
-	client := startGuard(t, defaultRules)
-	resp, err := client.Describe(t.Context(), &hookdv1.DescribeRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := resp.GetManifest()
+	m := startGuard(t, defaultRules).Manifest()
 	if m.GetName() != "prompt-guard" || !m.GetSideEffectFree() || len(m.GetSubscriptions()) != 1 {
 		t.Fatalf("manifest = %v", m)
 	}
@@ -65,19 +56,20 @@ func TestRejectsDeniedPrompts(t *testing.T) {
 		{":(){ :|:& };:", "fork bomb"},
 		{"dd if=/dev/zero of=/dev/sda bs=1M", "write to a raw disk"},
 	} {
-		resp, err := client.PreStep(t.Context(), preStepRequest(prompt("hello"), prompt(tc.prompt)))
+		decision, err := client.PreStep(t.Context(), preStepEvent(prompt("hello"), prompt(tc.prompt)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		reject := resp.GetDecision().GetReject()
+		reject := decision.GetReject()
 		if reject == nil || !strings.Contains(reject.GetReason(), `"`+tc.rule+`"`) {
-			t.Errorf("%q: decision = %v, want a reject naming %q", tc.prompt, resp.GetDecision(), tc.rule)
+			t.Errorf("%q: decision = %v, want a reject naming %q", tc.prompt, decision, tc.rule)
 		}
 	}
 }
 
 func TestEntersCleanBatchWithNote(t *testing.T) {
-	client := startGuard(t, defaultRules)
+	// Over the Attach stream, as the daemon calls an SDK plugin by default.
+	client := startGuard(t, defaultRules, hookdtest.OverStream())
 	// A plugin's context is not a prompt, so the rule text it quotes is not checked.
 	policy := &hookdv1.Message{
 		Role:    hookdv1.Role_ROLE_USER,
@@ -86,11 +78,11 @@ func TestEntersCleanBatchWithNote(t *testing.T) {
 	}
 	batch := []*hookdv1.Message{prompt("rm -rf /tmp/build and rebuild"), policy}
 
-	resp, err := client.PreStep(t.Context(), preStepRequest(batch...))
+	decision, err := client.PreStep(t.Context(), preStepEvent(batch...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := resp.GetDecision().GetEnter().GetMessages()
+	got := decision.GetEnter().GetMessages()
 	want := append(slices.Clone(batch), checkedMessage())
 	if len(got) != len(want) {
 		t.Fatalf("entered %d messages, want %d: %v", len(got), len(want), got)
@@ -108,12 +100,12 @@ func TestEntersCleanBatchWithNote(t *testing.T) {
 
 func TestPassesEmptyBatch(t *testing.T) {
 	client := startGuard(t, defaultRules)
-	resp, err := client.PreStep(t.Context(), preStepRequest())
+	decision, err := client.PreStep(t.Context(), preStepEvent())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.GetDecision().GetPass() == nil {
-		t.Fatalf("decision = %v, want pass", resp.GetDecision())
+	if hookdtest.Kind(decision) != "pass" {
+		t.Fatalf("decision = %v, want pass", decision)
 	}
 }
 
@@ -121,8 +113,8 @@ func TestStopsAtDeadline(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	g := &guard{rules: defaultRules}
-	_, err := g.PreStep(ctx, preStepRequest(prompt("hello")))
-	if status.Code(err) != codes.Canceled {
+	_, err := g.preStep(ctx, preStepEvent(prompt("hello")))
+	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want Canceled", err)
 	}
 }

@@ -19,11 +19,11 @@ import (
 	"regexp"
 	"syscall"
 
-	"example.com/hookd/hooks-examples/go/internal/pluginserver"
+	"github.com/hookd-dev/hookd/sdk-go/hookd"
 )
 
 func main() {
-	listen := flag.String("listen", "", "address to serve on, unix:PATH or HOST:PORT (default: unix socket from $"+pluginserver.SocketEnv+")")
+	listen := flag.String("listen", "", "address to serve on, unix:PATH or HOST:PORT (default: unix socket from $"+hookd.SocketEnv+")")
 	denyFile := flag.String("deny-file", "", "file of deny rules, one regular expression a line ('#' starts a comment line)")
 	var denies []string
 	flag.Func("deny", "deny rule, a regular expression (repeatable)", func(expr string) error {
@@ -45,7 +45,7 @@ func run(listen, denyFile string, denies []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	return pluginserver.Run(ctx, listen, &guard{rules: rules})
+	return hookd.Serve(ctx, (&guard{rules: rules}).plugin(), hookd.WithAddress(listen))
 }
 
 // loadRules gathers the rules of denyFile and denies, or the default rules when both are empty.

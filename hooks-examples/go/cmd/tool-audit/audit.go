@@ -7,9 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"google.golang.org/grpc/status"
-
-	hookdv1 "example.com/hookd/hooks-examples/go/gen/hookd/v1"
+	hookdv1 "github.com/hookd-dev/hookd/sdk-go/gen/hookd/v1"
+	"github.com/hookd-dev/hookd/sdk-go/hookd"
 )
 
 const (
@@ -31,28 +30,26 @@ type record struct {
 
 // auditor is the tool-result observer: it appends one JSON line per final tool result to w.
 type auditor struct {
-	hookdv1.UnimplementedHookPluginServer
 	now func() time.Time
 
 	mu sync.Mutex // serializes writes so that concurrent calls never interleave lines
 	w  io.Writer
 }
 
-func (a *auditor) Describe(context.Context, *hookdv1.DescribeRequest) (*hookdv1.DescribeResponse, error) {
-	return &hookdv1.DescribeResponse{Manifest: &hookdv1.PluginManifest{
-		Name:    pluginName,
-		Version: pluginVersion,
-		Subscriptions: []*hookdv1.Subscription{{
-			Point:         hookdv1.Point_POINT_TOOL_RESULT,
-			FailurePolicy: hookdv1.FailurePolicy_FAILURE_POLICY_FAIL_OPEN,
-		}},
-		// Writing the log is a side effect.
-		SideEffectFree: false,
-	}}, nil
+// plugin is the auditor as a hookd plugin: tool-result for every tool, fail-open; writing the
+// log is a side effect, so it is not side-effect free.
+func (a *auditor) plugin() *hookd.Plugin {
+	return &hookd.Plugin{
+		Name:       pluginName,
+		Version:    pluginVersion,
+		ToolResult: a.toolResult,
+		Options: map[hookdv1.Point]hookd.Subscription{
+			hookdv1.Point_POINT_TOOL_RESULT: {FailurePolicy: hookdv1.FailurePolicy_FAILURE_POLICY_FAIL_OPEN},
+		},
+	}
 }
 
-func (a *auditor) ToolResult(ctx context.Context, req *hookdv1.ToolResultRequest) (*hookdv1.ToolResultResponse, error) {
-	ev := req.GetEvent()
+func (a *auditor) toolResult(ctx context.Context, ev *hookdv1.ToolResultEvent) error {
 	rec := record{
 		Time:      a.now().UTC(),
 		SessionID: ev.GetSession().GetSessionId(),
@@ -65,12 +62,9 @@ func (a *auditor) ToolResult(ctx context.Context, req *hookdv1.ToolResultRequest
 	}
 	line, err := json.Marshal(rec)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := a.append(ctx, append(line, '\n')); err != nil {
-		return nil, err
-	}
-	return &hookdv1.ToolResultResponse{}, nil
+	return a.append(ctx, append(line, '\n'))
 }
 
 // append writes line unless the call's deadline passed while it waited for its turn.
@@ -78,7 +72,7 @@ func (a *auditor) append(ctx context.Context, line []byte) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if err := ctx.Err(); err != nil {
-		return status.FromContextError(err).Err()
+		return err
 	}
 	_, err := a.w.Write(line)
 	return err

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	hookdv1 "example.com/hookd/hooks-examples/go/gen/hookd/v1"
-	"example.com/hookd/hooks-examples/go/internal/plugintest"
+	hookdv1 "github.com/hookd-dev/hookd/sdk-go/gen/hookd/v1"
+	"github.com/hookd-dev/hookd/sdk-go/hookdtest"
 )
 
 // syncBuffer is a bytes.Buffer that the test may read while the server writes.
@@ -33,28 +33,24 @@ func (b *syncBuffer) String() string {
 
 var fixedNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
-func startAuditor(t *testing.T) (hookdv1.HookPluginClient, *syncBuffer) {
+// startAuditor serves the auditor on a temporary socket (hookdtest) and calls it the way the
+// daemon does.
+func startAuditor(t *testing.T, options ...hookdtest.Option) (*hookdtest.Client, *syncBuffer) {
 	t.Helper()
 	out := &syncBuffer{}
-	conn := plugintest.Start(t, &auditor{now: func() time.Time { return fixedNow }, w: out})
-	return hookdv1.NewHookPluginClient(conn), out
+	client := hookdtest.Start(t, (&auditor{now: func() time.Time { return fixedNow }, w: out}).plugin(), options...)
+	return client, out
 }
 
-func toolResult(callID, tool string, result *hookdv1.ToolResult) *hookdv1.ToolResultRequest {
-	return &hookdv1.ToolResultRequest{Event: &hookdv1.ToolResultEvent{
-		Session: &hookdv1.SessionInfo{SessionId: "s1", AgentId: "agent"},
-		Call:    &hookdv1.ToolCall{CallId: callID, RootCallId: callID, ToolName: tool, ArgumentsJson: "{}", SessionId: "s1", Turn: 1, Step: 1},
-		Result:  result,
-	}}
+func toolResult(callID, tool string, result *hookdv1.ToolResult) *hookdv1.ToolResultEvent {
+	call := hookdtest.ToolCall(tool, "{}")
+	call.CallId, call.RootCallId = callID, callID
+	return hookdtest.ToolResultEvent(call, result)
 }
 
 func TestDescribe(t *testing.T) {
 	client, _ := startAuditor(t)
-	resp, err := client.Describe(t.Context(), &hookdv1.DescribeRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := resp.GetManifest()
+	m := client.Manifest()
 	if m.GetName() != "tool-audit" || m.GetSideEffectFree() || len(m.GetSubscriptions()) != 1 {
 		t.Fatalf("manifest = %v", m)
 	}
@@ -67,8 +63,8 @@ func TestAppendsOneLinePerResult(t *testing.T) {
 	client, out := startAuditor(t)
 	success := &hookdv1.ToolResult{Outcome: &hookdv1.ToolResult_Success{Success: &hookdv1.ToolSuccess{ValueJson: `"ok"`}}}
 	failure := &hookdv1.ToolResult{Outcome: &hookdv1.ToolResult_Failure{Failure: &hookdv1.ToolFailure{Message: "not allowed", Code: "denied", Name: "policy"}}}
-	for _, req := range []*hookdv1.ToolResultRequest{toolResult("c1", "read_file", success), toolResult("c2", "bash", failure)} {
-		if _, err := client.ToolResult(t.Context(), req); err != nil {
+	for _, ev := range []*hookdv1.ToolResultEvent{toolResult("c1", "read_file", success), toolResult("c2", "bash", failure)} {
+		if err := client.ToolResult(t.Context(), ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -81,13 +77,14 @@ func TestAppendsOneLinePerResult(t *testing.T) {
 }
 
 func TestConcurrentResultsKeepWholeLines(t *testing.T) {
-	client, out := startAuditor(t)
+	// Over the Attach stream, where the calls run concurrently in the plugin.
+	client, out := startAuditor(t, hookdtest.OverStream())
 	success := &hookdv1.ToolResult{Outcome: &hookdv1.ToolResult_Success{Success: &hookdv1.ToolSuccess{ValueJson: "1"}}}
 	const calls = 50
 	var wg sync.WaitGroup
 	for i := range calls {
 		wg.Go(func() {
-			if _, err := client.ToolResult(t.Context(), toolResult(fmt.Sprint("c", i), "t", success)); err != nil {
+			if err := client.ToolResult(t.Context(), toolResult(fmt.Sprint("c", i), "t", success)); err != nil {
 				t.Error(err)
 			}
 		})

@@ -19,13 +19,13 @@ import (
 	"syscall"
 	"time"
 
-	"example.com/hookd/hooks-examples/go/internal/pluginserver"
+	"github.com/hookd-dev/hookd/sdk-go/hookd"
 )
 
 const logEnv = "HOOKD_TOOL_AUDIT_LOG"
 
 func main() {
-	listen := flag.String("listen", "", "address to serve on, unix:PATH or HOST:PORT (default: unix socket from $"+pluginserver.SocketEnv+")")
+	listen := flag.String("listen", "", "address to serve on, unix:PATH or HOST:PORT (default: unix socket from $"+hookd.SocketEnv+")")
 	logPath := flag.String("log", os.Getenv(logEnv), "file to append JSON lines to (default: $"+logEnv+")")
 	flag.Parse()
 
@@ -47,5 +47,5 @@ func run(listen, logPath string) (err error) {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	return pluginserver.Run(ctx, listen, &auditor{now: time.Now, w: f})
+	return hookd.Serve(ctx, (&auditor{now: time.Now, w: f}).plugin(), hookd.WithAddress(listen))
 }

@@ -3,7 +3,7 @@ module example.com/hookd/test/conformance/plugins/go
 go 1.26.0
 
 require (
-	example.com/hookd/hooks-examples/go v0.0.0
+	github.com/hookd-dev/hookd/sdk-go v0.0.0
 	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12
 )
@@ -15,5 +15,6 @@ require (
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
 )
 
-// Reuse the generated hookd.v1 code of the Go examples.
-replace example.com/hookd/hooks-examples/go => ../../../../hooks-examples/go
+// Only the SDK's generated hookd.v1 package is used: this raw-stub plugin proves the contract
+// (the proto and plain grpc-go) suffices without the SDK.
+replace github.com/hookd-dev/hookd/sdk-go => ../../../../sdk-go

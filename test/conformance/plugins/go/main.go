@@ -31,7 +31,7 @@
 // it serves.
 //
 // The HookPlugin service is registered by hand (a grpc.ServiceDesc whose handlers return any
-// proto.Message), so a handler can answer another RPC's response, or an emptypb.Empty whose
+// proto.Message; of sdk-go only its generated hookdv1 package is imported, not the SDK), so a handler can answer another RPC's response, or an emptypb.Empty whose
 // unknown fields carry the garbage bytes verbatim. Health reports SERVING for "" and
 // hookd.v1.HookPlugin. The manifest's failure policy is fail-closed unless
 // $HOOKD_CONFORMANCE_FAILURE_POLICY says "fail-open" (the daemon's config may override it).
@@ -65,7 +65,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/emptypb"
 
-	hookdv1 "example.com/hookd/hooks-examples/go/gen/hookd/v1"
+	hookdv1 "github.com/hookd-dev/hookd/sdk-go/gen/hookd/v1"
 )
 
 const (

@@ -1001,9 +1001,9 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\tGetStatus\x12\x1a.hookd.v1.GetStatusRequest\x1a\x1b.hookd.v1.GetStatusResponse\x12J\n" +
 	"\vListPlugins\x12\x1c.hookd.v1.ListPluginsRequest\x1a\x1d.hookd.v1.ListPluginsResponse\x12;\n" +
 	"\x06Reload\x12\x17.hookd.v1.ReloadRequest\x1a\x18.hookd.v1.ReloadResponse\x12F\n" +
-	"\tTailAudit\x12\x1a.hookd.v1.TailAuditRequest\x1a\x1b.hookd.v1.TailAuditResponse0\x01B\x95\x01\n" +
+	"\tTailAudit\x12\x1a.hookd.v1.TailAuditRequest\x1a\x1b.hookd.v1.TailAuditResponse0\x01B\x93\x01\n" +
 	"\fcom.hookd.v1B\n" +
-	"AdminProtoP\x01Z8example.com/hookd/hooks-examples/go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
+	"AdminProtoP\x01Z6github.com/hookd-dev/hookd/sdk-go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
 
 var (
 	file_hookd_v1_admin_proto_rawDescOnce sync.Once

@@ -1713,9 +1713,9 @@ const file_hookd_v1_types_proto_rawDesc = "" +
 	"\x1aSESSION_END_REASON_CLEARED\x10\x02\x12#\n" +
 	"\x1fSESSION_END_REASON_DISCONNECTED\x10\x03\x12\x1e\n" +
 	"\x1aSESSION_END_REASON_EXPIRED\x10\x04\x12&\n" +
-	"\"SESSION_END_REASON_DAEMON_STOPPING\x10\x05B\x95\x01\n" +
+	"\"SESSION_END_REASON_DAEMON_STOPPING\x10\x05B\x93\x01\n" +
 	"\fcom.hookd.v1B\n" +
-	"TypesProtoP\x01Z8example.com/hookd/hooks-examples/go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
+	"TypesProtoP\x01Z6github.com/hookd-dev/hookd/sdk-go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
 
 var (
 	file_hookd_v1_types_proto_rawDescOnce sync.Once

@@ -1,7 +1,8 @@
-package pluginserver
+package hookd_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -14,8 +15,11 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
-	hookdv1 "example.com/hookd/hooks-examples/go/gen/hookd/v1"
+	hookdv1 "github.com/hookd-dev/hookd/sdk-go/gen/hookd/v1"
+	"github.com/hookd-dev/hookd/sdk-go/hookd"
 )
+
+// Listen, Serve and ServeListener: sockets, the address, draining on shutdown, the grace period.
 
 // shortDir returns a directory whose socket paths stay under the ~108-byte limit.
 func shortDir(t *testing.T) string {
@@ -37,7 +41,7 @@ func TestListenReplacesStaleSocket(t *testing.T) {
 	stale.(*net.UnixListener).SetUnlinkOnClose(false)
 	stale.Close() // the file stays, as after a crash
 
-	lis, err := Listen("unix:" + path)
+	lis, err := hookd.Listen("unix:" + path)
 	if err != nil {
 		t.Fatalf("Listen over a stale socket: %v", err)
 	}
@@ -46,12 +50,12 @@ func TestListenReplacesStaleSocket(t *testing.T) {
 
 func TestListenRefusesLiveSocketAndOtherFiles(t *testing.T) {
 	dir := shortDir(t)
-	live, err := Listen("unix://" + filepath.Join(dir, "live.sock"))
+	live, err := hookd.Listen("unix://" + filepath.Join(dir, "live.sock"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer live.Close()
-	if _, err := Listen("unix:" + filepath.Join(dir, "live.sock")); err == nil || !strings.Contains(err.Error(), "in use") {
+	if _, err := hookd.Listen("unix:" + filepath.Join(dir, "live.sock")); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Errorf("Listen over a live socket: err = %v", err)
 	}
 
@@ -59,29 +63,26 @@ func TestListenRefusesLiveSocketAndOtherFiles(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Listen("unix:" + file); err == nil || !strings.Contains(err.Error(), "not a socket") {
+	if _, err := hookd.Listen("unix:" + file); err == nil || !strings.Contains(err.Error(), "not a socket") {
 		t.Errorf("Listen over a plain file: err = %v", err)
 	}
 }
 
-func TestRunNeedsAnAddress(t *testing.T) {
-	t.Setenv(SocketEnv, "")
-	err := Run(t.Context(), "", &hookdv1.UnimplementedHookPluginServer{})
-	if err == nil || !strings.Contains(err.Error(), SocketEnv) {
-		t.Fatalf("err = %v, want one naming %s", err, SocketEnv)
+func TestServeNeedsAnAddress(t *testing.T) {
+	t.Setenv(hookd.SocketEnv, "")
+	err := hookd.Serve(t.Context(), &hookd.Plugin{Name: "p", PreTool: passPreTool})
+	if err == nil || !strings.Contains(err.Error(), hookd.SocketEnv) {
+		t.Fatalf("err = %v, want one naming %s", err, hookd.SocketEnv)
 	}
 }
 
 // slowPlugin answers PreTool once release is closed.
-type slowPlugin struct {
-	hookdv1.UnimplementedHookPluginServer
-	started, release chan struct{}
-}
-
-func (p *slowPlugin) PreTool(context.Context, *hookdv1.PreToolRequest) (*hookdv1.PreToolResponse, error) {
-	close(p.started)
-	<-p.release
-	return &hookdv1.PreToolResponse{}, nil
+func slowPlugin(started, release chan struct{}) *hookd.Plugin {
+	return &hookd.Plugin{Name: "slow", PreTool: func(context.Context, *hookdv1.PreToolEvent) (*hookdv1.PreToolDecision, error) {
+		close(started)
+		<-release
+		return hookd.PreTool.Allow(), nil
+	}}
 }
 
 // closeSignal is a listener that closes closed when it is closed: the server has begun to stop.
@@ -98,15 +99,16 @@ func (l *closeSignal) Close() error {
 
 func TestServeReportsHealthAndDrainsOnShutdown(t *testing.T) {
 	addr := "unix:" + filepath.Join(shortDir(t), "p.sock")
-	lis, err := Listen(addr)
+	lis, err := hookd.Listen(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plugin := &slowPlugin{started: make(chan struct{}), release: make(chan struct{})}
+	started, release := make(chan struct{}), make(chan struct{})
+	plugin := slowPlugin(started, release)
 	stopping := &closeSignal{Listener: lis, closed: make(chan struct{})}
 	ctx, shutdown := context.WithCancel(t.Context())
 	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, stopping, plugin, 10*time.Second) }()
+	go func() { served <- hookd.ServeListener(ctx, stopping, plugin, hookd.WithGrace(10*time.Second)) }()
 
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -123,10 +125,13 @@ func TestServeReportsHealthAndDrainsOnShutdown(t *testing.T) {
 
 	called := make(chan error, 1)
 	go func() {
-		_, err := hookdv1.NewHookPluginClient(conn).PreTool(t.Context(), &hookdv1.PreToolRequest{})
+		resp, err := hookdv1.NewHookPluginClient(conn).PreTool(t.Context(), &hookdv1.PreToolRequest{})
+		if err == nil && resp.GetDecision().GetAllow() == nil {
+			err = fmt.Errorf("answer %v, want allow", resp)
+		}
 		called <- err
 	}()
-	<-plugin.started
+	<-started
 	shutdown()
 	<-stopping.closed // the server stopped accepting: shutdown has begun while the call is held
 	// Not a synchronization: a Serve that did not wait for the call would return now, and this
@@ -136,7 +141,7 @@ func TestServeReportsHealthAndDrainsOnShutdown(t *testing.T) {
 		t.Fatalf("Serve returned %v with a call in flight", err)
 	case <-time.After(100 * time.Millisecond):
 	}
-	close(plugin.release)
+	close(release)
 	if err := <-called; err != nil {
 		t.Errorf("in-flight call: %v", err)
 	}
@@ -147,13 +152,15 @@ func TestServeReportsHealthAndDrainsOnShutdown(t *testing.T) {
 
 func TestServeCutsOpenStreamsAfterGrace(t *testing.T) {
 	addr := "unix:" + filepath.Join(shortDir(t), "p.sock")
-	lis, err := Listen(addr)
+	lis, err := hookd.Listen(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, shutdown := context.WithCancel(t.Context())
 	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, lis, &hookdv1.UnimplementedHookPluginServer{}, 200*time.Millisecond) }()
+	go func() {
+		served <- hookd.ServeListener(ctx, lis, &hookd.Plugin{Name: "p", PreTool: passPreTool}, hookd.WithGrace(200*time.Millisecond))
+	}()
 
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {

@@ -3746,8 +3746,8 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\x12EvaluateSessionEnd\x12#.hookd.v1.EvaluateSessionEndRequest\x1a$.hookd.v1.EvaluateSessionEndResponse\x12V\n" +
 	"\x0fEvaluateTurnEnd\x12 .hookd.v1.EvaluateTurnEndRequest\x1a!.hookd.v1.EvaluateTurnEndResponse\x12_\n" +
 	"\x12EvaluateAgentEvent\x12#.hookd.v1.EvaluateAgentEventRequest\x1a$.hookd.v1.EvaluateAgentEventResponse\x12E\n" +
-	"\bEvaluate\x12\x19.hookd.v1.EvaluateRequest\x1a\x1a.hookd.v1.EvaluateResponse(\x010\x01B\x94\x01\n" +
-	"\fcom.hookd.v1B\tHostProtoP\x01Z8example.com/hookd/hooks-examples/go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
+	"\bEvaluate\x12\x19.hookd.v1.EvaluateRequest\x1a\x1a.hookd.v1.EvaluateResponse(\x010\x01B\x92\x01\n" +
+	"\fcom.hookd.v1B\tHostProtoP\x01Z6github.com/hookd-dev/hookd/sdk-go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
 
 var (
 	file_hookd_v1_host_proto_rawDescOnce sync.Once

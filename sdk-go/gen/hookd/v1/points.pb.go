@@ -2646,8 +2646,8 @@ const file_hookd_v1_points_proto_rawDesc = "" +
 	"\x18TURN_END_OUTCOME_BLOCKED\x10\x02\x12%\n" +
 	"!TURN_END_OUTCOME_CONTINUATION_CAP\x10\x03\x12\x1e\n" +
 	"\x1aTURN_END_OUTCOME_CANCELLED\x10\x04\x12\x1a\n" +
-	"\x16TURN_END_OUTCOME_ERROR\x10\x05B\x96\x01\n" +
-	"\fcom.hookd.v1B\vPointsProtoP\x01Z8example.com/hookd/hooks-examples/go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
+	"\x16TURN_END_OUTCOME_ERROR\x10\x05B\x94\x01\n" +
+	"\fcom.hookd.v1B\vPointsProtoP\x01Z6github.com/hookd-dev/hookd/sdk-go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
 
 var (
 	file_hookd_v1_points_proto_rawDescOnce sync.Once

@@ -2402,8 +2402,8 @@ const file_hookd_v1_plugin_proto_rawDesc = "" +
 	"\aTurnEnd\x12\x18.hookd.v1.TurnEndRequest\x1a\x19.hookd.v1.TurnEndResponse\x12G\n" +
 	"\n" +
 	"AgentEvent\x12\x1b.hookd.v1.AgentEventRequest\x1a\x1c.hookd.v1.AgentEventResponse\x12?\n" +
-	"\x06Attach\x12\x17.hookd.v1.AttachRequest\x1a\x18.hookd.v1.AttachResponse(\x010\x01B\x96\x01\n" +
-	"\fcom.hookd.v1B\vPluginProtoP\x01Z8example.com/hookd/hooks-examples/go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
+	"\x06Attach\x12\x17.hookd.v1.AttachRequest\x1a\x18.hookd.v1.AttachResponse(\x010\x01B\x94\x01\n" +
+	"\fcom.hookd.v1B\vPluginProtoP\x01Z6github.com/hookd-dev/hookd/sdk-go/gen/hookd/v1;hookdv1\xa2\x02\x03HXX\xaa\x02\bHookd.V1\xca\x02\bHookd\\V1\xe2\x02\x14Hookd\\V1\\GPBMetadata\xea\x02\tHookd::V1b\x06proto3"
 
 var (
 	file_hookd_v1_plugin_proto_rawDescOnce sync.Once
