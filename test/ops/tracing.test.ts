@@ -1,0 +1,134 @@
+// OpenTelemetry traces of a real daemon, received by a real OpenTelemetry Collector (otlp
+// receiver, file exporter): an agent's W3C traceparent becomes the parent of a span per decision,
+// each plugin call is a child span, the remote plugin receives the child span's traceparent in
+// its call metadata, and the audit records carry the trace id. A call without a traceparent
+// starts a new trace.
+import { Server } from "@grpc/grpc-js";
+import { addService, bindServer, createClient, pb } from "@hookd/sdk/internal";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Collector, ReceivedSpan } from "../support/otel-collector.js";
+import { setupCollector, startCollector } from "../support/otel-collector.js";
+import { Workdir, closeClient, pluginEntry, readAudit, spawnDaemon } from "./support.js";
+import type { DaemonProcess } from "./support.js";
+
+const AGENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+const AGENT_SPAN = "00f067aa0ba902b7";
+const TRACEPARENT = `00-${AGENT_TRACE}-${AGENT_SPAN}-01`;
+
+let work: Workdir;
+let collector: Collector;
+let daemon: DaemonProcess | undefined;
+let plugin: Server | undefined;
+/** The `traceparent` metadata of every call the remote plugin received, by tool name. */
+const seen = new Map<string, string>();
+
+beforeAll(async () => {
+  const binary = setupCollector();
+  work = new Workdir();
+  collector = await startCollector(binary, work.path);
+  plugin = new Server();
+  // Raw grpc-js: the test must see the call's metadata, which the SDK's servePlugin keeps to itself.
+  addService(plugin, pb.HookPlugin, {
+    describe: async () => ({
+      manifest: { name: "recorder", version: "1.0.0", subscriptions: [{ point: pb.Point.PRE_TOOL, priority: -10, failurePolicy: pb.FailurePolicy.FAIL_CLOSED }] },
+    }),
+    preTool: async (request, call) => {
+      const tool = request.event?.call?.toolName ?? "";
+      seen.set(tool, String(call.metadata.get("traceparent")[0] ?? ""));
+      return tool === "Bash"
+        ? { decision: { decision: { case: "deny", value: { reason: "recorder denies Bash" } } } }
+        : { decision: { decision: { case: "pass", value: {} } } };
+    },
+  });
+  addService(plugin, pb.health.Health, { check: async () => ({ status: pb.health.HealthCheckResponse_ServingStatus.SERVING }) });
+  await bindServer(plugin, `unix://${work.file("recorder.sock")}`);
+}, 900_000);
+
+afterAll(async () => {
+  await daemon?.stop("SIGKILL");
+  await collector?.stop();
+  plugin?.forceShutdown();
+  work?.cleanup();
+});
+
+const attr = (span: ReceivedSpan | undefined, key: string) => span?.attributes[key];
+
+describe("tracing over OTLP", () => {
+  it("exports a span per decision with a child per plugin call, under the agent's traceparent, to a real collector", async () => {
+    const socket = work.file("hookd.sock");
+    const audit = work.file("audit.jsonl");
+    daemon = spawnDaemon(
+      work.writeConfig({
+        listeners: [{ unix: socket }],
+        plugins: [{ name: "recorder", kind: "remote", target: `unix://${work.file("recorder.sock")}` }, pluginEntry("policy")],
+        audit: { path: audit, fsync: "always" },
+        tracing: { otlp: { endpoint: collector.endpoint, headers: { "x-test": "1" } }, serviceName: "hookd-test" },
+      }),
+    );
+    await daemon.waitLog("hookd ready");
+    const client = createClient(pb.HookHost, `unix://${socket}`);
+    const evaluate = (sessionId: string, toolName: string, metadata: Record<string, string>) =>
+      client.evaluatePreTool(
+        {
+          event: {
+            session: { sessionId, agentId: "trace-agent" },
+            call: { callId: `${sessionId}-1`, rootCallId: `${sessionId}-1`, toolName, argumentsJson: "{}", sessionId, turn: 1, step: 1 },
+          },
+        },
+        { timeoutMs: 15_000, waitForReady: true, metadata },
+      );
+    try {
+      expect((await evaluate("traced", "Bash", { traceparent: TRACEPARENT })).decision?.decision.case).toBe("deny");
+      expect((await evaluate("traced-read", "Read", { traceparent: TRACEPARENT })).decision?.decision.case).toBe("allow");
+      expect((await evaluate("untraced", "Read", {})).decision?.decision.case).toBe("allow");
+    } finally {
+      closeClient(client);
+    }
+    // A graceful stop exports what the batch processor holds; the collector's stop flushes its file.
+    expect((await daemon.stop("SIGTERM")).code).toBe(0);
+    daemon = undefined;
+    await collector.stop();
+    const spans = collector.spans();
+
+    const decisions = spans.filter((s) => s.name === "hookd pre-tool");
+    const bySession = (session: string) => decisions.find((s) => attr(s, "hookd.session") === session);
+    const children = (parent: ReceivedSpan | undefined) => spans.filter((s) => parent !== undefined && s.parentSpanId === parent.spanId && s.traceId === parent.traceId);
+
+    // The denied call: a decision span under the agent's span, one child (the remote plugin decided first).
+    const denied = bySession("traced");
+    expect(denied).toMatchObject({ traceId: AGENT_TRACE, parentSpanId: AGENT_SPAN, kind: 1 });
+    expect(denied?.attributes).toMatchObject({ "hookd.point": "pre-tool", "hookd.agent": "trace-agent", "hookd.outcome": "deny", "hookd.decided_by": "recorder", "hookd.reason": "recorder denies Bash" });
+    expect(denied?.resource).toMatchObject({ "service.name": "hookd-test" });
+    const deniedCalls = children(denied);
+    expect(deniedCalls.map((s) => s.name)).toEqual(["hookd.plugin recorder"]);
+    expect(deniedCalls[0]).toMatchObject({ kind: 3 });
+    expect(deniedCalls[0]?.attributes).toMatchObject({ "hookd.plugin": "recorder", "hookd.point": "pre-tool", "hookd.plugin.kind": "remote", "hookd.outcome": "answered", "hookd.decision": "deny", "hookd.shadow": false });
+    // The remote plugin was told its own call's span as the parent.
+    expect(seen.get("Bash")).toBe(`00-${AGENT_TRACE}-${deniedCalls[0]?.spanId}-01`);
+
+    // The allowed call: the remote plugin passed, the in-process one allowed, two children in order.
+    const allowed = bySession("traced-read");
+    expect(allowed).toMatchObject({ traceId: AGENT_TRACE, parentSpanId: AGENT_SPAN });
+    expect(attr(allowed, "hookd.outcome")).toBe("allow");
+    const allowedCalls = children(allowed);
+    expect(allowedCalls.map((s) => [s.attributes["hookd.plugin"], s.attributes["hookd.plugin.kind"], s.attributes["hookd.outcome"]]).sort()).toEqual([
+      ["policy", "in-process", "answered"],
+      ["recorder", "remote", "passed"],
+    ]);
+
+    // No traceparent: a new trace, the decision span its root.
+    const fresh = bySession("untraced");
+    expect(fresh?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(fresh?.traceId).not.toBe(AGENT_TRACE);
+    expect(fresh?.parentSpanId).toBe("");
+    expect(children(fresh)).toHaveLength(2);
+    expect(seen.get("Read")).toMatch(new RegExp(`^00-${fresh?.traceId}-[0-9a-f]{16}-01$`));
+
+    // The audit trail names each record's trace.
+    const records = readAudit(audit);
+    const traced = records.filter((r) => r.sessionId === "traced");
+    expect(traced.map((r) => r.kind).sort()).toEqual(["decision", "invocation"]);
+    for (const record of traced) expect(record.traceId).toBe(AGENT_TRACE);
+    for (const record of records.filter((r) => r.sessionId === "untraced")) expect(record.traceId).toBe(fresh?.traceId);
+  });
+});
