@@ -19,8 +19,11 @@ let work: Workdir;
 let collector: Collector;
 let daemon: DaemonProcess | undefined;
 let plugin: Server | undefined;
+let streamer: Server | undefined;
 /** The `traceparent` metadata of every call the remote plugin received, by tool name. */
 const seen = new Map<string, string>();
+/** AttachCall.traceparent of every call the streaming plugin received, by tool name. */
+const seenOnStream = new Map<string, string>();
 
 beforeAll(async () => {
   const binary = setupCollector();
@@ -42,12 +45,36 @@ beforeAll(async () => {
   });
   addService(plugin, pb.health.Health, { check: async () => ({ status: pb.health.HealthCheckResponse_ServingStatus.SERVING }) });
   await bindServer(plugin, `unix://${work.file("recorder.sock")}`);
+
+  // A plugin that prefers the Attach stream: every call arrives as an AttachCall frame.
+  streamer = new Server();
+  addService(streamer, pb.HookPlugin, {
+    describe: async () => ({
+      manifest: {
+        name: "streamer",
+        version: "1.0.0",
+        transport: pb.PluginTransport.STREAM,
+        subscriptions: [{ point: pb.Point.PRE_TOOL, tools: ["Grep"], priority: -5, failurePolicy: pb.FailurePolicy.FAIL_CLOSED }],
+      },
+    }),
+    attach: async (requests, stream) => {
+      for await (const request of requests) {
+        const frame = request.frame;
+        if (frame.case !== "call" || frame.value.request.case !== "preTool") continue;
+        seenOnStream.set(frame.value.request.value.event?.call?.toolName ?? "", frame.value.traceparent);
+        await stream.send({ callId: frame.value.callId, reply: { case: "preTool", value: { decision: { decision: { case: "deny", value: { reason: "streamer denies Grep" } } } } } });
+      }
+    },
+  });
+  addService(streamer, pb.health.Health, { check: async () => ({ status: pb.health.HealthCheckResponse_ServingStatus.SERVING }) });
+  await bindServer(streamer, `unix://${work.file("streamer.sock")}`);
 }, 900_000);
 
 afterAll(async () => {
   await daemon?.stop("SIGKILL");
   await collector?.stop();
   plugin?.forceShutdown();
+  streamer?.forceShutdown();
   work?.cleanup();
 });
 
@@ -60,7 +87,11 @@ describe("tracing over OTLP", () => {
     daemon = spawnDaemon(
       work.writeConfig({
         listeners: [{ unix: socket }],
-        plugins: [{ name: "recorder", kind: "remote", target: `unix://${work.file("recorder.sock")}` }, pluginEntry("policy")],
+        plugins: [
+          { name: "recorder", kind: "remote", target: `unix://${work.file("recorder.sock")}` },
+          { name: "streamer", kind: "remote", target: `unix://${work.file("streamer.sock")}` },
+          pluginEntry("policy"),
+        ],
         audit: { path: audit, fsync: "always" },
         tracing: { otlp: { endpoint: collector.endpoint, headers: { "x-test": "1" } }, serviceName: "hookd-test" },
       }),
@@ -81,6 +112,7 @@ describe("tracing over OTLP", () => {
       expect((await evaluate("traced", "Bash", { traceparent: TRACEPARENT })).decision?.decision.case).toBe("deny");
       expect((await evaluate("traced-read", "Read", { traceparent: TRACEPARENT })).decision?.decision.case).toBe("allow");
       expect((await evaluate("untraced", "Read", {})).decision?.decision.case).toBe("allow");
+      expect((await evaluate("streamed", "Grep", { traceparent: TRACEPARENT })).decision?.decision.case).toBe("deny");
     } finally {
       closeClient(client);
     }
@@ -123,6 +155,14 @@ describe("tracing over OTLP", () => {
     expect(fresh?.parentSpanId).toBe("");
     expect(children(fresh)).toHaveLength(2);
     expect(seen.get("Read")).toMatch(new RegExp(`^00-${fresh?.traceId}-[0-9a-f]{16}-01$`));
+
+    // Over the Attach stream the traceparent travels in the call frame.
+    const streamed = bySession("streamed");
+    expect(streamed).toMatchObject({ traceId: AGENT_TRACE, parentSpanId: AGENT_SPAN });
+    expect(streamed?.attributes).toMatchObject({ "hookd.outcome": "deny", "hookd.decided_by": "streamer" });
+    const streamedCall = children(streamed).find((s) => s.attributes["hookd.plugin"] === "streamer");
+    expect(streamedCall?.attributes).toMatchObject({ "hookd.plugin.kind": "remote", "hookd.outcome": "answered", "hookd.decision": "deny" });
+    expect(seenOnStream.get("Grep")).toBe(`00-${AGENT_TRACE}-${streamedCall?.spanId}-01`);
 
     // The audit trail names each record's trace.
     const records = readAudit(audit);
