@@ -14,13 +14,18 @@ import type { DaemonProcess } from "./support.js";
 const AGENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const AGENT_SPAN = "00f067aa0ba902b7";
 const TRACEPARENT = `00-${AGENT_TRACE}-${AGENT_SPAN}-01`;
+// The hosted session's stream and the HTTP hook request carry traces of their own.
+const SESSION_TRACE = "a1a2a3a4a5a6a7a8a9aaabacadaeaf00";
+const SESSION_SPAN = "b1b2b3b4b5b6b7b8";
+const HTTP_TRACE = "c1c2c3c4c5c6c7c8c9cacbcccdcecf00";
+const HTTP_SPAN = "d1d2d3d4d5d6d7d8";
 
 let work: Workdir;
 let collector: Collector;
 let daemon: DaemonProcess | undefined;
 let plugin: Server | undefined;
 let streamer: Server | undefined;
-/** The `traceparent` metadata of every call the remote plugin received, by tool name. */
+/** The `traceparent` metadata of every call the remote plugin received, by "<session> <tool>". */
 const seen = new Map<string, string>();
 /** AttachCall.traceparent of every call the streaming plugin received, by tool name. */
 const seenOnStream = new Map<string, string>();
@@ -33,11 +38,22 @@ beforeAll(async () => {
   // Raw grpc-js: the test must see the call's metadata, which the SDK's servePlugin keeps to itself.
   addService(plugin, pb.HookPlugin, {
     describe: async () => ({
-      manifest: { name: "recorder", version: "1.0.0", subscriptions: [{ point: pb.Point.PRE_TOOL, priority: -10, failurePolicy: pb.FailurePolicy.FAIL_CLOSED }] },
+      manifest: {
+        name: "recorder",
+        version: "1.0.0",
+        subscriptions: [
+          { point: pb.Point.PRE_TOOL, priority: -10, failurePolicy: pb.FailurePolicy.FAIL_CLOSED },
+          { point: pb.Point.SESSION_START, failurePolicy: pb.FailurePolicy.FAIL_OPEN },
+        ],
+      },
     }),
+    sessionStart: async (request, call) => {
+      seen.set(`session-start ${request.event?.session?.sessionId ?? ""}`, String(call.metadata.get("traceparent")[0] ?? ""));
+      return { decision: { decision: { case: "pass", value: {} } } };
+    },
     preTool: async (request, call) => {
       const tool = request.event?.call?.toolName ?? "";
-      seen.set(tool, String(call.metadata.get("traceparent")[0] ?? ""));
+      seen.set(`${request.event?.session?.sessionId ?? ""} ${tool}`, String(call.metadata.get("traceparent")[0] ?? ""));
       return tool === "Bash"
         ? { decision: { decision: { case: "deny", value: { reason: "recorder denies Bash" } } } }
         : { decision: { decision: { case: "pass", value: {} } } };
@@ -93,9 +109,11 @@ describe("tracing over OTLP", () => {
           pluginEntry("policy"),
         ],
         audit: { path: audit, fsync: "always" },
+        http: { listen: "127.0.0.1:0" },
         tracing: { otlp: { endpoint: collector.endpoint, headers: { "x-test": "1" } }, serviceName: "hookd-test" },
       }),
     );
+    const { address: httpAddress } = await daemon.waitLog("http hooks serving");
     await daemon.waitLog("hookd ready");
     const client = createClient(pb.HookHost, `unix://${socket}`);
     const evaluate = (sessionId: string, toolName: string, metadata: Record<string, string>) =>
@@ -113,6 +131,22 @@ describe("tracing over OTLP", () => {
       expect((await evaluate("traced-read", "Read", { traceparent: TRACEPARENT })).decision?.decision.case).toBe("allow");
       expect((await evaluate("untraced", "Read", {})).decision?.decision.case).toBe("allow");
       expect((await evaluate("streamed", "Grep", { traceparent: TRACEPARENT })).decision?.decision.case).toBe("deny");
+
+      // A hosted session: its stream's traceparent parents session-start's span.
+      const stream = client.session({ metadata: { "x-hookd-agent": "trace-agent", traceparent: `00-${SESSION_TRACE}-${SESSION_SPAN}-01` } });
+      await stream.send({ frame: { case: "open", value: { sessionId: "hosted" } } });
+      const responses = stream.responses[Symbol.asyncIterator]();
+      for (let next = await responses.next(); next.done !== true && next.value.frame.case !== "opened"; next = await responses.next());
+      stream.cancel();
+
+      // Claude Code's HTTP hook, with the W3C header.
+      const hook = await fetch(`${String(httpAddress)}/hooks/PreToolUse`, {
+        method: "POST",
+        headers: { "content-type": "application/json", traceparent: `00-${HTTP_TRACE}-${HTTP_SPAN}-01` },
+        body: JSON.stringify({ session_id: "over-http", hook_event_name: "PreToolUse", cwd: "/tmp", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_1" }),
+      });
+      expect(hook.status).toBe(200);
+      expect(JSON.stringify(await hook.json())).toContain("recorder denies Bash");
     } finally {
       closeClient(client);
     }
@@ -136,7 +170,7 @@ describe("tracing over OTLP", () => {
     expect(deniedCalls[0]).toMatchObject({ kind: 3 });
     expect(deniedCalls[0]?.attributes).toMatchObject({ "hookd.plugin": "recorder", "hookd.point": "pre-tool", "hookd.plugin.kind": "remote", "hookd.outcome": "answered", "hookd.decision": "deny", "hookd.shadow": false });
     // The remote plugin was told its own call's span as the parent.
-    expect(seen.get("Bash")).toBe(`00-${AGENT_TRACE}-${deniedCalls[0]?.spanId}-01`);
+    expect(seen.get("traced Bash")).toBe(`00-${AGENT_TRACE}-${deniedCalls[0]?.spanId}-01`);
 
     // The allowed call: the remote plugin passed, the in-process one allowed, two children in order.
     const allowed = bySession("traced-read");
@@ -154,7 +188,7 @@ describe("tracing over OTLP", () => {
     expect(fresh?.traceId).not.toBe(AGENT_TRACE);
     expect(fresh?.parentSpanId).toBe("");
     expect(children(fresh)).toHaveLength(2);
-    expect(seen.get("Read")).toMatch(new RegExp(`^00-${fresh?.traceId}-[0-9a-f]{16}-01$`));
+    expect(seen.get("untraced Read")).toMatch(new RegExp(`^00-${fresh?.traceId}-[0-9a-f]{16}-01$`));
 
     // Over the Attach stream the traceparent travels in the call frame.
     const streamed = bySession("streamed");
@@ -163,6 +197,21 @@ describe("tracing over OTLP", () => {
     const streamedCall = children(streamed).find((s) => s.attributes["hookd.plugin"] === "streamer");
     expect(streamedCall?.attributes).toMatchObject({ "hookd.plugin.kind": "remote", "hookd.outcome": "answered", "hookd.decision": "deny" });
     expect(seenOnStream.get("Grep")).toBe(`00-${AGENT_TRACE}-${streamedCall?.spanId}-01`);
+
+    // The hosted session's session-start, under its stream's trace.
+    const started = spans.find((s) => s.name === "hookd session-start" && s.attributes["hookd.session"] === "hosted");
+    expect(started).toMatchObject({ traceId: SESSION_TRACE, parentSpanId: SESSION_SPAN });
+    expect(started?.attributes).toMatchObject({ "hookd.agent": "trace-agent", "hookd.outcome": "notified" });
+    const startCall = children(started)[0];
+    expect(startCall?.attributes).toMatchObject({ "hookd.plugin": "recorder", "hookd.outcome": "passed" });
+    expect(seen.get("session-start hosted")).toBe(`00-${SESSION_TRACE}-${startCall?.spanId}-01`);
+
+    // The HTTP hook's pre-tool decision (rewrite has no plugin here, so no span), under the request's traceparent.
+    const overHttp = decisions.filter((s) => s.attributes["hookd.session"] === "over-http");
+    expect(overHttp).toHaveLength(1);
+    expect(overHttp[0]).toMatchObject({ traceId: HTTP_TRACE, parentSpanId: HTTP_SPAN });
+    expect(overHttp[0]?.attributes).toMatchObject({ "hookd.outcome": "deny", "hookd.decided_by": "recorder" });
+    expect(seen.get("over-http Bash")).toBe(`00-${HTTP_TRACE}-${children(overHttp[0])[0]?.spanId}-01`);
 
     // The audit trail names each record's trace.
     const records = readAudit(audit);
