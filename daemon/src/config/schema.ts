@@ -199,7 +199,14 @@ export const configSchema = z.strictObject({
           /** The collector's OTLP/gRPC endpoint: http://host:port (plaintext) or https://host:port (TLS). */
           endpoint: z.string().regex(/^https?:\/\/[^\s/]+(:\d+)?\/?$/, "http://host:port or https://host:port"),
           /** gRPC metadata sent with every export, e.g. an API key; names are lowercase. */
-          headers: z.record(z.string().regex(/^[0-9a-z_.-]+$/, "a lowercase gRPC metadata name"), z.string()).default({}),
+          headers: z
+            .record(z.string(), z.string())
+            .superRefine((headers, ctx) => {
+              for (const name of Object.keys(headers)) {
+                if (!/^[0-9a-z_.-]+$/.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "a gRPC metadata name: lowercase letters, digits, '-', '_' or '.'" });
+              }
+            })
+            .default({}),
           /** The share of new traces recorded (0..1); a trace the agent started keeps its own sampled flag. */
           samplingRatio: z.number().min(0).max(1).default(1),
         })
