@@ -4,6 +4,7 @@
 // its call metadata, and the audit records carry the trace id. A call without a traceparent
 // starts a new trace.
 import { Server } from "@grpc/grpc-js";
+import { connectHost, snapshotJson } from "@hookd/sdk";
 import { addService, bindServer, createClient, pb } from "@hookd/sdk/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Collector, ReceivedSpan } from "../support/otel-collector.js";
@@ -19,6 +20,8 @@ const SESSION_TRACE = "a1a2a3a4a5a6a7a8a9aaabacadaeaf00";
 const SESSION_SPAN = "b1b2b3b4b5b6b7b8";
 const HTTP_TRACE = "c1c2c3c4c5c6c7c8c9cacbcccdcecf00";
 const HTTP_SPAN = "d1d2d3d4d5d6d7d8";
+const STREAM_TRACE = "e1e2e3e4e5e6e7e8e9eaebecedeeef00";
+const STREAM_SPAN = "f1f2f3f4f5f6f7f8";
 
 let work: Workdir;
 let collector: Collector;
@@ -147,6 +150,18 @@ describe("tracing over OTLP", () => {
       });
       expect(hook.status).toBe(200);
       expect(JSON.stringify(await hook.json())).toContain("recorder denies Bash");
+
+      // The SDK's agent client over the Evaluate stream: the stream's traceparent parents every request's decision.
+      const agent = connectHost(`unix://${socket}`, { agentId: "trace-agent", traceparent: `00-${STREAM_TRACE}-${STREAM_SPAN}-01` });
+      try {
+        for (const sessionId of ["on-stream-1", "on-stream-2"]) {
+          const args = snapshotJson({ command: "ls" });
+          const call = { callId: "c1", rootCallId: "c1", toolName: "Bash", arguments: args.value, argumentsJson: args.text, sessionId, turn: 1, step: 1 };
+          expect((await agent.evaluatePreTool({ session: { sessionId, agentId: "trace-agent", cwd: "/" }, call })).decision.kind).toBe("deny");
+        }
+      } finally {
+        agent.close();
+      }
     } finally {
       closeClient(client);
     }
@@ -212,6 +227,12 @@ describe("tracing over OTLP", () => {
     expect(overHttp[0]).toMatchObject({ traceId: HTTP_TRACE, parentSpanId: HTTP_SPAN });
     expect(overHttp[0]?.attributes).toMatchObject({ "hookd.outcome": "deny", "hookd.decided_by": "recorder" });
     expect(seen.get("over-http Bash")).toBe(`00-${HTTP_TRACE}-${children(overHttp[0])[0]?.spanId}-01`);
+
+    // Each request on the Evaluate stream: a decision span under the stream's traceparent.
+    for (const sessionId of ["on-stream-1", "on-stream-2"]) {
+      expect(bySession(sessionId), sessionId).toMatchObject({ traceId: STREAM_TRACE, parentSpanId: STREAM_SPAN });
+      expect(seen.get(`${sessionId} Bash`)).toBe(`00-${STREAM_TRACE}-${children(bySession(sessionId))[0]?.spanId}-01`);
+    }
 
     // The audit trail names each record's trace.
     const records = readAudit(audit);
