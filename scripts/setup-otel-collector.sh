@@ -18,7 +18,7 @@ command -v go >/dev/null || {
 want=$({ go version; cat "$dir/go.mod" "$dir/go.sum" "$dir/main.go"; } | sha256sum | cut -d' ' -f1)
 if [[ ! -x "$bin" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
   echo "setup-otel-collector: building otelcol-hookd (first run: a few minutes)" >&2
-  (cd "$dir" && go mod download && go build -o "$bin.tmp" . && mv "$bin.tmp" "$bin") || {
+  (cd "$dir" && go mod download && go build -buildvcs=false -o "$bin.tmp" . && mv "$bin.tmp" "$bin") || {
     echo "setup-otel-collector: building the collector failed" >&2
     exit 1
   }
