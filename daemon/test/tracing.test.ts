@@ -10,6 +10,7 @@ import type { PointEnv } from "../src/engine/decide.js";
 import { EventBus } from "../src/engine/events.js";
 import type { EngineEvent, EventScope, ShadowOutcome } from "../src/engine/events.js";
 import type { Invocation } from "../src/engine/invoke.js";
+import { IN_PROCESS_TRAITS } from "../src/engine/listener.js";
 import type { Listener, ListenerCall } from "../src/engine/listener.js";
 import { PluginRegistry } from "../src/engine/registry.js";
 import type { CallSpan, DecisionSpan, DecisionSummary, DecisionTracer } from "../src/engine/tracing.js";
@@ -61,7 +62,7 @@ function env(listeners: readonly Listener[], trace?: DecisionTracer): { env: Poi
 
 /** A listener that records the ListenerCall the engine gave it, as a plugin on a wire would read it. */
 function wire(plugin: string, seen: ListenerCall[], answer: () => unknown): Listener {
-  return { ...listener("pre-tool", plugin, () => allow()), kind: "remote", call: (_event, _ctx, call) => (seen.push(call), answer()) };
+  return { ...listener("pre-tool", plugin, () => allow()), kind: "remote", traits: { ...IN_PROCESS_TRAITS, wraps: false, answersOverWire: true }, call: (_event, _ctx, call) => (seen.push(call), answer()) };
 }
 
 const settled = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
@@ -91,11 +92,17 @@ describe("tracing through decide()", () => {
     for (const event of traced) expect(event.scope.traceId).toBe(traceId);
   });
 
-  it("hands each call on a wire its own span's traceparent; none without a tracer", async () => {
+  it("hands each call on a wire its own span's traceparent; none to an in-process one, none without a tracer", async () => {
     const seen: ListenerCall[] = [];
     const tracer = new RecordingTracer();
     await decide(env([wire("far", seen, () => ({ kind: "pass" })), wire("near", seen, () => allow())], tracer).env, "pre-tool", preToolEvent());
     expect(seen.map((call) => call.traceparent)).toEqual([`00-${"1".padStart(32, "0")}-${"1".padStart(16, "0")}-01`, `00-${"1".padStart(32, "0")}-${"2".padStart(16, "0")}-01`]);
+
+    const local: ListenerCall[] = [];
+    const inProcess: Listener = { ...listener("pre-tool", "local", () => allow()), call: (_event, _ctx, call) => (local.push(call), allow()) };
+    await decide(env([inProcess], new RecordingTracer()).env, "pre-tool", preToolEvent());
+    expect(local).toHaveLength(1);
+    expect(local[0]?.traceparent).toBeUndefined();
 
     const untraced: ListenerCall[] = [];
     const { env: plain, events } = env([wire("far", untraced, () => allow())]);

@@ -119,7 +119,9 @@ async function callOnce<P extends PointName>(
   };
   try {
     const timeoutMs = effectiveTimeout(listener, options, started);
-    let raw = listener.call(event, makeContext(signal), span === undefined ? { cancellation: signal, timeoutMs } : { cancellation: signal, timeoutMs, traceparent: span.traceparent });
+    // Only a plugin on a wire is handed its span's traceparent (formatting it is not free).
+    const traced = span !== undefined && listener.traits.answersOverWire;
+    let raw = listener.call(event, makeContext(signal), traced ? { cancellation: signal, timeoutMs, traceparent: span.traceparent } : { cancellation: signal, timeoutMs });
     // A handler that answered synchronously is done: there is nothing to time out or cut off.
     if (isThenable(raw)) raw = await withinDeadline(raw, listener, signal, options, timeoutMs);
     // The SDK's validators: the daemon accepts a decision from untyped code only after this

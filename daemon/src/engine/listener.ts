@@ -34,7 +34,7 @@ export interface ListenerCall {
   readonly cancellation: Cancellation;
   /** The effective deadline of this call in milliseconds: the smaller of the listener's and what is left of the point's budget. */
   readonly timeoutMs: number;
-  /** The W3C traceparent of this call's span when tracing is on; a kind on a wire sends it along. */
+  /** The W3C traceparent of this call's span when tracing is on, given to listeners that answer over a wire, which send it along. */
   readonly traceparent?: string;
 }
 

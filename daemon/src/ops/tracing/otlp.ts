@@ -126,12 +126,18 @@ class OtelDecisionSpan implements DecisionSpan {
 }
 
 class OtelCallSpan implements CallSpan {
-  readonly traceparent: string;
+  #traceparent: string | undefined;
 
-  constructor(readonly span: Span) {
-    const carrier: Record<string, string> = {};
-    W3C.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, defaultTextMapSetter);
-    this.traceparent = carrier.traceparent ?? "";
+  constructor(readonly span: Span) {}
+
+  /** Formatted on first read: only plugins on a wire are sent it. */
+  get traceparent(): string {
+    if (this.#traceparent === undefined) {
+      const carrier: Record<string, string> = {};
+      W3C.inject(trace.setSpan(ROOT_CONTEXT, this.span), carrier, defaultTextMapSetter);
+      this.#traceparent = carrier.traceparent ?? "";
+    }
+    return this.#traceparent;
   }
 
   end(result: Invocation | ShadowOutcome | undefined): void {
