@@ -241,4 +241,37 @@ describe("tracing over OTLP", () => {
     for (const record of traced) expect(record.traceId).toBe(AGENT_TRACE);
     for (const record of records.filter((r) => r.sessionId === "untraced")) expect(record.traceId).toBe(fresh?.traceId);
   });
+
+  it("keeps deciding when the collector is gone, and stops cleanly with a warning about the spans it could not export", async () => {
+    const socket = work.file("dead.sock");
+    daemon = spawnDaemon(
+      work.writeConfig(
+        {
+          listeners: [{ unix: socket }],
+          plugins: [pluginEntry("policy")],
+          // Port 1 on loopback: nothing listens there.
+          tracing: { otlp: { endpoint: "http://127.0.0.1:1" } },
+        },
+        "dead.yaml",
+      ),
+    );
+    await daemon.waitLog("hookd ready");
+    const client = createClient(pb.HookHost, `unix://${socket}`);
+    try {
+      for (const [callId, toolName, kind] of [["1", "Bash", "deny"], ["2", "Read", "allow"]] as const) {
+        const answer = await client.evaluatePreTool(
+          { event: { session: { sessionId: "dead", agentId: "a" }, call: { callId, rootCallId: callId, toolName, argumentsJson: "{}", sessionId: "dead", turn: 1, step: 1 } } },
+          { timeoutMs: 15_000, waitForReady: true, metadata: { traceparent: TRACEPARENT } },
+        );
+        expect(answer.decision?.decision.case).toBe(kind);
+      }
+    } finally {
+      closeClient(client);
+    }
+    const stopping = daemon;
+    daemon = undefined;
+    expect(await stopping.stop("SIGTERM")).toMatchObject({ code: 0 });
+    const warned = stopping.stdout.lines.some((line) => line.includes("tracing: the last spans"));
+    expect(warned).toBe(true);
+  });
 });

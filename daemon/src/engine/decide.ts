@@ -3,8 +3,9 @@
 // of the point's mode within the point's budget, and records every invocation and the applied
 // decision on the event bus; the point's shadow listeners are started beside the enforcing ones
 // and never awaited (runners/shadow.ts). The loop, the tool pipeline and the evaluate API all
-// decide through `decide`, so a point behaves the same wherever it is reached. Knows the modes,
-// never a point by name.
+// decide through `decide`, so a point behaves the same wherever it is reached. With a tracer in
+// the environment a decided point is one span and each of its calls a child (engine/tracing.ts).
+// Knows the modes, never a point by name.
 import { POINT_TABLE, matchKeyOf, unreachable } from "@hookd/sdk";
 import type { DecisionOf, EventOf, PointName, PointSpec, PointTable, ToolCall, ToolResult } from "@hookd/sdk";
 import { freezeBuilt } from "@hookd/sdk/internal";
