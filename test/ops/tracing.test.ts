@@ -57,9 +57,8 @@ beforeAll(async () => {
     preTool: async (request, call) => {
       const tool = request.event?.call?.toolName ?? "";
       seen.set(`${request.event?.session?.sessionId ?? ""} ${tool}`, String(call.metadata.get("traceparent")[0] ?? ""));
-      return tool === "Bash"
-        ? { decision: { decision: { case: "deny", value: { reason: "recorder denies Bash" } } } }
-        : { decision: { decision: { case: "pass", value: {} } } };
+      if (tool === "Bash") return { decision: { decision: { case: "deny", value: { reason: "recorder denies Bash" } } } };
+      return { decision: { decision: { case: "pass", value: {} } } };
     },
   });
   addService(plugin, pb.health.Health, { check: async () => ({ status: pb.health.HealthCheckResponse_ServingStatus.SERVING }) });
