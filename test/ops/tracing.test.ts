@@ -3,6 +3,7 @@
 // each plugin call is a child span, the remote plugin receives the child span's traceparent in
 // its call metadata, and the audit records carry the trace id. A call without a traceparent
 // starts a new trace.
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Server } from "@grpc/grpc-js";
 import { connectHost, snapshotJson } from "@hookd/sdk";
 import { addService, bindServer, createClient, pb } from "@hookd/sdk/internal";
@@ -54,7 +55,7 @@ beforeAll(async () => {
       seen.set(`session-start ${request.event?.session?.sessionId ?? ""}`, String(call.metadata.get("traceparent")[0] ?? ""));
       return { decision: { decision: { case: "pass", value: {} } } };
     },
-    preTool: async (request, call) => {
+    preTool: async (request, call): Promise<MessageInitShape<typeof pb.PreToolResponseSchema>> => {
       const tool = request.event?.call?.toolName ?? "";
       seen.set(`${request.event?.session?.sessionId ?? ""} ${tool}`, String(call.metadata.get("traceparent")[0] ?? ""));
       if (tool === "Bash") return { decision: { decision: { case: "deny", value: { reason: "recorder denies Bash" } } } };
