@@ -1,4 +1,4 @@
-// The daemon's config file, as a zod schema: listeners, plugins, limits, audit, metrics, access.
+// The daemon's config file, as a zod schema: listeners, plugins, limits, audit, metrics, tracing, access.
 // Every object is strict (an unknown key is an error) and every error names the path of the bad
 // key. Owns shape and defaults only; loading and reporting live in load.ts.
 import { z } from "zod";
@@ -159,6 +159,34 @@ export const configSchema = z.strictObject({
       }
     })
     .optional(),
+  /**
+   * OpenTelemetry traces (docs/tracing.md): a span per decision and one per plugin call, exported
+   * over OTLP/gRPC when `otlp` is set; absent, no tracing code is loaded.
+   */
+  tracing: z
+    .strictObject({
+      /** Where the spans go (absent: tracing off). */
+      otlp: z
+        .strictObject({
+          /** The collector's OTLP/gRPC endpoint: http://host:port (plaintext) or https://host:port (TLS). */
+          endpoint: z.string().regex(/^https?:\/\/[^\s/]+(:\d+)?\/?$/, "http://host:port or https://host:port"),
+          /** gRPC metadata sent with every export, e.g. an API key; names are lowercase. */
+          headers: z
+            .record(z.string(), z.string())
+            .superRefine((headers, ctx) => {
+              for (const name of Object.keys(headers)) {
+                if (!/^[0-9a-z_.-]+$/.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "a gRPC metadata name: lowercase letters, digits, '-', '_' or '.'" });
+              }
+            })
+            .default({}),
+          /** The share of new traces recorded (0..1); a trace the agent started keeps its own sampled flag. */
+          samplingRatio: z.number().min(0).max(1).default(1),
+        })
+        .optional(),
+      /** The `service.name` resource attribute of the spans. */
+      serviceName: z.string().min(1).default("hookd"),
+    })
+    .prefault({}),
   /** The daemon's own log on stdout: JSON lines, or readable text on a terminal. */
   log: z
     .strictObject({

@@ -3,8 +3,9 @@
 // of the point's mode within the point's budget, and records every invocation and the applied
 // decision on the event bus; the point's shadow listeners are started beside the enforcing ones
 // and never awaited (runners/shadow.ts). The loop, the tool pipeline and the evaluate API all
-// decide through `decide`, so a point behaves the same wherever it is reached. Knows the modes,
-// never a point by name.
+// decide through `decide`, so a point behaves the same wherever it is reached. With a tracer in
+// the environment a decided point is one span and each of its calls a child (engine/tracing.ts).
+// Knows the modes, never a point by name.
 import { POINT_TABLE, matchKeyOf, unreachable } from "@hookd/sdk";
 import type { DecisionOf, EventOf, PointName, PointSpec, PointTable, ToolCall, ToolResult } from "@hookd/sdk";
 import { freezeBuilt } from "@hookd/sdk/internal";
@@ -24,6 +25,8 @@ import { startShadows } from "./runners/shadow.js";
 import type { PointOutcome, RunOptions } from "./runners/outcome.js";
 import { DEFAULT_DECIDER } from "./runners/outcome.js";
 import { runWaterfall } from "./runners/waterfall.js";
+import type { DecisionSpan, DecisionTracer } from "./tracing.js";
+import { summarize } from "./tracing.js";
 
 export interface PointEnv {
   readonly registry: PluginRegistry;
@@ -36,6 +39,8 @@ export interface PointEnv {
   readonly signal: Cancellation;
   /** Total time all of a point's sequential plugins may take, in milliseconds. */
   readonly pointBudgetMs?: number;
+  /** Set when tracing is on: each decided point becomes a span, its plugin calls child spans. */
+  readonly trace?: DecisionTracer;
 }
 
 type ModeOf<P extends PointName> = PointTable[P]["mode"];
@@ -59,16 +64,41 @@ type ModeArgs<P extends PointName> = ModeOf<P> extends "around" ? [around: Aroun
 export function decide<P extends PointName>(env: PointEnv, point: P, event: EventOf<P>, ...args: ModeArgs<P>): Promise<Decided<P>> {
   const spec: PointSpec = POINT_TABLE[point];
   const key = matchKeyOf(point, event);
-  const real = enforced(env, spec, point, env.registry.listeners(point, key), event, args);
+  const listeners = env.registry.listeners(point, key);
   const shadows = env.registry.shadows(point, key);
+  // A point nobody listens to decides nothing and gets no span.
+  const span = env.trace === undefined || (listeners.length === 0 && shadows.length === 0) ? undefined : env.trace.startDecision(point, env.scope);
+  // The point's records (decision, invocations, shadow verdicts) carry the trace id for the audit.
+  const pointEnv = span === undefined ? env : { ...env, scope: { ...env.scope, traceId: span.traceId } };
+  const real = enforced(pointEnv, spec, point, listeners, event, args, span);
   if (shadows.length > 0) {
-    startShadows(shadows, freezeBuilt(event), { mode: spec.mode, real, emit: (shadow) => env.bus.emit({ type: "shadow-decision", scope: env.scope, shadow }) });
+    startShadows(shadows, freezeBuilt(event), {
+      mode: spec.mode,
+      real,
+      emit: (shadow) => pointEnv.bus.emit({ type: "shadow-decision", scope: pointEnv.scope, shadow }),
+      ...(span === undefined ? {} : { trace: span }),
+    });
+  }
+  if (span !== undefined) {
+    real.then(
+      (outcome) => span.end(summarize(spec.mode, outcome)),
+      () => span.end({ outcome: "cancelled" }),
+    );
   }
   return real;
 }
 
 /** The enforcing listeners' decision: the one that is applied. */
-function enforced<P extends PointName>(env: PointEnv, spec: PointSpec, point: P, listeners: readonly Listener<P>[], event: EventOf<P>, args: ModeArgs<P>): Promise<Decided<P>> {
+function enforced<P extends PointName>(
+  env: PointEnv,
+  spec: PointSpec,
+  point: P,
+  listeners: readonly Listener<P>[],
+  event: EventOf<P>,
+  args: ModeArgs<P>,
+  span: DecisionSpan | undefined,
+): Promise<Decided<P>> {
+  const runOptions = (env: PointEnv, listeners: readonly Listener[]): RunOptions => optionsOf(env, listeners, span);
   const mode = spec.mode;
   switch (mode) {
     case "waterfall":
@@ -100,9 +130,10 @@ function enforced<P extends PointName>(env: PointEnv, spec: PointSpec, point: P,
 
 const NO_ANSWERS: NotificationOutcome<never> = Object.freeze({ answers: [], errors: [] });
 
-function runOptions(env: PointEnv, listeners: readonly Listener[]): RunOptions {
+function optionsOf(env: PointEnv, listeners: readonly Listener[], span: DecisionSpan | undefined): RunOptions {
   return {
     signal: env.signal,
+    ...(span === undefined ? {} : { trace: span }),
     ...(env.pointBudgetMs === undefined ? {} : { budgetEnd: performance.now() + env.pointBudgetMs + env.registry.extraBudgetMs(listeners) }),
     onInvocation: (invocation) => env.bus.emit({ type: "invocation", scope: env.scope, invocation }),
   };

@@ -16,6 +16,8 @@ export interface EventScope {
   readonly callId?: string;
   /** Set for agent-event: the agent's own event name. */
   readonly eventName?: string;
+  /** Set when tracing is on: the trace (32 hex digits) of the point's decision span. */
+  readonly traceId?: string;
 }
 
 /**

@@ -11,6 +11,7 @@ import { answerKind, failurePolicyAnswer, isPass, reasonOf } from "./decisions.j
 import { ListenerError, PluginFault } from "./faults.js";
 import type { FaultCause } from "./faults.js";
 import type { ContextOf, EventOf, Listener } from "./listener.js";
+import type { CallSpan, DecisionSpan } from "./tracing.js";
 
 /** One plugin call, as the audit log and metrics see it. */
 export interface Invocation {
@@ -41,6 +42,10 @@ export interface CallOptions {
   readonly signal: Cancellation;
   /** Absolute time (performance.now() ms) by which the point must be done, when budgeted. */
   readonly budgetEnd?: number;
+  /** The decided point's span, when tracing is on: each call gets a child span. */
+  readonly trace?: DecisionSpan;
+  /** A shadow listener's call (runners/shadow.ts): its span says so. */
+  readonly shadow?: boolean;
 }
 
 /**
@@ -64,12 +69,37 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
  * `passedOn` reads what next() gave the handler, if it called it: messages in it handed back
  * unchanged keep their source (authorship.ts).
  */
-export async function callListener<P extends PointName>(
+export function callListener<P extends PointName>(
   listener: Listener<P>,
   event: EventOf<P>,
   makeContext: ContextFactory<P>,
   options: CallOptions,
   passedOn?: () => unknown,
+): Promise<CallResult<P>> {
+  // Tracing off: the call as it is, not one promise more.
+  if (options.trace === undefined) return callOnce(listener, event, makeContext, options, passedOn, undefined);
+  const span = options.trace.startCall(listener, options.shadow === true);
+  return traced(span, callOnce(listener, event, makeContext, options, passedOn, span));
+}
+
+async function traced<P extends PointName>(span: CallSpan, pending: Promise<CallResult<P>>): Promise<CallResult<P>> {
+  try {
+    const result = await pending;
+    span.end(result.invocation);
+    return result;
+  } catch (error) {
+    span.end(undefined);
+    throw error;
+  }
+}
+
+async function callOnce<P extends PointName>(
+  listener: Listener<P>,
+  event: EventOf<P>,
+  makeContext: ContextFactory<P>,
+  options: CallOptions,
+  passedOn: (() => unknown) | undefined,
+  span: CallSpan | undefined,
 ): Promise<CallResult<P>> {
   options.signal.throwIfAborted();
   const started = performance.now();
@@ -89,7 +119,9 @@ export async function callListener<P extends PointName>(
   };
   try {
     const timeoutMs = effectiveTimeout(listener, options, started);
-    let raw = listener.call(event, makeContext(signal), { cancellation: signal, timeoutMs });
+    // Only a plugin on a wire is handed its span's traceparent (formatting it is not free).
+    const traced = span !== undefined && listener.traits.answersOverWire;
+    let raw = listener.call(event, makeContext(signal), traced ? { cancellation: signal, timeoutMs, traceparent: span.traceparent } : { cancellation: signal, timeoutMs });
     // A handler that answered synchronously is done: there is nothing to time out or cut off.
     if (isThenable(raw)) raw = await withinDeadline(raw, listener, signal, options, timeoutMs);
     // The SDK's validators: the daemon accepts a decision from untyped code only after this

@@ -34,6 +34,8 @@ export interface ListenerCall {
   readonly cancellation: Cancellation;
   /** The effective deadline of this call in milliseconds: the smaller of the listener's and what is left of the point's budget. */
   readonly timeoutMs: number;
+  /** The W3C traceparent of this call's span when tracing is on, given to listeners that answer over a wire, which send it along. */
+  readonly traceparent?: string;
 }
 
 export interface Listener<P extends PointName = PointName> {

@@ -5,9 +5,7 @@
 // point's refusal (deny, reject, block) with the failure named in the trace.
 import type { Message } from "@bufbuild/protobuf";
 import { status } from "@grpc/grpc-js";
-import { block, deny, reject } from "@hookd/sdk";
-import { EVALUATED_POINTS, EVALUATE_TABLE } from "@hookd/sdk";
-import { fromProtoEvent } from "@hookd/sdk/internal";
+import { EVALUATED_POINTS, EVALUATE_TABLE, block, deny, reject } from "@hookd/sdk";
 import type {
   AgentMessage,
   ApprovalDecision,
@@ -25,9 +23,8 @@ import type {
   ToolResult,
   TurnStoppingDecision,
 } from "@hookd/sdk";
-import type { Cancellation, ProtoEvent } from "@hookd/sdk/internal";
-import { StatusError, invalidArgument } from "@hookd/sdk/internal";
-import type { ServerCallInfo } from "@hookd/sdk/internal";
+import type { Cancellation, ProtoEvent, ServerCallInfo } from "@hookd/sdk/internal";
+import { StatusError, fromProtoEvent, invalidArgument } from "@hookd/sdk/internal";
 import type { EventBus, EventScope } from "../engine/events.js";
 import type { EventOf } from "../engine/listener.js";
 import { decideTurnStop } from "../engine/loop/index.js";
@@ -35,10 +32,12 @@ import { RETURN_ASK, reviewResult, decideToolPolicy, rewriteCall } from "../engi
 import { decide } from "../engine/decide.js";
 import type { PointEnv } from "../engine/decide.js";
 import type { PluginRegistry } from "../engine/registry.js";
+import type { TraceContextHeaders, Tracing } from "../engine/tracing.js";
 import type { Admission } from "./admission.js";
 import type { AgentIdentities } from "./identity.js";
 import type { SessionStore } from "./session-store.js";
 import { identityProblem, isArgumentsObject } from "./tool-calls.js";
+import { traceContextOf } from "./trace-context.js";
 
 export interface EvaluateDeps {
   readonly registry: () => PluginRegistry;
@@ -48,6 +47,7 @@ export interface EvaluateDeps {
   readonly limits: () => { readonly pointBudgetMs: number; readonly sessionEndBudgetMs: number; readonly maxSteeredContinuations: number };
   /** The per-agent and daemon-wide in-flight caps every evaluate call passes. */
   readonly admission: Admission;
+  readonly tracing?: Tracing; // set when `tracing.otlp` is configured
 }
 
 /** Who decided, whether a failure policy or a listener error made the decision, and how long it took. */
@@ -64,6 +64,7 @@ type EvaluateCallOptions = EvaluateOptions & { readonly agentResolvesAsk?: boole
 export interface EvaluateOptions {
   /** The caller's cancellation (the agent's call). */
   readonly signal: Cancellation;
+  readonly trace?: TraceContextHeaders; // the caller's traceparent, read only when tracing is on
 }
 
 export class EvaluateService {
@@ -224,7 +225,8 @@ export class EvaluateService {
       const spec = EVALUATE_TABLE[point] as EvaluateSpec<unknown, EvaluateCallOptions, unknown>;
       const evaluate = this.#evaluators[point] as (event: unknown, options: EvaluateCallOptions) => Promise<unknown>;
       const rpc: EvaluateRpc = async (request, call) => {
-        const options: EvaluateCallOptions = { ...spec.requestOptions(request as unknown as Message), signal: call.cancellation };
+        const trace = this.#deps.tracing === undefined ? undefined : traceContextOf(call.metadata);
+        const options: EvaluateCallOptions = { ...spec.requestOptions(request as unknown as Message), signal: call.cancellation, trace };
         return spec.toResponse(await evaluate(this.#read(point, request.event as ProtoEvent<typeof point> | undefined, call), options));
       };
       return [point, rpc];
@@ -263,6 +265,7 @@ export class EvaluateService {
       signal: options.signal,
       pointBudgetMs: this.#deps.limits().pointBudgetMs,
       scope: { sessionId: session.sessionId, agentId: session.agentId, ...scope },
+      ...(this.#deps.tracing === undefined ? {} : { trace: this.#deps.tracing.under(options.trace) }),
     };
   }
 }

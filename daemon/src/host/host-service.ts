@@ -16,6 +16,7 @@ import type { AgentIdentities } from "./identity.js";
 import type { SessionStore } from "./session-store.js";
 import { serveEvaluate } from "./evaluate-stream.js";
 import type { StreamTracker } from "./stream-tracker.js";
+import { traceContextOf } from "./trace-context.js";
 
 export { StreamTracker } from "./stream-tracker.js";
 
@@ -122,7 +123,8 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
   if (opened === undefined) return;
   const { session, resumed, who } = opened;
   const sender = new FrameSender(call);
-  session.attach(sender);
+  // Once per stream: the stream's trace context parents its session's decision spans (tracing on).
+  session.attach(sender, traceContextOf(call.metadata));
   // From here on, a frame that cannot be used (malformed, oversized) is reported and skipped:
   // the session and its stream go on.
   call.onInvalidRequest = (error) => session.problem(error.codeName, error.details);

@@ -13,6 +13,7 @@ import type { ModelStep, ToolBatchRunner } from "../engine/loop/index.js";
 import { runToolBatch, toolLookup } from "../engine/pipeline/index.js";
 import type { ApprovalAnswer, ApprovalOutcome, ApprovalSeam, ToolLookup, ToolSpec } from "../engine/pipeline/index.js";
 import type { PluginRegistry } from "../engine/registry.js";
+import type { DecisionTracer, TraceContextHeaders, Tracing } from "../engine/tracing.js";
 import type { Logger } from "../log.js";
 import { agentFinalize } from "./finalize-request.js";
 import { PendingRequests } from "./pending.js";
@@ -40,6 +41,8 @@ export interface HostedSessionDeps {
   readonly bus: EventBus;
   readonly limits: HostedSessionLimits;
   readonly log: Logger;
+  /** Set when tracing is on: the session's decisions are spans under its stream's trace context. */
+  readonly tracing?: Tracing;
 }
 
 const APPROVAL_OUTCOME: Partial<Record<pb.ApprovalOutcome, ApprovalOutcome>> = {
@@ -58,6 +61,8 @@ export class HostedSession {
   #stream: AgentStream | undefined;
   #started: Promise<readonly AgentMessage[]> | undefined;
   #lastActive = Date.now();
+  /** Bound at each attach to the stream's trace context; kept after a detach for the end points. */
+  #tracer: DecisionTracer | undefined;
 
   constructor(info: SessionInfo, source: SessionSource, tools: readonly ToolDefinitionInfo[], deps: HostedSessionDeps) {
     this.info = info;
@@ -68,7 +73,7 @@ export class HostedSession {
       lookup ??= toolLookup(tools.map((tool) => this.#toolSpec(tool)));
       const outcome = await runToolBatch(
         {
-          env: { registry: deps.registry(), bus: this.#bus, signal: ctx.signal, pointBudgetMs: deps.limits.pointBudgetMs, scope: this.#scope(ctx.turn, ctx.step) },
+          env: { registry: deps.registry(), bus: this.#bus, signal: ctx.signal, pointBudgetMs: deps.limits.pointBudgetMs, scope: this.#scope(ctx.turn, ctx.step), trace: this.#tracer },
           session: ctx.session,
           tools: lookup,
           dispatch: (call, signal) => this.#dispatch(call, signal),
@@ -95,6 +100,7 @@ export class HostedSession {
         sessionEndBudgetMs: deps.limits.sessionEndBudgetMs,
       },
       log: (message) => deps.log.warn(message, { session: info.sessionId, agent: info.agentId }),
+      ...(deps.tracing === undefined ? {} : { trace: () => this.#tracer }),
     });
     this.#bus.subscribe((event) => {
       deps.bus.emit(event);
@@ -118,9 +124,11 @@ export class HostedSession {
     return this.#started;
   }
 
-  attach(stream: AgentStream): void {
+  /** `trace`: the stream's W3C trace context, the parent of the session's decision spans while it is attached. */
+  attach(stream: AgentStream, trace?: TraceContextHeaders): void {
     if (this.#stream !== undefined) throw new HookdError("internal", "session already has a stream");
     this.#stream = stream;
+    this.#tracer = this.#deps.tracing?.under(trace);
     this.#lastActive = Date.now();
   }
 

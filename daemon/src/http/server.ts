@@ -36,6 +36,7 @@ import { answerGeminiHook } from "./gemini.js";
 import { geminiForwardedOutput } from "./gemini-answer.js";
 import { readGeminiRequest } from "./gemini-request.js";
 import type { HookAnswer } from "./answer.js";
+import { tracedEvaluator } from "./trace.js";
 
 /** The dialects the endpoint speaks: the answer dialects of answer.ts, and Gemini CLI's. */
 export type HttpDialect = AnswerDialect | "gemini";
@@ -195,6 +196,7 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     if (eventInPath === undefined && path !== "/" && path !== "/hooks" && path !== "/hooks/") throw new HttpError(404, `no such endpoint ${path}`);
     const dialect = dialectOf(req.headers);
     const agentId = resolveAgent(req.headers, dialect);
+    const traced = tracedEvaluator(evaluate, req.headers);
     const text = await readBody(req, limit);
     const steeredContinuations = (sessionId: string, active: boolean): number => stops.next(`${agentId}\u0000${sessionId}`, active);
     const expected = eventInPath === undefined ? {} : { expectedEvent: eventInPath };
@@ -204,13 +206,13 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     if (dialect === "gemini") {
       const request = readGeminiRequest(text, { agentId, ...expected, steeredContinuations });
       told = { session: request.session, passThrough: request.passThrough, ends: request.event === "SessionEnd" };
-      decideRequest = (signal) => answerGeminiHook(evaluate, request, signal);
+      decideRequest = (signal) => answerGeminiHook(traced, request, signal);
     } else {
       const request = readHookRequest(text, { agentId, dialect, ...expected, steeredContinuations });
       told = { session: request.session, passThrough: request.passThrough, ends: request.point === "session-end" };
       decideRequest = (signal) => {
         log.debug("hook request", { event: request.event, dialect, sessionId: request.session.sessionId, agentId, ...request.passThrough });
-        return answerHook(deps, request, dialect, signal);
+        return answerHook(traced === evaluate ? deps : { ...deps, evaluate: traced }, request, dialect, signal);
       };
     }
     // Remembered before deciding, so the hooks this very event runs see it too.

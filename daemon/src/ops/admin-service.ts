@@ -72,6 +72,7 @@ export function toProtoAuditRecord(record: AuditRecord): pb.AuditRecord {
     ...(record.argumentsJson === undefined ? {} : { argumentsJson: record.argumentsJson }),
     ...(record.originalArgumentsJson === undefined ? {} : { originalArgumentsJson: record.originalArgumentsJson }),
     rewrittenBy: [...(record.rewrittenBy ?? [])],
+    traceId: record.traceId ?? "",
   });
 }
 

@@ -36,6 +36,8 @@ export interface AuditRecord {
   readonly rewrittenBy?: readonly string[];
   /** Shadow calls only: what the plugin would have done, "would have denied" (shadowVerdict). */
   readonly verdict?: string;
+  /** With tracing on: the W3C trace id (32 hex digits) of the point's decision span (AuditRecord.trace_id). */
+  readonly traceId?: string;
 }
 
 /** The audit record for an engine event, or undefined for events that are not audited. */
@@ -49,6 +51,7 @@ export function toAuditRecord(event: EngineEvent, now: Date = new Date()): Audit
     step: scope.step,
     callId: scope.callId ?? "",
     ...(scope.eventName === undefined ? {} : { eventName: scope.eventName }),
+    ...(scope.traceId === undefined ? {} : { traceId: scope.traceId }),
   };
   switch (event.type) {
     case "invocation": {

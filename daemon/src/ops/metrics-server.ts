@@ -12,7 +12,8 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export async function startMetricsServer(listen: string, render: () => string): Promise<MetricsServer> {
+/** `render` may be asynchronous: the runtime families (runtime-metrics.ts) are collected at scrape time. */
+export async function startMetricsServer(listen: string, render: () => string | Promise<string>): Promise<MetricsServer> {
   const colon = listen.lastIndexOf(":");
   const host = listen.slice(0, colon).replace(/^\[(.*)\]$/, "$1");
   const port = Number(listen.slice(colon + 1));
@@ -26,15 +27,17 @@ export async function startMetricsServer(listen: string, render: () => string): 
       response.writeHead(404, { "content-type": "text/plain" }).end("hookd serves /metrics\n");
       return;
     }
-    let body: string;
-    try {
-      body = render();
-    } catch (error) {
-      response.writeHead(500, { "content-type": "text/plain" }).end(`${error instanceof Error ? error.message : String(error)}\n`);
-      return;
-    }
-    response.writeHead(200, { "content-type": PROMETHEUS_CONTENT_TYPE, "content-length": Buffer.byteLength(body) });
-    response.end(request.method === "HEAD" ? undefined : body);
+    Promise.resolve()
+      .then(render)
+      .then(
+        (body) => {
+          response.writeHead(200, { "content-type": PROMETHEUS_CONTENT_TYPE, "content-length": Buffer.byteLength(body) });
+          response.end(request.method === "HEAD" ? undefined : body);
+        },
+        (error: unknown) => {
+          response.writeHead(500, { "content-type": "text/plain" }).end(`${error instanceof Error ? error.message : String(error)}\n`);
+        },
+      );
   });
   // A scrape is short; idle keep-alive connections must not hold a stopping daemon.
   server.keepAliveTimeout = 5_000;

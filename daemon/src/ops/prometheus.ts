@@ -1,5 +1,6 @@
 // Renders the Prometheus text exposition format (version 0.0.4) from the engine's counters and a
-// snapshot of the daemon's gauges. Called only on a scrape. Owns metric names, help texts and
+// snapshot of the daemon's gauges (the process and runtime families are runtime-metrics.ts's).
+// Called only on a scrape. Owns metric names, help texts and
 // label escaping; the numbers come from metrics.ts and the daemon.
 import type { PluginStatus } from "../plugins/source.js";
 import { LATENCY_BUCKETS_US } from "./metrics.js";
@@ -133,10 +134,6 @@ export function renderMetrics(metrics: EngineMetrics, gauges: DaemonGauges): str
   for (const [limit, n] of gauges.evaluateRefused) out.sample("hookd_evaluate_refused_total", { limit }, n);
   out.family("hookd_connections_closed_total", "counter", "Connections the daemon closed itself: no HTTP/2 preface in time, or over the listener's cap.");
   for (const [reason, n] of gauges.connectionsRefused) out.sample("hookd_connections_closed_total", { reason }, n);
-
-  const memory = process.memoryUsage();
-  out.family("process_start_time_seconds", "gauge", "Start time of the process since the epoch, in seconds.").sample("process_start_time_seconds", {}, Math.round(gauges.startedAt / 1000));
-  out.family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.").sample("process_resident_memory_bytes", {}, memory.rss);
-  out.family("nodejs_heap_used_bytes", "gauge", "V8 heap in use, in bytes.").sample("nodejs_heap_used_bytes", {}, memory.heapUsed);
+  // The process and runtime families (process_*, nodejs_*) follow, from ops/runtime-metrics.ts.
   return out.text();
 }

@@ -26,6 +26,8 @@ import { PluginSet } from "../plugins/plugin-set.js";
 import type { PreparedPlugins } from "../plugins/plugin-set.js";
 import type { PluginSource } from "../plugins/source.js";
 import { Servers } from "./servers.js";
+import { storeLimits } from "./store-limits.js";
+import { Telemetry } from "./telemetry.js";
 import { DAEMON_VERSION } from "./version.js";
 
 export { DAEMON_VERSION };
@@ -53,6 +55,7 @@ export class Daemon {
   readonly #servers: Servers;
   readonly #plugins: PluginSet;
   readonly #store: SessionStore;
+  readonly #telemetry: Telemetry;
   #config: Config;
   #generation = 0;
   readonly #reloads = { applied: 0, refused: 0 };
@@ -60,8 +63,9 @@ export class Daemon {
   #identities: SwappableIdentities | undefined;
   #stopping: Promise<void> | undefined;
 
-  private constructor(options: DaemonOptions) {
+  private constructor(options: DaemonOptions, telemetry: Telemetry) {
     this.#options = options;
+    this.#telemetry = telemetry;
     this.#log = options.log;
     this.#config = options.config;
     this.bus = new EventBus((error) => this.#log.error("an engine observer threw", { error }));
@@ -78,7 +82,7 @@ export class Daemon {
 
   /** Loads plugins, binds every listener and reports SERVING. Cleans up if any step fails. */
   static async start(options: DaemonOptions): Promise<Daemon> {
-    const daemon = new Daemon(options);
+    const daemon = new Daemon(options, await Telemetry.start(options.config, options.log));
     try {
       await daemon.#start();
       return daemon;
@@ -145,6 +149,7 @@ export class Daemon {
         maxSteeredContinuations: this.#config.limits.maxSteeredContinuations,
       }),
       admission: this.admission,
+      tracing: this.#telemetry.tracing,
     });
     const admin = {
       status: () => ({
@@ -165,7 +170,7 @@ export class Daemon {
         return this.reload();
       },
     };
-    const served = { store: this.#store, identities, evaluate, admin, metrics: () => renderMetrics(this.metrics, this.#gauges()), bypassesAgentPermissions: agentPermissionBypass(() => this.#config), facts: this.#plugins.sessionFacts, registry: this.registry };
+    const served = { store: this.#store, identities, evaluate, admin, metrics: () => this.#telemetry.exposition(renderMetrics(this.metrics, this.#gauges())), bypassesAgentPermissions: agentPermissionBypass(() => this.#config), facts: this.#plugins.sessionFacts, registry: this.registry };
     await this.#servers.start(served, this.#options.inherited ?? []);
     this.#log.info("hookd serving", { version: DAEMON_VERSION, listeners: this.addresses, config: this.configPath ?? "(embedded default)", audit: this.audit.path ?? "(none)" });
   }
@@ -258,6 +263,7 @@ export class Daemon {
       registry: this.registry,
       bus: this.bus,
       log: this.#log,
+      tracing: this.#telemetry.tracing,
       limits: {
         maxSteeredContinuations: config.limits.maxSteeredContinuations,
         maxStepsPerTurn: config.limits.maxStepsPerTurn,
@@ -285,16 +291,8 @@ export class Daemon {
     await this.#servers.stop(graceMs);
     await this.#store.closeAll("hookd is stopping", "daemon_stopping");
     await this.#plugins.close();
+    await this.#telemetry.stop();
     this.audit.close();
     this.#log.info("hookd stopped");
   }
-}
-
-function storeLimits(config: Config): ConstructorParameters<typeof SessionStore>[0] {
-  return {
-    maxSessions: config.limits.maxSessions,
-    maxSessionsPerAgent: config.limits.maxSessionsPerAgent,
-    resumeWindowMs: config.limits.resumeWindowMs,
-    ...(config.limits.sessionIdleMs === undefined ? {} : { sessionIdleMs: config.limits.sessionIdleMs }),
-  };
 }

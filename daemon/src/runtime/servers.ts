@@ -34,7 +34,7 @@ export interface Served {
   readonly evaluate: EvaluateService;
   readonly admin: Omit<AdminDeps, "tails" | "log">;
   /** The Prometheus text for /metrics. */
-  readonly metrics: () => string;
+  readonly metrics: () => string | Promise<string>;
   /** Whether a plugin's allow may bypass an agent's own permission rules (its config, as in force). */
   readonly bypassesAgentPermissions: (plugin: string) => boolean;
   /** Where the HTTP endpoint remembers what agents told about their sessions. */

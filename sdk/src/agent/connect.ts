@@ -56,7 +56,8 @@ export function connectHost(target: string, options: ConnectOptions = {}): HostC
         finalizers.set(tool.name, tool.finalize);
       }
       const frame = openFrame(session, options.agentId);
-      return new Session(stub.session({ metadata }), session.sessionId, frame, handlers, finalizers);
+      const streamMetadata = session.traceparent === undefined ? metadata : { ...metadata, traceparent: checkTraceparent(session.traceparent, "openSession") };
+      return new Session(stub.session({ metadata: streamMetadata }), session.sessionId, frame, handlers, finalizers);
     },
     close(): void {
       if (closed) return;
@@ -77,7 +78,18 @@ function identityMetadata(options: ConnectOptions): Readonly<Record<string, stri
       throw new HookdError("invalid_argument", `connectHost: ${field} must be non-empty printable ASCII without surrounding spaces`);
     }
   }
-  if (token !== undefined) return Object.freeze({ authorization: `Bearer ${token}` });
-  if (agentId !== undefined) return Object.freeze({ "x-hookd-agent": agentId });
-  return Object.freeze({});
+  const trace: Record<string, string> = options.traceparent === undefined ? {} : { traceparent: checkTraceparent(options.traceparent, "connectHost") };
+  if (token !== undefined) return Object.freeze({ authorization: `Bearer ${token}`, ...trace });
+  if (agentId !== undefined) return Object.freeze({ "x-hookd-agent": agentId, ...trace });
+  return Object.freeze(trace);
+}
+
+/** version 00, a non-zero trace id and span id, flags: the W3C Trace Context header, lowercase hex. */
+const TRACEPARENT = /^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+function checkTraceparent(value: unknown, where: string): string {
+  if (typeof value !== "string" || !TRACEPARENT.test(value)) {
+    throw new HookdError("invalid_argument", `${where}: traceparent must be a W3C trace context (00-<32 hex trace id>-<16 hex span id>-<2 hex flags>), got ${JSON.stringify(value)}`);
+  }
+  return value;
 }

@@ -21,6 +21,11 @@ export interface ConnectOptions {
    * daemon without it (UNIMPLEMENTED) the client goes unary and stays so. "unary": one RPC per call.
    */
   readonly evaluateTransport?: "stream" | "unary";
+  /**
+   * A W3C trace context (`00-<trace id>-<span id>-<flags>`) sent as `traceparent` metadata on
+   * every call: with tracing on, the daemon's decision spans become its children (docs/tracing.md).
+   */
+  readonly traceparent?: string;
 }
 
 /** A prompt's content: text, or content blocks. Must not be empty. */
@@ -38,6 +43,8 @@ export interface OpenSessionOptions {
    * event of the child carries it; the daemon refuses a parent it does not know for this agent.
    */
   readonly parentSessionId?: string;
+  /** This session's W3C trace context, sent when its stream opens (else the client's `traceparent`). */
+  readonly traceparent?: string;
   /** The kind of agent running the session (e.g. the subagent's type). */
   readonly agentType?: string;
 }

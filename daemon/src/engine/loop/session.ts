@@ -18,6 +18,7 @@ import { reasonText, runTurn } from "./turn.js";
 import type { TurnDeps, TurnRecord } from "./turn.js";
 import { resolveLimits } from "./types.js";
 import type { LoopLimits, ModelStep, ToolBatchRunner, TurnOutcome } from "./types.js";
+import type { DecisionTracer } from "../tracing.js";
 
 export interface EngineSessionOptions {
   readonly info: SessionInfo;
@@ -33,6 +34,8 @@ export interface EngineSessionOptions {
   readonly signal?: AbortSignal;
   /** Receives contained failures (a throwing session-start listener). Default: ignored. */
   readonly log?: (message: string) => void;
+  /** The tracer of the session's decisions when tracing is on (read at each point: a resumed session's stream may name another parent). */
+  readonly trace?: () => DecisionTracer | undefined;
 }
 
 /** Who a queued message speaks for: the user, or a plugin by name. Never the model or a tool. */
@@ -47,6 +50,7 @@ export class EngineSession {
   readonly #source: SessionSource;
   readonly #registry: () => PluginRegistry;
   readonly #onLog: ((message: string) => void) | undefined;
+  readonly #trace: (() => DecisionTracer | undefined) | undefined;
   readonly #tools: readonly ToolDefinitionInfo[];
   readonly #ids = new MessageIds();
   readonly #inbox = new Inbox();
@@ -69,6 +73,7 @@ export class EngineSession {
     this.#source = options.source;
     this.#registry = options.registry;
     this.#onLog = options.log;
+    this.#trace = options.trace;
     // Copies, unless already frozen all the way down (as the host's converted open frame is):
     // an idle session should not hold its description twice.
     this.info = isDeeplyFrozen(options.info) ? options.info : deepFreeze({ ...options.info });
@@ -254,6 +259,7 @@ export class EngineSession {
       scope: { sessionId: this.info.sessionId, agentId: this.info.agentId, turn, step },
       signal,
       ...(pointBudgetMs === undefined ? {} : { pointBudgetMs }),
+      ...(this.#trace === undefined ? {} : { trace: this.#trace() }),
     };
   }
 

@@ -12,6 +12,7 @@ import type { ShadowOutcome } from "../events.js";
 import { callListener } from "../invoke.js";
 import type { CallResult } from "../invoke.js";
 import type { Listener } from "../listener.js";
+import type { DecisionSpan } from "../tracing.js";
 import type { PointOutcome } from "./outcome.js";
 import { handled } from "./outcome.js";
 
@@ -24,6 +25,8 @@ export interface ShadowRun {
    */
   readonly real: Promise<unknown>;
   readonly emit: (outcome: ShadowOutcome) => void;
+  /** The point's span when tracing is on: each shadow call is a child span marked shadow. */
+  readonly trace?: DecisionSpan;
 }
 
 /**
@@ -44,7 +47,10 @@ export async function callShadow(listener: Listener, event: unknown, run: Shadow
   const started = performance.now();
   let outcome: ShadowOutcome;
   try {
-    const result = await callListener(shadow, event as never, (abort) => shadowContext(listener, abort, run) as never, { signal: new LazyAbort() });
+    const result = await callListener(shadow, event as never, (abort) => shadowContext(listener, abort, run) as never, {
+      signal: new LazyAbort(),
+      ...(run.trace === undefined ? {} : { trace: run.trace, shadow: true }),
+    });
     outcome = shadowOutcome(listener, result);
   } catch (error) {
     // callListener rejects only when its caller's signal aborts, and this one never does.

@@ -43,6 +43,8 @@ interface Pending {
   readonly deadlineMs: number;
   readonly signal: Cancellation;
   readonly request: Buffer;
+  /** The call's W3C traceparent when tracing is on (AttachCall.traceparent). */
+  readonly traceparent: string | undefined;
   readonly fallback: UnaryFallback;
   readonly resolve: (answer: unknown) => void;
   readonly reject: (failure: RpcFailure) => void;
@@ -88,7 +90,7 @@ export class AttachStream {
   }
 
   /** Resolves with the typed answer (not yet validated); rejects with an RpcFailure only. */
-  call<P extends PointName>(point: P, event: EventOf<P>, deadlineMs: number, signal: Cancellation, fallback: UnaryFallback): Promise<unknown> {
+  call<P extends PointName>(point: P, event: EventOf<P>, deadlineMs: number, signal: Cancellation, fallback: UnaryFallback, traceparent?: string): Promise<unknown> {
     return new Promise((resolve, reject) => {
       if (signal.aborted) {
         reject(cancelled(signal, 0, deadlineMs));
@@ -109,6 +111,7 @@ export class AttachStream {
         deadlineMs,
         signal,
         request,
+        traceparent,
         fallback,
         resolve,
         reject,
@@ -134,7 +137,7 @@ export class AttachStream {
     entry.sent = true;
     this.#inFlight++;
     const left = entry.deadlineMs - (performance.now() - entry.started);
-    this.#write(callFrame(entry.id, Math.max(1, left), RPCS[entry.point].field, entry.request));
+    this.#write(callFrame(entry.id, Math.max(1, left), RPCS[entry.point].field, entry.request, entry.traceparent));
   }
 
   #expire(entry: Pending): void {

@@ -14,13 +14,16 @@ export function openFrame(open: { readonly daemonVersion: string; readonly plugi
   return asBuffer(toBinary(pb.AttachRequestSchema, create(pb.AttachRequestSchema, { frame: { case: "open", value: open } })));
 }
 
-/** AttachRequest{call: AttachCall{call_id, deadline_ms, <10 + point>: request}}. */
-export function callFrame(callId: number, deadlineMs: number, pointField: number, request: Uint8Array): Buffer {
-  const call = new BinaryWriter()
+/** AttachRequest{call: AttachCall{call_id, deadline_ms, traceparent?, <10 + point>: request}}. */
+export function callFrame(callId: number, deadlineMs: number, pointField: number, request: Uint8Array, traceparent?: string): Buffer {
+  const writer = new BinaryWriter()
     .tag(1, WireType.Varint)
     .uint64(callId)
     .tag(2, WireType.Varint)
-    .uint32(Math.max(0, Math.min(0xffffffff, Math.ceil(deadlineMs))))
+    .uint32(Math.max(0, Math.min(0xffffffff, Math.ceil(deadlineMs))));
+  // Proto3 leaves an empty string off the wire: tracing off adds nothing to the frame.
+  if (traceparent !== undefined && traceparent !== "") writer.tag(3, WireType.LengthDelimited).string(traceparent);
+  const call = writer
     .tag(ATTACH_FIELD_OFFSET + pointField, WireType.LengthDelimited)
     .bytes(request)
     .finish();

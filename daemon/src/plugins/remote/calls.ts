@@ -61,7 +61,7 @@ async function call(site: CallSite, point: PointName, deadlineMs: number, event:
   try {
     // The wire carries the plugin's own deadline; a shorter effective one (the point's budget) is
     // the engine's to enforce, and is then the caller giving up, not the plugin failing.
-    const answer = await conn.call(point, event, deadlineMs, engine.cancellation);
+    const answer = await conn.call(point, event, deadlineMs, engine.cancellation, engine.traceparent);
     stats.sample(performance.now() - started);
     stats.succeeded();
     admission.answered();

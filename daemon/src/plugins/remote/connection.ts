@@ -2,7 +2,7 @@
 // and every point call, over the Attach stream when the plugin has one (attach-link.ts) or one
 // unary RPC per call. What an answer means is answers.ts's, the same for both transports. Knows
 // nothing of ejection, listeners or processes.
-import { Channel, status } from "@grpc/grpc-js";
+import { Channel, Metadata, status } from "@grpc/grpc-js";
 import type { ChannelCredentials, ChannelOptions } from "@grpc/grpc-js";
 import { HookdError } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
@@ -109,12 +109,13 @@ export class RemoteConnection {
   /**
    * One point call: over the Attach stream when there is one (the daemon's timer enforces
    * `deadlineMs`, a cancel frame follows `signal`), else unary. Resolves with the typed answer
-   * (not yet validated: the engine does that); rejects with an RpcFailure only.
+   * (not yet validated: the engine does that); rejects with an RpcFailure only. `traceparent`
+   * (tracing on) goes in the call's metadata, or in the Attach call frame.
    */
-  call<P extends PointName>(point: P, event: EventOf<P>, deadlineMs: number, signal: Cancellation): Promise<unknown> {
+  call<P extends PointName>(point: P, event: EventOf<P>, deadlineMs: number, signal: Cancellation, traceparent?: string): Promise<unknown> {
     const stream = this.#link.stream();
-    if (stream === undefined) return this.unary(point, event, deadlineMs, signal);
-    return stream.call(point, event, deadlineMs, signal, (left) => this.unary(point, event, left, signal));
+    if (stream === undefined) return this.unary(point, event, deadlineMs, signal, traceparent);
+    return stream.call(point, event, deadlineMs, signal, (left) => this.unary(point, event, left, signal, traceparent), traceparent);
   }
 
   /**
@@ -123,7 +124,7 @@ export class RemoteConnection {
    * Resolves with the typed answer (not yet validated: the engine does that); rejects with an
    * RpcFailure only.
    */
-  unary<P extends PointName>(point: P, event: EventOf<P>, deadlineMs: number, signal: Cancellation): Promise<unknown> {
+  unary<P extends PointName>(point: P, event: EventOf<P>, deadlineMs: number, signal: Cancellation, traceparent?: string): Promise<unknown> {
     const rpc = RPCS[point];
     return new Promise((resolve, reject) => {
       const started = performance.now();
@@ -138,7 +139,8 @@ export class RemoteConnection {
         reject(new RpcFailure("error_status", `the event could not be encoded: ${error instanceof Error ? error.message : String(error)}`));
         return;
       }
-      startUnaryCall(this.#channel, rpc.path, request, { deadline: Date.now() + deadlineMs, cancellation: signal }, (received, response) => {
+      const options = { deadline: Date.now() + deadlineMs, cancellation: signal, ...(traceparent === undefined ? {} : { metadata: traceMetadata(traceparent) }) };
+      startUnaryCall(this.#channel, rpc.path, request, options, (received, response) => {
         const elapsedMs = performance.now() - started;
         if (received.code !== status.OK) reject(signal.aborted ? cancelled(signal, elapsedMs, deadlineMs) : statusFailure(received, deadlineMs, this.target, elapsedMs));
         else if (response === undefined) reject(new RpcFailure("invalid_answer", "the plugin sent no response message"));
@@ -160,3 +162,10 @@ export class RemoteConnection {
   }
 }
 
+
+/** The W3C trace context header of a traced call (the name is lowercase in gRPC metadata). */
+function traceMetadata(traceparent: string): Metadata {
+  const metadata = new Metadata();
+  metadata.set("traceparent", traceparent);
+  return metadata;
+}
