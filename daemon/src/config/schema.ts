@@ -175,6 +175,13 @@ export const configSchema = z.strictObject({
       finalizeTimeoutMs: durationMs.default(1_000),
       /** How long a disconnected session may be resumed. */
       resumeWindowMs: durationMs.default(300_000),
+      /**
+       * An evaluate sent again (a proxy's retry) within this window is answered with its first
+       * answer, plugins not run again, audited `retry` (host/retries.ts); 0 turns it off.
+       */
+      retryWindowMs: z.number().int().nonnegative().default(60_000),
+      /** At most this many first answers are kept for retries (the oldest go first). */
+      retryEntries: z.number().int().nonnegative().default(10_000),
       /** A hosted session with no frame and no turn for this long ends (session-end EXPIRED); absent: never. */
       sessionIdleMs: durationMs.optional(),
     })
@@ -208,6 +215,13 @@ export const configSchema = z.strictObject({
    * `hookd-state` beside the config file, else $XDG_STATE_HOME/hookd (config/load.ts stateDir).
    */
   state: z.strictObject({ dir: z.string().min(1).optional() }).prefault({}),
+  /**
+   * This daemon's identity in a fleet (docs/fleet.md): on every audit record, log line and status.
+   * Absent: $HOOKD_INSTANCE_ID, else the host name and a random suffix (config/instance.ts).
+   */
+  instance: z
+    .strictObject({ id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, "letters, digits, '.', '_', ':' or '-', at most 128").optional() })
+    .prefault({}),
   /** Claude Code http hooks endpoint (and the `hookd hook` forwarder's target). */
   http: z
     .strictObject({ listen: z.string().regex(/^([^:\s/]*:\d+|unix:\/.+|\/.+)$/, "host:port, unix:/path or an absolute socket path") })

@@ -22,6 +22,8 @@ export interface DaemonStatus {
   readonly listeners: readonly string[];
   readonly configPath: string | undefined;
   readonly configGeneration: number;
+  readonly instanceId: string;
+  readonly configVersion: string;
 }
 
 export interface ReloadResult {
@@ -72,6 +74,9 @@ export function toProtoAuditRecord(record: AuditRecord): pb.AuditRecord {
     ...(record.argumentsJson === undefined ? {} : { argumentsJson: record.argumentsJson }),
     ...(record.originalArgumentsJson === undefined ? {} : { originalArgumentsJson: record.originalArgumentsJson }),
     rewrittenBy: [...(record.rewrittenBy ?? [])],
+    instanceId: record.instanceId ?? "",
+    configVersion: record.configVersion ?? "",
+    retry: record.retry === true,
   });
 }
 
@@ -137,6 +142,8 @@ export function addAdminService(server: Server, deps: AdminDeps): void {
         listeners: [...s.listeners],
         configPath: s.configPath ?? "",
         configGeneration: BigInt(s.configGeneration),
+        instanceId: s.instanceId,
+        configVersion: s.configVersion,
       };
     },
     listPlugins: async () => ({

@@ -36,6 +36,11 @@ export interface AuditRecord {
   readonly rewrittenBy?: readonly string[];
   /** Shadow calls only: what the plugin would have done, "would have denied" (shadowVerdict). */
   readonly verdict?: string;
+  /** The daemon instance that wrote the record and the config version in force (config/instance.ts). */
+  readonly instanceId?: string;
+  readonly configVersion?: string;
+  /** Set on the decisions of an evaluate answered again from its first answer (host/retries.ts). */
+  readonly retry?: boolean;
 }
 
 /** The audit record for an engine event, or undefined for events that are not audited. */

@@ -36,6 +36,8 @@ export interface Served {
   readonly bypassesAgentPermissions: (plugin: string) => boolean;
   /** Where the HTTP endpoint remembers what agents told about their sessions. */
   readonly facts?: SessionFacts;
+  /** This daemon's instance id, told to agents in SessionOpened. */
+  readonly instanceId?: string;
 }
 
 export class Servers {
@@ -79,7 +81,7 @@ export class Servers {
   async start(served: Served, inherited: readonly InheritedSocket[]): Promise<void> {
     const config = this.#config;
     const { store, identities, evaluate } = served;
-    addHostService(this.#server, { store, identities, evaluate, log: this.#log, streams: this.streams, evaluateStreams: this.evaluateStreams, maxMessageBytes: config.limits.maxMessageBytes });
+    addHostService(this.#server, { store, identities, evaluate, log: this.#log, streams: this.streams, evaluateStreams: this.evaluateStreams, maxMessageBytes: config.limits.maxMessageBytes, instanceId: served.instanceId ?? "" });
     this.health.register(this.#server);
     // HookAdmin on its own server when config.admin names a socket: then agents cannot reach it.
     const admin = config.admin === undefined ? this.#server : (this.#adminServer = newServer(config));
