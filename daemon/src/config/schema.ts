@@ -180,6 +180,11 @@ export const configSchema = z.strictObject({
        * answer, plugins not run again, audited `retry` (host/retries.ts); 0 turns it off.
        */
       retryWindowMs: z.number().int().nonnegative().default(60_000),
+      /**
+       * On stop, how long the daemon reports NOT_SERVING (grpc.health.v1) while it still accepts
+       * and serves calls, so a health-checking balancer or readiness probe takes it out first.
+       */
+      drainDelayMs: z.number().int().nonnegative().default(0),
       /** At most this many first answers are kept for retries (the oldest go first). */
       retryEntries: z.number().int().nonnegative().default(10_000),
       /** A hosted session with no frame and no turn for this long ends (session-end EXPIRED); absent: never. */

@@ -291,7 +291,7 @@ export class Daemon {
   }
 
   async #stop(graceMs: number): Promise<void> {
-    await this.#servers.stop(graceMs);
+    await this.#servers.stop(graceMs, this.#config.limits.drainDelayMs);
     await this.#store.closeAll("hookd is stopping", "daemon_stopping");
     await this.#plugins.close();
     this.audit.close();

@@ -125,14 +125,17 @@ export class Servers {
   }
 
   /**
-   * Reports NOT_SERVING and stops accepting (systemd keeps an inherited socket and queues new
+   * Reports NOT_SERVING, serves on for `drainDelayMs`, and stops accepting (systemd keeps an inherited socket and queues new
    * agents for the next instance), ends hosted-loop and tail streams with UNAVAILABLE
    * (retryable), lets in-flight unary calls finish within `graceMs`, forces the rest, and
    * destroys the connections still open. Never waits for a listener to close before its
    * connections are ended: net.Server#close waits for every accepted connection.
    */
-  async stop(graceMs: number): Promise<void> {
+  async stop(graceMs: number, drainDelayMs = 0): Promise<void> {
     this.health.setAll(false);
+    // Still serving while health says NOT_SERVING: balancers that check it take this instance out
+    // before its listeners close (limits.drainDelayMs).
+    if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
     for (const listener of this.#listeners) listener.stopAccepting();
     this.streams.endAll("hookd is shutting down; reconnect and resume");
     this.evaluateStreams.endAll("hookd is shutting down; reconnect");
