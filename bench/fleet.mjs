@@ -5,7 +5,7 @@
 // (daemons, nginx, this client) and the load average; then failover: one of three instances
 // SIGKILLed mid-run, the calls that failed and for how long. Nothing is asserted (a bench, not a
 // test); every process is real, on Unix sockets in a temp dir, and stopped at the end.
-// The scenarios run in rounds (direct, nginx 1, 2, 3, again): drift of a loaded machine shows as
+// The scenarios run in rounds (direct on the Unix socket and on TCP, nginx 1, 2, 3, again): drift of a loaded machine shows as
 // the spread between rounds. Every daemon is warmed up (JIT) before the first round.
 //   node bench/fleet.mjs [--calls N] [--concurrency C] [--rounds R] [--json FILE]
 import { spawn } from "node:child_process";
@@ -58,14 +58,15 @@ async function startDaemon(name) {
   const dir = join(work, name);
   await mkdir(dir);
   const socket = join(dir, "hookd.sock");
-  const config = { listeners: [{ unix: socket }], instance: { id: name }, plugins: [{ name: "policy", kind: "in-process", module: POLICY }], audit: { path: join(dir, "audit.jsonl"), fsync: "interval" }, log: { level: "warn" } };
+  const tcp = `127.0.0.1:${await freePort()}`;
+  const config = { listeners: [{ unix: socket }, { tcp }], instance: { id: name }, plugins: [{ name: "policy", kind: "in-process", module: POLICY }], audit: { path: join(dir, "audit.jsonl"), fsync: "interval" }, log: { level: "warn" } };
   await writeFile(join(dir, "hookd.json"), JSON.stringify(config));
   const child = spawn(process.execPath, [CLI, "serve", "--config", join(dir, "hookd.json")], { stdio: ["ignore", "pipe", "inherit"] });
   processes.push(child);
   // log.level warn: readiness is the socket accepting, not a log line.
   await waitFor(() => existsSync(socket) && canConnect(socket), `${name} listening`);
   createInterface({ input: child.stdout }).on("line", () => {});
-  return { name, socket, child };
+  return { name, socket, tcp, child };
 }
 
 async function startNginx(name, sockets) {
@@ -198,7 +199,9 @@ try {
   for (const n of [1, 2, 3]) balancers.push(await startNginx(`nginx-${n}`, daemons.slice(0, n).map((d) => d.socket)));
   for (let round = 1; round <= ROUNDS; round++) {
     const record = (name, result) => (results.scenarios[name] ??= []).push(result);
-    record("direct_1", await measure(`direct 1`, `unix://${daemons[0].socket}`, { hookd: daemonPids(daemons.slice(0, 1)) }));
+    // Straight to one daemon, on its Unix socket and on TCP (nginx's clients use TCP to nginx).
+    record("direct_unix", await measure(`direct uds`, `unix://${daemons[0].socket}`, { hookd: daemonPids(daemons.slice(0, 1)) }));
+    record("direct_tcp", await measure(`direct tcp`, daemons[0].tcp, { hookd: daemonPids(daemons.slice(0, 1)) }));
     for (const [i, nginx] of balancers.entries()) record(`nginx_${i + 1}`, await measure(`nginx ${i + 1}`, nginx.address, { hookd: daemonPids(daemons.slice(0, i + 1)), nginx: nginx.pids }));
   }
   for (const nginx of balancers) nginx.child.kill("SIGQUIT");

@@ -18,6 +18,9 @@ export async function serve(args: string[]): Promise<number> {
   const graceMs = integerOption(values, "grace-ms", DEFAULT_GRACE_MS);
   const loaded = loadConfig(stringOption(values, "config"));
   const instanceId = resolveInstanceId(loaded.config);
+  // Worker threads (their plugins' console lines), plugin processes and command hooks start with
+  // this environment: they name the same instance.
+  process.env.HOOKD_INSTANCE_ID = instanceId;
   const log = createLogger({ level: loaded.config.log.level }, { instanceId });
   // hookd logs through `log`; anything printed with console comes from in-process plugin code.
   captureConsole(log);
