@@ -85,6 +85,27 @@ describe("instance id and config version", () => {
     for (const line of logged.filter((l) => l.level !== undefined)) expect(line.instanceId, JSON.stringify(line)).toBe("alpha-1");
   });
 
+  it("is told to a hosted session's agent in SessionOpened", async () => {
+    work = new Workdir();
+    daemon = spawnDaemon(work.writeConfig(config({ instance: { id: "gamma" } })));
+    await daemon.waitLog("hookd ready");
+    const client = hostClient(work.file("hookd.sock"));
+    const stream = client.session({ metadata: { "x-hookd-agent": "fleet-agent" } });
+    try {
+      await stream.send({ frame: { case: "open", value: { sessionId: "hosted-1" } } });
+      let opened: string | undefined;
+      // Up to "opened"; leaving the loop then ends the stream, which this test needs no longer.
+      for await (const response of stream.responses) {
+        if (response.frame.case !== "opened") continue;
+        opened = response.frame.value.instanceId;
+        break;
+      }
+      expect(opened).toBe("gamma");
+    } finally {
+      closeClient(client);
+    }
+  });
+
   it("comes from HOOKD_INSTANCE_ID when the config names none, else from the host name and a random suffix", async () => {
     work = new Workdir();
     daemon = spawnDaemon(work.writeConfig(config()), { env: { HOOKD_INSTANCE_ID: "pod-7" } });
