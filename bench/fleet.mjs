@@ -122,6 +122,8 @@ async function load(target, calls, onAnswer = () => {}) {
   // Warm every connection (and nginx's upstream keepalives) before the clock starts.
   await Promise.all(clients.map((client) => client.evaluatePreTool(preTool(), { timeoutMs: 20_000 })));
   const latencies = [];
+  /** When each answered call ended, and how long it took: failover reads the calls after the kill. */
+  const answers = [];
   const errors = [];
   let started = 0;
   const begin = performance.now();
@@ -131,7 +133,9 @@ async function load(target, calls, onAnswer = () => {}) {
       const t0 = performance.now();
       try {
         await client.evaluatePreTool(preTool(), { timeoutMs: 20_000 });
-        latencies.push(performance.now() - t0);
+        const t1 = performance.now();
+        latencies.push(t1 - t0);
+        answers.push({ at: t1, ms: t1 - t0 });
         onAnswer(latencies.length);
       } catch (error) {
         errors.push({ at: performance.now(), code: error?.code, message: String(error?.message ?? error).slice(0, 80) });
@@ -141,7 +145,7 @@ async function load(target, calls, onAnswer = () => {}) {
   await Promise.all(clients.map(loop));
   const wallMs = performance.now() - begin;
   for (const client of clients) client.close();
-  return { latencies, errors, wallMs, begin };
+  return { latencies, answers, errors, wallMs, begin };
 }
 
 function quantile(sorted, q) {
@@ -167,12 +171,15 @@ async function failover(daemons) {
   const victim = daemons[2];
   let killedAt;
   const total = CALLS;
-  const { latencies, errors, wallMs, begin } = await load(nginx.address, total, (answered) => {
+  const { latencies, answers, errors, wallMs, begin } = await load(nginx.address, total, (answered) => {
     if (killedAt === undefined && answered >= Math.floor(total / 3)) {
       killedAt = performance.now();
       victim.child.kill("SIGKILL");
     }
   });
+  // The calls answered in the second after the kill: what the survivors' taking over cost them.
+  const after = answers.filter((a) => a.at > killedAt && a.at <= killedAt + 1000).map((a) => a.ms).sort((x, y) => x - y);
+  const before = answers.filter((a) => a.at > killedAt - 1000 && a.at <= killedAt).map((a) => a.ms).sort((x, y) => x - y);
   const first = errors[0]?.at;
   const last = errors.at(-1)?.at;
   const result = {
@@ -184,8 +191,10 @@ async function failover(daemons) {
     errors_span_ms: first === undefined ? 0 : Math.round(last - first),
     wall_ms: Math.round(wallMs),
     killed_at_ms: Math.round(killedAt - begin),
+    second_before_kill: { answered: before.length, p50_ms: +quantile(before, 0.5).toFixed(2), max_ms: +(before.at(-1) ?? 0).toFixed(2) },
+    second_after_kill: { answered: after.length, p50_ms: +quantile(after, 0.5).toFixed(2), max_ms: +(after.at(-1) ?? 0).toFixed(2) },
   };
-  console.log(`failover   ${result.failed} of ${result.calls} calls failed (${result.error_kinds.join("; ") || "none"}); errors from ${result.first_error_after_kill_ms ?? "-"} ms after the kill, over ${result.errors_span_ms} ms`);
+  console.log(`failover   ${result.failed} of ${result.calls} calls failed (${result.error_kinds.join("; ") || "none"}); errors from ${result.first_error_after_kill_ms ?? "-"} ms after the kill, over ${result.errors_span_ms} ms; the second before the kill ${result.second_before_kill.answered} answered (p50 ${result.second_before_kill.p50_ms} ms, max ${result.second_before_kill.max_ms} ms), the second after ${result.second_after_kill.answered} (p50 ${result.second_after_kill.p50_ms} ms, max ${result.second_after_kill.max_ms} ms)`);
   return result;
 }
 
