@@ -90,9 +90,11 @@ describe("retry answers", () => {
     expect(answers.answered.size).toBe(0);
   });
 
-  it("keys tool points by call id and other points by the whole event", () => {
-    expect(retryKey("pre-tool", { session, call: { callId: "c" } })).toBe(retryKey("pre-tool", { session, call: { callId: "c" }, turn: 2 } as never));
-    expect(retryKey("pre-tool", { session, call: { callId: "c" } })).not.toBe(retryKey("post-tool", { session, call: { callId: "c" } }));
+  it("keys by the call id and the whole event: a call id reused with other arguments is another call", () => {
+    const call = (args: string) => ({ session, call: { callId: "c", argumentsJson: args } });
+    expect(retryKey("pre-tool", call("{}"))).toBe(retryKey("pre-tool", call("{}")));
+    expect(retryKey("pre-tool", call("{}"))).not.toBe(retryKey("pre-tool", call('{"a":1}')));
+    expect(retryKey("pre-tool", call("{}"))).not.toBe(retryKey("post-tool", call("{}")));
     const event = (name: string) => ({ session, eventName: name, payload: { n: 1 } });
     expect(retryKey("agent-event", event("A"))).toBe(retryKey("agent-event", event("A")));
     expect(retryKey("agent-event", event("A"))).not.toBe(retryKey("agent-event", event("B")));

@@ -145,8 +145,10 @@ describe("retried evaluate", () => {
       const slow = { sessionId: "s", callId: "r-2", toolName: "Slow", args: { ms: 300 } };
       const both = await Promise.all([preTool(client, slow), preTool(client, slow)]);
       expect(both.map((b) => b.decision)).toEqual(["allow", "allow"]);
-      // Another call id, and another session with the same call id, are calls of their own.
+      // Another call id, the same call id with another call, and another session with the same
+      // call id, are calls of their own.
       await preTool(client, { sessionId: "s", callId: "r-3", toolName: "Bash" });
+      expect(await preTool(client, { sessionId: "s", callId: "r-3", toolName: "Read" })).toMatchObject({ decision: "allow" });
       await preTool(client, { sessionId: "other", callId: "r-1", toolName: "Read" });
     } finally {
       closeClient(client);
@@ -163,7 +165,10 @@ describe("retried evaluate", () => {
     ]);
     expect(of("s", "r-2", "invocation")).toHaveLength(1);
     expect(of("s", "r-2", "decision").map((r) => r.retry ?? false)).toEqual([false, true]);
-    expect(of("s", "r-3", "decision").map((r) => r.retry ?? false)).toEqual([false]);
+    expect(of("s", "r-3", "decision").map((r) => [r.decision, r.retry ?? false])).toEqual([
+      ["deny", false],
+      ["allow", false],
+    ]);
     expect(of("other", "r-1", "decision").map((r) => [r.decision, r.retry ?? false])).toEqual([["allow", false]]);
     for (const record of records) expect(record.instanceId).toBe("beta");
 

@@ -2,9 +2,10 @@
 // was sent (Envoy retry policies, a client retrying on UNAVAILABLE after the answer was lost): the
 // same call at the same point, within a bounded window, gets the answer it got the first time,
 // without running plugins again, and its decisions are audited again marked `retry`.
-// The key: agent, session and point, plus the tool call id at tool points, else a digest of the
-// whole event (a retry is the same request; two distinct events at a non-tool point differ in
-// turn, step, name or payload). Bounded memory: at most `maxEntries`, each kept `windowMs`.
+// The key: agent, session and point, the tool call id at tool points, and a digest of the whole
+// event: a retry is the same request, so a call id reused with other arguments (or two distinct
+// events at a non-tool point, which differ in turn, step, name or payload) is evaluated as a call
+// of its own. Bounded memory: at most `maxEntries`, each kept `windowMs`.
 import { createHash } from "node:crypto";
 import type { PointName } from "@hookd/sdk";
 import { EventBus } from "../engine/events.js";
@@ -106,7 +107,7 @@ export class RetryAnswers {
   }
 }
 
-/** What the key is made of: the authenticated session and, at tool points, the call. */
+/** What the key is made of besides the whole event's digest: the authenticated session and, at tool points, the call. */
 export interface RetryKeyEvent {
   readonly session: { readonly agentId: string; readonly sessionId: string };
   readonly call?: { readonly callId: string };
@@ -114,9 +115,7 @@ export interface RetryKeyEvent {
 
 export function retryKey(point: PointName, event: RetryKeyEvent): string {
   const { agentId, sessionId } = event.session;
-  const call = event.call?.callId;
-  const which = call !== undefined && call !== "" ? `call:${call}` : `event:${digest(event)}`;
-  return `${agentId}\u0000${sessionId}\u0000${point}\u0000${which}`;
+  return `${agentId}\u0000${sessionId}\u0000${point}\u0000${event.call?.callId ?? ""}\u0000${digest(event)}`;
 }
 
 function digest(event: unknown): string {
