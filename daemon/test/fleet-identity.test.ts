@@ -41,7 +41,7 @@ const session = { agentId: "a", sessionId: "s" };
 const decision = (callId: string): EngineEvent => ({ type: "decision", scope: { ...session, turn: 1, step: 1, callId }, point: "pre-tool", decision: "deny", decidedBy: "p", durationUs: 1 });
 
 describe("retry answers", () => {
-  function setup(limits = { windowMs: 1_000, maxEntries: 10 }) {
+  function setup(limits = { windowMs: 1_000, maxEntries: 10, epoch: 0 }) {
     let now = 0;
     const retried: EngineEvent[][] = [];
     const answers = new RetryAnswers(() => limits, (_point, decisions) => retried.push([...decisions]), () => now);
@@ -70,7 +70,7 @@ describe("retry answers", () => {
   });
 
   it("keeps at most maxEntries answers, the oldest going first", async () => {
-    const t = setup({ windowMs: 60_000, maxEntries: 2 });
+    const t = setup({ windowMs: 60_000, maxEntries: 2, epoch: 0 });
     await t.ask("c1");
     await t.ask("c2");
     await t.ask("c3");
@@ -81,8 +81,17 @@ describe("retry answers", () => {
     expect(t.runs()).toBe(4);
   });
 
+  it("drops every answer when the config generation changes (a reload changes who decides)", async () => {
+    const limits = { windowMs: 60_000, maxEntries: 10, epoch: 0 };
+    const t = setup(limits);
+    await t.ask("c1");
+    limits.epoch = 1;
+    expect(await t.ask("c1", "after reload")).toBe("after reload");
+    expect(t.runs()).toBe(2);
+  });
+
   it("does not keep a failed first call: its retry is evaluated again", async () => {
-    const answers = new RetryAnswers(() => ({ windowMs: 1_000, maxEntries: 10 }), () => {});
+    const answers = new RetryAnswers(() => ({ windowMs: 1_000, maxEntries: 10, epoch: 0 }), () => {});
     const failing = answers.answer("pre-tool", { session, call: { callId: "c" } }, new EventBus(), () => Promise.reject(new Error("cancelled")));
     const joined = answers.answer("pre-tool", { session, call: { callId: "c" } }, new EventBus(), async () => "second");
     await expect(failing).rejects.toThrow("cancelled");
@@ -102,7 +111,7 @@ describe("retry answers", () => {
   });
 
   it("is off with a window of 0", async () => {
-    const t = setup({ windowMs: 0, maxEntries: 10 });
+    const t = setup({ windowMs: 0, maxEntries: 10, epoch: 0 });
     await t.ask("c1");
     await t.ask("c1");
     expect(t.runs()).toBe(2);

@@ -16,6 +16,8 @@ export interface RetryLimits {
   readonly windowMs: number;
   /** At most this many answers are kept (the oldest goes first). */
   readonly maxEntries: number;
+  /** The config generation: answers given under another one are dropped (a reload changes who decides). */
+  readonly epoch: number;
 }
 
 type DecisionEvent = Extract<EngineEvent, { type: "decision" }>;
@@ -49,6 +51,7 @@ export class RetryAnswers {
   readonly #limits: () => RetryLimits;
   readonly #onRetry: RetryObserver;
   readonly #now: () => number;
+  #epoch: number | undefined;
   /** Evaluates answered from a first answer, by point (hookd_evaluate_retries_total). */
   readonly answered = new Map<PointName, number>();
 
@@ -70,6 +73,10 @@ export class RetryAnswers {
   async answer<R>(point: PointName, event: RetryKeyEvent, bus: EventBus, evaluate: (bus: EventBus) => Promise<R>): Promise<R> {
     const limits = this.#limits();
     if (limits.windowMs <= 0 || limits.maxEntries <= 0) return evaluate(bus);
+    if (this.#epoch !== limits.epoch) {
+      this.#entries.clear();
+      this.#epoch = limits.epoch;
+    }
     const key = retryKey(point, event);
     const now = this.#now();
     this.#prune(now, limits);

@@ -54,7 +54,7 @@ export class Daemon {
   readonly admission = new Admission(() => ({ maxInflightPerAgent: this.#config.limits.maxInflightPerAgent, maxInflight: this.#config.limits.maxInflight }));
   /** This daemon in a fleet: on every audit record, log line, status and the metrics' info series; retries.ts answers retried evaluates. */
   readonly instanceId: string;
-  readonly retries = new RetryAnswers(() => ({ windowMs: this.#config.limits.retryWindowMs, maxEntries: this.#config.limits.retryEntries }), (_point, decisions) => this.audit.retried(decisions));
+  readonly retries = new RetryAnswers(() => ({ windowMs: this.#config.limits.retryWindowMs, maxEntries: this.#config.limits.retryEntries, epoch: this.#generation }), (_point, decisions) => this.audit.retried(decisions));
   #configVersion: string;
   readonly #options: DaemonOptions;
   readonly #log: Logger;
