@@ -132,7 +132,7 @@ describe("instance id and config version", () => {
 describe("retried evaluate", () => {
   it("answers the same call id at the same point with the first answer, runs the plugin once, audits the retry", async () => {
     work = new Workdir();
-    daemon = spawnDaemon(work.writeConfig(config({ instance: { id: "beta" } })));
+    daemon = spawnDaemon(work.writeConfig(config({ instance: { id: "beta" }, limits: { retryWindowMs: 60_000 } })));
     const { address } = await daemon.waitLog("metrics serving");
     await daemon.waitLog("hookd ready");
     const client = hostClient(work.file("hookd.sock"));
@@ -176,9 +176,9 @@ describe("retried evaluate", () => {
     expect(metrics).toContain('hookd_evaluate_retries_total{point="pre-tool"} 2\n');
   });
 
-  it("evaluates every call again when the window is 0", async () => {
+  it("evaluates every call again by default (no window)", async () => {
     work = new Workdir();
-    daemon = spawnDaemon(work.writeConfig(config({ limits: { retryWindowMs: 0 } })));
+    daemon = spawnDaemon(work.writeConfig(config()));
     await daemon.waitLog("hookd ready");
     const client = hostClient(work.file("hookd.sock"));
     try {

@@ -177,9 +177,10 @@ export const configSchema = z.strictObject({
       resumeWindowMs: durationMs.default(300_000),
       /**
        * An evaluate sent again (a proxy's retry) within this window is answered with its first
-       * answer, plugins not run again, audited `retry` (host/retries.ts); 0 turns it off.
+       * answer, plugins not run again, audited `retry` (host/retries.ts). 0, the default, is off:
+       * set it where a proxy in front retries (docs/fleet.md), 60000 is a fair window.
        */
-      retryWindowMs: z.number().int().nonnegative().default(60_000),
+      retryWindowMs: z.number().int().nonnegative().default(0),
       /**
        * On stop, how long the daemon reports NOT_SERVING (grpc.health.v1) while it still accepts
        * and serves calls, so a health-checking balancer or readiness probe takes it out first.
