@@ -27,6 +27,9 @@ const gauges: DaemonGauges = {
   startedAt: 1_700_000_000_000,
   evaluateRefused: new Map([["limits.maxInflight", 7]]),
   connectionsRefused: new Map([["handshake_timeout", 2]]),
+  instanceId: "host-a",
+  configVersion: "0123456789ab",
+  evaluateRetries: new Map([["pre-tool", 3]]),
 };
 
 describe("EngineMetrics", () => {
@@ -74,6 +77,8 @@ describe("renderMetrics", () => {
     expect(text).toContain('hookd_config_reloads_total{result="refused"} 1\n');
     expect(text).toContain('hookd_evaluate_refused_total{limit="limits.maxInflight"} 7\n');
     expect(text).toContain('hookd_connections_closed_total{reason="handshake_timeout"} 2\n');
+    expect(text).toContain('hookd_instance_info{instance_id="host-a",config_version="0123456789ab"} 1\n');
+    expect(text).toContain('hookd_evaluate_retries_total{point="pre-tool"} 3\n');
     for (const line of text.trimEnd().split("\n")) {
       expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? -?[\d.e+-]+)$/);
     }

@@ -309,4 +309,7 @@ const GAUGES: DaemonGauges = {
   startedAt: 0,
   evaluateRefused: new Map(),
   connectionsRefused: new Map(),
+  instanceId: "i",
+  configVersion: "v",
+  evaluateRetries: new Map(),
 };

@@ -38,7 +38,7 @@ async function start(overrides: Partial<ConsoleOptions> = {}): Promise<{ server:
     metrics: new EngineMetrics(),
     registry: () => PluginRegistry.EMPTY,
     plugins: () => [],
-    status: () => ({ version: "test", startedAt: 0, agentsConnected: 0, sessionsOpen: 0, listeners: [], configPath: undefined, configGeneration: 0 }),
+    status: () => ({ version: "test", startedAt: 0, agentsConnected: 0, sessionsOpen: 0, listeners: [], configPath: undefined, configGeneration: 0, instanceId: "test-1", configVersion: "0123456789ab" }),
     // The bundle `npm run build` made beside the built CLI the ops tests run.
     assetDir: join(CLI, "../console-ui"),
     ...overrides,

@@ -49,6 +49,7 @@ export async function status(args: string[], out: (text: string) => void): Promi
         [],
         [
           ["daemon", target],
+          ["instance", s.instanceId],
           ["version", s.version],
           ["pid", String(s.pid)],
           ["uptime", duration(Number(s.uptimeMs))],
@@ -57,6 +58,7 @@ export async function status(args: string[], out: (text: string) => void): Promi
           ["listeners", s.listeners.join(", ")],
           ["config", s.configPath === "" ? "(embedded default)" : s.configPath],
           ["config generation", String(s.configGeneration)],
+          ["config version", s.configVersion],
         ],
       ),
     );
@@ -142,6 +144,7 @@ export async function tail(args: string[], out: (text: string) => void, signal: 
 function statusJson(s: pb.GetStatusResponse, target: string): Record<string, unknown> {
   return {
     daemon: target,
+    instanceId: s.instanceId,
     version: s.version,
     pid: s.pid,
     uptimeMs: Number(s.uptimeMs),
@@ -150,6 +153,7 @@ function statusJson(s: pb.GetStatusResponse, target: string): Record<string, unk
     listeners: s.listeners,
     configPath: s.configPath === "" ? null : s.configPath,
     configGeneration: Number(s.configGeneration),
+    configVersion: s.configVersion,
   };
 }
 
@@ -195,6 +199,9 @@ function recordJson(record: pb.AuditRecord): Record<string, unknown> {
     ...(record.originalArgumentsJson === undefined ? {} : { originalArgumentsJson: record.originalArgumentsJson }),
     ...(record.rewrittenBy.length === 0 ? {} : { rewrittenBy: record.rewrittenBy }),
     ...(record.kind === "shadow" ? { verdict: shadowVerdict(record.decision, record.cause) } : {}),
+    ...(record.instanceId === "" ? {} : { instanceId: record.instanceId }),
+    ...(record.configVersion === "" ? {} : { configVersion: record.configVersion }),
+    ...(record.retry ? { retry: true } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 // starts the daemon, reports READY=1 (once listeners and required plugins are up) and watchdog
 // pings when a service manager asked for them, reopens the audit log and reloads the config on
 // SIGHUP, and drains on SIGTERM/SIGINT after STOPPING=1. The daemon itself lives in runtime/.
+import { resolveInstanceId } from "../config/instance.js";
 import { loadConfig } from "../config/load.js";
 import { captureConsole, createLogger } from "../log.js";
 import { takeInheritedSockets } from "../ops/socket-activation.js";
@@ -16,7 +17,11 @@ export async function serve(args: string[]): Promise<number> {
   const values = parseCommand("serve", args);
   const graceMs = integerOption(values, "grace-ms", DEFAULT_GRACE_MS);
   const loaded = loadConfig(stringOption(values, "config"));
-  const log = createLogger({ level: loaded.config.log.level });
+  const instanceId = resolveInstanceId(loaded.config);
+  // Worker threads (their plugins' console lines), plugin processes and command hooks start with
+  // this environment: they name the same instance.
+  process.env.HOOKD_INSTANCE_ID = instanceId;
+  const log = createLogger({ level: loaded.config.log.level }, { instanceId });
   // hookd logs through `log`; anything printed with console comes from in-process plugin code.
   captureConsole(log);
   const notifier = new SystemdNotifier({ log });
@@ -32,7 +37,7 @@ export async function serve(args: string[]): Promise<number> {
   let hangupWhileStarting = false;
   const deferHangup = (): void => void (hangupWhileStarting = true);
   process.on("SIGHUP", deferHangup);
-  const daemon = await Daemon.start({ config: loaded.config, configPath: loaded.path, log, inherited });
+  const daemon = await Daemon.start({ config: loaded.config, configPath: loaded.path, log, inherited, instanceId });
   try {
     await daemon.whenReady(starting.signal);
   } catch (error) {

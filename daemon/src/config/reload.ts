@@ -9,5 +9,7 @@ export function restartOnlyChanges(current: Config, next: Config): string[] {
   const keys = ["listeners", "admin", "metrics", "console", "tracing", "http", "workers", "state"] as const;
   const changed: string[] = keys.filter((key) => !isDeepStrictEqual(current[key], next[key]));
   if (current.limits.maxMessageBytes !== next.limits.maxMessageBytes) changed.push("limits.maxMessageBytes");
+  // The instance id names this process in every record it writes: it stays until the restart.
+  if (current.instance.id !== next.instance.id) changed.push("instance.id");
   return changed;
 }

@@ -112,6 +112,19 @@ export const configSchema = z.strictObject({
       finalizeTimeoutMs: durationMs.default(1_000),
       /** How long a disconnected session may be resumed. */
       resumeWindowMs: durationMs.default(300_000),
+      /**
+       * An evaluate sent again (a proxy's retry) within this window is answered with its first
+       * answer, plugins not run again, audited `retry` (host/retries.ts). 0, the default, is off:
+       * set it where a proxy in front retries (docs/fleet.md), 60000 is a fair window.
+       */
+      retryWindowMs: z.number().int().nonnegative().default(0),
+      /**
+       * On stop, how long the daemon reports NOT_SERVING (grpc.health.v1) while it still accepts
+       * and serves calls, so a health-checking balancer or readiness probe takes it out first.
+       */
+      drainDelayMs: z.number().int().nonnegative().default(0),
+      /** At most this many first answers are kept for retries (the oldest go first). */
+      retryEntries: z.number().int().nonnegative().default(10_000),
       /** A hosted session with no frame and no turn for this long ends (session-end EXPIRED); absent: never. */
       sessionIdleMs: durationMs.optional(),
     })
@@ -226,6 +239,16 @@ export const configSchema = z.strictObject({
     .strictObject({
       /** The state directory (see above). */
       dir: z.string().min(1).optional(),
+    })
+    .prefault({}),
+  /**
+   * This daemon's identity in a fleet (docs/fleet.md): on every audit record, log line and status.
+   * Absent: $HOOKD_INSTANCE_ID, else the host name and a random suffix (config/instance.ts).
+   */
+  instance: z
+    .strictObject({
+      /** The instance id (at most 128 characters); needs a restart to change. */
+      id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, "letters, digits, '.', '_', ':' or '-', at most 128").optional(),
     })
     .prefault({}),
   /** Claude Code http hooks endpoint (and the `hookd hook` forwarder's target). */

@@ -43,7 +43,15 @@ export function consoleSnapshot(sources: SnapshotSources): ConsoleSnapshot {
   const registry = sources.registry();
   const histogram = (h: Histogram): { counts: number[]; count: number; sumUs: number } => ({ counts: [...h.counts], count: h.count, sumUs: h.sumUs });
   return {
-    status: { version: status.version, startedAt: status.startedAt, agentsConnected: status.agentsConnected, sessionsOpen: status.sessionsOpen, configGeneration: status.configGeneration },
+    status: {
+      version: status.version,
+      startedAt: status.startedAt,
+      agentsConnected: status.agentsConnected,
+      sessionsOpen: status.sessionsOpen,
+      configGeneration: status.configGeneration,
+      instanceId: status.instanceId,
+      configVersion: status.configVersion,
+    },
     plugins: sources.plugins().map((p) => {
       const totals = metrics.totals(p.name);
       return { ...p, calls: totals?.calls ?? 0, failures: totals?.failures ?? 0, p50Us: Math.round(totals?.quantile(0.5) ?? 0), p99Us: Math.round(totals?.quantile(0.99) ?? 0) };

@@ -6,23 +6,7 @@
 import type { Message } from "@bufbuild/protobuf";
 import { status } from "@grpc/grpc-js";
 import { EVALUATED_POINTS, EVALUATE_TABLE, block, deny, reject } from "@hookd/sdk";
-import type {
-  AgentMessage,
-  ApprovalDecision,
-  DecisionTrace,
-  EvaluateSpec,
-  EvaluatedPoint,
-  Pass,
-  PointName,
-  PostToolDecision,
-  PreStepDecision,
-  PreToolDecision,
-  RewriteEvaluation,
-  SessionInfo,
-  ToolCall,
-  ToolResult,
-  TurnStoppingDecision,
-} from "@hookd/sdk";
+import type { AgentMessage, ApprovalDecision, DecisionTrace, EvaluateSpec, EvaluatedPoint, Pass, PointName, PostToolDecision, PreStepDecision, PreToolDecision, RewriteEvaluation, SessionInfo, ToolCall, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
 import type { Cancellation, ProtoEvent, ServerCallInfo } from "@hookd/sdk/internal";
 import { StatusError, fromProtoEvent, invalidArgument } from "@hookd/sdk/internal";
 import type { EventBus, EventScope } from "../engine/events.js";
@@ -35,6 +19,7 @@ import type { PluginRegistry } from "../engine/registry.js";
 import type { TraceContextHeaders, Tracing } from "../engine/tracing.js";
 import type { Admission } from "./admission.js";
 import type { AgentIdentities } from "./identity.js";
+import type { RetryAnswers } from "./retries.js";
 import type { SessionStore } from "./session-store.js";
 import { identityProblem, isArgumentsObject } from "./tool-calls.js";
 import { traceContextOf } from "./trace-context.js";
@@ -48,6 +33,8 @@ export interface EvaluateDeps {
   /** The per-agent and daemon-wide in-flight caps every evaluate call passes. */
   readonly admission: Admission;
   readonly tracing?: Tracing; // set when `tracing.otlp` is configured
+  /** Answers a retried gRPC evaluate with its first answer (absent: every call is evaluated). */
+  readonly retries?: RetryAnswers;
 }
 
 /** Who decided, whether a failure policy or a listener error made the decision, and how long it took. */
@@ -65,6 +52,8 @@ export interface EvaluateOptions {
   /** The caller's cancellation (the agent's call). */
   readonly signal: Cancellation;
   readonly trace?: TraceContextHeaders; // the caller's traceparent, read only when tracing is on
+  /** Where this call's engine events go, when not straight to the daemon's bus (retries.ts records them). */
+  readonly bus?: EventBus;
 }
 
 export class EvaluateService {
@@ -74,9 +63,8 @@ export class EvaluateService {
     this.#deps = deps;
   }
 
-  // ---- typed core ------------------------------------------------------------------------
-  // Not async themselves: each returns #admit's promise as it is (an async function returning a
-  // promise costs extra microtask turns on every call).
+  // ---- typed core: not async, each returns #admit's promise as it is (an async function
+  // returning a promise costs extra microtask turns on every call).
 
   evaluateSessionStart(event: EventOf<"session-start">, options: EvaluateOptions): Promise<{ contexts: readonly AgentMessage[] }> {
     return this.#admit(event.session, async () => {
@@ -196,9 +184,8 @@ export class EvaluateService {
     });
   }
 
-  // ---- gRPC wrappers -----------------------------------------------------------------------
-  // One per point of the evaluate table, all alike: convert and authenticate the event, evaluate,
-  // convert the evaluation. The unary RPCs and the Evaluate stream (evaluate-stream.ts) share
+  // ---- gRPC wrappers, one per point of the evaluate table: convert and authenticate the event,
+  // evaluate (or answer a retry, retries.ts), convert. The unary RPCs and the Evaluate stream share
   // them. They pass the call's lazy cancellation: its AbortSignal is made only if a plugin call waits.
 
   /** The proto request to proto response of one point, as its unary RPC answers; rejects with the RPC's StatusError. */
@@ -227,7 +214,9 @@ export class EvaluateService {
       const rpc: EvaluateRpc = async (request, call) => {
         const trace = this.#deps.tracing === undefined ? undefined : traceContextOf(call.metadata);
         const options: EvaluateCallOptions = { ...spec.requestOptions(request as unknown as Message), signal: call.cancellation, trace };
-        return spec.toResponse(await evaluate(this.#read(point, request.event as ProtoEvent<typeof point> | undefined, call), options));
+        const event = this.#read(point, request.event as ProtoEvent<typeof point> | undefined, call);
+        const run = async (bus: EventBus): Promise<Record<string, unknown>> => spec.toResponse(await evaluate(event, { ...options, bus }));
+        return this.#deps.retries === undefined ? run(this.#deps.bus) : this.#deps.retries.answer(point, event, this.#deps.bus, run);
       };
       return [point, rpc];
     }),
@@ -261,7 +250,7 @@ export class EvaluateService {
   #env(session: SessionInfo, scope: Omit<EventScope, "sessionId" | "agentId">, options: EvaluateOptions): PointEnv {
     return {
       registry: this.#deps.registry(),
-      bus: this.#deps.bus,
+      bus: options.bus ?? this.#deps.bus,
       signal: options.signal,
       pointBudgetMs: this.#deps.limits().pointBudgetMs,
       scope: { sessionId: session.sessionId, agentId: session.agentId, ...scope },

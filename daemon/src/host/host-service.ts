@@ -31,6 +31,8 @@ export interface HostServiceDeps {
   readonly evaluateStreams: StreamTracker;
   /** limits.maxMessageBytes: a larger request is refused with INVALID_ARGUMENT. */
   readonly maxMessageBytes: number;
+  /** This daemon's instance id, sent in SessionOpened so an agent knows where its session lives. */
+  readonly instanceId?: string;
 }
 
 type SessionCall = ServerStreamCall<typeof pb.HookHost.method.session>;
@@ -142,7 +144,7 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
     // Session-start runs before the agent hears the session is open; its contexts wait at the head
     // of the first step's batch, the one place they are delivered (SessionOpened.contexts stays empty).
     if (!resumed) await session.start();
-    sender.send({ case: "opened", value: { sessionId: who.session, resumed } });
+    sender.send({ case: "opened", value: { sessionId: who.session, resumed, instanceId: deps.instanceId ?? "" } });
     for (;;) {
       if (ended !== undefined) break;
       const next = await new Promise<IteratorResult<pb.SessionRequest> | "ended">((resolve, reject) => {

@@ -22,6 +22,8 @@ export interface DaemonStatus {
   readonly listeners: readonly string[];
   readonly configPath: string | undefined;
   readonly configGeneration: number;
+  readonly instanceId: string;
+  readonly configVersion: string;
 }
 
 export interface ReloadResult {
@@ -73,6 +75,9 @@ export function toProtoAuditRecord(record: AuditRecord): pb.AuditRecord {
     ...(record.originalArgumentsJson === undefined ? {} : { originalArgumentsJson: record.originalArgumentsJson }),
     rewrittenBy: [...(record.rewrittenBy ?? [])],
     traceId: record.traceId ?? "",
+    instanceId: record.instanceId ?? "",
+    configVersion: record.configVersion ?? "",
+    retry: record.retry === true,
   });
 }
 
@@ -138,6 +143,8 @@ export function addAdminService(server: Server, deps: AdminDeps): void {
         listeners: [...s.listeners],
         configPath: s.configPath ?? "",
         configGeneration: BigInt(s.configGeneration),
+        instanceId: s.instanceId,
+        configVersion: s.configVersion,
       };
     },
     listPlugins: async () => ({

@@ -38,6 +38,11 @@ export interface AuditRecord {
   readonly verdict?: string;
   /** With tracing on: the W3C trace id (32 hex digits) of the point's decision span (AuditRecord.trace_id). */
   readonly traceId?: string;
+  /** The daemon instance that wrote the record and the config version in force (config/instance.ts). */
+  readonly instanceId?: string;
+  readonly configVersion?: string;
+  /** Set on the decisions of an evaluate answered again from its first answer (host/retries.ts). */
+  readonly retry?: boolean;
 }
 
 /** The audit record for an engine event, or undefined for events that are not audited. */

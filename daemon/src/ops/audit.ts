@@ -130,6 +130,12 @@ class AuditFile {
 
 type Subscriber = (record: AuditRecord) => void;
 
+/** What every record of this daemon carries: who wrote it and under which config. */
+export interface AuditStamp {
+  readonly instanceId: string;
+  readonly configVersion: string;
+}
+
 /**
  * The daemon's audit trail: an engine observer. Without a configured file it still feeds live
  * subscribers (`hookd tail`), so tailing works on a daemon that keeps no log.
@@ -141,8 +147,11 @@ export class AuditTrail {
   #records = 0;
   #writeErrors = 0;
 
-  constructor(options: AuditFileOptions | undefined, log: Logger) {
+  readonly #stamp: () => AuditStamp | undefined;
+
+  constructor(options: AuditFileOptions | undefined, log: Logger, stamp: () => AuditStamp | undefined = () => undefined) {
     this.#log = log;
+    this.#stamp = stamp;
     this.#file = options === undefined ? undefined : new AuditFile(options, (error) => this.#writeFailed(error));
   }
 
@@ -164,13 +173,25 @@ export class AuditTrail {
     // Nobody reads the record: do not build it (building it showed in profiles of every evaluate).
     if (this.#file === undefined && this.#subscribers.size === 0) return;
     const record = toAuditRecord(event);
-    if (record === undefined) return;
+    if (record !== undefined) this.#write({ ...record, ...this.#stamp() });
+  };
+
+  /** The decisions of an evaluate answered again from its first answer, written again marked `retry`. */
+  retried(decisions: readonly EngineEvent[]): void {
+    if (this.#file === undefined && this.#subscribers.size === 0) return;
+    for (const event of decisions) {
+      const record = toAuditRecord(event);
+      if (record !== undefined) this.#write({ ...record, ...this.#stamp(), retry: true });
+    }
+  }
+
+  #write(record: AuditRecord): void {
     this.#records++;
     this.#file?.append(`${JSON.stringify(record)}\n`);
     for (const [subscriber, filter] of this.#subscribers) {
       if (matchesFilter(record, filter)) subscriber(record);
     }
-  };
+  }
 
   /** Live records matching `filter`, from now on, in log order. Returns the unsubscribe function. */
   subscribe(filter: AuditFilter, subscriber: Subscriber): () => void {

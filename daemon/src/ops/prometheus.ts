@@ -24,6 +24,11 @@ export interface DaemonGauges {
   readonly evaluateRefused: ReadonlyMap<string, number>;
   /** Connections closed by the daemon, by reason (handshake_timeout, max_connections). */
   readonly connectionsRefused: ReadonlyMap<string, number>;
+  /** This daemon in a fleet (config/instance.ts). */
+  readonly instanceId: string;
+  readonly configVersion: string;
+  /** Evaluate calls answered again from their first answer, by point (host/retries.ts). */
+  readonly evaluateRetries: ReadonlyMap<string, number>;
 }
 
 type Labels = Readonly<Record<string, string>>;
@@ -134,6 +139,14 @@ export function renderMetrics(metrics: EngineMetrics, gauges: DaemonGauges): str
   for (const [limit, n] of gauges.evaluateRefused) out.sample("hookd_evaluate_refused_total", { limit }, n);
   out.family("hookd_connections_closed_total", "counter", "Connections the daemon closed itself: no HTTP/2 preface in time, or over the listener's cap.");
   for (const [reason, n] of gauges.connectionsRefused) out.sample("hookd_connections_closed_total", { reason }, n);
+
+  out.family("hookd_evaluate_retries_total", "counter", "Evaluate calls answered from the first answer to the same call (a retry), by point; no plugin ran again.");
+  for (const [point, n] of gauges.evaluateRetries) out.sample("hookd_evaluate_retries_total", { point }, n);
+  // An info series, not a label on every series: Prometheus attaches the target's own labels at
+  // scrape time, and a join (`* on(instance) group_left(instance_id, config_version)`) adds these.
+  out
+    .family("hookd_instance_info", "gauge", "1, labelled with this daemon's instance id and the version (digest) of the config in force.")
+    .sample("hookd_instance_info", { instance_id: gauges.instanceId, config_version: gauges.configVersion }, 1);
   // The process and runtime families (process_*, nodejs_*) follow, from ops/runtime-metrics.ts.
   return out.text();
 }

@@ -4,17 +4,17 @@
 // config without dropping agents, and stops gracefully. Each concern it wires lives elsewhere.
 import { ConfigError, loadConfig, stateDir } from "../config/load.js";
 import { agentPermissionBypass } from "../config/bypass.js";
+import { configVersion, resolveInstanceId } from "../config/instance.js";
 import { restartOnlyChanges } from "../config/reload.js";
 import type { Config } from "../config/schema.js";
-import { EventBus } from "../engine/events.js";
-import type { EngineObserver } from "../engine/events.js";
+import { EventBus, type EngineObserver } from "../engine/events.js";
 import type { PluginRegistry } from "../engine/registry.js";
 import { Admission } from "../host/admission.js";
 import { EvaluateService } from "../host/evaluate.js";
 import type { HealthState } from "../host/health.js";
 import type { StreamTracker } from "../host/host-service.js";
-import type { HostedSessionDeps } from "../host/hosted-session.js";
 import { AgentIdentities, SwappableIdentities } from "../host/identity.js";
+import { RetryAnswers } from "../host/retries.js";
 import { SessionStore } from "../host/session-store.js";
 import type { Logger } from "../log.js";
 import type { ReloadResult } from "../ops/admin-service.js";
@@ -26,7 +26,7 @@ import { PluginSet } from "../plugins/plugin-set.js";
 import type { PreparedPlugins } from "../plugins/plugin-set.js";
 import type { PluginSource } from "../plugins/source.js";
 import { Servers } from "./servers.js";
-import { storeLimits } from "./store-limits.js";
+import { evaluateLimits, sessionDeps, storeLimits } from "./session-limits.js";
 import { Telemetry } from "./telemetry.js";
 import { DAEMON_VERSION } from "./version.js";
 
@@ -41,6 +41,8 @@ export interface DaemonOptions {
   readonly observers?: readonly EngineObserver[];
   /** Sockets inherited from systemd (ops/socket-activation.ts takeInheritedSockets). */
   readonly inherited?: readonly InheritedSocket[];
+  /** The instance id `hookd serve` resolved (config/instance.ts); resolved here when absent. */
+  readonly instanceId?: string;
 }
 
 export class Daemon {
@@ -50,6 +52,10 @@ export class Daemon {
   readonly metrics = new EngineMetrics();
   /** The in-flight caps of evaluate calls (per agent and daemon-wide); read per call, so a reload applies. */
   readonly admission = new Admission(() => ({ maxInflightPerAgent: this.#config.limits.maxInflightPerAgent, maxInflight: this.#config.limits.maxInflight }));
+  /** This daemon in a fleet: on every audit record, log line, status and the metrics' info series; retries.ts answers retried evaluates. */
+  readonly instanceId: string;
+  readonly retries = new RetryAnswers(() => ({ windowMs: this.#config.limits.retryWindowMs, maxEntries: this.#config.limits.retryEntries, epoch: this.#generation }), (_point, decisions) => this.audit.retried(decisions));
+  #configVersion: string;
   readonly #options: DaemonOptions;
   readonly #log: Logger;
   readonly #servers: Servers;
@@ -66,12 +72,14 @@ export class Daemon {
   private constructor(options: DaemonOptions, telemetry: Telemetry) {
     this.#options = options;
     this.#telemetry = telemetry;
-    this.#log = options.log;
+    this.instanceId = options.instanceId ?? resolveInstanceId(options.config);
+    this.#log = options.log.child({ instanceId: this.instanceId });
     this.#config = options.config;
+    this.#configVersion = configVersion(options.config);
     this.bus = new EventBus((error) => this.#log.error("an engine observer threw", { error }));
     const { config } = options;
     // The audit trail observes first: a decision is on disk before anything else sees it.
-    this.audit = new AuditTrail(config.audit, this.#log);
+    this.audit = new AuditTrail(config.audit, this.#log, () => ({ instanceId: this.instanceId, configVersion: this.#configVersion }));
     this.bus.subscribe(this.audit.observe);
     this.bus.subscribe(this.metrics.observe);
     for (const observer of options.observers ?? []) this.bus.subscribe(observer);
@@ -94,6 +102,11 @@ export class Daemon {
 
   get config(): Config {
     return this.#config;
+  }
+
+  /** The digest of the config in force (config/instance.ts); changes with every reload that changes it. */
+  get configVersion(): string {
+    return this.#configVersion;
   }
 
   /** Incremented by every applied reload. */
@@ -143,13 +156,10 @@ export class Daemon {
       bus: this.bus,
       identities,
       store: this.#store,
-      limits: () => ({
-        pointBudgetMs: this.#config.defaults.pointBudgetMs,
-        sessionEndBudgetMs: this.#config.defaults.sessionEndBudgetMs,
-        maxSteeredContinuations: this.#config.limits.maxSteeredContinuations,
-      }),
+      limits: () => evaluateLimits(this.#config),
       admission: this.admission,
       tracing: this.#telemetry.tracing,
+      retries: this.retries,
     });
     const admin = {
       status: () => ({
@@ -160,6 +170,8 @@ export class Daemon {
         listeners: this.#servers.addresses,
         configPath: this.configPath,
         configGeneration: this.#generation,
+        instanceId: this.instanceId,
+        configVersion: this.#configVersion,
       }),
       plugins: () => this.#plugins.statuses(),
       metrics: this.metrics,
@@ -170,9 +182,9 @@ export class Daemon {
         return this.reload();
       },
     };
-    const served = { store: this.#store, identities, evaluate, admin, metrics: () => this.#telemetry.exposition(renderMetrics(this.metrics, this.#gauges())), bypassesAgentPermissions: agentPermissionBypass(() => this.#config), facts: this.#plugins.sessionFacts, registry: this.registry };
+    const served = { store: this.#store, identities, evaluate, admin, metrics: () => this.#telemetry.exposition(renderMetrics(this.metrics, this.#gauges())), bypassesAgentPermissions: agentPermissionBypass(() => this.#config), facts: this.#plugins.sessionFacts, registry: this.registry, instanceId: this.instanceId };
     await this.#servers.start(served, this.#options.inherited ?? []);
-    this.#log.info("hookd serving", { version: DAEMON_VERSION, listeners: this.addresses, config: this.configPath ?? "(embedded default)", audit: this.audit.path ?? "(none)" });
+    this.#log.info("hookd serving", { version: DAEMON_VERSION, configVersion: this.#configVersion, listeners: this.addresses, config: this.configPath ?? "(embedded default)", audit: this.audit.path ?? "(none)" });
   }
 
   #gauges(): Parameters<typeof renderMetrics>[1] {
@@ -188,6 +200,9 @@ export class Daemon {
       startedAt: this.startedAt,
       evaluateRefused: this.admission.refused,
       connectionsRefused: this.#servers.connectionsRefused,
+      instanceId: this.instanceId,
+      configVersion: this.#configVersion,
+      evaluateRetries: this.retries.answered,
     };
   }
 
@@ -249,31 +264,18 @@ export class Daemon {
     this.#identities?.replace(identities);
     this.#store.reconfigure(storeLimits(next), this.#sessionDeps(next));
     this.audit.reconfigure(next.audit);
+    this.#configVersion = configVersion(this.#config);
     this.#generation++;
     this.#reloads.applied++;
     const restart = restartOnlyChanges(current, next);
     if (restart.length > 0) this.#log.warn("config changes that need a restart were not applied", { keys: restart });
     const { plan } = prepared;
-    this.#log.info("config reloaded", { generation: this.#generation, kept: plan.keep, loaded: plan.load.map((p) => p.name), retired: plan.retire, shadow: [...prepared.shadows] });
+    this.#log.info("config reloaded", { generation: this.#generation, configVersion: this.#configVersion, kept: plan.keep, loaded: plan.load.map((p) => p.name), retired: plan.retire, shadow: [...prepared.shadows] });
     return { applied: true, error: "", configGeneration: this.#generation };
   }
 
-  #sessionDeps(config: Config): HostedSessionDeps {
-    return {
-      registry: this.registry,
-      bus: this.bus,
-      log: this.#log,
-      tracing: this.#telemetry.tracing,
-      limits: {
-        maxSteeredContinuations: config.limits.maxSteeredContinuations,
-        maxStepsPerTurn: config.limits.maxStepsPerTurn,
-        pointBudgetMs: config.defaults.pointBudgetMs,
-        sessionEndBudgetMs: config.defaults.sessionEndBudgetMs,
-        toolConcurrency: config.limits.toolConcurrency,
-        approvalTimeoutMs: config.limits.approvalTimeoutMs,
-        finalizeTimeoutMs: config.limits.finalizeTimeoutMs,
-      },
-    };
+  #sessionDeps(config: Config): ReturnType<typeof sessionDeps> {
+    return sessionDeps(config, { registry: this.registry, bus: this.bus, log: this.#log, tracing: this.#telemetry.tracing });
   }
 
   /**
@@ -288,7 +290,7 @@ export class Daemon {
   }
 
   async #stop(graceMs: number): Promise<void> {
-    await this.#servers.stop(graceMs);
+    await this.#servers.stop(graceMs, this.#config.limits.drainDelayMs);
     await this.#store.closeAll("hookd is stopping", "daemon_stopping");
     await this.#plugins.close();
     await this.#telemetry.stop();

@@ -41,6 +41,8 @@ export interface Served {
   readonly facts?: SessionFacts;
   /** The registry in force: the console shows each point's plugins in order. */
   readonly registry: () => PluginRegistry;
+  /** This daemon's instance id, told to agents in SessionOpened. */
+  readonly instanceId?: string;
 }
 
 export class Servers {
@@ -85,7 +87,7 @@ export class Servers {
   async start(served: Served, inherited: readonly InheritedSocket[]): Promise<void> {
     const config = this.#config;
     const { store, identities, evaluate } = served;
-    addHostService(this.#server, { store, identities, evaluate, log: this.#log, streams: this.streams, evaluateStreams: this.evaluateStreams, maxMessageBytes: config.limits.maxMessageBytes });
+    addHostService(this.#server, { store, identities, evaluate, log: this.#log, streams: this.streams, evaluateStreams: this.evaluateStreams, maxMessageBytes: config.limits.maxMessageBytes, instanceId: served.instanceId ?? "" });
     this.health.register(this.#server);
     // HookAdmin on its own server when config.admin names a socket: then agents cannot reach it.
     const admin = config.admin === undefined ? this.#server : (this.#adminServer = newServer(config));
@@ -133,14 +135,17 @@ export class Servers {
   }
 
   /**
-   * Reports NOT_SERVING and stops accepting (systemd keeps an inherited socket and queues new
+   * Reports NOT_SERVING, serves on for `drainDelayMs`, and stops accepting (systemd keeps an inherited socket and queues new
    * agents for the next instance), ends hosted-loop and tail streams with UNAVAILABLE
    * (retryable), lets in-flight unary calls finish within `graceMs`, forces the rest, and
    * destroys the connections still open. Never waits for a listener to close before its
    * connections are ended: net.Server#close waits for every accepted connection.
    */
-  async stop(graceMs: number): Promise<void> {
+  async stop(graceMs: number, drainDelayMs = 0): Promise<void> {
     this.health.setAll(false);
+    // Still serving while health says NOT_SERVING: balancers that check it take this instance out
+    // before its listeners close (limits.drainDelayMs).
+    if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
     for (const listener of this.#listeners) listener.stopAccepting();
     this.streams.endAll("hookd is shutting down; reconnect and resume");
     this.evaluateStreams.endAll("hookd is shutting down; reconnect");

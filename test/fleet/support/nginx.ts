@@ -20,6 +20,12 @@ export interface NginxOptions {
   readonly hashKey?: string;
   /** Seconds for client_body_timeout, grpc_read_timeout and grpc_send_timeout (nginx: 60). */
   readonly timeoutSeconds?: number;
+  /**
+   * A global limit per agent in nginx itself (limit_req keyed on the x-hookd-agent header), as
+   * docs/fleet.md shows: over it, a gRPC RESOURCE_EXHAUSTED answered by nginx. `rate` as nginx
+   * writes it ("1r/m").
+   */
+  readonly rateLimit?: { readonly rate: string; readonly burst: number };
 }
 
 export interface Nginx {
@@ -82,7 +88,7 @@ http {
   fastcgi_temp_path ${dir}/tmp/fastcgi;
   uwsgi_temp_path ${dir}/tmp/uwsgi;
   scgi_temp_path ${dir}/tmp/scgi;
-  upstream hookd {
+${options.rateLimit ? `  limit_req_zone $http_x_hookd_agent zone=hookd_agents:1m rate=${options.rateLimit.rate};\n` : ""}  upstream hookd {
 ${options.hashKey ? `    hash ${options.hashKey} consistent;\n` : ""}${servers}
     keepalive 16;
   }
@@ -92,12 +98,28 @@ ${options.hashKey ? `    hash ${options.hashKey} consistent;\n` : ""}${servers}
     grpc_read_timeout ${timeout}s;
     grpc_send_timeout ${timeout}s;
     location / {
-      grpc_pass grpc://hookd;
+${options.rateLimit ? rateLimited(options.rateLimit.burst) : ""}      grpc_pass grpc://hookd;
     }
-  }
+${options.rateLimit ? LIMITED_LOCATION : ""}  }
 }
 `;
 }
+
+function rateLimited(burst: number): string {
+  return `      limit_req zone=hookd_agents burst=${burst} nodelay;
+      limit_req_status 429;
+      error_page 429 = @limited;
+`;
+}
+
+/** Over the limit: a trailers-only gRPC answer, RESOURCE_EXHAUSTED, instead of an HTTP 429. */
+const LIMITED_LOCATION = `    location @limited {
+      default_type application/grpc;
+      add_header grpc-status 8 always;
+      add_header grpc-message "rate limited by the balancer" always;
+      return 204;
+    }
+`;
 
 async function freePort(): Promise<number> {
   const server = createServer();

@@ -27,7 +27,8 @@ const modules = new Map<string, Promise<PluginDefinition>>();
 // What a plugin prints in this worker becomes a labelled log line naming the plugin whose call is
 // running (a worker runs one call at a time), never raw text among the daemon's log lines.
 const consoleFields = { plugin: "" };
-captureConsole(createLogger(), consoleFields);
+const instanceId = process.env.HOOKD_INSTANCE_ID ?? "";
+captureConsole(createLogger({}, instanceId === "" ? {} : { instanceId }), consoleFields);
 
 function loadPlugin(modulePath: string, version: string | undefined): Promise<PluginDefinition> {
   const url = moduleURL(modulePath, version);

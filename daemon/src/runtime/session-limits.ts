@@ -1,0 +1,41 @@
+// What the session store, every hosted session and the evaluate calls take from the config: the
+// store's caps and the loop's and points' limits. Read again on each reload (the store and new
+// sessions take the new values).
+import type { Config } from "../config/schema.js";
+import type { EventBus } from "../engine/events.js";
+import type { PluginRegistry } from "../engine/registry.js";
+import type { HostedSessionDeps } from "../host/hosted-session.js";
+import type { SessionStore } from "../host/session-store.js";
+import type { Logger } from "../log.js";
+import type { Tracing } from "../engine/tracing.js";
+
+export function storeLimits(config: Config): ConstructorParameters<typeof SessionStore>[0] {
+  return {
+    maxSessions: config.limits.maxSessions,
+    maxSessionsPerAgent: config.limits.maxSessionsPerAgent,
+    resumeWindowMs: config.limits.resumeWindowMs,
+    ...(config.limits.sessionIdleMs === undefined ? {} : { sessionIdleMs: config.limits.sessionIdleMs }),
+  };
+}
+
+export function sessionDeps(
+  config: Config,
+  wiring: { readonly registry: () => PluginRegistry; readonly bus: EventBus; readonly log: Logger; readonly tracing?: Tracing | undefined },
+): HostedSessionDeps {
+  return {
+    ...wiring,
+    limits: {
+      maxSteeredContinuations: config.limits.maxSteeredContinuations,
+      maxStepsPerTurn: config.limits.maxStepsPerTurn,
+      pointBudgetMs: config.defaults.pointBudgetMs,
+      sessionEndBudgetMs: config.defaults.sessionEndBudgetMs,
+      toolConcurrency: config.limits.toolConcurrency,
+      approvalTimeoutMs: config.limits.approvalTimeoutMs,
+      finalizeTimeoutMs: config.limits.finalizeTimeoutMs,
+    },
+  };
+}
+
+export function evaluateLimits(config: Config): { readonly pointBudgetMs: number; readonly sessionEndBudgetMs: number; readonly maxSteeredContinuations: number } {
+  return { pointBudgetMs: config.defaults.pointBudgetMs, sessionEndBudgetMs: config.defaults.sessionEndBudgetMs, maxSteeredContinuations: config.limits.maxSteeredContinuations };
+}
