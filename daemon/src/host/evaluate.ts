@@ -35,6 +35,7 @@ import { RETURN_ASK, reviewResult, decideToolPolicy, rewriteCall } from "../engi
 import { decide } from "../engine/decide.js";
 import type { PointEnv } from "../engine/decide.js";
 import type { PluginRegistry } from "../engine/registry.js";
+import { checkSessionHeader } from "./affinity.js";
 import type { Admission } from "./admission.js";
 import type { AgentIdentities } from "./identity.js";
 import type { SessionStore } from "./session-store.js";
@@ -239,6 +240,7 @@ export class EvaluateService {
     const event = converted.value;
     const declared = event.session;
     if (declared.sessionId === "") throw invalidArgument("event.session.session_id", "required");
+    checkSessionHeader(call.metadata, declared.sessionId, "event.session.session_id");
     const { call: toolCall } = event as { readonly call?: ToolCall };
     if (toolCall !== undefined) checkCall(toolCall);
     const agentId = this.#deps.identities.resolve(call.metadata, declared.agentId);

@@ -1,7 +1,7 @@
 // HookHost over gRPC: the hosted-loop stream and the evaluate calls. The stream handler opens or
 // resumes a session for the caller's identity, relays frames until the agent closes or goes
-// away, and then closes or detaches the session. Protocol state lives in HostedSession.
-import { create } from "@bufbuild/protobuf";
+// away, and then closes or detaches the session. Protocol state lives in HostedSession; frames
+// and heartbeats to the agent go through FrameSender.
 import { status } from "@grpc/grpc-js";
 import type { Server } from "@grpc/grpc-js";
 import { fromProtoSessionSource, fromProtoToolDefinition } from "@hookd/sdk/internal";
@@ -11,10 +11,11 @@ import { StatusError, addService, invalidArgument, pb } from "@hookd/sdk/interna
 import type { ServerStreamCall, ServiceImpl } from "@hookd/sdk/internal";
 import type { Logger } from "../log.js";
 import type { EvaluateService } from "./evaluate.js";
-import type { AgentStream } from "./hosted-session.js";
 import type { AgentIdentities } from "./identity.js";
 import type { SessionStore } from "./session-store.js";
 import { serveEvaluate } from "./evaluate-stream.js";
+import { checkSessionHeader } from "./affinity.js";
+import { FrameSender } from "./frame-sender.js";
 import type { StreamTracker } from "./stream-tracker.js";
 
 export { StreamTracker } from "./stream-tracker.js";
@@ -33,22 +34,6 @@ export interface HostServiceDeps {
 }
 
 type SessionCall = ServerStreamCall<typeof pb.HookHost.method.session>;
-
-/** Sends frames one after another; once the stream is over, frames are dropped. */
-class FrameSender implements AgentStream {
-  #chain: Promise<void> = Promise.resolve();
-
-  constructor(private readonly call: SessionCall) {}
-
-  send(frame: Parameters<AgentStream["send"]>[0]): void {
-    const message = create(pb.SessionResponseSchema, { frame });
-    this.#chain = this.#chain.then(() => this.call.send(message)).catch(() => {});
-  }
-
-  flush(): Promise<void> {
-    return this.#chain;
-  }
-}
 
 export function addHostService(server: Server, deps: HostServiceDeps): void {
   // The evaluate RPCs come from the point table; their handlers are alike (see EvaluateService),
@@ -108,6 +93,7 @@ async function openFromFirstFrame(deps: HostServiceDeps, iterator: AsyncIterator
   const open = frame.value;
   const agentId = deps.identities.resolve(call.metadata, open.agentId);
   const { source, tools, lineage } = readOpen(open);
+  checkSessionHeader(call.metadata, open.sessionId, "open.session_id");
   const info = Object.freeze({ sessionId: open.sessionId, agentId, cwd: open.cwd, ...lineage });
   const { session, resumed } = deps.store.open({ info, source, tools });
   // Fields, not a child logger: a child's closures are kept for the whole life of an idle session.
@@ -140,7 +126,9 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
     // Session-start runs before the agent hears the session is open; its contexts wait at the head
     // of the first step's batch, the one place they are delivered (SessionOpened.contexts stays empty).
     if (!resumed) await session.start();
-    sender.send({ case: "opened", value: { sessionId: who.session, resumed } });
+    const heartbeatIntervalMs = deps.store.heartbeatMs;
+    sender.send({ case: "opened", value: { sessionId: who.session, resumed, heartbeatIntervalMs } });
+    sender.startHeartbeats(heartbeatIntervalMs);
     for (;;) {
       if (ended !== undefined) break;
       const next = await new Promise<IteratorResult<pb.SessionRequest> | "ended">((resolve, reject) => {
@@ -158,6 +146,8 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
         }
         break;
       }
+      // A keepalive for the proxies in between: not the session's activity, never a plugin's concern.
+      if (current.case === "heartbeat") continue;
       session.handle(current);
     }
   } finally {

@@ -15,7 +15,7 @@ import type { HealthState } from "../host/health.js";
 import type { StreamTracker } from "../host/host-service.js";
 import type { HostedSessionDeps } from "../host/hosted-session.js";
 import { AgentIdentities, SwappableIdentities } from "../host/identity.js";
-import { SessionStore } from "../host/session-store.js";
+import { SessionStore, storeLimitsOf } from "../host/session-store.js";
 import type { Logger } from "../log.js";
 import type { ReloadResult } from "../ops/admin-service.js";
 import { AuditTrail } from "../ops/audit.js";
@@ -73,7 +73,7 @@ export class Daemon {
     for (const observer of options.observers ?? []) this.bus.subscribe(observer);
     this.#servers = new Servers(config, this.#log);
     this.#plugins = new PluginSet({ log: this.#log, daemonVersion: DAEMON_VERSION, manifestDir: stateDir(config, options.configPath) });
-    this.#store = new SessionStore(storeLimits(config), this.#sessionDeps(config));
+    this.#store = new SessionStore(storeLimitsOf(config), this.#sessionDeps(config));
   }
 
   /** Loads plugins, binds every listener and reports SERVING. Cleans up if any step fails. */
@@ -242,7 +242,7 @@ export class Daemon {
     this.#config = { ...next, listeners: current.listeners, admin: current.admin, metrics: current.metrics, http: current.http, workers: current.workers };
     this.#plugins.apply(prepared, next.defaults.pointBudgetMs);
     this.#identities?.replace(identities);
-    this.#store.reconfigure(storeLimits(next), this.#sessionDeps(next));
+    this.#store.reconfigure(storeLimitsOf(next), this.#sessionDeps(next));
     this.audit.reconfigure(next.audit);
     this.#generation++;
     this.#reloads.applied++;
@@ -288,13 +288,4 @@ export class Daemon {
     this.audit.close();
     this.#log.info("hookd stopped");
   }
-}
-
-function storeLimits(config: Config): ConstructorParameters<typeof SessionStore>[0] {
-  return {
-    maxSessions: config.limits.maxSessions,
-    maxSessionsPerAgent: config.limits.maxSessionsPerAgent,
-    resumeWindowMs: config.limits.resumeWindowMs,
-    ...(config.limits.sessionIdleMs === undefined ? {} : { sessionIdleMs: config.limits.sessionIdleMs }),
-  };
 }
