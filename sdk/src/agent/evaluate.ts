@@ -56,7 +56,7 @@ export function evaluator(stub: HostStub, metadata: Readonly<Record<string, stri
     for (const call of calls) {
       const { signal, timeoutMs } = call.options;
       const left = timeoutMs === undefined ? undefined : timeoutMs - (performance.now() - call.started);
-      unary(call.route.point, call.request, { signal, timeoutMs: left }).then(call.resolve, (error: unknown) => call.reject(toStatusError(error)));
+      unary(call.route.point, call.request, { signal, timeoutMs: left }, sessionIdOf(call.request.event)).then(call.resolve, (error: unknown) => call.reject(toStatusError(error)));
     }
   });
   const send: Send = (point, request, options, sessionId) =>
@@ -86,8 +86,9 @@ export function evaluator(stub: HostStub, metadata: Readonly<Record<string, stri
   return { methods: methods as unknown as Evaluator, close: () => stream.close() };
 }
 
-/** The event's session id, for the affinity header (the codec has checked the event's shape by now). */
-function sessionIdOf(event: object): string | undefined {
+/** The session id of a typed or proto event, for the affinity header. */
+function sessionIdOf(event: unknown): string | undefined {
+  if (typeof event !== "object" || event === null) return undefined;
   const { session } = event as { readonly session?: { readonly sessionId?: unknown } };
   return typeof session?.sessionId === "string" ? session.sessionId : undefined;
 }
