@@ -4,7 +4,8 @@
 // gets Heartbeat frames on the configured interval (announced in SessionOpened) while the
 // agent's own heartbeats are taken without a word.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StatusError, closeClient, createClient, pb } from "@hookd/sdk/internal";
+import { closeClient, createClient, pb } from "@hookd/sdk/internal";
+import type { StatusError } from "@hookd/sdk/internal";
 import type { HostClient } from "../support/raw-session.js";
 import { RawSession } from "../support/raw-session.js";
 import { startDaemon } from "../support/daemon-process.js";
