@@ -15,7 +15,7 @@ export interface NginxOptions {
   readonly upstreams: readonly string[];
   /**
    * The upstream balancing directive's key, as an nginx expression, e.g.
-   * "$http_hookd_session_id" (consistent hashing on a metadata header); round-robin when unset.
+   * "$http_x_hookd_session" (consistent hashing on the session affinity header); round-robin when unset.
    */
   readonly hashKey?: string;
   /** Seconds for client_body_timeout, grpc_read_timeout and grpc_send_timeout (nginx: 60). */
