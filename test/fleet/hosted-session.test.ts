@@ -6,7 +6,7 @@
 // instance, which refuses it as unknown (NOT_FOUND, surfaced by the SDK), never a fresh session.
 import { setTimeout as sleep } from "node:timers/promises";
 import { connectHost } from "@hookd/sdk";
-import type { SessionEvent, StatusError } from "@hookd/sdk";
+import type { SessionEvent } from "@hookd/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDaemon } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
