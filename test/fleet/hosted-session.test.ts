@@ -12,7 +12,7 @@ import { startDaemon } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
 import { openScriptedAgent } from "../support/scripted-agent.js";
 import type { ScriptedAgent } from "../support/scripted-agent.js";
-import { startNginx } from "./support/nginx.js";
+import { SESSION_HASH_KEY, startNginx } from "./support/nginx.js";
 import type { Nginx } from "./support/nginx.js";
 
 /** nginx's client_body_timeout, grpc_read_timeout and grpc_send_timeout, in seconds. */
@@ -28,7 +28,7 @@ interface Fleet {
 
 async function startFleet(heartbeatMs: number): Promise<Fleet> {
   const daemons = await Promise.all([0, 1, 2].map(() => startDaemon({ config: { session: { heartbeatMs } } })));
-  const nginx = await startNginx({ upstreams: daemons.map((d) => d.socket), hashKey: "$http_x_hookd_session", timeoutSeconds: PROXY_TIMEOUT_S });
+  const nginx = await startNginx({ upstreams: daemons.map((d) => d.socket), hashKey: SESSION_HASH_KEY, timeoutSeconds: PROXY_TIMEOUT_S });
   return { daemons, nginx };
 }
 

@@ -10,6 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
+/** What the fleet tests and deploy/fleet/nginx.conf hash on: the SDK's session affinity header. */
+export const SESSION_HASH_KEY = "$http_x_hookd_session";
+
 export interface NginxOptions {
   /** Upstream addresses: Unix socket paths (absolute) or host:port. */
   readonly upstreams: readonly string[];
@@ -32,7 +35,7 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
-const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((path) => existsSync(path)) ?? "nginx";
+export const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((path) => existsSync(path)) ?? "nginx";
 
 export async function startNginx(options: NginxOptions): Promise<Nginx> {
   const dir = await mkdtemp(join(tmpdir(), "hookd-nginx-"));
