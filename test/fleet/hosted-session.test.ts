@@ -94,7 +94,12 @@ describe("a hosted session behind nginx, with heartbeats", () => {
     expect(ended?.codeName).toBe("NOT_FOUND");
     expect(ended?.details).toContain('session "s-doomed" of agent "fleet-agent" is not known to this daemon');
     expect(said(agent.events, "disconnected", "reconnected")).toEqual(["disconnected"]);
-    // The refusal came from a live instance (the dead one answers nothing), which did not open the session afresh.
+    // The refusal came from a live instance, which said so and did not open the session afresh.
+    // (Its log line travels on another pipe than the answer: wait for it, bounded.)
+    const refusers = () => fleet.daemons.filter((d) => d.logs.some((line) => line.msg === "session resume refused: unknown session" && line.session === "s-doomed"));
+    await until(() => refusers().length > 0, 15_000);
+    expect(refusers()).toHaveLength(1);
+    expect(refusers()[0]).not.toBe(home);
     expect(holders(fleet, "s-doomed")).toEqual([home]);
     agent.client.close();
   });

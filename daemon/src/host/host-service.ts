@@ -95,9 +95,17 @@ async function openFromFirstFrame(deps: HostServiceDeps, iterator: AsyncIterator
   const { source, tools, lineage } = readOpen(open);
   checkSessionHeader(call.metadata, open.sessionId, "open.session_id");
   const info = Object.freeze({ sessionId: open.sessionId, agentId, cwd: open.cwd, ...lineage });
-  const { session, resumed } = deps.store.open({ info, source, tools });
   // Fields, not a child logger: a child's closures are kept for the whole life of an idle session.
   const who = { agent: agentId, session: open.sessionId };
+  let opened: ReturnType<SessionStore["open"]>;
+  try {
+    opened = deps.store.open({ info, source, tools });
+  } catch (error) {
+    // Behind a balancer this is a session routed to the wrong instance, or one whose instance died.
+    if (error instanceof StatusError && error.code === status.NOT_FOUND) deps.log.info("session resume refused: unknown session", who);
+    throw error;
+  }
+  const { session, resumed } = opened;
   deps.log.info(resumed ? "session resumed" : "session opened", { ...who, source, ...lineage });
   return { session, resumed, who };
 }
