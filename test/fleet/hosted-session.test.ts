@@ -90,7 +90,7 @@ describe("a hosted session behind nginx, with heartbeats", () => {
     expect(home).toBeDefined();
     expect(others).toEqual([]);
     home?.child.kill("SIGKILL");
-    const ended = (await agent.session.ended);
+    const ended = await agent.session.ended;
     expect(ended?.codeName).toBe("NOT_FOUND");
     expect(ended?.details).toContain('session "s-doomed" of agent "fleet-agent" is not known to this daemon');
     expect(said(agent.events, "disconnected", "reconnected")).toEqual(["disconnected"]);
