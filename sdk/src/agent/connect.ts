@@ -4,6 +4,7 @@
 // evaluate calls (over one Evaluate stream unless told to go unary). What a session does lives in
 // session.ts, its stream and reconnects in session-link.ts.
 import { status } from "@grpc/grpc-js";
+import type { ChannelOptions } from "@grpc/grpc-js";
 import { HookdError } from "../errors.js";
 import { parseAddress } from "../grpc/address.js";
 import { closeClient, createClient } from "../grpc/client.js";
@@ -11,7 +12,6 @@ import { StatusError } from "../grpc/status.js";
 import * as pb from "../proto.js";
 import type { Evaluator } from "./evaluate.js";
 import { evaluator } from "./evaluate.js";
-import type { ChannelOptions } from "@grpc/grpc-js";
 import { AGENT_HEADER, HEADER_VALUE, withSession } from "./affinity.js";
 import { openFrame } from "./frames.js";
 import { Session } from "./session.js";
