@@ -589,6 +589,27 @@ describe("affinity metadata, heartbeats and reconnect-and-resume", () => {
     expect(await session.ended).toBeUndefined();
   });
 
+  test("close() while reconnecting closes the session on the resumed stream; detach() stops reconnecting", async () => {
+    const { session, daemon } = await openSession(connect({ agentId: "agent-7", reconnect: { initialBackoffMs: 1 } }), handlers());
+    daemon.finish(new StatusError(status.UNAVAILABLE, "gone"));
+    const again = await arrivals.next();
+    await expectFrame(again, "open");
+    const closing = session.close("cleared");
+    await again.send(opened(true));
+    expect(await expectFrame(again, "close")).toMatchObject({ reason: pb.SessionEndReason.CLEARED });
+    again.finish();
+    await closing;
+    expect(await session.ended).toBeUndefined();
+
+    const broke = deferred();
+    const onEvent = (event: SessionEvent) => event.type === "disconnected" && broke.resolve();
+    const second = await openSession(connect({ agentId: "agent-7", reconnect: { initialBackoffMs: 60_000, maxBackoffMs: 60_000 } }), handlers({ onEvent }));
+    second.daemon.finish(new StatusError(status.UNAVAILABLE, "gone"));
+    await broke.promise; // the client is now in its minute-long backoff
+    await second.session.detach(); // wakes the minute-long backoff: no new stream is opened
+    expect(await second.session.ended).toBeUndefined();
+  });
+
   test("a resume refused NOT_FOUND ends the session with NOT_FOUND at once, without further attempts", async () => {
     const { session, daemon } = await openSession(connect({ agentId: "agent-7", reconnect: { initialBackoffMs: 1, maxAttempts: 5 } }), handlers());
     daemon.finish(new StatusError(status.UNAVAILABLE, "instance gone"));
