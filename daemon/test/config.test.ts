@@ -59,3 +59,17 @@ limits:
     expect(config.limits.maxSteeredContinuations).toBe(8);
   });
 });
+
+describe("session.heartbeatMs", () => {
+  const base = "listeners:\n  - unix: /run/hookd/hookd.sock\n";
+  it("defaults to 20 s, below nginx's 60 s idle timeouts, and 0 disables", () => {
+    expect(parseConfig(base, "test.yaml", "/etc/hookd").session.heartbeatMs).toBe(20_000);
+    expect(parseConfig(`${base}session:\n  heartbeatMs: 0\n`, "test.yaml", "/etc/hookd").session.heartbeatMs).toBe(0);
+  });
+
+  it("refuses a negative, fractional or unknown setting, naming the key", () => {
+    expect(problems(`${base}session:\n  heartbeatMs: -5\n`)).toEqual(["session.heartbeatMs: Too small: expected number to be >=0"]);
+    expect(problems(`${base}session:\n  heartbeatMs: 1.5\n`)).toEqual(["session.heartbeatMs: Invalid input: expected int, received number"]);
+    expect(problems(`${base}session:\n  heartbeat: 5\n`)).toEqual(['session: unknown key "heartbeat"']);
+  });
+});

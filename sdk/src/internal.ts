@@ -13,5 +13,7 @@ export type { Cancellation } from "./lazy-abort.js";
 export { CallContext, NextContext } from "./context.js";
 // The note the agent client answers an approval request with when it has no approver.
 export { NO_APPROVER } from "./agent/handlers.js";
+// The affinity metadata agents send and the daemon checks against the frame.
+export { AGENT_HEADER, SESSION_HEADER } from "./agent/affinity.js";
 // Which oneof case carries each evaluated point on the HookHost.Evaluate stream.
 export { EVALUATE_STREAM_CASES, EVALUATE_STREAM_REQUESTS, type EvaluateStreamCase } from "./agent/stream-cases.js";

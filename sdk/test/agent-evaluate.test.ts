@@ -77,6 +77,8 @@ describe("evaluate calls", () => {
     expect(request.event?.session).toMatchObject({ sessionId: "s1", agentId: "agent-7", cwd: "/work" });
     expect(seen.preTool?.metadata.get("authorization")).toEqual(["Bearer t0k"]);
     expect(seen.preTool?.metadata.get("x-hookd-agent")).toEqual([]);
+    // Unary (this fake has no Evaluate stream), so the call names its session for affinity.
+    expect(seen.preTool?.metadata.get("x-hookd-session")).toEqual(["s1"]);
   });
 
   test("post-tool reads the decision, the applied result (2^63-1 intact) and the trace", async () => {

@@ -175,7 +175,7 @@ describe("a hosted turn", () => {
     const seeded = toProtoMessage(pluginMessage("seed", "house rules"));
     await daemon.send({ frame: { case: "opened", value: { sessionId: "s1", resumed: false, contexts: [seeded] } } });
     const opened = await session.opened;
-    expect(opened).toEqual({ sessionId: "s1", resumed: false, contexts: [] });
+    expect(opened).toEqual({ sessionId: "s1", resumed: false, contexts: [], heartbeatIntervalMs: 0, instanceId: "" });
 
     const turn = session.followUp("hello");
     const prompt = await expectFrame(daemon, "prompt");
@@ -444,7 +444,7 @@ describe("failures and problems", () => {
   test("a stream the daemon ends cleanly mid-turn rejects the pending follow-up with UNAVAILABLE and aborts its handlers", async () => {
     const stepSignal = deferred<AbortSignal>();
     const { session, daemon } = await openSession(
-      connect(),
+      connect({ agentId: "agent-7", reconnect: { maxAttempts: 0 } }),
       handlers({
         runStep: ({ signal }) => {
           stepSignal.resolve(signal);
@@ -540,6 +540,7 @@ describe("ending a session", () => {
     const { daemon, open } = await openSession(client, handlers());
     expect(daemon.metadata.get("authorization")).toEqual(["Bearer s3cr3t"]);
     expect(daemon.metadata.get("x-hookd-agent")).toEqual([]);
+    expect(daemon.metadata.get("x-hookd-session")).toEqual(["s1"]);
     expect(open.agentId).toBe("");
     expect(() => connectHost(address, { token: "two\nlines" })).toThrow(/token/);
   });
@@ -550,6 +551,114 @@ describe("ending a session", () => {
     const daemon = await arrivals.next();
     expect(await expectFrame(daemon, "open")).toMatchObject({ sessionId: "s1", source: pb.SessionSource.RESUME });
     await daemon.send({ frame: { case: "opened", value: { sessionId: "s1", resumed: true, contexts: [] } } });
-    expect(await session.opened).toEqual({ sessionId: "s1", resumed: true, contexts: [] });
+    expect(await session.opened).toEqual({ sessionId: "s1", resumed: true, contexts: [], heartbeatIntervalMs: 0, instanceId: "" });
+  });
+});
+
+describe("affinity metadata, heartbeats and reconnect-and-resume", () => {
+  const opened = (resumed: boolean, heartbeatIntervalMs = 0): ResponseInit => ({ frame: { case: "opened", value: { sessionId: "s1", resumed, heartbeatIntervalMs } } });
+
+  test("the Session stream carries the agent and the session as metadata", async () => {
+    const { daemon } = await openSession(connect(), handlers());
+    expect(daemon.metadata.get("x-hookd-agent")).toEqual(["agent-7"]);
+    expect(daemon.metadata.get("x-hookd-session")).toEqual(["s1"]);
+  });
+
+  test("a stream broken with INTERNAL (a proxy's RST_STREAM) is resumed on a new stream; the lost turn's follow-up rejects, new ones work", async () => {
+    const events: SessionEvent[] = [];
+    const { session, daemon } = await openSession(connect({ agentId: "agent-7", reconnect: { initialBackoffMs: 1 } }), handlers({ onEvent: (event) => events.push(event) }));
+    const lost = session.followUp("first");
+    await expectFrame(daemon, "prompt");
+    daemon.finish(new StatusError(status.INTERNAL, "Received RST_STREAM with code 2 triggered by internal client error"));
+    await expect(lost).rejects.toMatchObject({ code: status.INTERNAL });
+
+    const again = await arrivals.next();
+    expect(again.metadata.get("x-hookd-session")).toEqual(["s1"]);
+    expect(await expectFrame(again, "open")).toMatchObject({ sessionId: "s1", source: pb.SessionSource.RESUME, agentId: "agent-7" });
+    // A follow-up made while the new stream opens waits for it.
+    const next = session.followUp("second");
+    await again.send(opened(true));
+    expect(await expectFrame(again, "prompt")).toMatchObject({ content: [{ block: { case: "text", value: "second" } }] });
+    await again.send(turnStarted(2));
+    await again.send(turnEnded(2, pb.TurnEndReason.COMPLETED));
+    await expect(next).resolves.toMatchObject({ turn: 2, reason: "completed" });
+    expect(events.filter((e) => e.type === "disconnected" || e.type === "reconnected").map((e) => e.type)).toEqual(["disconnected", "reconnected"]);
+    expect(events.find((e) => e.type === "reconnected")).toMatchObject({ attempts: 1, opened: { resumed: true } });
+    again.finish();
+    await session.detach();
+    expect(await session.ended).toBeUndefined();
+  });
+
+  test("close() while reconnecting closes the session on the resumed stream; detach() stops reconnecting", async () => {
+    const { session, daemon } = await openSession(connect({ agentId: "agent-7", reconnect: { initialBackoffMs: 1 } }), handlers());
+    daemon.finish(new StatusError(status.UNAVAILABLE, "gone"));
+    const again = await arrivals.next();
+    await expectFrame(again, "open");
+    const closing = session.close("cleared");
+    await again.send(opened(true));
+    expect(await expectFrame(again, "close")).toMatchObject({ reason: pb.SessionEndReason.CLEARED });
+    again.finish();
+    await closing;
+    expect(await session.ended).toBeUndefined();
+
+    const broke = deferred();
+    const onEvent = (event: SessionEvent) => event.type === "disconnected" && broke.resolve();
+    const second = await openSession(connect({ agentId: "agent-7", reconnect: { initialBackoffMs: 60_000, maxBackoffMs: 60_000 } }), handlers({ onEvent }));
+    second.daemon.finish(new StatusError(status.UNAVAILABLE, "gone"));
+    await broke.promise; // the client is now in its minute-long backoff
+    await second.session.detach(); // wakes the minute-long backoff: no new stream is opened
+    expect(await second.session.ended).toBeUndefined();
+  });
+
+  test("a resume refused NOT_FOUND ends the session with NOT_FOUND at once, without further attempts", async () => {
+    const { session, daemon } = await openSession(connect({ agentId: "agent-7", reconnect: { initialBackoffMs: 1, maxAttempts: 5 } }), handlers());
+    daemon.finish(new StatusError(status.UNAVAILABLE, "instance gone"));
+    const again = await arrivals.next();
+    await expectFrame(again, "open");
+    again.finish(new StatusError(status.NOT_FOUND, 'open.session_id: session "s1" of agent "agent-7" is not known to this daemon'));
+    const ended = await session.ended;
+    expect(ended).toBeInstanceOf(StatusError);
+    expect(ended).toMatchObject({ code: status.NOT_FOUND, details: expect.stringContaining('session "s1"') as unknown });
+    await expect(session.followUp("too late")).rejects.toMatchObject({ code: status.FAILED_PRECONDITION, details: expect.stringContaining("is over") as unknown });
+  });
+
+  test("the attempts are bounded: the last status ends the session, saying how many were made", async () => {
+    const { session, daemon } = await openSession(connect({ agentId: "agent-7", reconnect: { initialBackoffMs: 1, maxBackoffMs: 2, maxAttempts: 2 } }), handlers());
+    daemon.finish(new StatusError(status.UNAVAILABLE, "gone"));
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const again = await arrivals.next();
+      await expectFrame(again, "open");
+      again.finish(new StatusError(status.FAILED_PRECONDITION, 'open.session_id: session "s1" is attached to another stream'));
+    }
+    expect(await session.ended).toMatchObject({ code: status.FAILED_PRECONDITION, details: expect.stringContaining("could not be resumed in 2 attempts") as unknown });
+  });
+
+  test("a resume the daemon answers with a fresh session is no resume: NOT_FOUND", async () => {
+    const { session, daemon } = await openSession(connect({ agentId: "agent-7", reconnect: { initialBackoffMs: 1 } }), handlers());
+    daemon.finish();
+    const again = await arrivals.next();
+    await expectFrame(again, "open");
+    await again.send(opened(false));
+    expect(await session.ended).toMatchObject({ code: status.NOT_FOUND, details: expect.stringContaining("a fresh session") as unknown });
+  });
+
+  test("sends heartbeats on the announced interval while idle, ignores the daemon's, and records no problem", async () => {
+    const session = connect().openSession({ sessionId: "s1", tools: [] }, handlers());
+    const daemon = await arrivals.next();
+    await expectFrame(daemon, "open");
+    await daemon.send(opened(false, 20));
+    await session.opened;
+    await daemon.send({ frame: { case: "heartbeat", value: { sequence: 1n } } });
+    const first = await expectFrame(daemon, "heartbeat");
+    const second = await expectFrame(daemon, "heartbeat");
+    expect([first.sequence, second.sequence]).toEqual([1n, 2n]);
+    expect(session.problems).toEqual([]);
+    await session.detach();
+  });
+
+  test("refuses bad reconnect options and service configs, naming the field", () => {
+    expect(() => connectHost(address, { reconnect: { maxAttempts: -1 } })).toThrow(/reconnect\.maxAttempts/);
+    expect(() => connectHost(address, { reconnect: { initialBackoffMs: 0 } })).toThrow(/reconnect\.initialBackoffMs/);
+    expect(() => connectHost(address, { serviceConfig: { loadBalancingConfig: "round_robin" } })).toThrow(/connectHost: .*loadBalancingConfig/i);
   });
 });

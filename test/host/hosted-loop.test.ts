@@ -208,8 +208,12 @@ describe("hosted loop, two agents on one daemon", () => {
   it("never lets an agent open another agent's session", async () => {
     const owner = openScriptedAgent({ target: daemon.target, agentId: "grace", session: { sessionId: "shared-id" }, script });
     await owner.session.opened;
-    // The same session id under another identity is a different session, not grace's.
-    const other = openScriptedAgent({ target: daemon.target, agentId: "mallory", session: { sessionId: "shared-id", source: "resume" }, script });
+    // The same session id under another identity is no session mallory has: her resume is refused.
+    const thief = openScriptedAgent({ target: daemon.target, agentId: "mallory", session: { sessionId: "shared-id", source: "resume" }, script });
+    await expect(thief.session.opened).rejects.toMatchObject({ codeName: "NOT_FOUND", message: expect.stringContaining('session "shared-id" of agent "mallory" is not known') as unknown });
+    thief.client.close();
+    // Opened afresh, it is a different session, not grace's.
+    const other = openScriptedAgent({ target: daemon.target, agentId: "mallory", session: { sessionId: "shared-id" }, script });
     await expect(other.session.opened).resolves.toMatchObject({ resumed: false });
     await other.prompt("say:hi");
     expect(owner.events.filter((e) => e.type === "turn-started")).toHaveLength(0);

@@ -163,10 +163,14 @@ describe("bearer tokens on hosted sessions", () => {
     expect(await contextText(bobSession)).toEqual(["agent=bob source=startup"]);
     await bobSession.detach();
 
-    // alice asks to resume "shared": she gets a new session of her own, not bob's.
-    const aliceSession = open(connect({ token: ALICE_TOKEN }), "shared", "resume");
+    // alice asks to resume "shared": she has no such session (NOT_FOUND), and bob's is not hers.
+    const refused = await rejectionOf(open(connect({ token: ALICE_TOKEN }), "shared", "resume").opened);
+    expect(refused.codeName).toBe("NOT_FOUND");
+    expect(refused.message).toContain('session "shared" of agent "alice" is not known');
+    // Started afresh, "shared" is a new session of her own.
+    const aliceSession = open(connect({ token: ALICE_TOKEN }), "shared", "startup");
     expect((await aliceSession.opened).resumed).toBe(false);
-    expect(await contextText(aliceSession)).toEqual(["agent=alice source=resume"]);
+    expect(await contextText(aliceSession)).toEqual(["agent=alice source=startup"]);
 
     // While alice's "shared" is attached, bob's "shared" is still his to resume; its
     // session-start contexts were delivered once already, so the resumed stream gets none.

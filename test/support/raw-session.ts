@@ -19,8 +19,9 @@ export class RawSession {
   readonly seen: ResponseFrame[] = [];
   readonly #responses: AsyncIterator<pb.SessionResponse>;
 
-  constructor(host: HostClient, agent: string) {
-    this.call = host.session({ metadata: { "x-hookd-agent": agent } });
+  /** `metadata` is sent besides the agent header (e.g. x-hookd-session). */
+  constructor(host: HostClient, agent: string, metadata: Readonly<Record<string, string>> = {}) {
+    this.call = host.session({ metadata: { "x-hookd-agent": agent, ...metadata } });
     this.#responses = this.call.responses[Symbol.asyncIterator]();
   }
 

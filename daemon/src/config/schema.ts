@@ -136,6 +136,16 @@ export const configSchema = z.strictObject({
       size: z.number().int().positive().default(2),
     })
     .prefault({}),
+  /** The hosted loop's Session streams. */
+  session: z
+    .strictObject({
+      /**
+       * How often each side of a Session stream sends a Heartbeat when it has sent nothing else,
+       * so proxies with idle timeouts (nginx: 60 s by default) keep the stream; 0 disables.
+       */
+      heartbeatMs: z.number().int().nonnegative().max(2_147_483_647).default(20_000),
+    })
+    .prefault({}),
   /** The audit log: one JSON line per plugin call and per decision applied (absent: no audit file). */
   audit: z
     .strictObject({

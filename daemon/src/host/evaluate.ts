@@ -17,6 +17,7 @@ import { decide } from "../engine/decide.js";
 import type { PointEnv } from "../engine/decide.js";
 import type { PluginRegistry } from "../engine/registry.js";
 import type { TraceContextHeaders, Tracing } from "../engine/tracing.js";
+import { checkSessionHeader } from "./affinity.js";
 import type { Admission } from "./admission.js";
 import type { AgentIdentities } from "./identity.js";
 import type { RetryAnswers } from "./retries.js";
@@ -230,6 +231,7 @@ export class EvaluateService {
     const event = converted.value;
     const declared = event.session;
     if (declared.sessionId === "") throw invalidArgument("event.session.session_id", "required");
+    checkSessionHeader(call.metadata, declared.sessionId, "event.session.session_id");
     const { call: toolCall } = event as { readonly call?: ToolCall };
     if (toolCall !== undefined) checkCall(toolCall);
     const agentId = this.#deps.identities.resolve(call.metadata, declared.agentId);

@@ -1,7 +1,7 @@
 // HookHost over gRPC: the hosted-loop stream and the evaluate calls. The stream handler opens or
 // resumes a session for the caller's identity, relays frames until the agent closes or goes
-// away, and then closes or detaches the session. Protocol state lives in HostedSession.
-import { create } from "@bufbuild/protobuf";
+// away, and then closes or detaches the session. Protocol state lives in HostedSession; frames
+// and heartbeats to the agent go through FrameSender.
 import { status } from "@grpc/grpc-js";
 import type { Server } from "@grpc/grpc-js";
 import { fromProtoSessionSource, fromProtoToolDefinition } from "@hookd/sdk/internal";
@@ -11,10 +11,11 @@ import { StatusError, addService, invalidArgument, pb } from "@hookd/sdk/interna
 import type { ServerStreamCall, ServiceImpl } from "@hookd/sdk/internal";
 import type { Logger } from "../log.js";
 import type { EvaluateService } from "./evaluate.js";
-import type { AgentStream } from "./hosted-session.js";
 import type { AgentIdentities } from "./identity.js";
 import type { SessionStore } from "./session-store.js";
 import { serveEvaluate } from "./evaluate-stream.js";
+import { checkSessionHeader } from "./affinity.js";
+import { FrameSender } from "./frame-sender.js";
 import type { StreamTracker } from "./stream-tracker.js";
 import { traceContextOf } from "./trace-context.js";
 
@@ -36,22 +37,6 @@ export interface HostServiceDeps {
 }
 
 type SessionCall = ServerStreamCall<typeof pb.HookHost.method.session>;
-
-/** Sends frames one after another; once the stream is over, frames are dropped. */
-class FrameSender implements AgentStream {
-  #chain: Promise<void> = Promise.resolve();
-
-  constructor(private readonly call: SessionCall) {}
-
-  send(frame: Parameters<AgentStream["send"]>[0]): void {
-    const message = create(pb.SessionResponseSchema, { frame });
-    this.#chain = this.#chain.then(() => this.call.send(message)).catch(() => {});
-  }
-
-  flush(): Promise<void> {
-    return this.#chain;
-  }
-}
 
 export function addHostService(server: Server, deps: HostServiceDeps): void {
   // The evaluate RPCs come from the point table; their handlers are alike (see EvaluateService),
@@ -111,10 +96,19 @@ async function openFromFirstFrame(deps: HostServiceDeps, iterator: AsyncIterator
   const open = frame.value;
   const agentId = deps.identities.resolve(call.metadata, open.agentId);
   const { source, tools, lineage } = readOpen(open);
+  checkSessionHeader(call.metadata, open.sessionId, "open.session_id");
   const info = Object.freeze({ sessionId: open.sessionId, agentId, cwd: open.cwd, ...lineage });
-  const { session, resumed } = deps.store.open({ info, source, tools });
   // Fields, not a child logger: a child's closures are kept for the whole life of an idle session.
   const who = { agent: agentId, session: open.sessionId };
+  let opened: ReturnType<SessionStore["open"]>;
+  try {
+    opened = deps.store.open({ info, source, tools });
+  } catch (error) {
+    // Behind a balancer this is a session routed to the wrong instance, or one whose instance died.
+    if (error instanceof StatusError && error.code === status.NOT_FOUND) deps.log.info("session resume refused: unknown session", who);
+    throw error;
+  }
+  const { session, resumed } = opened;
   deps.log.info(resumed ? "session resumed" : "session opened", { ...who, source, ...lineage });
   return { session, resumed, who };
 }
@@ -144,7 +138,9 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
     // Session-start runs before the agent hears the session is open; its contexts wait at the head
     // of the first step's batch, the one place they are delivered (SessionOpened.contexts stays empty).
     if (!resumed) await session.start();
-    sender.send({ case: "opened", value: { sessionId: who.session, resumed, instanceId: deps.instanceId ?? "" } });
+    const heartbeatIntervalMs = deps.store.heartbeatMs;
+    sender.send({ case: "opened", value: { sessionId: who.session, resumed, heartbeatIntervalMs, instanceId: deps.instanceId ?? "" } });
+    sender.startHeartbeats(heartbeatIntervalMs);
     for (;;) {
       if (ended !== undefined) break;
       const next = await new Promise<IteratorResult<pb.SessionRequest> | "ended">((resolve, reject) => {
@@ -162,6 +158,8 @@ async function serveSession(deps: HostServiceDeps, requests: AsyncIterable<pb.Se
         }
         break;
       }
+      // A keepalive for the proxies in between: not the session's activity, never a plugin's concern.
+      if (current.case === "heartbeat") continue;
       session.handle(current);
     }
   } finally {

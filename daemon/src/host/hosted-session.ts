@@ -165,6 +165,8 @@ export class HostedSession {
         return this.#reply("finalize", frame.value.requestId, frame.value, "finalize_reply");
       case "open":
         return this.problem("FAILED_PRECONDITION", "open: the session is already open on this stream");
+      case "heartbeat":
+        return; // the stream's keepalive (host-service.ts drops it before here)
       case "close":
       case undefined:
         return this.problem("INVALID_ARGUMENT", "frame: no frame set");

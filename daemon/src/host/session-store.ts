@@ -14,6 +14,8 @@ export interface SessionStoreLimits {
   readonly resumeWindowMs: number;
   /** A session with no frame and no turn for this long ends as expired; absent: never. */
   readonly sessionIdleMs?: number;
+  /** session.heartbeatMs: how often each side of an idle Session stream sends a Heartbeat; 0: never. */
+  readonly heartbeatMs?: number;
 }
 
 export interface OpenRequest {
@@ -49,6 +51,11 @@ export class SessionStore {
     if (this.#entries.size > 0) this.#armSweep();
   }
 
+  /** The heartbeat interval for streams attached from now on (announced in SessionOpened). */
+  get heartbeatMs(): number {
+    return this.#limits.heartbeatMs ?? 0;
+  }
+
   get size(): number {
     return this.#entries.size;
   }
@@ -62,10 +69,10 @@ export class SessionStore {
   }
 
   /**
-   * Opens a new session (startup) or continues one (resume). A resume of a session the daemon
-   * does not know starts it afresh with source "resume" (a persisted session reloaded by the
-   * agent); a startup of an existing id, or any open of a session attached to another stream,
-   * is refused.
+   * Opens a new session (startup) or continues one (resume). A resume of a session this daemon
+   * does not hold is refused NOT_FOUND, never replaced by a fresh one: behind a balancer, or after
+   * a restart, the agent must learn that its history is gone. A startup of an existing id, or any
+   * open of a session attached to another stream, is refused too.
    */
   open(request: OpenRequest): { readonly session: HostedSession; readonly resumed: boolean } {
     const key = keyOf(request.info.agentId, request.info.sessionId);
@@ -81,6 +88,12 @@ export class SessionStore {
       clearTimeout(existing.expiry);
       existing.expiry = undefined;
       return { session: existing.session, resumed: true };
+    }
+    if (request.source === "resume") {
+      throw new StatusError(
+        status.NOT_FOUND,
+        `open.session_id: session "${request.info.sessionId}" of agent "${request.info.agentId}" is not known to this daemon (it ended, outlived limits.resumeWindowMs, or lives on another instance); open it with source STARTUP to start afresh`,
+      );
     }
     if (this.#entries.size >= this.#limits.maxSessions) {
       throw new StatusError(status.RESOURCE_EXHAUSTED, `the daemon has its maximum of ${this.#limits.maxSessions} open sessions (limits.maxSessions)`);

@@ -14,6 +14,7 @@ export function storeLimits(config: Config): ConstructorParameters<typeof Sessio
     maxSessions: config.limits.maxSessions,
     maxSessionsPerAgent: config.limits.maxSessionsPerAgent,
     resumeWindowMs: config.limits.resumeWindowMs,
+    heartbeatMs: config.session.heartbeatMs,
     ...(config.limits.sessionIdleMs === undefined ? {} : { sessionIdleMs: config.limits.sessionIdleMs }),
   };
 }

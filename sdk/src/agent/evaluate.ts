@@ -15,6 +15,7 @@ import type { EvaluateOptionsOf, EvaluatedPoint, EvaluationOf, EventOf } from ".
 import type { EvaluateOptions, EvaluateSpec } from "../points/define.js";
 import type * as pb from "../proto.js";
 import { messageOf } from "./results.js";
+import { withSession } from "./affinity.js";
 
 type MethodOf<P extends EvaluatedPoint> = (typeof EVALUATE_TABLE)[P]["method"];
 
@@ -25,7 +26,7 @@ export type Evaluator = {
 
 type HostStub = TypedClient<typeof pb.HookHost>;
 type LooseCall = (request: Record<string, unknown>, call: CallOptions) => Promise<Message>;
-type Send = (point: EvaluatedPoint, request: Record<string, unknown>, options: StreamCallOptions) => Promise<Message>;
+type Send = (point: EvaluatedPoint, request: Record<string, unknown>, options: StreamCallOptions, sessionId?: string) => Promise<Message>;
 
 /** How evaluate calls travel: one multiplexed Evaluate stream (the default), or a unary RPC each. */
 export type EvaluateTransport = "stream" | "unary";
@@ -43,17 +44,23 @@ export interface EvaluatorHandle {
  */
 export function evaluator(stub: HostStub, metadata: Readonly<Record<string, string>>, assertOpen: () => void, transport: EvaluateTransport = "stream"): EvaluatorHandle {
   let mode = transport;
-  const unary: Send = (point, request, options) =>
-    (stub[EVALUATE_TABLE[point].method] as unknown as LooseCall)(request, { metadata, signal: options.signal, timeoutMs: options.timeoutMs });
+  // A unary call carries its session for affinity; the stream multiplexes sessions, so only its agent.
+  const unary: Send = (point, request, options, sessionId) =>
+    (stub[EVALUATE_TABLE[point].method] as unknown as LooseCall)(request, {
+      metadata: sessionId === undefined ? metadata : withSession(metadata, sessionId),
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
   const stream = new EvaluateStreamClient(stub, metadata, (calls) => {
     mode = "unary";
     for (const call of calls) {
       const { signal, timeoutMs } = call.options;
       const left = timeoutMs === undefined ? undefined : timeoutMs - (performance.now() - call.started);
-      unary(call.route.point, call.request, { signal, timeoutMs: left }).then(call.resolve, (error: unknown) => call.reject(toStatusError(error)));
+      unary(call.route.point, call.request, { signal, timeoutMs: left }, sessionIdOf(call.request.event)).then(call.resolve, (error: unknown) => call.reject(toStatusError(error)));
     }
   });
-  const send: Send = (point, request, options) => (mode === "stream" ? stream.call(EVALUATE_STREAM_CASES[point], request, options) : unary(point, request, options));
+  const send: Send = (point, request, options, sessionId) =>
+    mode === "stream" ? stream.call(EVALUATE_STREAM_CASES[point], request, options) : unary(point, request, options, sessionId);
   const methods: Record<string, (event: object, options?: EvaluateOptions) => Promise<unknown>> = {};
   for (const point of EVALUATED_POINTS) {
     // Every entry of the table, through the interface they share.
@@ -64,7 +71,8 @@ export function evaluator(stub: HostStub, metadata: Readonly<Record<string, stri
       let response: Message;
       try {
         assertOpen();
-        response = await send(point, { event: codec.toProto(event), ...spec.requestFields(options) }, { signal: options.signal, timeoutMs: options.timeoutMs });
+        const request = { event: codec.toProto(event), ...spec.requestFields(options) };
+        response = await send(point, request, { signal: options.signal, timeoutMs: options.timeoutMs }, sessionIdOf(event));
       } catch (error) {
         throw toStatusError(error); // a typed event the codecs refuse is INVALID_ARGUMENT
       }
@@ -76,4 +84,11 @@ export function evaluator(stub: HostStub, metadata: Readonly<Record<string, stri
     };
   }
   return { methods: methods as unknown as Evaluator, close: () => stream.close() };
+}
+
+/** The session id of a typed or proto event, for the affinity header. */
+function sessionIdOf(event: unknown): string | undefined {
+  if (typeof event !== "object" || event === null) return undefined;
+  const { session } = event as { readonly session?: { readonly sessionId?: unknown } };
+  return typeof session?.sessionId === "string" ? session.sessionId : undefined;
 }

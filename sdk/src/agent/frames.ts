@@ -71,7 +71,13 @@ export function promptFrame(kind: keyof typeof PROMPT_KINDS, content: PromptCont
  * in the first step's batch (older daemons did both; reading both would duplicate them).
  */
 export function readOpened(message: pb.SessionOpened): SessionOpenedInfo {
-  return Object.freeze({ sessionId: message.sessionId, resumed: message.resumed, contexts: Object.freeze([]) });
+  return Object.freeze({
+    sessionId: message.sessionId,
+    resumed: message.resumed,
+    contexts: Object.freeze([]),
+    heartbeatIntervalMs: message.heartbeatIntervalMs,
+    instanceId: message.instanceId,
+  });
 }
 
 export function readContext(message: pb.ContextNotice): Result<AgentMessage[]> {

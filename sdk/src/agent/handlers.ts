@@ -4,6 +4,7 @@
 // Owns the mapping only; when a reply is sent (or dropped) is the session's business.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { fromProtoMessage, fromProtoToolCall, fromProtoToolResult, toProtoContentBlock, toProtoMessage, toProtoToolResult } from "../convert/values.js";
+import { HookdError } from "../errors.js";
 import { validateToolResult } from "../validate.js";
 import { deepFreeze, toJsonText } from "../json.js";
 import * as pb from "../proto.js";
@@ -133,4 +134,29 @@ function readCall(message: pb.ToolCall | undefined, path: string, requestId: str
   if (read.ok) return read.value;
   report(read.error.message, requestId);
   return undefined;
+}
+
+/**
+ * Runs `answer` under a local deadline that aborts its signal: past it the daemon has already
+ * decided without the answer, so `expired()` tells the session to send nothing.
+ */
+export function untilDeadline<R>(
+  deadlineMs: number,
+  what: string,
+  answer: (signal: AbortSignal) => Promise<R>,
+): { run: (signal: AbortSignal, controller: AbortController) => Promise<R>; expired: () => boolean } {
+  let expired = false;
+  const expire = (controller: AbortController): void => {
+    expired = true;
+    controller.abort(new HookdError("deadline_exceeded", `the ${what} deadline of ${deadlineMs} ms passed`));
+  };
+  const run = async (signal: AbortSignal, controller: AbortController): Promise<R> => {
+    const timer = deadlineMs > 0 ? setTimeout(expire, deadlineMs, controller) : undefined;
+    try {
+      return await answer(signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { run, expired: () => expired };
 }

@@ -17,6 +17,7 @@ export type {
   CloseReason,
   OpenSessionOptions,
   PromptContent,
+  ReconnectOptions,
   ProposedToolCall,
   SessionEvent,
   SessionOpenedInfo,

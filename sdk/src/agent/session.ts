@@ -1,22 +1,20 @@
-// A hosted session over one Session stream: reads the daemon's frames in order, runs the agent's
+// A hosted session over its Session streams: reads the daemon's frames in order, runs the agent's
 // handlers for its requests (concurrently, each answered with its request_id), settles follow-ups
 // as their turns end and reports events. How a handler's outcome becomes a reply lives in
-// handlers.ts, follow-up and turn bookkeeping in turns.ts, frame conversion in frames.ts.
+// handlers.ts, follow-up and turn bookkeeping in turns.ts, frame conversion in frames.ts, the
+// stream itself (heartbeats, reconnect-and-resume) in session-link.ts.
 import { status } from "@grpc/grpc-js";
 import { HookdError } from "../errors.js";
-import type { BidiCall } from "../grpc/client.js";
-import type { MethodsOf } from "../grpc/definition.js";
-import { StatusError, toStatusError } from "../grpc/status.js";
+import { StatusError } from "../grpc/status.js";
 import type * as pb from "../proto.js";
 import type { RequestFrame } from "./frames.js";
 import { closeFrame, promptFrame, readContext, readOpened, readToolResultNotice, readTurnEnded } from "./frames.js";
-import { answerApproval, answerDispatch, answerFinalize, answerStep } from "./handlers.js";
+import { answerApproval, answerDispatch, answerFinalize, answerStep, untilDeadline } from "./handlers.js";
 import type { Finalizers } from "./handlers.js";
 import { messageOf } from "./results.js";
+import type { SessionLink } from "./session-link.js";
 import { TurnLedger } from "./turns.js";
 import type { AgentHandlers, CloseReason, HostedSession, PromptContent, SessionEvent, SessionOpenedInfo, SessionProblem, TurnEnd } from "./types.js";
-
-export type SessionCall = BidiCall<MethodsOf<typeof pb.HookHost>["session"]>;
 
 type State = "open" | "closing" | "detached" | "over";
 
@@ -24,24 +22,25 @@ export class Session implements HostedSession {
   readonly sessionId: string;
   readonly opened: Promise<SessionOpenedInfo>;
   readonly ended: Promise<StatusError | undefined>;
-  readonly #call: SessionCall;
+  readonly #link: SessionLink;
   readonly #handlers: AgentHandlers;
   readonly #finalizers: Finalizers;
   readonly #ledger = new TurnLedger();
   readonly #tasks = new Set<Promise<void>>();
   readonly #problems: SessionProblem[] = [];
   #state: State = "open";
+  /** Counts the streams: a handler's reply to a request of a broken stream is dropped. */
+  #generation = 0;
   #open!: { resolve: (info: SessionOpenedInfo) => void; reject: (error: Error) => void; done: boolean };
 
-  /** Sends `open` first; `call` must be a fresh Session call. */
-  constructor(call: SessionCall, sessionId: string, open: RequestFrame, handlers: AgentHandlers, finalizers: Finalizers = new Map()) {
+  /** `link` has sent the open frame on a fresh Session stream. */
+  constructor(link: SessionLink, sessionId: string, handlers: AgentHandlers, finalizers: Finalizers = new Map()) {
     this.sessionId = sessionId;
-    this.#call = call;
+    this.#link = link;
     this.#handlers = handlers;
     this.#finalizers = finalizers;
     this.opened = new Promise<SessionOpenedInfo>((resolve, reject) => (this.#open = { resolve, reject, done: false }));
     this.opened.catch(() => {}); // read through `ended` or a follow-up when nobody awaits it
-    this.#sendQuietly(open);
     this.ended = this.#read();
   }
 
@@ -61,29 +60,29 @@ export class Session implements HostedSession {
   async steer(content: PromptContent): Promise<void> {
     const frame = promptFrame("steer", content);
     this.#assertOpen("steer");
-    await this.#call.send(frame);
+    await this.#link.send(frame);
   }
 
   async inject(content: PromptContent): Promise<void> {
     const frame = promptFrame("inject", content);
     this.#assertOpen("inject");
-    await this.#call.send(frame);
+    await this.#link.send(frame);
   }
 
   async cancel(reason = "cancelled by the agent"): Promise<void> {
     this.#assertOpen("cancel");
-    await this.#call.send({ frame: { case: "cancel", value: { reason } } });
+    await this.#link.send({ frame: { case: "cancel", value: { reason } } });
   }
 
   async close(reason: CloseReason = "closed"): Promise<void> {
     if (this.#state === "open") {
       this.#state = "closing";
       try {
-        await this.#call.send(closeFrame(reason));
+        await this.#link.send(closeFrame(reason));
       } catch {
         // the stream is already over; #read reports how
       }
-      this.#call.end();
+      this.#link.end();
     }
     await this.ended;
   }
@@ -91,7 +90,7 @@ export class Session implements HostedSession {
   async detach(): Promise<void> {
     if (this.#state === "open" || this.#state === "closing") {
       this.#state = "detached";
-      this.#call.cancel();
+      this.#link.cancel();
     }
     await this.ended;
   }
@@ -103,17 +102,23 @@ export class Session implements HostedSession {
   }
 
   #sendQuietly(frame: RequestFrame): void {
-    this.#call.send(frame).catch(() => {});
+    this.#link.send(frame).catch(() => {});
   }
 
   // ---- reading -----------------------------------------------------------------------------
 
   async #read(): Promise<StatusError | undefined> {
+    const events = this.#link.events();
     let failure: StatusError | undefined;
-    try {
-      for await (const frame of this.#call.responses) this.#onFrame(frame);
-    } catch (error) {
-      failure = toStatusError(error);
+    for (let next = await events.next(); ; next = await events.next()) {
+      if (next.done === true) {
+        failure = next.value;
+        break;
+      }
+      const event = next.value;
+      if (event.kind === "frame") this.#onFrame(event.frame);
+      else if (event.kind === "broken") this.#broken(event.error);
+      else this.#emit({ type: "reconnected", opened: readOpened(event.opened), attempts: event.attempts });
     }
     const how = this.#state;
     this.#state = "over";
@@ -132,6 +137,13 @@ export class Session implements HostedSession {
     }
     while (this.#tasks.size > 0) await Promise.allSettled([...this.#tasks]);
     return failure;
+  }
+
+  /** The stream broke and the link resumes on a new one: what was in flight on it is lost. */
+  #broken(error: StatusError): void {
+    this.#generation += 1;
+    for (const followUp of this.#ledger.finish(error)) followUp.reject(error);
+    this.#emit({ type: "disconnected", error });
   }
 
   #onFrame(message: pb.SessionResponse): void {
@@ -231,10 +243,11 @@ export class Session implements HostedSession {
     stillWanted: () => boolean = () => true,
   ): void {
     const work = this.#ledger.begin(turn);
+    const generation = this.#generation;
     const task = (async () => {
       try {
         const reply = await answer(work.signal, work.controller);
-        if (this.#state === "over" || this.#ledger.isOver(turn) || !stillWanted()) return;
+        if (this.#state === "over" || generation !== this.#generation || this.#ledger.isOver(turn) || !stillWanted()) return;
         this.#sendQuietly(reply);
       } catch (error) {
         this.#problem(`answering ${requestId}: ${messageOf(error)}`, requestId, "INTERNAL"); // a bug here: the answers are total
@@ -246,25 +259,10 @@ export class Session implements HostedSession {
     void task.finally(() => this.#tasks.delete(task));
   }
 
-  /**
-   * A request that also ends at its local deadline (approval, finalize): past it the daemon has
-   * already decided without the answer, so nothing is sent.
-   */
+  /** A request that also ends at its local deadline (approval, finalize): see untilDeadline. */
   #deadlined(turn: number, requestId: string, deadlineMs: number, what: string, answer: (signal: AbortSignal) => Promise<RequestFrame>): void {
-    let expired = false;
-    const expire = (controller: AbortController): void => {
-      expired = true;
-      controller.abort(new HookdError("deadline_exceeded", `the ${what} deadline of ${deadlineMs} ms passed`));
-    };
-    const run = async (signal: AbortSignal, controller: AbortController): Promise<RequestFrame> => {
-      const timer = deadlineMs > 0 ? setTimeout(expire, deadlineMs, controller) : undefined;
-      try {
-        return await answer(signal);
-      } finally {
-        clearTimeout(timer);
-      }
-    };
-    this.#run(turn, requestId, run, () => !expired);
+    const { run, expired } = untilDeadline(deadlineMs, what, answer);
+    this.#run(turn, requestId, run, () => !expired());
   }
 
   // ---- events and problems -----------------------------------------------------------------

@@ -1,7 +1,7 @@
 // The agent client's public types: what an agent supplies to a hosted session (its handlers), what
 // the session reports back (turn ends, events, problems) and what the evaluate calls answer.
 // Types only; the behaviour lives in session.ts, handlers.ts and evaluate.ts.
-import type { ChannelCredentials } from "@grpc/grpc-js";
+import type { ChannelCredentials, ChannelOptions } from "@grpc/grpc-js";
 import type { StatusError } from "../grpc/status.js";
 import type { AgentMessage, ContentBlock, DecisionTrace, ToolCall, ToolDefinitionInfo, ToolResult } from "../types.js";
 
@@ -9,10 +9,21 @@ export interface ConnectOptions {
   /** Sent on every call as `authorization: Bearer <token>`. */
   readonly token?: string;
   /**
-   * The agent's identity when the daemon runs without tokens: sent as `x-hookd-agent` metadata
-   * (only when there is no token) and as OpenSession.agent_id (always, when set).
+   * The agent's identity: sent on every call as `x-hookd-agent` metadata (a balancer can pin on
+   * it; with a token, the daemon refuses one that is not the token's agent) and as
+   * OpenSession.agent_id. Without tokens it is the identity.
    */
   readonly agentId?: string;
+  /** grpc-js channel options, e.g. keepalive settings or "grpc.lb_policy_name". */
+  readonly channelOptions?: ChannelOptions;
+  /**
+   * A gRPC service config (the JSON object, not text), e.g.
+   * `{ loadBalancingConfig: [{ round_robin: {} }] }` to spread calls over every address a
+   * `dns:///` target resolves to (a Kubernetes headless Service). Sent as "grpc.service_config".
+   */
+  readonly serviceConfig?: Readonly<Record<string, unknown>>;
+  /** How a hosted session whose stream breaks is resumed on a new stream. */
+  readonly reconnect?: ReconnectOptions;
   /** Default: insecure, for Unix sockets and loopback. */
   readonly credentials?: ChannelCredentials;
   /**
@@ -26,6 +37,19 @@ export interface ConnectOptions {
    * every call: with tracing on, the daemon's decision spans become its children (docs/tracing.md).
    */
   readonly traceparent?: string;
+}
+
+/**
+ * A broken Session stream (whatever its status: through a proxy an RST_STREAM reads INTERNAL) is
+ * followed by a resume on a new stream, after a backoff that doubles from `initialBackoffMs` up to
+ * `maxBackoffMs` (jittered), at most `maxAttempts` times (0: never). NOT_FOUND (the daemon does
+ * not hold the session), UNAUTHENTICATED, PERMISSION_DENIED, INVALID_ARGUMENT and UNIMPLEMENTED
+ * end the session at once. Defaults: 5 attempts, 100 ms, 5 s.
+ */
+export interface ReconnectOptions {
+  readonly maxAttempts?: number;
+  readonly initialBackoffMs?: number;
+  readonly maxBackoffMs?: number;
 }
 
 /** A prompt's content: text, or content blocks. Must not be empty. */
@@ -158,6 +182,10 @@ export interface SessionOpenedInfo {
    * @deprecated read them from the first step's messages.
    */
   readonly contexts: readonly AgentMessage[];
+  /** How often each side sends a Heartbeat on an idle stream (the client does so itself); 0: none. */
+  readonly heartbeatIntervalMs: number;
+  /** The daemon instance holding the session, when the daemon says ("" otherwise). */
+  readonly instanceId: string;
 }
 
 
@@ -182,9 +210,19 @@ export type SessionEvent =
   /** Context messages appended to the session after a batch of tool calls settled. */
   | { readonly type: "context"; readonly messages: readonly AgentMessage[] }
   | { readonly type: "turn-ended"; readonly end: TurnEnd }
-  | { readonly type: "problem"; readonly problem: SessionProblem };
+  | { readonly type: "problem"; readonly problem: SessionProblem }
+  /**
+   * The stream broke: pending follow-ups rejected with `error`, handlers aborted (the daemon
+   * aborts the running turn too); the client is resuming the session on a new stream.
+   */
+  | { readonly type: "disconnected"; readonly error: StatusError }
+  /** A new stream resumed the session after `attempts` tries; follow-ups can be sent again. */
+  | { readonly type: "reconnected"; readonly opened: SessionOpenedInfo; readonly attempts: number };
 
-/** One hosted session: one Session stream. Rejections are StatusErrors. */
+/**
+ * One hosted session, over one Session stream at a time: a broken stream is resumed on a new one
+ * (ConnectOptions.reconnect). Rejections are StatusErrors.
+ */
 export interface HostedSession {
   readonly sessionId: string;
   /** Resolves on SessionOpened; rejects with the stream's status if it ends first. */
@@ -209,8 +247,10 @@ export interface HostedSession {
   /** Ends the stream without CloseSession (the session stays resumable) and waits for `ended`. */
   detach(): Promise<void>;
   /**
-   * Resolves (never rejects) once the stream is over and every handler settled: with the error
-   * status the stream ended with, or undefined for a clean end (close and detach included).
+   * Resolves (never rejects) once the session's last stream is over and every handler settled:
+   * with the error status it ended with (NOT_FOUND when a resume found the session gone; the
+   * last status when the reconnect attempts ran out), or undefined for a clean end (close and
+   * detach included).
    */
   readonly ended: Promise<StatusError | undefined>;
   /** Every problem so far, in order. */

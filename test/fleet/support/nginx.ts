@@ -10,12 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
+/** What the fleet tests and deploy/fleet/nginx.conf hash on: the SDK's session affinity header. */
+export const SESSION_HASH_KEY = "$http_x_hookd_session";
+
 export interface NginxOptions {
   /** Upstream addresses: Unix socket paths (absolute) or host:port. */
   readonly upstreams: readonly string[];
   /**
    * The upstream balancing directive's key, as an nginx expression, e.g.
-   * "$http_hookd_session_id" (consistent hashing on a metadata header); round-robin when unset.
+   * "$http_x_hookd_session" (consistent hashing on the session affinity header); round-robin when unset.
    */
   readonly hashKey?: string;
   /** Seconds for client_body_timeout, grpc_read_timeout and grpc_send_timeout (nginx: 60). */
@@ -38,7 +41,7 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
-const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((path) => existsSync(path)) ?? "nginx";
+export const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((path) => existsSync(path)) ?? "nginx";
 
 export async function startNginx(options: NginxOptions): Promise<Nginx> {
   const dir = await mkdtemp(join(tmpdir(), "hookd-nginx-"));

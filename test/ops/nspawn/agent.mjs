@@ -11,7 +11,9 @@ const until = async (path) => {
   while (!existsSync(path)) await new Promise((resolve) => setTimeout(resolve, 100));
 };
 
-const client = connectHost("unix:///run/hookd/hookd.sock", { agentId: "nspawn-agent" });
+// No reconnect: this agent reports the status the daemon's stop ends its stream with (the SDK
+// would otherwise resume the session, and a socket-activated restart would refuse it NOT_FOUND).
+const client = connectHost("unix:///run/hookd/hookd.sock", { agentId: "nspawn-agent", reconnect: { maxAttempts: 0 } });
 const session = client.openSession(
   { sessionId: "held", tools: [{ name: "Bash", description: "", inputSchemaJson: "", concurrencySafe: false }] },
   {
