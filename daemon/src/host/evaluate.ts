@@ -217,7 +217,7 @@ export class EvaluateService {
         const options: EvaluateCallOptions = { ...spec.requestOptions(request as unknown as Message), signal: call.cancellation, trace };
         const event = this.#read(point, request.event as ProtoEvent<typeof point> | undefined, call);
         const run = async (bus: EventBus): Promise<Record<string, unknown>> => spec.toResponse(await evaluate(event, { ...options, bus }));
-        return this.#deps.retries === undefined ? run(this.#deps.bus) : this.#deps.retries.answer(point, event, this.#deps.bus, run);
+        return this.#deps.retries?.enabled === true ? this.#deps.retries.answer(point, event, this.#deps.bus, run) : run(this.#deps.bus);
       };
       return [point, rpc];
     }),

@@ -65,6 +65,12 @@ export class RetryAnswers {
     return this.#entries.size;
   }
 
+  /** Whether retries are answered at all (limits.retryWindowMs set): off, a call costs nothing here. */
+  get enabled(): boolean {
+    const limits = this.#limits();
+    return limits.windowMs > 0 && limits.maxEntries > 0;
+  }
+
   /**
    * The answer of `evaluate`, or of the first call with the same key still in the window. A
    * first call that failed (cancelled by the proxy that then retried, refused by a limit) is not
