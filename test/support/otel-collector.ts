@@ -5,10 +5,9 @@
 import { execFileSync, spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { freePort } from "./ports.js";
 
 const REPO = resolve(import.meta.dirname, "../..");
 
@@ -42,13 +41,6 @@ export interface Collector {
   spans(): ReceivedSpan[];
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
 
 export async function startCollector(binary: string, dir: string): Promise<Collector> {
   const port = await freePort();

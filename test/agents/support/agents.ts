@@ -4,8 +4,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO } from "../../support/daemon-process.js";
@@ -32,13 +30,7 @@ export function forwarderCommand(path: Exclude<HookPath, "http">, dialect: Diale
   return path === "c-forwarder" ? `${exe} ${args}` : `${process.execPath} ${exe} ${args}`;
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from "../../support/ports.js";
 
 export async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `hookd-${prefix}-`));

@@ -5,10 +5,11 @@ import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { freePort } from "../../support/ports.js";
 
 /** What the fleet tests and deploy/fleet/nginx.conf hash on: the SDK's session affinity header. */
 export const SESSION_HASH_KEY = "$http_x_hookd_session";
@@ -124,16 +125,8 @@ const LIMITED_LOCATION = `    location @limited {
     }
 `;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function waitForPort(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
-  const { connect } = await import("node:net");
   for (let attempt = 0; attempt < 200; attempt++) {
     if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${stderr()}`);
     const open = await new Promise<boolean>((resolve) => {
