@@ -4,8 +4,9 @@ export * as pb from "./proto.js";
 export * from "./grpc/index.js";
 // Exact conversion between the protobuf and the typed forms (sdk/src/convert).
 export * from "./convert.js";
-// Freezing what hookd itself built, without walking parts frozen before (sdk/src/json.ts).
-export { freezeBuilt } from "./json.js";
+// Freezing what hookd itself built, without walking parts frozen before, and sealing a value it
+// has itself just parsed without parsing it again (sdk/src/json.ts).
+export { freezeBuilt, snapshotParsed } from "./json.js";
 // An abort whose AbortSignal is made on first read (sdk/src/lazy-abort.ts).
 export { LazyAbort, signalOf, whenAborted } from "./lazy-abort.js";
 export type { Cancellation } from "./lazy-abort.js";

@@ -150,6 +150,16 @@ export function snapshotJson(value: unknown, path = "value"): JsonSnapshot {
   return Object.freeze({ text, value: freezeBuilt(parseCanonical(text) ?? parseJson(text)) });
 }
 
+/**
+ * Snapshots a value hookd has itself just parsed from JSON text, which nothing else holds: it is
+ * validated and frozen in place and its canonical text written once. snapshotJson's copy
+ * through text would only parse again what was parsed a moment before.
+ */
+export function snapshotParsed(value: JsonValue, path = "value"): JsonSnapshot {
+  const text = toJsonText(value, path);
+  return Object.freeze({ text, value: freezeBuilt(value) });
+}
+
 /** Snapshots JSON text: parsed losslessly, stored canonically, frozen. */
 export function snapshotJsonText(text: string, path = "value"): JsonSnapshot {
   const canonical = parseCanonical(text);

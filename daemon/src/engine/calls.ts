@@ -16,6 +16,11 @@ export interface ProposedCall {
   /** The arguments as JSON text, sealed as is. */
   readonly argumentsJson?: string;
   /**
+   * The boundary has just parsed `arguments` from the request's own JSON text and nobody else
+   * holds them (the HTTP endpoint's body): they are sealed in place instead of copied.
+   */
+  readonly argumentsParsedHere?: true;
+  /**
    * Set by the boundary that received the call when it refuses the arguments (the hosted loop
    * takes only a JSON object): sealing fails the call as invalid_arguments with this reason.
    */

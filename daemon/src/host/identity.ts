@@ -30,14 +30,22 @@ export class AgentIdentities {
 
   /** The caller's agent id; throws UNAUTHENTICATED or PERMISSION_DENIED as a StatusError. */
   resolve(metadata: Metadata, declared = ""): string {
-    const headerAgent = String(metadata.get(AGENT_HEADER)[0] ?? "");
+    return this.resolveHeaders((name) => String(metadata.get(name)[0] ?? ""), declared);
+  }
+
+  /**
+   * resolve() by a header reader (the value, "" when absent): the HTTP endpoint reads its
+   * request's headers so, without building gRPC Metadata for every hook it is posted.
+   */
+  resolveHeaders(header: (name: typeof AGENT_HEADER | "authorization") => string, declared = ""): string {
+    const headerAgent = header(AGENT_HEADER);
     if (!this.requiresToken) {
       if (headerAgent !== "" && declared !== "" && headerAgent !== declared) {
         throw new StatusError(status.PERMISSION_DENIED, `agent_id "${declared}" does not match the connection's agent "${headerAgent}"`);
       }
       return declared || headerAgent || ANONYMOUS;
     }
-    const auth = String(metadata.get("authorization")[0] ?? "");
+    const auth = header("authorization");
     const match = /^Bearer\s+(.+)$/i.exec(auth);
     if (match?.[1] === undefined) throw new StatusError(status.UNAUTHENTICATED, "authorization: a bearer token is required");
     const offered = Buffer.from(match[1]);
@@ -74,5 +82,9 @@ export class SwappableIdentities extends AgentIdentities {
 
   override resolve(metadata: Metadata, declared = ""): string {
     return this.#current.resolve(metadata, declared);
+  }
+
+  override resolveHeaders(header: (name: typeof AGENT_HEADER | "authorization") => string, declared = ""): string {
+    return this.#current.resolveHeaders(header, declared);
   }
 }

@@ -6,7 +6,8 @@
 // SessionEnd a reason of its own vocabulary. Every problem is a BadRequest naming the field.
 // The five events with no typed point (BeforeModel, AfterModel, BeforeToolSelection, PreCompress,
 // Notification) come back as "observed" with their whole body. Owns the request shape only.
-import { assistantMessage, failureResult, snapshotJson, userMessage } from "@hookd/sdk";
+import { assistantMessage, failureResult, userMessage } from "@hookd/sdk";
+import { snapshotParsed } from "@hookd/sdk/internal";
 import type {
   JsonValue,
   PostToolEvent,
@@ -77,7 +78,7 @@ function sealed(body: Body, session: SessionInfo) {
   const input = body.tool_input;
   if (input !== undefined && !isObject(input)) throw new BadRequest("tool_input", "expected an object");
   // Gemini sends no call id: sealing gives the call a fresh one.
-  const result = sealCall({ toolName, arguments: input ?? {} }, { sessionId: session.sessionId, turn: 0, step: 0 }, () => undefined);
+  const result = sealCall({ toolName, arguments: input ?? {}, argumentsParsedHere: true }, { sessionId: session.sessionId, turn: 0, step: 0 }, () => undefined);
   if (!result.ok) throw new BadRequest("tool_input", result.failure.message);
   return result.call;
 }
@@ -88,12 +89,12 @@ function toolResult(value: JsonValue | undefined): ToolResult {
   const response: Body = value ?? {};
   const error = response.error;
   if (error !== undefined && error !== null) {
-    const message = isObject(error) && typeof error.message === "string" ? error.message : snapshotJson(error, "tool_response.error").text;
+    const message = isObject(error) && typeof error.message === "string" ? error.message : snapshotParsed(error, "tool_response.error").text;
     const name = isObject(error) && typeof error.type === "string" ? error.type : "tool_error";
     return failureResult("tool_error", name, message);
   }
   const content = response.llmContent ?? null;
-  const snapshot = snapshotJson(content, "tool_response.llmContent");
+  const snapshot = snapshotParsed(content, "tool_response.llmContent");
   return {
     isError: false,
     value: snapshot.value,

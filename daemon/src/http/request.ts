@@ -6,7 +6,7 @@
 // pipeline seals one (callId = tool_use_id, arguments from tool_input, parsed losslessly); turn
 // and step are 0 (the agents do not report them). Every problem is a BadRequest naming the field.
 // An event without a typed point keeps its whole payload, lossless, for the generic point.
-import { snapshotJson } from "@hookd/sdk";
+import { snapshotParsed } from "@hookd/sdk/internal";
 import type {
   ApprovalEvent,
   PostToolEvent,
@@ -102,7 +102,7 @@ export function passThroughOf(body: Body): PassThrough {
 
 /** The content the model saw for a tool response: its text when it is a string, else its JSON. */
 function responseResult(value: Body[string]): ToolResult {
-  const snapshot = snapshotJson(value, "tool_response");
+  const snapshot = snapshotParsed(value, "tool_response");
   return {
     isError: false,
     value: snapshot.value,
@@ -116,7 +116,7 @@ function sealed(body: Body, session: SessionInfo): ToolCall {
   const callId = str(body, "tool_use_id", { required: false }) ?? "";
   const input = body.tool_input;
   if (input !== undefined && !isObject(input)) throw new BadRequest("tool_input", "expected an object");
-  const result = sealCall({ callId, toolName, arguments: input ?? {} }, { sessionId: session.sessionId, turn: 0, step: 0 }, () => undefined);
+  const result = sealCall({ callId, toolName, arguments: input ?? {}, argumentsParsedHere: true }, { sessionId: session.sessionId, turn: 0, step: 0 }, () => undefined);
   if (!result.ok) throw new BadRequest("tool_input", result.failure.message);
   return result.call;
 }

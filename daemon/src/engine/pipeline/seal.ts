@@ -3,7 +3,8 @@
 // is copied through canonical JSON text, never frozen or shared. Owns identity; runs no policy.
 import { randomUUID } from "node:crypto";
 import { snapshotJson, snapshotJsonText } from "@hookd/sdk";
-import type { JsonSnapshot, ToolCall, ToolFailure } from "@hookd/sdk";
+import type { JsonSnapshot, JsonValue, ToolCall, ToolFailure } from "@hookd/sdk";
+import { snapshotParsed } from "@hookd/sdk/internal";
 import { pipelineFailure } from "./normalize.js";
 import type { ToolLookup, ToolSpec } from "./spec.js";
 import type { ProposedCall } from "../calls.js";
@@ -62,5 +63,5 @@ function snapshotArguments(proposed: ProposedCall): JsonSnapshot {
     if (typeof proposed.argumentsJson !== "string") throw new Error("argumentsJson: expected JSON text");
     return snapshotJsonText(proposed.argumentsJson, "arguments");
   }
-  return snapshotJson(proposed.arguments, "arguments");
+  return proposed.argumentsParsedHere === true ? snapshotParsed(proposed.arguments as JsonValue, "arguments") : snapshotJson(proposed.arguments, "arguments");
 }
