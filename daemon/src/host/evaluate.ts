@@ -82,6 +82,12 @@ export class EvaluateService {
     });
   }
 
+  /** Whether any plugin (enforcing or shadow) rewrites calls of this tool: if none, evaluateRewrite gives the call back as it is. */
+  rewrites(toolName: string): boolean {
+    const registry = this.#deps.registry();
+    return registry.listeners("rewrite", toolName).length > 0 || registry.shadows("rewrite", toolName).length > 0;
+  }
+
   /**
    * The rewrite chain over a proposed call: the call with its effective arguments, or a deny when
    * a fail-closed rewrite plugin failed (or a rewrite handler erred). Evaluate pre-tool with the call.
