@@ -1,6 +1,8 @@
 // Sealing: before any policy runs, a proposed call becomes a frozen ToolCall whose identity and
 // arguments never change, and the visible tool definition is snapshotted beside it. Caller input
-// is copied through canonical JSON text, never frozen or shared. Owns identity; runs no policy.
+// is copied through canonical JSON text, never frozen or shared; only a value the boundary has
+// itself just parsed, which nobody else holds, is frozen in place (argumentsParsedHere). Owns
+// identity; runs no policy.
 import { randomUUID } from "node:crypto";
 import { snapshotJson, snapshotJsonText } from "@hookd/sdk";
 import type { JsonSnapshot, JsonValue, ToolCall, ToolFailure } from "@hookd/sdk";
