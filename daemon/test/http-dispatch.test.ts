@@ -1,8 +1,7 @@
-// The HTTP endpoint's dispatch over a stub evaluate API: PreToolUse runs rewrite first (when a
-// plugin rewrites the tool) and pre-tool on the effective call; the bypass predicate is asked
-// about the deciding plugin; a failed rewrite denies without pre-tool; turn-end follows a
-// rejected prompt and an unsteered stop; an event without a typed point is logged, and dropped
-// answer fields are warned about.
+// The HTTP endpoint's dispatch over a stub evaluate API: PreToolUse runs rewrite first and
+// pre-tool on the effective call; the bypass predicate is asked about the deciding plugin; a
+// failed rewrite denies without pre-tool; turn-end follows a rejected prompt and an unsteered
+// stop; an event without a typed point is logged, and dropped answer fields are warned about.
 import { describe, expect, it } from "vitest";
 import { deny, pass, reject } from "@hookd/sdk";
 import type { ToolCall } from "@hookd/sdk";
@@ -20,7 +19,6 @@ function stub(overrides: Partial<HookEvaluator>, calls: string[]): HookEvaluator
   const base: HookEvaluator = {
     evaluateSessionStart: never,
     evaluatePreStep: never,
-    rewrites: () => true,
     evaluateRewrite: never,
     evaluatePreTool: never,
     evaluateApproval: never,
@@ -66,24 +64,6 @@ describe("answerHook", () => {
     expect(calls).toEqual(['rewrite:{"command":"sudo ls"}', 'pre-tool:{"command":"ls"}']);
     expect(asked).toEqual(["trusted"]);
     expect(answer).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "allowed by trusted", updatedInput: { command: "ls" } } });
-  });
-
-  it("PreToolUse of a tool nobody rewrites: no rewrite evaluation, pre-tool on the call as sealed, no updatedInput", async () => {
-    const calls: string[] = [];
-    const evaluate = stub(
-      {
-        rewrites: (toolName) => (calls.push(`rewrites?:${toolName}`), false),
-        evaluatePreTool: (event) => {
-          calls.push(`pre-tool:${event.call.argumentsJson}`);
-          return Promise.resolve({ decision: { kind: "allow" }, trace: trace("trusted") });
-        },
-      },
-      calls,
-    );
-    const request = readHookRequest(body({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "sudo ls" }, tool_use_id: "t" }), context);
-    const answer = await answerHook({ evaluate, log: logger().log, bypassesAgentPermissions: () => true }, request, "claude-code", signal);
-    expect(calls).toEqual(["rewrites?:Bash", 'pre-tool:{"command":"sudo ls"}']);
-    expect(answer).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "allowed by trusted" } });
   });
 
   it("a rewrite that failed closed denies without asking pre-tool", async () => {

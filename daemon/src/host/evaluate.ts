@@ -6,9 +6,9 @@
 import type { Message } from "@bufbuild/protobuf";
 import { status } from "@grpc/grpc-js";
 import { EVALUATED_POINTS, EVALUATE_TABLE, block, deny, reject } from "@hookd/sdk";
-import type { AgentMessage, ApprovalDecision, DecisionTrace, EvaluateSpec, EvaluatedPoint, Pass, PointName, PostToolDecision, PreStepDecision, PreToolDecision, RewriteEvaluation, SessionInfo, ToolCall, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
+import type { AgentMessage, ApprovalDecision, DecisionTrace, EvaluateSpec, EvaluatedPoint, Pass, PostToolDecision, PreStepDecision, PreToolDecision, RewriteEvaluation, SessionInfo, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
 import type { Cancellation, ProtoEvent, ServerCallInfo } from "@hookd/sdk/internal";
-import { StatusError, fromProtoEvent, invalidArgument } from "@hookd/sdk/internal";
+import { StatusError } from "@hookd/sdk/internal";
 import type { EventBus, EventScope } from "../engine/events.js";
 import type { EventOf } from "../engine/listener.js";
 import { decideTurnStop } from "../engine/loop/index.js";
@@ -17,12 +17,11 @@ import { decide } from "../engine/decide.js";
 import type { PointEnv } from "../engine/decide.js";
 import type { PluginRegistry } from "../engine/registry.js";
 import type { TraceContextHeaders, Tracing } from "../engine/tracing.js";
-import { checkSessionHeader } from "./affinity.js";
 import type { Admission } from "./admission.js";
 import type { AgentIdentities } from "./identity.js";
+import { readEvaluateEvent } from "./evaluate-event.js";
 import type { RetryAnswers } from "./retries.js";
 import type { SessionStore } from "./session-store.js";
-import { identityProblem, isArgumentsObject } from "./tool-calls.js";
 import { traceContextOf } from "./trace-context.js";
 
 export interface EvaluateDeps {
@@ -82,17 +81,14 @@ export class EvaluateService {
     });
   }
 
-  /** Whether any plugin (enforcing or shadow) rewrites calls of this tool: if none, evaluateRewrite gives the call back as it is. */
-  rewrites(toolName: string): boolean {
-    const registry = this.#deps.registry();
-    return registry.listeners("rewrite", toolName).length > 0 || registry.shadows("rewrite", toolName).length > 0;
-  }
-
   /**
    * The rewrite chain over a proposed call: the call with its effective arguments, or a deny when
    * a fail-closed rewrite plugin failed (or a rewrite handler erred). Evaluate pre-tool with the call.
    */
   evaluateRewrite(event: EventOf<"rewrite">, options: EvaluateOptions): Promise<RewriteEvaluation> {
+    // Nobody rewrites this tool: the call is given back as it is, without entering the chain (a
+    // cancelled caller still takes the chain's path, which answers CANCELLED).
+    if (!this.#rewrites(event.call.toolName) && !options.signal.aborted) return this.#admitAtOnce(event.session, (started) => ({ outcome: { kind: "call", call: event.call }, trace: trace("default", "", started) }));
     return this.#admit(event.session, async (started) => {
       const verdict = await rewriteCall(this.#env(event.session, scopeOf(event), options), event.session, event.call);
       switch (verdict.kind) {
@@ -105,6 +101,12 @@ export class EvaluateService {
           throw new StatusError(status.CANCELLED, verdict.reason);
       }
     });
+  }
+
+  /** Whether any plugin (enforcing or shadow) rewrites calls of this tool. */
+  #rewrites(toolName: string): boolean {
+    const registry = this.#deps.registry();
+    return registry.listeners("rewrite", toolName).length > 0 || registry.shadows("rewrite", toolName).length > 0;
   }
 
   /**
@@ -221,29 +223,13 @@ export class EvaluateService {
       const rpc: EvaluateRpc = async (request, call) => {
         const trace = this.#deps.tracing === undefined ? undefined : traceContextOf(call.metadata);
         const options: EvaluateCallOptions = { ...spec.requestOptions(request as unknown as Message), signal: call.cancellation, trace };
-        const event = this.#read(point, request.event as ProtoEvent<typeof point> | undefined, call);
+        const event = readEvaluateEvent(point, request.event as ProtoEvent<typeof point> | undefined, call.metadata, this.#deps.identities);
         const run = async (bus: EventBus): Promise<Record<string, unknown>> => spec.toResponse(await evaluate(event, { ...options, bus }));
         return this.#deps.retries?.enabled === true ? this.#deps.retries.answer(point, event, this.#deps.bus, run) : run(this.#deps.bus);
       };
       return [point, rpc];
     }),
   ) as Readonly<Record<EvaluatedPoint, EvaluateRpc>>;
-
-  /** Converts a request's event and binds it to the caller's authenticated identity. */
-  #read<P extends PointName>(point: P, raw: ProtoEvent<P> | undefined, call: EvaluateCall): EventOf<P> {
-    if (raw === undefined) throw invalidArgument("event", "required");
-    const converted = fromProtoEvent(point, raw, "event");
-    if (!converted.ok) throw new StatusError(status.INVALID_ARGUMENT, converted.error.message);
-    const event = converted.value;
-    const declared = event.session;
-    if (declared.sessionId === "") throw invalidArgument("event.session.session_id", "required");
-    checkSessionHeader(call.metadata, declared.sessionId, "event.session.session_id");
-    const { call: toolCall } = event as { readonly call?: ToolCall };
-    if (toolCall !== undefined) checkCall(toolCall);
-    const agentId = this.#deps.identities.resolve(call.metadata, declared.agentId);
-    // Without tokens the identity is the declared one: the converted event is used as it is.
-    return agentId === declared.agentId ? event : { ...event, session: { ...declared, agentId } };
-  }
 
   /** Enforces the in-flight limits (per agent, then daemon-wide) around one evaluation. */
   async #admit<R>(session: SessionInfo, body: (started: number) => Promise<R>): Promise<R> {
@@ -253,6 +239,15 @@ export class EvaluateService {
     } finally {
       release();
     }
+  }
+
+  /** #admit for an answer known at once: the in-flight caps still refuse a call over them. */
+  #admitAtOnce<R>(session: SessionInfo, answer: (started: number) => R): Promise<R> {
+    // A refusal thrown in the executor rejects the promise, as #admit's would.
+    return new Promise((resolve) => {
+      this.#deps.admission.enter(session.agentId)();
+      resolve(answer(performance.now()));
+    });
   }
 
   #env(session: SessionInfo, scope: Omit<EventScope, "sessionId" | "agentId">, options: EvaluateOptions): PointEnv {
@@ -274,12 +269,6 @@ function scopeOf(event: { turn?: number; step?: number; call?: { turn: number; s
     step: event.step ?? event.call?.step ?? 0,
     ...(event.call ? { callId: event.call.callId } : {}),
   };
-}
-
-/** A tool point's call names its call and tool and has object arguments (see tool-calls.ts). */
-function checkCall(call: ToolCall): void {
-  const problem = identityProblem(call, "event.call") ?? (isArgumentsObject(call.arguments) ? undefined : "event.call.arguments_json: expected a JSON object");
-  if (problem !== undefined) throw new StatusError(status.INVALID_ARGUMENT, problem);
 }
 
 function sourced(plugin: string, message: AgentMessage): AgentMessage {

@@ -20,7 +20,6 @@ export type HookEvaluator = Pick<
   EvaluateService,
   | "evaluateSessionStart"
   | "evaluatePreStep"
-  | "rewrites"
   | "evaluateRewrite"
   | "evaluatePreTool"
   | "evaluateApproval"
@@ -49,13 +48,9 @@ const PERFORMED_BY_THE_HOOK = new Map<string, string>([
 
 async function preTool(deps: DispatchDeps, request: HookRequest & { point: "pre-tool" }, dialect: AnswerDialect, signal: Cancellation): Promise<HookAnswer> {
   const { evaluate } = deps;
-  let call = request.data.call;
-  // Nobody rewrites this tool: the chain would give the call back as it is, so it is not run.
-  if (evaluate.rewrites(call.toolName)) {
-    const rewrite = await evaluate.evaluateRewrite(request.data, { signal });
-    if (rewrite.outcome.kind === "deny") return preToolAnswer({ decision: rewrite.outcome, decidedBy: rewrite.trace.decidedBy, bypass: false }, dialect);
-    call = rewrite.outcome.call;
-  }
+  const rewrite = await evaluate.evaluateRewrite(request.data, { signal });
+  if (rewrite.outcome.kind === "deny") return preToolAnswer({ decision: rewrite.outcome, decidedBy: rewrite.trace.decidedBy, bypass: false }, dialect);
+  const call = rewrite.outcome.call;
   const result = await evaluate.evaluatePreTool({ session: request.data.session, call }, { signal, agentResolvesAsk: true });
   const decidedBy = result.trace.decidedBy;
   return preToolAnswer(

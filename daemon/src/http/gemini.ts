@@ -21,7 +21,7 @@ import type { GeminiRequest } from "./gemini-request.js";
 /** What the Gemini dialect needs of the evaluate API. */
 export type GeminiEvaluator = Pick<
   EvaluateService,
-  "evaluateSessionStart" | "evaluatePreStep" | "rewrites" | "evaluateRewrite" | "evaluatePreTool" | "evaluatePostTool" | "evaluateTurnStopping" | "evaluateSessionEnd" | "evaluateAgentEvent"
+  "evaluateSessionStart" | "evaluatePreStep" | "evaluateRewrite" | "evaluatePreTool" | "evaluatePostTool" | "evaluateTurnStopping" | "evaluateSessionEnd" | "evaluateAgentEvent"
 >;
 
 export async function answerGeminiHook(evaluate: GeminiEvaluator, request: GeminiRequest, signal: Cancellation): Promise<HookAnswer> {
@@ -32,13 +32,9 @@ export async function answerGeminiHook(evaluate: GeminiEvaluator, request: Gemin
       return geminiBeforeAgentAnswer((await evaluate.evaluatePreStep(request.data, { signal })).decision);
     case "BeforeTool": {
       const { session, call } = request.data;
-      let effective = call;
-      // Nobody rewrites this tool: the chain would give the call back as it is, so it is not run.
-      if (evaluate.rewrites(call.toolName)) {
-        const rewrite = await evaluate.evaluateRewrite({ session, call }, { signal });
-        if (rewrite.outcome.kind === "deny") return geminiRewriteDenied(rewrite.outcome.reason);
-        effective = rewrite.outcome.call;
-      }
+      const rewrite = await evaluate.evaluateRewrite({ session, call }, { signal });
+      if (rewrite.outcome.kind === "deny") return geminiRewriteDenied(rewrite.outcome.reason);
+      const effective = rewrite.outcome.call;
       // The agent resolves an ask itself (its confirmation), after hookd's approval plugins passed.
       const result = await evaluate.evaluatePreTool({ session, call: effective }, { signal, agentResolvesAsk: true });
       return geminiBeforeToolAnswer(result.decision, call, effective);
