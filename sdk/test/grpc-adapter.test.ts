@@ -6,7 +6,8 @@ import { once } from "node:events";
 import { lstat, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Channel, Client, Server, connectivityState, credentials, status } from "@grpc/grpc-js";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { Channel, Client, Metadata, Server, connectivityState, credentials, status } from "@grpc/grpc-js";
 import type { ServiceError } from "@grpc/grpc-js";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { HookdError } from "../src/index.js";
@@ -507,6 +508,144 @@ describe("bidi streaming", () => {
     session.cancel();
     expect(await aborted.promise).toMatchObject({ name: "AbortError" });
     expect((await rejectionOf((async () => { for await (const _r of session.responses); })())).code).toBe(status.CANCELLED);
+  });
+});
+
+describe("bidi streaming, requests listened to", () => {
+  function hostClient(address: string) {
+    const client = createClient(HookHost, address);
+    cleanups.push(() => closeClient(client));
+    return client;
+  }
+  const prompt = (text: string) => ({ frame: { case: "prompt" as const, value: { content: [{ block: { case: "text" as const, value: text } }] } } });
+  const textOf = (request: pb.SessionRequest): string => (request.frame.case === "prompt" && request.frame.value.content[0]?.block.case === "text" ? request.frame.value.content[0].block.value : "");
+
+  test("each request reaches the listener in order; listen resolves when the client half-closes; the requests read once", async () => {
+    const seen: string[] = [];
+    let secondRead: unknown;
+    const address = await serve((server) =>
+      addService(server, HookHost, {
+        async session(requests, call) {
+          await requests.listen((request) => {
+            seen.push(textOf(request));
+            void call.send({ frame: { case: "turnStarted", value: { turn: seen.length } } });
+          });
+          try {
+            requests[Symbol.asyncIterator]();
+          } catch (error) {
+            secondRead = error;
+          }
+          await call.send({ frame: { case: "heartbeat", value: {} } });
+        },
+      }),
+    );
+    const session = hostClient(address).session();
+    for (const text of ["a", "b", "c"]) await session.send(prompt(text));
+    session.end();
+    const answers: string[] = [];
+    for await (const response of session.responses) answers.push(response.frame.case === "turnStarted" ? `turn ${response.frame.value.turn}` : String(response.frame.case));
+    expect(seen).toEqual(["a", "b", "c"]);
+    expect(answers).toEqual(["turn 1", "turn 2", "turn 3", "heartbeat"]);
+    expect(secondRead).toBeInstanceOf(HookdError);
+    expect((secondRead as Error).message).toBe("a call's requests are read once: they were listened already");
+  });
+
+  test("a listener that throws ends the call with its status, and nothing more is handed to it", async () => {
+    const seen: string[] = [];
+    const address = await serve((server) =>
+      addService(server, HookHost, {
+        async session(requests) {
+          await requests.listen((request) => {
+            seen.push(textOf(request));
+            if (textOf(request) === "bad") throw new StatusError(status.FAILED_PRECONDITION, "no bad prompts");
+          });
+        },
+      }),
+    );
+    const session = hostClient(address).session();
+    for (const text of ["ok", "bad", "after"]) await session.send(prompt(text)).catch(() => {});
+    const error = await rejectionOf((async () => { for await (const _r of session.responses); })());
+    expect(error.code).toBe(status.FAILED_PRECONDITION);
+    expect(error.details).toBe("no bad prompts");
+    expect(seen).toEqual(["ok", "bad"]);
+  });
+
+  test("a malformed frame: handed to onInvalidRequest and skipped when it is set, else the call ends with INVALID_ARGUMENT", async () => {
+    const invalid: string[] = [];
+    const seen: string[] = [];
+    const address = await serve((server) =>
+      addService(server, HookHost, {
+        async session(requests, call) {
+          if (call.metadata.get("x-skip-invalid")[0] === "1") call.onInvalidRequest = (error) => invalid.push(error.details);
+          await requests.listen((request) => {
+            seen.push(textOf(request));
+            void call.send({ frame: { case: "turnStarted", value: { turn: seen.length } } });
+          });
+        },
+      }),
+    );
+    const identity = (bytes: Buffer): Buffer => bytes;
+    const good = Buffer.from(toBinary(pb.SessionRequestSchema, create(pb.SessionRequestSchema, prompt("fine"))));
+    const open = (skip: boolean) => {
+      const metadata = new Metadata();
+      if (skip) metadata.set("x-skip-invalid", "1");
+      return rawClient(address).makeBidiStreamRequest<Buffer, Buffer>("/hookd.v1.HookHost/Session", identity, identity, metadata);
+    };
+    const skipping = open(true);
+    skipping.on("error", () => {}); // its cancel below
+    const answered = new Promise<void>((resolve) => skipping.on("data", () => resolve()));
+    skipping.write(Buffer.from([0x0a, 0x05, 0x0a]));
+    skipping.write(good);
+    await answered;
+    expect(invalid).toEqual(["hookd.v1.SessionRequest: premature EOF"]);
+    expect(seen).toEqual(["fine"]);
+    skipping.cancel();
+
+    const strict = open(false);
+    const failed = new Promise<ServiceError>((resolve) => strict.on("error", resolve));
+    strict.on("data", () => {});
+    strict.write(Buffer.from([0x0a, 0x05, 0x0a]));
+    const error = await failed;
+    expect(error.code).toBe(status.INVALID_ARGUMENT);
+    expect(error.details).toBe("hookd.v1.SessionRequest: premature EOF");
+  });
+
+  test("pause holds the requests back until resume", async () => {
+    const seen: string[] = [];
+    const paused = deferred<() => void>();
+    let listening: Promise<void> | undefined;
+    const address = await serve((server) =>
+      addService(server, HookHost, {
+        async session(requests, call) {
+          listening = requests.listen((request) => {
+            seen.push(textOf(request));
+            void call.send({ frame: { case: "turnStarted", value: { turn: seen.length } } });
+            if (seen.length === 1) {
+              requests.pause();
+              paused.resolve(() => requests.resume());
+            }
+          });
+          await listening;
+        },
+        evaluatePreTool: async () => ({ trace: { decidedBy: seen.join(",") } }),
+      }),
+    );
+    const client = hostClient(address);
+    const session = client.session();
+    const responses = session.responses[Symbol.asyncIterator]();
+    for (const text of ["one", "two", "three"]) await session.send(prompt(text));
+    const resume = await paused.promise;
+    await responses.next();
+    // A unary call on the same connection arrives after the stream's later frames (HTTP/2 keeps
+    // a connection's frames in order): by its answer they have reached the paused stream.
+    expect((await client.evaluatePreTool({})).trace?.decidedBy).toBe("one");
+    resume();
+    await responses.next();
+    await responses.next();
+    expect(seen).toEqual(["one", "two", "three"]);
+    session.end();
+    expect((await responses.next()).done).toBe(true);
+    await expect(listening).resolves.toBeUndefined();
   });
 });
 

@@ -7,7 +7,7 @@
 import { create } from "@bufbuild/protobuf";
 import { status } from "@grpc/grpc-js";
 import { EVALUATE_STREAM_REQUESTS, LazyAbort, StatusError, invalidArgument, pb, toStatusError } from "@hookd/sdk/internal";
-import type { EvaluateStreamCase, ServerStreamCall } from "@hookd/sdk/internal";
+import type { EvaluateStreamCase, Requests, ServerStreamCall } from "@hookd/sdk/internal";
 import type { EvaluateService } from "./evaluate.js";
 import type { StreamTracker } from "./stream-tracker.js";
 
@@ -28,31 +28,25 @@ interface Inflight {
   timer: NodeJS.Timeout | undefined;
 }
 
-export async function serveEvaluate(deps: EvaluateStreamDeps, requests: AsyncIterable<pb.EvaluateRequest>, call: EvaluateCall): Promise<void> {
+export async function serveEvaluate(deps: EvaluateStreamDeps, requests: Requests<pb.EvaluateRequest>, call: EvaluateCall): Promise<void> {
   const stream = new EvaluateStream(deps.evaluate, call);
-  const iterator = requests[Symbol.asyncIterator]();
-  // As for hosted-loop streams: one waker per wait for the next frame.
+  // Each frame is taken as it is decoded (no promise per frame); a drain stops the reading.
   let ended: StatusError | undefined;
-  let wake: (() => void) | undefined;
   const untrack = deps.streams.track((error) => {
     ended = error;
-    wake?.();
+    requests.stop();
   });
   try {
-    for (;;) {
-      if (ended !== undefined) break;
-      const next = await new Promise<IteratorResult<pb.EvaluateRequest> | "ended">((resolve, reject) => {
-        wake = () => resolve("ended");
-        iterator.next().then(resolve, reject);
-      });
-      wake = undefined;
-      if (next === "ended" || next.done === true) break;
-      stream.receive(next.value);
+    await requests.listen((frame) => {
+      stream.receive(frame);
       // A client that sends without reading would have its answers pile up here: past a bound,
       // the next frame is read only once they are on their way.
       const backlog = stream.backlog();
-      if (backlog !== undefined) await backlog;
-    }
+      if (backlog !== undefined) {
+        requests.pause();
+        void backlog.then(() => requests.resume());
+      }
+    });
   } catch (error) {
     // The client went away (its cancel reads as the end of the requests), or sent bytes that are
     // no EvaluateRequest: the requests in flight are abandoned.

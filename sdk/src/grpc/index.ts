@@ -37,6 +37,7 @@ export {
   type TypedClient,
   type UnaryMethod,
 } from "./client.js";
+export type { Requests } from "./requests.js";
 export { startUnaryCall, type UnaryCallOptions } from "./unary.js";
 export {
   StatusError,

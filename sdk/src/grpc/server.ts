@@ -19,7 +19,9 @@ import type { AnyService, Decoded, InputOf, MethodsOf, OutputInitOf, RequestLimi
 import { LazyAbort } from "../lazy-abort.js";
 import { toStatusError } from "./status.js";
 import type { StatusError } from "./status.js";
-import { readMessages, writeMessage } from "./streams.js";
+import { ServerRequests } from "./requests.js";
+import type { Requests } from "./requests.js";
+import { writeMessage } from "./streams.js";
 
 export interface ServerCallInfo {
   /**
@@ -54,13 +56,14 @@ export type UnaryHandler<D extends MethodShape> = (request: InputOf<D>, call: Se
 /** Resolving ends the call with OK; rejecting ends it with the error's status. */
 export type ServerStreamingHandler<D extends MethodShape> = (request: InputOf<D>, call: ServerStreamCall<D>) => Promise<void>;
 /**
- * `requests` ends when the client half-closes; it throws INVALID_ARGUMENT for a malformed message.
+ * `requests` (iterated, or listened to: see Requests) ends when the client half-closes; it throws
+ * INVALID_ARGUMENT for a malformed message.
  * A client's cancel can first read as the end of `requests`: Node's http2 client half-closes
  * before it resets the stream (grpc/grpc-node#205). The signal aborts when the reset arrives, so
  * a handler still running then learns of it; one that already answered never does.
  */
 export type BidiStreamingHandler<D extends MethodShape> = (
-  requests: AsyncIterable<InputOf<D>>,
+  requests: Requests<InputOf<D>>,
   call: ServerStreamCall<D>,
 ) => Promise<void>;
 
@@ -122,7 +125,7 @@ function wrap(method: DescMethod, handler: LooseHandler): UntypedHandleCall {
       };
     case "bidi_streaming":
       return (call: ServerDuplexStream<Decoded<AnyMessage>, Buffer>) => {
-        stream(method, call, (streamCall) => requests(call, streamCall), handler);
+        stream(method, call, (streamCall) => new ServerRequests(call, streamCall), handler);
       };
     case "client_streaming":
       throw new HookdError("internal", `${method.parent.typeName}.${method.name}: client-streaming methods are not supported`);
@@ -253,23 +256,6 @@ function deadlineOf(call: ServerSurfaceCall): Date | undefined {
 function unwrap<T>(decoded: Decoded<T>): T {
   if (decoded.ok) return decoded.message;
   throw decoded.error;
-}
-
-async function* requests(call: ServerDuplexStream<Decoded<AnyMessage>, Buffer>, streamCall: StreamCall): AsyncGenerator<AnyMessage> {
-  try {
-    for await (const item of readMessages(call)) {
-      const decoded = item as Decoded<AnyMessage>;
-      if (!decoded.ok && streamCall.onInvalidRequest !== undefined) {
-        streamCall.onInvalidRequest(decoded.error);
-        continue;
-      }
-      yield unwrap(decoded);
-    }
-  } catch (error) {
-    // A cancelled call's stream is destroyed, which reads as "premature close"; say why instead.
-    if (streamCall.cancellation.aborted) throw streamCall.cancellation.reason;
-    throw error;
-  }
 }
 
 /**

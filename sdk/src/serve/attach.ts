@@ -11,6 +11,7 @@ import { status } from "@grpc/grpc-js";
 import { PLUGIN_METHODS, fromProtoPoint } from "../convert.js";
 import { encode } from "../grpc/definition.js";
 import { EncodedResponse } from "../grpc/server.js";
+import type { Requests } from "../grpc/requests.js";
 import type { ServerCallInfo, ServerStreamCall } from "../grpc/server.js";
 import { StatusError, invalidArgument, toStatusError } from "../grpc/status.js";
 import { LazyAbort } from "../lazy-abort.js";
@@ -26,43 +27,45 @@ type AttachMethod = (typeof pb.HookPlugin.method)["attach"];
 
 /** The Attach handler over `handlers` (the points the plugin handles; others answer UNIMPLEMENTED). */
 export function attachHandler(handlers: ReadonlyMap<PointName, PointRequestHandler>) {
-  return async (requests: AsyncIterable<pb.AttachRequest>, stream: ServerStreamCall<AttachMethod>): Promise<void> => {
+  return async (requests: Requests<pb.AttachRequest>, stream: ServerStreamCall<AttachMethod>): Promise<void> => {
     const running = new Map<bigint, { readonly abort: LazyAbort; readonly done: Promise<void> }>();
     const send = (frame: Uint8Array): void => {
       // An answer the stream can no longer carry is dropped: the daemon failed the call already.
       stream.send(new EncodedResponse(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength)) as never).catch(() => {});
     };
     let opened = false;
-    try {
-      for await (const request of requests) {
-        const frame = request.frame;
-        switch (frame.case) {
-          case "open":
-            opened = true;
-            break;
-          case "cancel":
-            running.get(frame.value.callId)?.abort.abort(new DOMException("the daemon cancelled the call", "AbortError"));
-            break;
-          case "call": {
-            if (!opened) throw invalidArgument("frame", "the first frame of an Attach stream must be open");
-            const id = frame.value.callId;
-            if (running.has(id)) {
-              send(errorFrame(id, invalidArgument("call.call_id", `${id} is already in flight on this stream`)));
-              break;
-            }
-            const abort = new LazyAbort();
-            const done = run(handlers, frame.value, abort, stream, send).finally(() => running.delete(id));
-            running.set(id, { abort, done });
-            break;
+    // Each frame is taken as it is decoded: a call starts with no promise or turn in between.
+    const receive = (request: pb.AttachRequest): void => {
+      const frame = request.frame;
+      switch (frame.case) {
+        case "open":
+          opened = true;
+          return;
+        case "cancel":
+          running.get(frame.value.callId)?.abort.abort(new DOMException("the daemon cancelled the call", "AbortError"));
+          return;
+        case "call": {
+          if (!opened) throw invalidArgument("frame", "the first frame of an Attach stream must be open");
+          const id = frame.value.callId;
+          if (running.has(id)) {
+            send(errorFrame(id, invalidArgument("call.call_id", `${id} is already in flight on this stream`)));
+            return;
           }
-          case undefined:
-            break; // a frame of a kind this plugin does not know (a newer daemon's) is ignored
-          default: {
-            const unknownFrame: never = frame;
-            throw new StatusError(status.INTERNAL, `unknown frame ${String(unknownFrame)}`);
-          }
+          const abort = new LazyAbort();
+          const done = run(handlers, frame.value, abort, stream, send).finally(() => running.delete(id));
+          running.set(id, { abort, done });
+          return;
+        }
+        case undefined:
+          return; // a frame of a kind this plugin does not know (a newer daemon's) is ignored
+        default: {
+          const unknownFrame: never = frame;
+          throw new StatusError(status.INTERNAL, `unknown frame ${String(unknownFrame)}`);
         }
       }
+    };
+    try {
+      await requests.listen(receive);
       // The daemon half-closed: answer what is still running, then end the stream.
       await Promise.all([...running.values()].map((entry) => entry.done));
     } finally {
