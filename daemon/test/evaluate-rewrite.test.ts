@@ -6,32 +6,19 @@ import { definePlugin, patch, snapshotJson } from "@hookd/sdk";
 import type { SessionInfo, ToolCall } from "@hookd/sdk";
 import { StatusError } from "@hookd/sdk/internal";
 import { describe, expect, it } from "vitest";
-import { EventBus } from "../src/engine/events.js";
 import type { EngineEvent } from "../src/engine/events.js";
 import { PluginRegistry } from "../src/engine/registry.js";
-import { Admission } from "../src/host/admission.js";
-import { EvaluateService } from "../src/host/evaluate.js";
-import { AgentIdentities } from "../src/host/identity.js";
-import { SessionStore } from "../src/host/session-store.js";
-import { createLogger } from "../src/log.js";
+import type { Admission } from "../src/host/admission.js";
+import type { EvaluateService } from "../src/host/evaluate.js";
 import { inProcessListeners } from "../src/plugins/in-process/listeners.js";
+import { evaluateServiceOver } from "./support/evaluate-service.js";
 
 const session: SessionInfo = { sessionId: "s1", agentId: "rita", cwd: "/" };
-const LIMITS = { pointBudgetMs: 5_000, sessionEndBudgetMs: 5_000, maxSteeredContinuations: 3 };
-
 function service(maxInflightPerAgent: number): { evaluate: EvaluateService; events: EngineEvent[]; admission: Admission } {
   const confine = definePlugin({ name: "confine", points: { rewrite: { tools: ["Bash"], handler: () => patch({ confined: true }) } } });
-  const registry = new PluginRegistry(inProcessListeners(confine, {}));
-  const bus = new EventBus();
+  const { evaluate, bus, admission } = evaluateServiceOver(new PluginRegistry(inProcessListeners(confine, {})), { maxInflightPerAgent });
   const events: EngineEvent[] = [];
   bus.subscribe((event) => events.push(event));
-  const log = createLogger({ level: "error", write: () => undefined });
-  const store = new SessionStore(
-    { maxSessions: 10, maxSessionsPerAgent: 10, resumeWindowMs: 1_000 },
-    { registry: () => registry, bus, log, limits: { ...LIMITS, maxStepsPerTurn: 10, toolConcurrency: 1, approvalTimeoutMs: 1_000, finalizeTimeoutMs: 1_000 } },
-  );
-  const admission = new Admission(() => ({ maxInflightPerAgent, maxInflight: 100 }));
-  const evaluate = new EvaluateService({ registry: () => registry, bus, identities: new AgentIdentities([]), store, limits: () => LIMITS, admission });
   return { evaluate, events, admission };
 }
 

@@ -9,30 +9,17 @@ import { LazyAbort, pb } from "@hookd/sdk/internal";
 import type { Requests, ServerStreamCall } from "@hookd/sdk/internal";
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { EventBus } from "../src/engine/events.js";
 import { PluginRegistry } from "../src/engine/registry.js";
-import { Admission } from "../src/host/admission.js";
-import { EvaluateService } from "../src/host/evaluate.js";
+import type { EvaluateService } from "../src/host/evaluate.js";
 import { serveEvaluate } from "../src/host/evaluate-stream.js";
-import { AgentIdentities } from "../src/host/identity.js";
-import { SessionStore } from "../src/host/session-store.js";
 import { StreamTracker } from "../src/host/stream-tracker.js";
-import { createLogger } from "../src/log.js";
 import { inProcessListeners } from "../src/plugins/in-process/listeners.js";
+import { evaluateServiceOver } from "./support/evaluate-service.js";
 import { deferred, settle } from "./support/pipeline-harness.js";
-
-const LIMITS = { pointBudgetMs: 5_000, sessionEndBudgetMs: 5_000, maxSteeredContinuations: 3 };
 
 function evaluateService(): EvaluateService {
   const registry = new PluginRegistry(inProcessListeners(definePlugin({ name: "gate", points: { "pre-tool": () => allow() } }), {}));
-  const bus = new EventBus();
-  const log = createLogger({ level: "error", write: () => undefined });
-  const store = new SessionStore(
-    { maxSessions: 10, maxSessionsPerAgent: 10, resumeWindowMs: 1_000 },
-    { registry: () => registry, bus, log, limits: { ...LIMITS, maxStepsPerTurn: 10, toolConcurrency: 1, approvalTimeoutMs: 1_000, finalizeTimeoutMs: 1_000 } },
-  );
-  const admission = new Admission(() => ({ maxInflightPerAgent: 1_000, maxInflight: 1_000 }));
-  return new EvaluateService({ registry: () => registry, bus, identities: new AgentIdentities([]), store, limits: () => LIMITS, admission });
+  return evaluateServiceOver(registry, { maxInflightPerAgent: 1_000, maxInflight: 1_000 }).evaluate;
 }
 
 function frame(id: number): pb.EvaluateRequest {

@@ -11,15 +11,11 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { accept, ask, definePlugin, deny, enter, inject, messageText, pass, patch, pluginMessage, reject, steer, userMessage } from "@hookd/sdk";
 import type { SessionEndEvent } from "@hookd/sdk";
-import { EventBus } from "../../daemon/src/engine/events.js";
 import { PluginRegistry } from "../../daemon/src/engine/registry.js";
-import { Admission } from "../../daemon/src/host/admission.js";
-import { EvaluateService } from "../../daemon/src/host/evaluate.js";
-import { AgentIdentities } from "../../daemon/src/host/identity.js";
-import { SessionStore } from "../../daemon/src/host/session-store.js";
 import { startHookHttpServer } from "../../daemon/src/http/index.js";
+import { evaluateServiceOver } from "../../daemon/test/support/evaluate-service.js";
 import type { HookHttpServer } from "../../daemon/src/http/index.js";
-import { createLogger, silentLogger } from "../../daemon/src/log.js";
+import { createLogger } from "../../daemon/src/log.js";
 import { inProcessListeners } from "../../daemon/src/plugins/in-process/listeners.js";
 import { agentBin } from "../agents/support/agents.js";
 import { startFakeGeminiApi } from "../support/fake-gemini-api.js";
@@ -77,13 +73,7 @@ beforeAll(async () => {
   cForwarder = ws.file("hookd-hook");
   execFileSync("cc", ["-std=c99", "-O2", "-Wall", "-Werror", "-o", cForwarder, C_SOURCE]);
   const registry = new PluginRegistry([...inProcessListeners(guard), ...inProcessListeners(rewriter)]);
-  const bus = new EventBus();
-  const limits = { pointBudgetMs: 10_000, sessionEndBudgetMs: 1_000, maxSteeredContinuations: 2 };
-  const store = new SessionStore(
-    { maxSessions: 100, maxSessionsPerAgent: 100, resumeWindowMs: 1_000 },
-    { registry: () => registry, bus, log: silentLogger, limits: { ...limits, maxStepsPerTurn: 8, toolConcurrency: 2, approvalTimeoutMs: 1_000, finalizeTimeoutMs: 1_000 } },
-  );
-  const evaluate = new EvaluateService({ registry: () => registry, bus, identities: new AgentIdentities([]), store, limits: () => limits, admission: new Admission(() => ({ maxInflightPerAgent: 64, maxInflight: 256 })) });
+  const { evaluate } = evaluateServiceOver(registry);
   http = await startHookHttpServer({ listen: "127.0.0.1:0", evaluate, log: createLogger({ write: () => {} }) });
 }, 60_000);
 

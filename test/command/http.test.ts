@@ -14,11 +14,8 @@ import { EventBus } from "../../daemon/src/engine/events.js";
 import type { EngineEvent } from "../../daemon/src/engine/events.js";
 import { inProcessListeners } from "../../daemon/src/plugins/in-process/listeners.js";
 import { PluginRegistry } from "../../daemon/src/engine/registry.js";
-import { Admission } from "../../daemon/src/host/admission.js";
-import { EvaluateService } from "../../daemon/src/host/evaluate.js";
-import { AgentIdentities } from "../../daemon/src/host/identity.js";
-import { SessionStore } from "../../daemon/src/host/session-store.js";
 import { startHookHttpServer } from "../../daemon/src/http/index.js";
+import { evaluateServiceOver } from "../../daemon/test/support/evaluate-service.js";
 import type { HookHttpServer } from "../../daemon/src/http/index.js";
 import { createLogger, silentLogger } from "../../daemon/src/log.js";
 import { commandPluginSource } from "../../daemon/src/plugins/command/index.js";
@@ -86,12 +83,7 @@ beforeAll(async () => {
   const registry = new PluginRegistry(listeners);
   const bus = new EventBus();
   bus.subscribe((event) => events.push(event));
-  const limits = { pointBudgetMs: 10_000, sessionEndBudgetMs: 1_000, maxSteeredContinuations: 2 };
-  const store = new SessionStore(
-    { maxSessions: 100, maxSessionsPerAgent: 100, resumeWindowMs: 1_000 },
-    { registry: () => registry, bus, log: silentLogger, limits: { ...limits, maxStepsPerTurn: 8, toolConcurrency: 2, approvalTimeoutMs: 1_000, finalizeTimeoutMs: 1_000 } },
-  );
-  const evaluate = new EvaluateService({ registry: () => registry, bus, identities: new AgentIdentities([]), store, limits: () => limits, admission: new Admission(() => ({ maxInflightPerAgent: 64, maxInflight: 256 })) });
+  const { evaluate } = evaluateServiceOver(registry, { bus });
   const log = createLogger({ write: () => {} });
   tcp = await startHookHttpServer({ listen: "127.0.0.1:0", evaluate, log });
   socket = ws.file("hooks.sock");
