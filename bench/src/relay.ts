@@ -15,6 +15,7 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Channel, Server, credentials, status } from "@grpc/grpc-js";
 import { StatusError, addService, bindServer, pb, startUnaryCall } from "@hookd/sdk/internal";
+import type { Requests } from "@hookd/sdk/internal";
 import { AttachUpstream } from "./attach-upstream.js";
 import { PRE_TOOL_RESPONSE } from "./messages.js";
 import { argument, serveUntilSignal } from "./proc-args.js";
@@ -47,8 +48,12 @@ function refusalOf(answers: readonly pb.PreToolResponse[]): pb.EvaluatePreToolRe
   return refusal === undefined ? PRE_TOOL_RESPONSE : { decision: refusal.decision };
 }
 
-/** Relays one Evaluate stream's pre-tool requests over the Attach upstreams, answering each by id. */
-async function relayStream(requests: AsyncIterable<pb.EvaluateRequest>, send: (frame: MessageInitShape<typeof pb.EvaluateResponseSchema>) => Promise<void>, signal: AbortSignal): Promise<void> {
+/**
+ * Relays one Evaluate stream's pre-tool requests over the Attach upstreams, answering each by id.
+ * Each request is taken as it is decoded (Requests.listen, as the daemon takes them) and answered
+ * as soon as its upstream answers, without waiting for the answer before it to be written.
+ */
+async function relayStream(requests: Requests<pb.EvaluateRequest>, send: (frame: MessageInitShape<typeof pb.EvaluateResponseSchema>) => Promise<void>, signal: AbortSignal): Promise<void> {
   const running = new Map<bigint, { cancel(): void }[]>();
   const cancelAll = (): void => {
     for (const calls of running.values()) for (const call of calls) call.cancel();
@@ -60,15 +65,15 @@ async function relayStream(requests: AsyncIterable<pb.EvaluateRequest>, send: (f
     const settled = sent.catch(() => {}).finally(() => answered.delete(settled));
     answered.add(settled);
   };
-  for await (const request of requests) {
+  await requests.listen((request) => {
     const id = request.requestId;
     if (request.request.case === "cancel") {
       for (const call of running.get(id) ?? []) call.cancel();
-      continue;
+      return;
     }
     if (request.request.case !== "preTool") {
       track(send({ requestId: id, reply: { case: "error", value: { code: status.UNIMPLEMENTED, message: "the floor relays pre_tool only" } } }));
-      continue;
+      return;
     }
     const event = request.request.value.event;
     // Opened on first use; a stream that ended (its plugin went away) is opened again.
@@ -81,7 +86,7 @@ async function relayStream(requests: AsyncIterable<pb.EvaluateRequest>, send: (f
         (error: unknown) => send({ requestId: id, reply: { case: "error", value: { code: error instanceof StatusError ? error.code : status.INTERNAL, message: String(error) } } }),
       ).finally(() => running.delete(id)),
     );
-  }
+  });
   await Promise.allSettled([...answered]);
   signal.removeEventListener("abort", cancelAll);
 }

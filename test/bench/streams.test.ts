@@ -148,7 +148,7 @@ describe("the floor's streams", () => {
 interface BenchJson {
   readonly scenarios: Record<string, { p50_us?: number; mismatches?: number; skipped?: string; cpu_us_per_call?: number; count?: number }>;
   readonly ratios: Record<string, number | null | undefined>;
-  readonly targets: { name: string; target: string | null }[];
+  readonly targets: { name: string; target: string | null; bare?: { name: string; value: number | null; met: boolean | null } }[];
 }
 
 describe("npm run bench: the stream and http scenarios", () => {
@@ -162,7 +162,7 @@ describe("npm run bench: the stream and http scenarios", () => {
     dirs.push(dir);
     const json = join(dir, "bench.json");
     // The daemon serves both streams now: a stream scenario that skips is a failure, like any other.
-    const measured = ["floor_single", "floor_stream_single", "floor_stream_relay", "floor_http", "http_hook", "floor_process", "forwarder_c", "stream_inprocess", "stream_remote"];
+    const measured = ["floor_single", "floor_relay", "floor_stream_single", "floor_stream_relay", "floor_http", "http_hook", "floor_process", "forwarder_c", "stream_inprocess", "stream_remote"];
     await run(process.execPath, [join(REPO, "bench/run.mjs"), "--quick", "--only", measured.join(","), "--json", json], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
     const results = JSON.parse(await readFile(json, "utf8")) as BenchJson;
     expect(existsSync(join(REPO, "daemon/dist/forward/hookd-hook")), "the C forwarder is built (npm run build, with cc)").toBe(true);
@@ -182,6 +182,11 @@ describe("npm run bench: the stream and http scenarios", () => {
     expect(targets.get("stream_agents32/floor_relay32")).toBe(">= 3");
     expect(targets.get("command_node/stream_remote")).toBe(">= 200");
     expect(targets.get("http_hook/floor_http")).toBe("<= 1.3");
+    // Beside the target, the same ratio over the bare floors of the run, judged by the same bound.
+    const bare = results.targets.find((target) => target.name === "stream_remote/floor_relay")?.bare;
+    expect(bare?.name).toBe("floor_stream_relay/floor_relay");
+    expect(bare?.value).toBeCloseTo(p50("floor_stream_relay") / p50("floor_relay"), 1);
+    expect(bare?.met).toBe((bare?.value ?? Number.NaN) <= 0.35);
     for (const name of ["stream_remote/floor_stream_relay", "stream_inprocess/floor_stream_single", "stream_fanout4/stream_remote"]) expect(results.ratios, name).toHaveProperty([name]);
   });
 });
