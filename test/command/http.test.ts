@@ -5,8 +5,10 @@
 // The forwarder runs as the built standalone entry (daemon/dist/forward/main.js), as an agent
 // would run it, and so does its compiled C twin (forward/hookd-hook.c, built here with `cc`): both
 // must behave the same. Needs `npm run build` and `bash scripts/setup-polyglot.sh`.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
+import { createServer as createNetServer } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ask, definePlugin, inject, messageText, pass, pluginMessage, steer, userMessage } from "@hookd/sdk";
@@ -33,21 +35,14 @@ const polyglot = existsSync(PYTHON) && existsSync(PROMPT_GUARD);
 function need(ready: boolean, what: string): void {
   if (!ready) throw new Error(`${what} is missing: run \`npm run setup:polyglot\` (Python venv, Go binaries) and install a C compiler (cc)`);
 }
-const C_SOURCE = join(root, "daemon/src/forward/hookd-hook.c");
-const hasCc = (() => {
-  try {
-    execFileSync("cc", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+// The C forwarder as npm run build ships it (scripts/build-forwarder.sh: statically linked where
+// the C library allows), the very binary the agents' hook commands run.
+const C_FORWARDER = join(root, "daemon/dist/forward/hookd-hook");
 
 let ws: Workspace;
 let tcp: HookHttpServer;
 let unix: HookHttpServer;
 let socket: string;
-let cForwarder: string;
 const remotes: ManagedPlugin[] = [];
 const events: EngineEvent[] = [];
 
@@ -63,8 +58,6 @@ const policy = definePlugin({
 beforeAll(async () => {
   if (!existsSync(FORWARDER)) throw new Error(`${FORWARDER} is missing: run npm run build`);
   ws = workspace();
-  cForwarder = ws.file("hookd-hook");
-  if (hasCc) execFileSync("cc", ["-std=c99", "-O2", "-Wall", "-Werror", "-o", cForwarder, C_SOURCE]);
   ws.script("no-curl.sh", "if grep -q curl; then echo \"no network from Bash\" >&2; exit 2; fi");
   ws.script("once.sh", `if grep -q '"stop_hook_active":true'; then exit 0; fi\necho "run the tests first" >&2\nexit 2`);
   const hooksFile = ws.file("hooks.json");
@@ -110,7 +103,7 @@ type Forwarder = "node" | "c";
 
 function run(forwarder: Forwarder, args: readonly string[], stdin: string): Promise<Forwarded> {
   return new Promise((done, fail) => {
-    const [file, argv] = forwarder === "node" ? [process.execPath, [FORWARDER, ...args]] : [cForwarder, [...args]];
+    const [file, argv] = forwarder === "node" ? [process.execPath, [FORWARDER, ...args]] : [C_FORWARDER, [...args]];
     const child = spawn(file, argv, { stdio: ["pipe", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } });
     let stdout = "";
     let stderr = "";
@@ -198,10 +191,10 @@ describe("HTTP endpoint (Claude Code http hooks)", () => {
 
 describe.each<[Forwarder]>([["node"], ["c"]])("hookd hook (the %s forwarder)", (forwarder) => {
   const forward = (args: readonly string[], stdin: string): Promise<Forwarded> => run(forwarder, args, stdin);
-  // The C forwarder needs a C compiler to be built.
+  // npm run build compiles the C forwarder when a C compiler is there.
   const test = (name: string, body: () => Promise<void>): void =>
     void it(name, async () => {
-      need(forwarder !== "c" || hasCc, "cc");
+      need(forwarder !== "c" || existsSync(C_FORWARDER), `${C_FORWARDER} (npm run build with cc)`);
       await body();
     });
 
@@ -245,6 +238,39 @@ describe.each<[Forwarder]>([["node"], ["c"]])("hookd hook (the %s forwarder)", (
     expect(await forward(["--dialect", "codex", "--socket", gone, "--fail-closed"], hook("Stop", {}))).toMatchObject({ code: 2, stderr: expect.stringContaining("hookd did not answer") as unknown });
     expect(await forward(["--dialect", "vim"], "{}")).toMatchObject({ code: 1, stderr: expect.stringContaining("--dialect: expected claude-code, codex or gemini") as unknown });
     expect(await forward(["--dialect", "codex"], "{}")).toMatchObject({ code: 1, stderr: expect.stringContaining("give --url or --socket") as unknown });
+  });
+
+  test("takes the answer at its Content-Length without waiting for the server to close; without one, at the close", async () => {
+    // A bare server that answers in forwarder mode and then holds the connection open (or, with no
+    // Content-Length, closes it). A forwarder waiting for the close would run into its --timeout
+    // and exit 1 instead.
+    const open: Socket[] = [];
+    const answering = (withLength: boolean) =>
+      createNetServer((connection) => {
+        open.push(connection);
+        let received = "";
+        connection.on("data", (chunk: Buffer) => {
+          received += chunk.toString();
+          const end = received.indexOf("\r\n\r\n");
+          const length = Number(/content-length: *(\d+)/i.exec(received)?.[1] ?? "0");
+          if (end < 0 || received.length < end + 4 + length) return;
+          const body = "answered\n";
+          const head = `HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nx-hookd-exit: 0\r\n${withLength ? `content-length: ${body.length}\r\n` : "connection: close\r\n"}\r\n`;
+          connection.write(head + body);
+          if (!withLength) connection.end();
+        });
+      });
+    const servers = [answering(true), answering(false)];
+    try {
+      for (const server of servers) {
+        await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+        const { port } = server.address() as AddressInfo;
+        expect(await forward(["--dialect", "codex", "--timeout", "5000", "--url", `http://127.0.0.1:${port}`], hook("Stop", {}))).toEqual({ code: 0, stdout: "answered\n", stderr: "" });
+      }
+    } finally {
+      for (const connection of open) connection.destroy();
+      await Promise.all(servers.map((server) => new Promise((closed) => server.close(closed))));
+    }
   });
 
   test("takes --url with a prefix, --agent and HOOKD_HOOK_SOCKET-style defaults", async () => {

@@ -145,6 +145,30 @@ static const char *header_value(const char *head, const char *end, const char *n
   return NULL;
 }
 
+/*
+ * Reads one HTTP/1.1 answer: to the end of its body as Content-Length gives it, else to EOF. Not
+ * waiting for the server to close the connection saves the agent a wake-up per event.
+ */
+static void read_response(int fd, struct buf *b) {
+  char chunk[65536];
+  size_t want = (size_t)-1;
+  while (b->len < want) {
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n == 0) return;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      unavailable("read: %s", strerror(errno));
+    }
+    buf_put(b, chunk, (size_t)n);
+    const char *end = want == (size_t)-1 ? strstr(b->data, "\r\n\r\n") : NULL;
+    if (end) {
+      size_t len = 0;
+      const char *value = header_value(b->data, end, "content-length", &len);
+      if (value) want = (size_t)(end + 4 - b->data) + strtoul(value, NULL, 10);
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   const char *dialect = "claude-code", *event = NULL, *url = getenv("HOOKD_HOOK_URL"), *sock = getenv("HOOKD_HOOK_SOCKET");
   const char *agent = getenv("HOOKD_AGENT"), *token = getenv("HOOKD_TOKEN");
@@ -247,7 +271,7 @@ int main(int argc, char **argv) {
 
   int fd = sock ? connect_unix(sock) : connect_tcp(host, port);
   write_all(fd, request.data, request.len);
-  read_all(fd, &response);
+  read_response(fd, &response);
   close(fd);
 
   /* A gRPC listener speaks HTTP/2 only: its first frame (SETTINGS or GOAWAY) is no HTTP/1 status line. */
