@@ -19,9 +19,11 @@ export class CallContext {
   readonly #abort: LazyAbort;
   declare readonly signal: AbortSignal;
 
+  /** `traceparent` is assigned even when absent (undefined), so every context keeps one shape. */
   constructor(
     abort: LazyAbort,
     readonly plugin: string,
+    readonly traceparent?: string,
   ) {
     this.#abort = abort;
     Object.defineProperty(this, "signal", CallContext.#signalProperty);
@@ -42,7 +44,8 @@ export class NextContext<N extends (...args: never[]) => Promise<unknown>> exten
     abort: LazyAbort,
     plugin: string,
     readonly next: N,
+    traceparent?: string,
   ) {
-    super(abort, plugin);
+    super(abort, plugin, traceparent);
   }
 }

@@ -1,5 +1,6 @@
-// What every handler receives beside its event: the call's cancellation and, for waterfalls and
-// execute wrappers, `next()`. Types only; the engine and the plugin server build them (context.ts).
+// What every handler receives beside its event: the call's cancellation, the trace it is part of
+// (out of process) and, for waterfalls and execute wrappers, `next()`. Types only; the engine and
+// the plugin server build them (context.ts).
 import type { ToolResult } from "./types.js";
 
 export type Awaitable<T> = T | Promise<T>;
@@ -9,6 +10,13 @@ export interface HandlerContext {
   readonly signal: AbortSignal;
   /** The name of the plugin being called. */
   readonly plugin: string;
+  /**
+   * The W3C trace context (`00-<trace id>-<span id>-<flags>`) of hookd's span for this plugin
+   * call, so that the plugin's own spans can be its children (docs/tracing.md). Set for a plugin
+   * served with `servePlugin` while the daemon's tracing is on, over either transport; absent
+   * otherwise, and in process (the daemon's own spans cover an in-process handler).
+   */
+  readonly traceparent?: string;
 }
 
 /**

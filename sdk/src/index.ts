@@ -32,6 +32,6 @@ export {
 // The agent client (sdk/src/agent): connectHost, hosted sessions, evaluate calls.
 export * from "./agent/index.js";
 // The plugin server (sdk/src/serve): runs a definePlugin() definition as an out-of-process plugin.
-export { servePlugin, PLUGIN_SOCKET_ENV, type ServeOptions, type PluginServer } from "./serve/index.js";
+export { servePlugin, PLUGIN_SOCKET_ENV, type ServeOptions, type ServeTransport, type PluginServer } from "./serve/index.js";
 // Typed events with defaults (ids, turn, step), for agent authors and plugin tests (sdk/src/builders.ts).
 export { DEFAULT_SESSION, events, sessionInfo, toolCall, toolCallFromJson, type SessionEventOptions, type ToolCallOptions, type ToolEventOptions } from "./builders.js";

@@ -38,6 +38,8 @@ const plugin = definePlugin({
           });
         });
       }
+      // Says which trace context the handler was given, so the answer shows it.
+      if (command === "trace") return deny(`traceparent ${ctx.traceparent ?? "(none)"}`);
       return command === "deny" ? deny("no") : allow();
     },
   },
@@ -75,7 +77,13 @@ async function next(answers: AsyncIterator<pb.AttachResponse>): Promise<pb.Attac
   return result.value;
 }
 
-const call = (callId: bigint, request: pb.AttachCall["request"], deadlineMs = 0) => ({ frame: { case: "call" as const, value: { callId, deadlineMs, request } } });
+const call = (callId: bigint, request: pb.AttachCall["request"], deadlineMs = 0, traceparent = "") => ({ frame: { case: "call" as const, value: { callId, deadlineMs, request, traceparent } } });
+
+const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+function deniedReason(answer: pb.AttachResponse): string | undefined {
+  return answer.reply.case === "preTool" && answer.reply.value.decision?.decision.case === "deny" ? answer.reply.value.decision.decision.value.reason : undefined;
+}
 
 describe("servePlugin serves Attach", () => {
   test("answers each call by its id as it finishes, out of order, with the point's response", async () => {
@@ -128,5 +136,18 @@ describe("servePlugin serves Attach", () => {
     await stream.send(call(1n, preToolRequest("allow")));
     const answers = stream.responses[Symbol.asyncIterator]();
     await expect(answers.next()).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: "frame: the first frame of an Attach stream must be open" });
+  });
+  test("hands the handler the daemon's traceparent: from the call frame on Attach, from the metadata on a unary call, none when none was sent", async () => {
+    const { stream, answers } = await opened();
+    await stream.send(call(1n, preToolRequest("trace"), 0, TRACEPARENT));
+    expect(deniedReason(await next(answers))).toBe(`traceparent ${TRACEPARENT}`);
+    await stream.send(call(2n, preToolRequest("trace")));
+    expect(deniedReason(await next(answers))).toBe("traceparent (none)");
+    stream.cancel();
+    const request = preToolRequest("trace").value as pb.PreToolRequest;
+    const unary = await client.preTool(request, { metadata: { traceparent: TRACEPARENT } });
+    expect(unary.decision?.decision).toMatchObject({ case: "deny", value: { reason: `traceparent ${TRACEPARENT}` } });
+    const untraced = await client.preTool(request, {});
+    expect(untraced.decision?.decision).toMatchObject({ case: "deny", value: { reason: "traceparent (none)" } });
   });
 });

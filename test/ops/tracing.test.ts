@@ -1,11 +1,13 @@
 // OpenTelemetry traces of a real daemon, received by a real OpenTelemetry Collector (otlp
 // receiver, file exporter): an agent's W3C traceparent becomes the parent of a span per decision,
 // each plugin call is a child span, the remote plugin receives the child span's traceparent in
-// its call metadata, and the audit records carry the trace id. A call without a traceparent
+// its call metadata (and a plugin served with the TypeScript SDK finds it as ctx.traceparent, over
+// either transport), and the audit records carry the trace id. A call without a traceparent
 // starts a new trace.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Server } from "@grpc/grpc-js";
-import { connectHost, snapshotJson } from "@hookd/sdk";
+import { connectHost, definePlugin, deny, servePlugin, snapshotJson } from "@hookd/sdk";
+import type { PluginServer, ServeTransport } from "@hookd/sdk";
 import { addService, bindServer, createClient, pb } from "@hookd/sdk/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Collector, ReceivedSpan } from "../support/otel-collector.js";
@@ -33,13 +35,35 @@ let streamer: Server | undefined;
 const seen = new Map<string, string>();
 /** AttachCall.traceparent of every call the streaming plugin received, by tool name. */
 const seenOnStream = new Map<string, string>();
+/** ctx.traceparent as the servePlugin plugins' handlers saw it, by session. */
+const seenBySdk = new Map<string, string>();
+const sdkPlugins: PluginServer[] = [];
+
+/** A plugin served with the TypeScript SDK that denies `tool` and records the context it was handed. */
+function sdkPlugin(name: string, tool: string, transport: ServeTransport): Promise<PluginServer> {
+  const definition = definePlugin({
+    name,
+    version: "1.0.0",
+    points: {
+      "pre-tool": {
+        tools: [tool],
+        priority: -5,
+        handler: (event, ctx) => {
+          seenBySdk.set(event.session.sessionId, ctx.traceparent ?? "(none)");
+          return deny(`${name} denies ${tool}`);
+        },
+      },
+    },
+  });
+  return servePlugin(definition, { address: `unix://${work.file(`${name}.sock`)}`, transport });
+}
 
 beforeAll(async () => {
   const binary = setupCollector();
   work = new Workdir();
   collector = await startCollector(binary, work.path);
   plugin = new Server();
-  // Raw grpc-js: the test must see the call's metadata, which the SDK's servePlugin keeps to itself.
+  // Raw grpc-js: the test sees the traceparent metadata as it is on the wire.
   addService(plugin, pb.HookPlugin, {
     describe: async () => ({
       manifest: {
@@ -87,6 +111,7 @@ beforeAll(async () => {
   });
   addService(streamer, pb.health.Health, { check: async () => ({ status: pb.health.HealthCheckResponse_ServingStatus.SERVING }) });
   await bindServer(streamer, `unix://${work.file("streamer.sock")}`);
+  sdkPlugins.push(await sdkPlugin("sdk-stream", "Glob", "stream"), await sdkPlugin("sdk-unary", "LS", "unary"));
 }, 900_000);
 
 afterAll(async () => {
@@ -94,6 +119,7 @@ afterAll(async () => {
   await collector?.stop();
   plugin?.forceShutdown();
   streamer?.forceShutdown();
+  await Promise.all(sdkPlugins.map((server) => server.close()));
   work?.cleanup();
 });
 
@@ -109,6 +135,8 @@ describe("tracing over OTLP", () => {
         plugins: [
           { name: "recorder", kind: "remote", target: `unix://${work.file("recorder.sock")}` },
           { name: "streamer", kind: "remote", target: `unix://${work.file("streamer.sock")}` },
+          { name: "sdk-stream", kind: "remote", target: `unix://${work.file("sdk-stream.sock")}` },
+          { name: "sdk-unary", kind: "remote", target: `unix://${work.file("sdk-unary.sock")}` },
           pluginEntry("policy"),
         ],
         audit: { path: audit, fsync: "always" },
@@ -134,6 +162,8 @@ describe("tracing over OTLP", () => {
       expect((await evaluate("traced-read", "Read", { traceparent: TRACEPARENT })).decision?.decision.case).toBe("allow");
       expect((await evaluate("untraced", "Read", {})).decision?.decision.case).toBe("allow");
       expect((await evaluate("streamed", "Grep", { traceparent: TRACEPARENT })).decision?.decision.case).toBe("deny");
+      expect((await evaluate("sdk-streamed", "Glob", { traceparent: TRACEPARENT })).decision?.decision.case).toBe("deny");
+      expect((await evaluate("sdk-unary", "LS", { traceparent: TRACEPARENT })).decision?.decision.case).toBe("deny");
 
       // A hosted session: its stream's traceparent parents session-start's span.
       const stream = client.session({ metadata: { "x-hookd-agent": "trace-agent", traceparent: `00-${SESSION_TRACE}-${SESSION_SPAN}-01` } });
@@ -212,6 +242,19 @@ describe("tracing over OTLP", () => {
     const streamedCall = children(streamed).find((s) => s.attributes["hookd.plugin"] === "streamer");
     expect(streamedCall?.attributes).toMatchObject({ "hookd.plugin.kind": "remote", "hookd.outcome": "answered", "hookd.decision": "deny" });
     expect(seenOnStream.get("Grep")).toBe(`00-${AGENT_TRACE}-${streamedCall?.spanId}-01`);
+
+    // A plugin served with the TypeScript SDK is handed its call span's context as ctx.traceparent,
+    // from the Attach frame (its default transport) and from the unary call's metadata.
+    for (const [session, plugin] of [
+      ["sdk-streamed", "sdk-stream"],
+      ["sdk-unary", "sdk-unary"],
+    ] as const) {
+      const decision = bySession(session);
+      expect(decision, session).toMatchObject({ traceId: AGENT_TRACE, parentSpanId: AGENT_SPAN });
+      const pluginCall = children(decision).find((s) => s.attributes["hookd.plugin"] === plugin);
+      expect(pluginCall?.attributes, session).toMatchObject({ "hookd.outcome": "answered", "hookd.decision": "deny" });
+      expect(seenBySdk.get(session), session).toBe(`00-${AGENT_TRACE}-${pluginCall?.spanId}-01`);
+    }
 
     // The hosted session's session-start, under its stream's trace.
     const started = spans.find((s) => s.name === "hookd session-start" && s.attributes["hookd.session"] === "hosted");

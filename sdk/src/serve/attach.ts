@@ -108,7 +108,8 @@ async function run(
   };
   let frame: Uint8Array;
   try {
-    const answer = await handler(request.value, info);
+    // Proto3's empty string: the daemon's tracing is off.
+    const answer = await handler(request.value, info, call.traceparent === "" ? undefined : call.traceparent);
     frame = responseFrame(id, point.value, field, answer);
   } catch (error) {
     frame = errorFrame(id, toStatusError(error));

@@ -1,6 +1,7 @@
 // The HookPlugin service of one plugin definition: Describe derived from its subscriptions, and
 // one RPC per point it handles. Each RPC converts the proto event to the typed (frozen) form,
-// calls the handler with a context whose signal follows the client's cancel and deadline,
+// calls the handler with a context whose signal follows the client's cancel and deadline (and
+// whose traceparent is the daemon's, from the call's metadata or the Attach frame),
 // validates the answer like the daemon would, and converts it back. A handler that throws or
 // answers something invalid gets an error status naming the point and the field, never a crash.
 // Points the definition does not handle are left out, so they answer UNIMPLEMENTED. Attach
@@ -57,8 +58,11 @@ export function manifestOf(definition: PluginDefinition, transport?: ServeTransp
   };
 }
 
-/** One point's handler behind its unary RPC and Attach: a response (or EncodedResponse), or a thrown StatusError. */
-export type PointRequestHandler = (request: { readonly event?: unknown }, call: ServerCallInfo) => Promise<unknown>;
+/**
+ * One point's handler behind its unary RPC and Attach: a response (or EncodedResponse), or a
+ * thrown StatusError. `traceparent` is the daemon's trace context for the call, if it sent one.
+ */
+export type PointRequestHandler = (request: { readonly event?: unknown }, call: ServerCallInfo, traceparent: string | undefined) => Promise<unknown>;
 
 /** The HookPlugin implementation of `definition`: its points, Describe and Attach. */
 export function pluginService(definition: PluginDefinition, report: ErrorReporter, transport?: ServeTransport): Partial<ServiceImpl<typeof pb.HookPlugin>> {
@@ -71,7 +75,7 @@ export function pluginService(definition: PluginDefinition, report: ErrorReporte
     if (sub === undefined) continue;
     const handler = pointHandler(definition.name, point, sub, report);
     handlers.set(point, handler);
-    impl[PLUGIN_METHODS[point]] = handler;
+    impl[PLUGIN_METHODS[point]] = (request: { readonly event?: unknown }, call: ServerCallInfo) => handler(request, call, traceparentOf(call));
   }
   impl.attach = attachHandler(handlers);
   // addService checks every key names a method and every handler is a function.
@@ -85,12 +89,12 @@ function pointHandler(plugin: string, point: PointName, sub: Subscription<PointN
     report(error, point);
     throw error;
   };
-  return async (request, call) => {
+  return async (request, call, traceparent) => {
     if (request.event === undefined) throw invalidArgument("event", "missing");
     const event = fromProtoEvent(point, request.event as ProtoEvent<PointName>);
     if (!event.ok) throw new StatusError(status.INVALID_ARGUMENT, event.error.message, { cause: event.error });
     // The signal is made only if the handler reads it (most never do).
-    const ctx = new NextContext(call.cancellation, plugin, nextUnavailable);
+    const ctx = new NextContext(call.cancellation, plugin, nextUnavailable, traceparent);
     let answer: unknown;
     try {
       answer = await handler(event.value, ctx);
@@ -130,6 +134,12 @@ function singletonResponses(point: DecisionPoint): (decision: unknown) => Encode
     }
     return response;
   };
+}
+
+/** A unary call's `traceparent` metadata (the daemon sends it while its tracing is on). */
+function traceparentOf(call: ServerCallInfo): string | undefined {
+  const value = call.metadata.get("traceparent")[0];
+  return typeof value === "string" && value !== "" ? value : undefined;
 }
 
 /** A rejected promise already marked handled: a handler that drops it must not crash the server. */

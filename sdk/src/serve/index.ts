@@ -23,6 +23,8 @@ import { HealthState } from "./health.js";
 import { pluginService } from "./handlers.js";
 import type { ServeTransport } from "./handlers.js";
 
+export type { ServeTransport };
+
 /** The environment variable a managed plugin finds its socket path in. */
 export const PLUGIN_SOCKET_ENV = "HOOKD_PLUGIN_SOCKET";
 

@@ -1,6 +1,6 @@
 // Calling a plugin's handlers in the test's own process: the handler of a point gets a typed
-// event and a context like the daemon's (a signal, the plugin's name, `next()` when the test gives
-// one), and its answer is validated exactly as the daemon validates it, so a test asserts on the
+// event and a context like the daemon's (a signal, the plugin's name, `next()` and `traceparent`
+// when the test gives them), and its answer is validated exactly as the daemon validates it, so a test asserts on the
 // typed decision the daemon would apply. No socket, no daemon; startTestDaemon is for those.
 import { HookdError } from "../errors.js";
 import { compileToolMatcher } from "../matcher.js";
@@ -20,6 +20,8 @@ export interface CallHandlerOptions {
    * returns pass() to defer instead.
    */
   readonly next?: () => Promise<unknown>;
+  /** `ctx.traceparent`, as the daemon sends it to a served plugin while its tracing is on. */
+  readonly traceparent?: string;
 }
 
 const NO_NEXT = "callHandler: no next() was given (options.next); out of process there is none either: return pass() to defer";
@@ -42,7 +44,7 @@ export async function callHandler<P extends PointName>(plugin: PluginDefinition,
   const next = options.next ?? ((): Promise<never> => Promise.reject(new HookdError("invalid_argument", NO_NEXT)));
   // Every point's handler through the signature they share: (event, context) => answer.
   const handler = subscription.handler as (event: EventOf<P>, ctx: object) => unknown;
-  const answer = await handler(event, { signal, plugin: plugin.name, next });
+  const answer = await handler(event, { signal, plugin: plugin.name, next, ...(options.traceparent === undefined ? {} : { traceparent: options.traceparent }) });
   const checked = validateDecision(point, answer);
   if (!checked.ok) throw checked.error;
   return checked.decision;
