@@ -1,7 +1,8 @@
 // The http hook path (issue #16): a Claude Code-style POST per event on a new connection to the
 // daemon's HTTP endpoint (in-process plugin), its floor (a bare node:http server answering `{}`),
 // and the shipped forwarders run once per event as an agent's command hook runs them. The
-// process-spawn floor (`/bin/true` per event) tells a forwarder's own cost from spawning.
+// process-spawn floor (`/bin/true` per event) tells a forwarder's own cost from spawning, and
+// floor_forwarder (the C forwarder posting to the bare floor server) hookd's share of it.
 import { existsSync } from "node:fs";
 import { Agent } from "node:http";
 import { join } from "node:path";
@@ -56,8 +57,8 @@ async function expectAllow(what: string, once: () => Promise<string>): Promise<L
   };
 }
 
-async function forwarder(lab: Lab, name: string, command: string, args: readonly string[]): Promise<LatencySetup> {
-  const url = await httpDaemon(lab, name);
+async function forwarder(lab: Lab, name: string, command: string, args: readonly string[], url?: URL): Promise<LatencySetup> {
+  url ??= await httpDaemon(lab, name);
   const argv = [...args, "--dialect", "claude-code", "--url", url.origin];
   const setup = await expectAllow(name, async () => {
     const answer = await runOnce(command, argv, PRE_TOOL_USE_BODY);
@@ -136,6 +137,17 @@ export const HTTP_SCENARIOS: readonly Scenario[] = [
     setup: (lab) => {
       if (!existsSync(C_FORWARDER)) throw new Skip(`${C_FORWARDER} is not built (npm run build compiles it when a C compiler is present)`);
       return forwarder(lab, "forwarder_c", C_FORWARDER, []);
+    },
+  },
+  {
+    type: "latency",
+    name: "floor_forwarder",
+    what: "the C forwarder run per event, posting to the bare floor server (a fixed allow): a forwarder's floor, no hookd",
+    bounds: SHELL,
+    setup: async (lab) => {
+      if (!existsSync(C_FORWARDER)) throw new Skip(`${C_FORWARDER} is not built (npm run build compiles it when a C compiler is present)`);
+      const proc = lab.keep(await startProcess("floor_forwarder", process.execPath, [join(REPO, "bench/dist/http-floor.js")], { ready: (line) => line.startsWith("ready ") }));
+      return forwarder(lab, "floor_forwarder", C_FORWARDER, [], addressIn(proc, /^ready (\S+)$/));
     },
   },
   {

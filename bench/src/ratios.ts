@@ -105,7 +105,13 @@ export const TARGETS: readonly Target[] = [
   ).map(([stream, unary]): Target => ({ name: `${stream}_p99/${unary}_p99`, how: "p99: the stream path against its unary counterpart", value: (s) => ratio(s[stream]?.p99_us, s[unary]?.p99_us), target: { op: "<=", bound: 1 } })),
   // The http hook path.
   { name: "http_hook/floor_http", how: "p50, a new connection per call on both", value: (s) => ratio(p50("http_hook")(s), p50("floor_http")(s)), target: { op: "<=", bound: 1.3 } },
-  { name: "forwarder_c_ms", how: "p50 of the shipped (C) forwarder per event, ms", value: (s) => ms(p50("forwarder_c")(s)), target: { op: "<=", bound: 5 } },
+  {
+    name: "forwarder_c_ms",
+    how: "p50 of the shipped (C) forwarder per event, ms",
+    value: (s) => ms(p50("forwarder_c")(s)),
+    target: { op: "<=", bound: 5 },
+    bare: { name: "floor_forwarder_ms", value: (s) => ms(p50("floor_forwarder")(s)) },
+  },
   { name: "sessions_kb_per_session", how: "daemon VmRSS growth per open idle session, KiB (after 30 s idle; quick: 1 s)", value: (s) => s["sessions"]?.rss_kb_per_session, target: { op: "<=", bound: 16 } },
   // Reported without a target.
   {
@@ -129,6 +135,7 @@ export const TARGETS: readonly Target[] = [
   { name: "http_hook_sparse/floor_http_sparse", how: "p50 at an agent's pace (a request every 100-250 ms)", value: (s) => ratio(p50("http_hook_sparse")(s), p50("floor_http_sparse")(s)) },
   { name: "forwarder_node_ms", how: "p50 of the node forwarder (hookd hook) per event, ms", value: (s) => ms(p50("forwarder_node")(s)) },
   { name: "forwarder_c/floor_process", how: "p50: the C forwarder against spawning /bin/true", value: (s) => ratio(p50("forwarder_c")(s), p50("floor_process")(s)) },
+  { name: "forwarder_c/floor_forwarder", how: "p50: the C forwarder posting to hookd against posting to the bare floor server", value: (s) => ratio(p50("forwarder_c")(s), p50("floor_forwarder")(s)) },
   { name: "stream_remote/remote_uds", how: "p50: stream path / unary path, one remote plugin", value: (s) => ratio(p50("stream_remote")(s), p50("remote_uds")(s)) },
   { name: "floor_stream_relay/floor_relay", how: "p50: bare streams against bare unary calls, two hops", value: (s) => ratio(p50("floor_stream_relay")(s), p50("floor_relay")(s)) },
   { name: "stream_fanout4/floor_stream_fanout4", how: "p50: stream_fanout4 against the same fan-out over bare streams", value: (s) => ratio(p50("stream_fanout4")(s), p50("floor_stream_fanout4")(s)) },

@@ -162,7 +162,7 @@ describe("npm run bench: the stream and http scenarios", () => {
     dirs.push(dir);
     const json = join(dir, "bench.json");
     // The daemon serves both streams now: a stream scenario that skips is a failure, like any other.
-    const measured = ["floor_single", "floor_relay", "floor_stream_single", "floor_stream_relay", "floor_http", "http_hook", "floor_process", "forwarder_c", "stream_inprocess", "stream_remote"];
+    const measured = ["floor_single", "floor_relay", "floor_stream_single", "floor_stream_relay", "floor_http", "http_hook", "floor_process", "forwarder_c", "floor_forwarder", "stream_inprocess", "stream_remote"];
     await run(process.execPath, [join(REPO, "bench/run.mjs"), "--quick", "--only", measured.join(","), "--json", json], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
     const results = JSON.parse(await readFile(json, "utf8")) as BenchJson;
     expect(existsSync(join(REPO, "daemon/dist/forward/hookd-hook")), "the C forwarder is built (npm run build, with cc)").toBe(true);
@@ -177,6 +177,7 @@ describe("npm run bench: the stream and http scenarios", () => {
     expect(results.ratios["http_hook/floor_http"]).toBeCloseTo(p50("http_hook") / p50("floor_http"), 1);
     expect(results.ratios["floor_stream_single/floor_single"]).toBeCloseTo(p50("floor_stream_single") / p50("floor_single"), 1);
     expect(results.ratios["forwarder_c_ms"]).toBeCloseTo(p50("forwarder_c") / 1000, 1);
+    expect(results.ratios["forwarder_c/floor_forwarder"]).toBeCloseTo(p50("forwarder_c") / p50("floor_forwarder"), 1);
     const targets = new Map(results.targets.map((target) => [target.name, target.target]));
     expect(targets.get("stream_remote/floor_relay")).toBe("<= 0.35");
     expect(targets.get("stream_agents32/floor_relay32")).toBe(">= 3");
