@@ -76,6 +76,13 @@ describe("callHandler", () => {
     expect(await callHandler(plugin, "pre-step", events.preStep("hi"), { next: () => Promise.resolve({ kind: "reject", reason: "inner" }) })).toEqual({ kind: "reject", reason: "inner" });
   });
 
+  it("hands the handler the traceparent the test gives, as the daemon's would be", async () => {
+    const traced = definePlugin({ name: "traced", points: { "pre-tool": (_e, ctx) => deny(ctx.traceparent ?? "(none)") } });
+    const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    expect(await callHandler(traced, "pre-tool", events.preTool("Bash"), { traceparent })).toEqual({ kind: "deny", reason: traceparent });
+    expect(await callHandler(traced, "pre-tool", events.preTool("Bash"))).toEqual({ kind: "deny", reason: "(none)" });
+  });
+
   it("aborts the handler's signal at timeoutMs, like a deadline", async () => {
     expect(await callHandler(plugin, "turn-stopping", events.turnStopping(), { timeoutMs: 1 })).toEqual({ kind: "pass" });
   });

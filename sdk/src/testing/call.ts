@@ -1,7 +1,8 @@
 // Calling a plugin's handlers in the test's own process: the handler of a point gets a typed
 // event and a context like the daemon's (a signal, the plugin's name, `next()` and `traceparent`
-// when the test gives them), and its answer is validated exactly as the daemon validates it, so a test asserts on the
-// typed decision the daemon would apply. No socket, no daemon; startTestDaemon is for those.
+// when the test gives them), and its answer is validated exactly as the daemon validates it, so a
+// test asserts on the typed decision the daemon would apply. No socket, no daemon;
+// startTestDaemon is for those.
 import { HookdError } from "../errors.js";
 import { compileToolMatcher } from "../matcher.js";
 import { matchKeyOf } from "../points/index.js";
