@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Tests import the workspace packages' TypeScript sources through the "source" export condition,
@@ -11,6 +12,9 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
   test: {
+    // Test files mostly wait on the daemons, plugins and agents they start, so two run at once
+    // even on a 2-core machine (vitest's default there is one: cores - 1).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
