@@ -74,16 +74,19 @@ static void buf_put(struct buf *b, const char *data, size_t len) {
   b->data[b->len] = '\0';
 }
 
-static void read_all(int fd, struct buf *b) {
+/* Appends what one read() gives; 0 at EOF. */
+static ssize_t read_some(int fd, struct buf *b) {
   char chunk[65536];
   for (;;) {
     ssize_t n = read(fd, chunk, sizeof chunk);
-    if (n == 0) return;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      unavailable("read: %s", strerror(errno));
-    }
-    buf_put(b, chunk, (size_t)n);
+    if (n > 0) buf_put(b, chunk, (size_t)n);
+    if (n >= 0) return n;
+    if (errno != EINTR) unavailable("read: %s", strerror(errno));
+  }
+}
+
+static void read_all(int fd, struct buf *b) {
+  while (read_some(fd, b) > 0) {
   }
 }
 
@@ -150,16 +153,8 @@ static const char *header_value(const char *head, const char *end, const char *n
  * waiting for the server to close the connection saves the agent a wake-up per event.
  */
 static void read_response(int fd, struct buf *b) {
-  char chunk[65536];
   size_t want = (size_t)-1;
-  while (b->len < want) {
-    ssize_t n = read(fd, chunk, sizeof chunk);
-    if (n == 0) return;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      unavailable("read: %s", strerror(errno));
-    }
-    buf_put(b, chunk, (size_t)n);
+  while (b->len < want && read_some(fd, b) > 0) {
     const char *end = want == (size_t)-1 ? strstr(b->data, "\r\n\r\n") : NULL;
     if (end) {
       size_t len = 0;
