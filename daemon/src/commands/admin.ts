@@ -20,6 +20,7 @@ const HEALTH_NAMES: Readonly<Record<number, string>> = {
   [pb.PluginHealth.STARTING]: "starting",
   [pb.PluginHealth.EJECTED]: "ejected",
   [pb.PluginHealth.UNAVAILABLE]: "unavailable",
+  [pb.PluginHealth.CONNECTING]: "connecting",
 };
 
 function pointName(point: pb.Point): string {

@@ -52,6 +52,7 @@ const HEALTH: Readonly<Record<PluginHealth, pb.PluginHealth>> = {
   starting: pb.PluginHealth.STARTING,
   ejected: pb.PluginHealth.EJECTED,
   unavailable: pb.PluginHealth.UNAVAILABLE,
+  connecting: pb.PluginHealth.CONNECTING,
 };
 
 export function toProtoAuditRecord(record: AuditRecord): pb.AuditRecord {

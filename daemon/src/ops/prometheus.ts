@@ -70,7 +70,7 @@ class Exposition {
   }
 }
 
-const HEALTHS = ["serving", "starting", "ejected", "unavailable"] as const;
+const HEALTHS = ["serving", "starting", "connecting", "ejected", "unavailable"] as const;
 
 export function renderMetrics(metrics: EngineMetrics, gauges: DaemonGauges): string {
   const out = new Exposition();

@@ -8,11 +8,12 @@ import type { PointName } from "@hookd/sdk";
 import type { Listener } from "../engine/listener.js";
 
 /**
- * starting: connecting (or a managed process is starting); serving: calls go out;
- * ejected: repeated failures, calls fail fast until the probe sees SERVING;
+ * starting: not admitted yet (or a managed process is starting); serving: calls go out;
+ * connecting: a serving plugin's connection was lost, calls fail fast until health and Describe
+ * pass again; ejected: repeated failures, calls fail fast until the probe sees SERVING;
  * unavailable: not reachable (or its process is down), calls fail fast while it is probed.
  */
-export type PluginHealth = "serving" | "starting" | "ejected" | "unavailable";
+export type PluginHealth = "serving" | "starting" | "connecting" | "ejected" | "unavailable";
 
 /** What the admin service and the metrics report about a plugin (hookd.v1.PluginStatus). */
 export interface PluginStatus {

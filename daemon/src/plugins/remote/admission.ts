@@ -1,6 +1,8 @@
-// The admission state machine of a remote plugin: its health (starting, serving, ejected,
-// unavailable), the channel, ejection after consecutive failures, and the background probe with
-// exponential backoff that re-admits it once grpc.health.v1 says SERVING and Describe answers.
+// The admission state machine of a remote plugin: its health (starting, serving, connecting,
+// ejected, unavailable), the channel, ejection after consecutive failures, and the background
+// probe with exponential backoff that (re-)admits it once grpc.health.v1 says SERVING and Describe
+// answers. Every connection is admitted that way before its first call: a serving plugin whose
+// connection drops is "connecting" and gets no call until it is checked and described again.
 // Owns health, the channel and the last error; what a manifest turns into (listeners) is
 // plugin.ts's, and how a call fails is calls.ts's.
 import { setTimeout as delay } from "node:timers/promises";
@@ -58,6 +60,8 @@ export class Admission {
   /** Ejections since the last usable answer: each one starts the probe at a longer delay. */
   #ejections = 0;
   #probe: AbortController | undefined;
+  /** The connection whose loss is being watched (at most one watch each). */
+  #watched: RemoteConnection | undefined;
   /** Bumped by suspend() and close(): an admission that started before is discarded. */
   #epoch = 0;
   #closed = false;
@@ -191,6 +195,7 @@ export class Admission {
     this.#probe = undefined;
     this.#conn?.close();
     this.#conn = undefined;
+    this.#watched = undefined;
   }
 
   /** One health check and Describe; resolves with why it failed, or undefined once serving. */
@@ -212,7 +217,21 @@ export class Admission {
     this.#options.described(manifest);
     conn.attach({ transport: manifest.transport ?? "default", daemonVersion, pluginName: name, window: this.#options.attachWindow });
     this.#setHealth("serving", "healthy and described");
+    this.#watch(conn, epoch);
     return undefined;
+  }
+
+  /** One watch per admitted connection: its loss takes the plugin out until admitted again. */
+  #watch(conn: RemoteConnection, epoch: number): void {
+    if (this.#watched === conn) return; // re-admitted after an ejection on the same connection
+    this.#watched = conn;
+    conn.watchLoss(() => {
+      if (this.#watched === conn) this.#watched = undefined;
+      if (epoch !== this.#epoch || this.#closed || this.#health !== "serving") return;
+      this.#lastError = "the connection to the plugin was lost";
+      this.#setHealth("connecting", "connection lost: health and Describe are checked again before the next call");
+      this.#startProbe(0);
+    });
   }
 
   #startProbe(firstDelayMs: number): void {
@@ -241,6 +260,8 @@ export class Admission {
       if (why === undefined) return true;
       if (signal.aborted || epoch !== this.#epoch) return false;
       this.failed(why);
+      // A lost connection that cannot be re-admitted at once is unavailable, with why.
+      if (this.#health === "connecting") this.#setHealth("unavailable", why);
       this.#options.log.debug("plugin probe failed", { error: why, retryInMs: wait });
       if (!(await sleep(wait, signal))) return false;
       wait = Math.min(wait * 2, maxDelayMs);

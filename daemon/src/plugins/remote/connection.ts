@@ -2,7 +2,7 @@
 // and every point call, over the Attach stream when the plugin has one (attach-link.ts) or one
 // unary RPC per call. What an answer means is answers.ts's, the same for both transports. Knows
 // nothing of ejection, listeners or processes.
-import { Channel, Metadata, status } from "@grpc/grpc-js";
+import { Channel, Metadata, connectivityState, status } from "@grpc/grpc-js";
 import type { ChannelCredentials, ChannelOptions } from "@grpc/grpc-js";
 import { HookdError } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
@@ -66,6 +66,24 @@ export class RemoteConnection {
   /** After Describe: which transport the manifest prefers; opens the stream unless unary. */
   attach(settings: AttachSettings): void {
     this.#link.configure(settings);
+  }
+
+  /**
+   * Calls `lost` once, when the connection the health check and Describe went over is gone: the
+   * channel leaves READY (the plugin closed it or died, or the channel went idle), at once if it
+   * is not READY now. Whatever connects next is another server until checked again.
+   */
+  watchLoss(lost: () => void): void {
+    const READY = connectivityState.READY;
+    if (this.#channel.getConnectivityState(false) !== READY) {
+      queueMicrotask(lost);
+      return;
+    }
+    try {
+      this.#channel.watchConnectivityState(READY, Infinity, () => lost());
+    } catch {
+      queueMicrotask(lost); // shut down already
+    }
   }
 
   /** The transport calls take now. */

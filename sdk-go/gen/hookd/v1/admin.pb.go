@@ -29,12 +29,18 @@ type PluginHealth int32
 const (
 	PluginHealth_PLUGIN_HEALTH_UNSPECIFIED PluginHealth = 0
 	PluginHealth_PLUGIN_HEALTH_SERVING     PluginHealth = 1
-	// Connecting or restarting.
+	// Not admitted yet, or a managed plugin's process is (re)starting.
 	PluginHealth_PLUGIN_HEALTH_STARTING PluginHealth = 2
 	// Taken out of the chain after repeated failures; its calls follow its failure policy until
 	// it is healthy again.
-	PluginHealth_PLUGIN_HEALTH_EJECTED     PluginHealth = 3
+	PluginHealth_PLUGIN_HEALTH_EJECTED PluginHealth = 3
+	// Not reachable: nothing listens, its health check failed or said anything but SERVING, or
+	// Describe failed (last_error says which); probed with backoff.
 	PluginHealth_PLUGIN_HEALTH_UNAVAILABLE PluginHealth = 4
+	// Its connection was lost while it was serving; health and Describe are checked again (and the
+	// manifest then described applied) before its next call. Its calls follow its failure policy
+	// meanwhile, with cause `unavailable`.
+	PluginHealth_PLUGIN_HEALTH_CONNECTING PluginHealth = 5
 )
 
 // Enum value maps for PluginHealth.
@@ -45,6 +51,7 @@ var (
 		2: "PLUGIN_HEALTH_STARTING",
 		3: "PLUGIN_HEALTH_EJECTED",
 		4: "PLUGIN_HEALTH_UNAVAILABLE",
+		5: "PLUGIN_HEALTH_CONNECTING",
 	}
 	PluginHealth_value = map[string]int32{
 		"PLUGIN_HEALTH_UNSPECIFIED": 0,
@@ -52,6 +59,7 @@ var (
 		"PLUGIN_HEALTH_STARTING":    2,
 		"PLUGIN_HEALTH_EJECTED":     3,
 		"PLUGIN_HEALTH_UNAVAILABLE": 4,
+		"PLUGIN_HEALTH_CONNECTING":  5,
 	}
 )
 
@@ -990,13 +998,14 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\x0econfig_version\x18\x15 \x01(\tR\rconfigVersion\x12\x14\n" +
 	"\x05retry\x18\x16 \x01(\bR\x05retryB\x11\n" +
 	"\x0f_arguments_jsonB\x1a\n" +
-	"\x18_original_arguments_json*\x9e\x01\n" +
+	"\x18_original_arguments_json*\xbc\x01\n" +
 	"\fPluginHealth\x12\x1d\n" +
 	"\x19PLUGIN_HEALTH_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15PLUGIN_HEALTH_SERVING\x10\x01\x12\x1a\n" +
 	"\x16PLUGIN_HEALTH_STARTING\x10\x02\x12\x19\n" +
 	"\x15PLUGIN_HEALTH_EJECTED\x10\x03\x12\x1d\n" +
-	"\x19PLUGIN_HEALTH_UNAVAILABLE\x10\x042\xa2\x02\n" +
+	"\x19PLUGIN_HEALTH_UNAVAILABLE\x10\x04\x12\x1c\n" +
+	"\x18PLUGIN_HEALTH_CONNECTING\x10\x052\xa2\x02\n" +
 	"\tHookAdmin\x12D\n" +
 	"\tGetStatus\x12\x1a.hookd.v1.GetStatusRequest\x1a\x1b.hookd.v1.GetStatusResponse\x12J\n" +
 	"\vListPlugins\x12\x1c.hookd.v1.ListPluginsRequest\x1a\x1d.hookd.v1.ListPluginsResponse\x12;\n" +

@@ -15,11 +15,13 @@ class PluginHealth(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PLUGIN_HEALTH_STARTING: _ClassVar[PluginHealth]
     PLUGIN_HEALTH_EJECTED: _ClassVar[PluginHealth]
     PLUGIN_HEALTH_UNAVAILABLE: _ClassVar[PluginHealth]
+    PLUGIN_HEALTH_CONNECTING: _ClassVar[PluginHealth]
 PLUGIN_HEALTH_UNSPECIFIED: PluginHealth
 PLUGIN_HEALTH_SERVING: PluginHealth
 PLUGIN_HEALTH_STARTING: PluginHealth
 PLUGIN_HEALTH_EJECTED: PluginHealth
 PLUGIN_HEALTH_UNAVAILABLE: PluginHealth
+PLUGIN_HEALTH_CONNECTING: PluginHealth
 
 class GetStatusRequest(_message.Message):
     __slots__ = ()
