@@ -50,11 +50,19 @@ export interface BackoffPolicy {
   readonly maxBackoffMs: number;
 }
 
-/** grpc-js reconnects a broken channel by itself; these options make it follow the plugin's backoff. */
+/** The longest timer Node allows: a plugin's channel never goes idle on a timer. */
+const NEVER_IDLE_MS = 2_147_483_647;
+
+/**
+ * grpc-js reconnects a broken channel by itself; these options make it follow the plugin's backoff.
+ * The connection to a plugin is kept while the daemon runs (the admission re-checks a plugin
+ * whenever it drops), so it is not dropped after an idle spell either.
+ */
 export function channelOptions(backoff: BackoffPolicy, tls?: TlsFiles): ChannelOptions {
   return {
     "grpc.initial_reconnect_backoff_ms": backoff.initialBackoffMs,
     "grpc.max_reconnect_backoff_ms": backoff.maxBackoffMs,
+    "grpc.client_idle_timeout_ms": NEVER_IDLE_MS,
     ...(tls?.serverName === undefined
       ? {}
       : { "grpc.ssl_target_name_override": tls.serverName, "grpc.default_authority": tls.serverName }),
