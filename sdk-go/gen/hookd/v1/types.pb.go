@@ -29,8 +29,9 @@ const (
 
 // The lifecycle points of an agent session. The first eight are numbered in the order they fire;
 // later points are numbered in the order they were added (where each fires is on its comment).
-// A plugin subscribes to points in its manifest; the daemon calls only the RPC of a point the
-// plugin subscribed to.
+// Each comment starts with the point's mode (points.proto says what each mode does). A plugin
+// subscribes to points in its manifest; the daemon calls only the RPC of a point the plugin
+// subscribed to.
 type Point int32
 
 const (
@@ -41,27 +42,28 @@ const (
 	Point_POINT_PRE_STEP Point = 2
 	// Waterfall before a tool runs: allow, deny or ask.
 	Point_POINT_PRE_TOOL Point = 3
-	// Guard list after the whole pre-tool waterfall: deny or abstain, never allow.
+	// Guards: a list after the whole pre-tool waterfall; deny or abstain, never allow.
 	Point_POINT_GUARD Point = 4
-	// Around-dispatch: a remote plugin may answer the call itself or pass to dispatch.
+	// Around dispatch: a remote plugin may answer the call itself or pass to dispatch.
 	Point_POINT_EXECUTE Point = 5
 	// Waterfall after the tool ran: accept (optionally replacing content or value) or block.
 	Point_POINT_POST_TOOL Point = 6
 	// Notification with the final, immutable tool result. Cannot change anything.
 	Point_POINT_TOOL_RESULT Point = 7
-	// Awaited notification at the natural stop of a turn; plugins may steer another step.
+	// Notification (awaited) at the natural stop of a turn; plugins may steer another step.
 	Point_POINT_TURN_STOPPING Point = 8
-	// Waterfall BEFORE a call is sealed (so before pre-tool): each plugin sees the arguments as the
-	// previous one left them and may replace or merge-patch them; it can never allow or deny.
+	// Chain BEFORE a call is sealed (so before pre-tool): every plugin runs, each seeing the
+	// arguments as the previous one left them, and may replace or merge-patch them; it can never
+	// allow or deny.
 	Point_POINT_REWRITE Point = 9
 	// Waterfall resolving a pre-tool `ask`, before the agent's own approver: approve once, reject,
 	// or pass to the agent's approver. The guards still run after an approval.
 	Point_POINT_APPROVAL Point = 10
-	// Awaited notification when a session ends, with why; bounded by the point's budget.
+	// Notification (awaited) when a session ends, with why; bounded by the point's budget.
 	Point_POINT_SESSION_END Point = 11
 	// Notification after each turn, with how it ended and its step count.
 	Point_POINT_TURN_END Point = 12
-	// Observe-only notification for an agent's own hook event that no typed point carries (e.g.
+	// Notification (observe-only) for an agent's own hook event that no typed point carries (e.g.
 	// Claude Code's Notification or PreCompact, Gemini CLI's BeforeModel): the dialect, the event
 	// name and its payload as lossless JSON. Plugins subscribe by event name (Subscription.tools).
 	Point_POINT_AGENT_EVENT Point = 13
@@ -734,7 +736,8 @@ func (*UserSource) Descriptor() ([]byte, []int) {
 // A plugin authored the message.
 type PluginSource struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The plugin's manifest name.
+	// The plugin's configured name (plugins[].name in the daemon's config, the name
+	// DescribeRequest.plugin_name carries), whatever its manifest calls it.
 	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -864,12 +867,17 @@ func (*ModelSource) Descriptor() ([]byte, []int) {
 type Message struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Unique within the session. Assigned by the daemon when empty.
-	Id   string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	Role Role   `protobuf:"varint,2,opt,name=role,proto3,enum=hookd.v1.Role" json:"role,omitempty"`
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// On a message a plugin's decision contributes, the daemon sets ROLE_USER, whatever the plugin
+	// wrote (see `source`).
+	Role Role `protobuf:"varint,2,opt,name=role,proto3,enum=hookd.v1.Role" json:"role,omitempty"`
 	// Ordered content. A message has at least one block.
 	Content []*ContentBlock `protobuf:"bytes,3,rep,name=content,proto3" json:"content,omitempty"`
 	// Who authored it. Required on what agents send. On a message a plugin's decision contributes
-	// it may be left unset: the daemon sources it to the plugin's configured name anyway.
+	// (points.proto: Inject, Enter, Accept and Block contexts, Steer, an execute result's contexts)
+	// the daemon sets the plugin's configured name, whatever the plugin wrote, so it may be left
+	// unset there; a message of the event handed back unchanged (same id, role, content and
+	// source) keeps its role and source.
 	Source        *MessageSource `protobuf:"bytes,4,opt,name=source,proto3" json:"source,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -162,7 +162,8 @@ export const UserSourceSchema: GenMessage<UserSource> = /*@__PURE__*/
  */
 export type PluginSource = Message$1<"hookd.v1.PluginSource"> & {
   /**
-   * The plugin's manifest name.
+   * The plugin's configured name (plugins[].name in the daemon's config, the name
+   * DescribeRequest.plugin_name carries), whatever its manifest calls it.
    *
    * @generated from field: string name = 1;
    */
@@ -226,6 +227,9 @@ export type Message = Message$1<"hookd.v1.Message"> & {
   id: string;
 
   /**
+   * On a message a plugin's decision contributes, the daemon sets ROLE_USER, whatever the plugin
+   * wrote (see `source`).
+   *
    * @generated from field: hookd.v1.Role role = 2;
    */
   role: Role;
@@ -239,7 +243,10 @@ export type Message = Message$1<"hookd.v1.Message"> & {
 
   /**
    * Who authored it. Required on what agents send. On a message a plugin's decision contributes
-   * it may be left unset: the daemon sources it to the plugin's configured name anyway.
+   * (points.proto: Inject, Enter, Accept and Block contexts, Steer, an execute result's contexts)
+   * the daemon sets the plugin's configured name, whatever the plugin wrote, so it may be left
+   * unset there; a message of the event handed back unchanged (same id, role, content and
+   * source) keeps its role and source.
    *
    * @generated from field: hookd.v1.MessageSource source = 4;
    */
@@ -624,8 +631,9 @@ export const CallErrorSchema: GenMessage<CallError> = /*@__PURE__*/
 /**
  * The lifecycle points of an agent session. The first eight are numbered in the order they fire;
  * later points are numbered in the order they were added (where each fires is on its comment).
- * A plugin subscribes to points in its manifest; the daemon calls only the RPC of a point the
- * plugin subscribed to.
+ * Each comment starts with the point's mode (points.proto says what each mode does). A plugin
+ * subscribes to points in its manifest; the daemon calls only the RPC of a point the plugin
+ * subscribed to.
  *
  * @generated from enum hookd.v1.Point
  */
@@ -657,14 +665,14 @@ export enum Point {
   PRE_TOOL = 3,
 
   /**
-   * Guard list after the whole pre-tool waterfall: deny or abstain, never allow.
+   * Guards: a list after the whole pre-tool waterfall; deny or abstain, never allow.
    *
    * @generated from enum value: POINT_GUARD = 4;
    */
   GUARD = 4,
 
   /**
-   * Around-dispatch: a remote plugin may answer the call itself or pass to dispatch.
+   * Around dispatch: a remote plugin may answer the call itself or pass to dispatch.
    *
    * @generated from enum value: POINT_EXECUTE = 5;
    */
@@ -685,15 +693,16 @@ export enum Point {
   TOOL_RESULT = 7,
 
   /**
-   * Awaited notification at the natural stop of a turn; plugins may steer another step.
+   * Notification (awaited) at the natural stop of a turn; plugins may steer another step.
    *
    * @generated from enum value: POINT_TURN_STOPPING = 8;
    */
   TURN_STOPPING = 8,
 
   /**
-   * Waterfall BEFORE a call is sealed (so before pre-tool): each plugin sees the arguments as the
-   * previous one left them and may replace or merge-patch them; it can never allow or deny.
+   * Chain BEFORE a call is sealed (so before pre-tool): every plugin runs, each seeing the
+   * arguments as the previous one left them, and may replace or merge-patch them; it can never
+   * allow or deny.
    *
    * @generated from enum value: POINT_REWRITE = 9;
    */
@@ -708,7 +717,7 @@ export enum Point {
   APPROVAL = 10,
 
   /**
-   * Awaited notification when a session ends, with why; bounded by the point's budget.
+   * Notification (awaited) when a session ends, with why; bounded by the point's budget.
    *
    * @generated from enum value: POINT_SESSION_END = 11;
    */
@@ -722,7 +731,7 @@ export enum Point {
   TURN_END = 12,
 
   /**
-   * Observe-only notification for an agent's own hook event that no typed point carries (e.g.
+   * Notification (observe-only) for an agent's own hook event that no typed point carries (e.g.
    * Claude Code's Notification or PreCompact, Gemini CLI's BeforeModel): the dialect, the event
    * name and its payload as lossless JSON. Plugins subscribe by event name (Subscription.tools).
    *

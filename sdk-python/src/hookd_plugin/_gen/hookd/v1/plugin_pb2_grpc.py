@@ -28,16 +28,26 @@ if _version_not_supported:
 class HookPluginStub:
     """What a plugin author must know, reading this contract alone:
 
-    - Health is required. Before Describe the daemon calls
-    grpc.health.v1.Health/Check for the service name "hookd.v1.HookPlugin" (and again whenever it
-    re-admits a plugin that was unreachable or ejected); only when that answers
-    NOT_FOUND does it ask for "" (the server's overall status). Anything but SERVING (an error, no
-    health service at all, NOT_SERVING) keeps the plugin out: its calls fail as `unavailable`.
-    Serve SERVING for both names, and NOT_SERVING while shutting down.
+    - The plugin's name is the one the daemon's config gives it (plugins[].name), sent as
+    DescribeRequest.plugin_name and AttachOpen.plugin_name. The daemon uses it everywhere: audit
+    records, metrics, logs, DecisionTrace.decided_by, the PluginSource of the messages the plugin
+    contributes, the order of plugins with equal priority. PluginManifest.name is only checked
+    and logged when it differs.
+    - Health is required. The daemon calls grpc.health.v1.Health/Check for the service name
+    "hookd.v1.HookPlugin" (only when that answers NOT_FOUND does it ask for "", the server's
+    overall status) at start, on every new connection before its first call, and while it
+    probes a plugin that is unavailable or ejected. Anything but SERVING (an error, no health
+    service at all, NOT_SERVING) keeps the plugin out: its calls fail as `unavailable`. The daemon
+    does not poll a connected, serving plugin; it watches the connection. Serve SERVING for both
+    names, and NOT_SERVING while shutting down; to stop receiving calls, close the connection.
     - Managed plugins (the daemon starts the process) find where to listen in the environment
     variable HOOKD_PLUGIN_SOCKET: a bare filesystem path such as /run/user/1000/hookd/p.sock, NOT
     a URI. Listen on a Unix socket at exactly that path (grpc-js and grpcio want "unix:" + path,
-    grpc-go a net.Listen("unix", path)); the daemon waits for health SERVING there.
+    grpc-go a net.Listen("unix", path)); the daemon waits for health SERVING there. Two copies
+    may run at once, each on its own socket: `hookd check` starts one of its own (it checks
+    health, calls Describe, may open an Attach stream, then stops it), and a reload that
+    changes the plugin's entry starts the new process before the old one has drained. `hookd
+    check` does the same over a connection to a remote plugin. It never calls a point.
     - `pass` is the field of every decision's oneof that defers to the next plugin. It is a keyword
     in Python, where `Decision(pass_=...)` does not exist and fails at run time: set it with
     `getattr(decision, "pass").SetInParent()` or `Decision(**{"pass": points_pb2.Pass()})`.
@@ -45,28 +55,33 @@ class HookPluginStub:
     under fail-closed it denies. To defer, set `pass` explicitly. (The notification points'
     responses, SessionEnd, TurnEnd, AgentEvent and ToolResult, are empty by design.)
     - Authorship is the daemon's: every message a decision contributes (entered, injected,
-    steering, additional contexts) is sourced by the daemon to the plugin's configured name,
-    whatever `source` the plugin wrote, so `source` may be left unset there. A message handed
-    back unchanged from the event keeps its source.
-    - Deadlines: a unary call carries a gRPC deadline (the `grpc-timeout` header: the
-    subscription's deadline_ms, or the daemon's default, cut to what is left of the point's
-    budget). Over Attach each AttachCall carries `deadline_ms`, the milliseconds left when the
-    frame was sent, and an AttachCancel follows when the daemon stops waiting. The daemon enforces
-    every deadline with its own timer; an answer after it is discarded. Unary calls carry the
-    W3C `traceparent` in their metadata when tracing is on (AttachCall.traceparent on the stream).
+    steering, additional contexts, an execute result's contexts) gets role ROLE_USER and the
+    source PluginSource{name: the configured name}, whatever the plugin wrote, so `role` and
+    `source` may be left unset there. A message handed back unchanged from the event keeps both.
+    - Deadlines: a unary call carries a gRPC deadline (the `grpc-timeout` header): the
+    subscription's deadline (the config's, else Subscription.deadline_ms, else the daemon's
+    default). The daemon enforces it with its own timer, and cancels the RPC sooner when the
+    point's budget runs out, the turn is aborted or (side_effect_free) an earlier plugin already
+    decided. So the plugin's gRPC library reports the deadline expiring (the daemon's deadline)
+    or the call cancelled before it (the daemon gave up early); either way an answer is
+    discarded. The Attach stream has no gRPC deadline: each AttachCall carries `deadline_ms`
+    and an AttachCancel follows when the daemon stops waiting for that call. Unary calls carry
+    the W3C `traceparent` in their metadata when tracing is on (AttachCall.traceparent on the
+    stream).
     - Every failure has a cause, recorded in the audit log, the metrics and
     DecisionTrace.failure_cause (docs/errors.md):
     deadline_exceeded  no answer within the deadline (also a DEADLINE_EXCEEDED status, or a
     CANCELLED one at the deadline)
     unavailable        the plugin cannot be reached: nothing listens, health is not SERVING,
-    an UNAVAILABLE status
+    Describe failed, the connection was lost, an UNAVAILABLE status
     crashed            a managed plugin's process died in the middle of the call
     invalid_answer     bytes that do not decode, no decision, or a decision that does not
     validate (e.g. Accept with both content and value_json, an empty reason)
     wrong_point        the response of another point's RPC
     error_status       any other non-OK status (UNIMPLEMENTED and UNKNOWN included), or an
     event that could not be encoded for the plugin
-    ejected            too many failures in a row: calls fail fast until health is SERVING again
+    ejected            too many failures in a row: calls fail fast until health is SERVING and
+    Describe answers again
     The failure policy then decides: fail-closed (the default at gates) denies, blocks or
     rejects; fail-open treats the plugin as having passed. Notifications are always contained.
     """
@@ -157,16 +172,26 @@ class HookPluginStub:
 class HookPluginServicer:
     """What a plugin author must know, reading this contract alone:
 
-    - Health is required. Before Describe the daemon calls
-    grpc.health.v1.Health/Check for the service name "hookd.v1.HookPlugin" (and again whenever it
-    re-admits a plugin that was unreachable or ejected); only when that answers
-    NOT_FOUND does it ask for "" (the server's overall status). Anything but SERVING (an error, no
-    health service at all, NOT_SERVING) keeps the plugin out: its calls fail as `unavailable`.
-    Serve SERVING for both names, and NOT_SERVING while shutting down.
+    - The plugin's name is the one the daemon's config gives it (plugins[].name), sent as
+    DescribeRequest.plugin_name and AttachOpen.plugin_name. The daemon uses it everywhere: audit
+    records, metrics, logs, DecisionTrace.decided_by, the PluginSource of the messages the plugin
+    contributes, the order of plugins with equal priority. PluginManifest.name is only checked
+    and logged when it differs.
+    - Health is required. The daemon calls grpc.health.v1.Health/Check for the service name
+    "hookd.v1.HookPlugin" (only when that answers NOT_FOUND does it ask for "", the server's
+    overall status) at start, on every new connection before its first call, and while it
+    probes a plugin that is unavailable or ejected. Anything but SERVING (an error, no health
+    service at all, NOT_SERVING) keeps the plugin out: its calls fail as `unavailable`. The daemon
+    does not poll a connected, serving plugin; it watches the connection. Serve SERVING for both
+    names, and NOT_SERVING while shutting down; to stop receiving calls, close the connection.
     - Managed plugins (the daemon starts the process) find where to listen in the environment
     variable HOOKD_PLUGIN_SOCKET: a bare filesystem path such as /run/user/1000/hookd/p.sock, NOT
     a URI. Listen on a Unix socket at exactly that path (grpc-js and grpcio want "unix:" + path,
-    grpc-go a net.Listen("unix", path)); the daemon waits for health SERVING there.
+    grpc-go a net.Listen("unix", path)); the daemon waits for health SERVING there. Two copies
+    may run at once, each on its own socket: `hookd check` starts one of its own (it checks
+    health, calls Describe, may open an Attach stream, then stops it), and a reload that
+    changes the plugin's entry starts the new process before the old one has drained. `hookd
+    check` does the same over a connection to a remote plugin. It never calls a point.
     - `pass` is the field of every decision's oneof that defers to the next plugin. It is a keyword
     in Python, where `Decision(pass_=...)` does not exist and fails at run time: set it with
     `getattr(decision, "pass").SetInParent()` or `Decision(**{"pass": points_pb2.Pass()})`.
@@ -174,34 +199,41 @@ class HookPluginServicer:
     under fail-closed it denies. To defer, set `pass` explicitly. (The notification points'
     responses, SessionEnd, TurnEnd, AgentEvent and ToolResult, are empty by design.)
     - Authorship is the daemon's: every message a decision contributes (entered, injected,
-    steering, additional contexts) is sourced by the daemon to the plugin's configured name,
-    whatever `source` the plugin wrote, so `source` may be left unset there. A message handed
-    back unchanged from the event keeps its source.
-    - Deadlines: a unary call carries a gRPC deadline (the `grpc-timeout` header: the
-    subscription's deadline_ms, or the daemon's default, cut to what is left of the point's
-    budget). Over Attach each AttachCall carries `deadline_ms`, the milliseconds left when the
-    frame was sent, and an AttachCancel follows when the daemon stops waiting. The daemon enforces
-    every deadline with its own timer; an answer after it is discarded. Unary calls carry the
-    W3C `traceparent` in their metadata when tracing is on (AttachCall.traceparent on the stream).
+    steering, additional contexts, an execute result's contexts) gets role ROLE_USER and the
+    source PluginSource{name: the configured name}, whatever the plugin wrote, so `role` and
+    `source` may be left unset there. A message handed back unchanged from the event keeps both.
+    - Deadlines: a unary call carries a gRPC deadline (the `grpc-timeout` header): the
+    subscription's deadline (the config's, else Subscription.deadline_ms, else the daemon's
+    default). The daemon enforces it with its own timer, and cancels the RPC sooner when the
+    point's budget runs out, the turn is aborted or (side_effect_free) an earlier plugin already
+    decided. So the plugin's gRPC library reports the deadline expiring (the daemon's deadline)
+    or the call cancelled before it (the daemon gave up early); either way an answer is
+    discarded. The Attach stream has no gRPC deadline: each AttachCall carries `deadline_ms`
+    and an AttachCancel follows when the daemon stops waiting for that call. Unary calls carry
+    the W3C `traceparent` in their metadata when tracing is on (AttachCall.traceparent on the
+    stream).
     - Every failure has a cause, recorded in the audit log, the metrics and
     DecisionTrace.failure_cause (docs/errors.md):
     deadline_exceeded  no answer within the deadline (also a DEADLINE_EXCEEDED status, or a
     CANCELLED one at the deadline)
     unavailable        the plugin cannot be reached: nothing listens, health is not SERVING,
-    an UNAVAILABLE status
+    Describe failed, the connection was lost, an UNAVAILABLE status
     crashed            a managed plugin's process died in the middle of the call
     invalid_answer     bytes that do not decode, no decision, or a decision that does not
     validate (e.g. Accept with both content and value_json, an empty reason)
     wrong_point        the response of another point's RPC
     error_status       any other non-OK status (UNIMPLEMENTED and UNKNOWN included), or an
     event that could not be encoded for the plugin
-    ejected            too many failures in a row: calls fail fast until health is SERVING again
+    ejected            too many failures in a row: calls fail fast until health is SERVING and
+    Describe answers again
     The failure policy then decides: fail-closed (the default at gates) denies, blocks or
     rejects; fail-open treats the plugin as having passed. Notifications are always contained.
     """
 
     def Describe(self, request, context):
-        """The plugin's manifest: who it is and which points it subscribes to.
+        """The plugin's manifest: who it is and which points it subscribes to. Called after every
+        successful health check that admits the plugin (start, a new connection, re-admission, a
+        managed plugin's restart), with the same 2-second deadline as the health check.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -293,7 +325,10 @@ class HookPluginServicer:
         called through the unary RPCs above. The first daemon frame is `open`; then each `call`
         carries an id, one point's request and the time left; the plugin answers each id once, with
         that point's response or an error. The daemon enforces every deadline with its own timer and
-        sends `cancel` for a call it no longer waits for.
+        sends `cancel` for a call it no longer waits for. The daemon sends `open` once, first; call
+        ids start at 1 and are never reused on a stream. It never half-closes a stream: it ends one
+        by cancelling it (the plugin described again, a reload, a stop), after which it reads no
+        answer. docs/streams.md has the whole protocol.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -388,16 +423,26 @@ def add_HookPluginServicer_to_server(servicer, server):
 class HookPlugin:
     """What a plugin author must know, reading this contract alone:
 
-    - Health is required. Before Describe the daemon calls
-    grpc.health.v1.Health/Check for the service name "hookd.v1.HookPlugin" (and again whenever it
-    re-admits a plugin that was unreachable or ejected); only when that answers
-    NOT_FOUND does it ask for "" (the server's overall status). Anything but SERVING (an error, no
-    health service at all, NOT_SERVING) keeps the plugin out: its calls fail as `unavailable`.
-    Serve SERVING for both names, and NOT_SERVING while shutting down.
+    - The plugin's name is the one the daemon's config gives it (plugins[].name), sent as
+    DescribeRequest.plugin_name and AttachOpen.plugin_name. The daemon uses it everywhere: audit
+    records, metrics, logs, DecisionTrace.decided_by, the PluginSource of the messages the plugin
+    contributes, the order of plugins with equal priority. PluginManifest.name is only checked
+    and logged when it differs.
+    - Health is required. The daemon calls grpc.health.v1.Health/Check for the service name
+    "hookd.v1.HookPlugin" (only when that answers NOT_FOUND does it ask for "", the server's
+    overall status) at start, on every new connection before its first call, and while it
+    probes a plugin that is unavailable or ejected. Anything but SERVING (an error, no health
+    service at all, NOT_SERVING) keeps the plugin out: its calls fail as `unavailable`. The daemon
+    does not poll a connected, serving plugin; it watches the connection. Serve SERVING for both
+    names, and NOT_SERVING while shutting down; to stop receiving calls, close the connection.
     - Managed plugins (the daemon starts the process) find where to listen in the environment
     variable HOOKD_PLUGIN_SOCKET: a bare filesystem path such as /run/user/1000/hookd/p.sock, NOT
     a URI. Listen on a Unix socket at exactly that path (grpc-js and grpcio want "unix:" + path,
-    grpc-go a net.Listen("unix", path)); the daemon waits for health SERVING there.
+    grpc-go a net.Listen("unix", path)); the daemon waits for health SERVING there. Two copies
+    may run at once, each on its own socket: `hookd check` starts one of its own (it checks
+    health, calls Describe, may open an Attach stream, then stops it), and a reload that
+    changes the plugin's entry starts the new process before the old one has drained. `hookd
+    check` does the same over a connection to a remote plugin. It never calls a point.
     - `pass` is the field of every decision's oneof that defers to the next plugin. It is a keyword
     in Python, where `Decision(pass_=...)` does not exist and fails at run time: set it with
     `getattr(decision, "pass").SetInParent()` or `Decision(**{"pass": points_pb2.Pass()})`.
@@ -405,28 +450,33 @@ class HookPlugin:
     under fail-closed it denies. To defer, set `pass` explicitly. (The notification points'
     responses, SessionEnd, TurnEnd, AgentEvent and ToolResult, are empty by design.)
     - Authorship is the daemon's: every message a decision contributes (entered, injected,
-    steering, additional contexts) is sourced by the daemon to the plugin's configured name,
-    whatever `source` the plugin wrote, so `source` may be left unset there. A message handed
-    back unchanged from the event keeps its source.
-    - Deadlines: a unary call carries a gRPC deadline (the `grpc-timeout` header: the
-    subscription's deadline_ms, or the daemon's default, cut to what is left of the point's
-    budget). Over Attach each AttachCall carries `deadline_ms`, the milliseconds left when the
-    frame was sent, and an AttachCancel follows when the daemon stops waiting. The daemon enforces
-    every deadline with its own timer; an answer after it is discarded. Unary calls carry the
-    W3C `traceparent` in their metadata when tracing is on (AttachCall.traceparent on the stream).
+    steering, additional contexts, an execute result's contexts) gets role ROLE_USER and the
+    source PluginSource{name: the configured name}, whatever the plugin wrote, so `role` and
+    `source` may be left unset there. A message handed back unchanged from the event keeps both.
+    - Deadlines: a unary call carries a gRPC deadline (the `grpc-timeout` header): the
+    subscription's deadline (the config's, else Subscription.deadline_ms, else the daemon's
+    default). The daemon enforces it with its own timer, and cancels the RPC sooner when the
+    point's budget runs out, the turn is aborted or (side_effect_free) an earlier plugin already
+    decided. So the plugin's gRPC library reports the deadline expiring (the daemon's deadline)
+    or the call cancelled before it (the daemon gave up early); either way an answer is
+    discarded. The Attach stream has no gRPC deadline: each AttachCall carries `deadline_ms`
+    and an AttachCancel follows when the daemon stops waiting for that call. Unary calls carry
+    the W3C `traceparent` in their metadata when tracing is on (AttachCall.traceparent on the
+    stream).
     - Every failure has a cause, recorded in the audit log, the metrics and
     DecisionTrace.failure_cause (docs/errors.md):
     deadline_exceeded  no answer within the deadline (also a DEADLINE_EXCEEDED status, or a
     CANCELLED one at the deadline)
     unavailable        the plugin cannot be reached: nothing listens, health is not SERVING,
-    an UNAVAILABLE status
+    Describe failed, the connection was lost, an UNAVAILABLE status
     crashed            a managed plugin's process died in the middle of the call
     invalid_answer     bytes that do not decode, no decision, or a decision that does not
     validate (e.g. Accept with both content and value_json, an empty reason)
     wrong_point        the response of another point's RPC
     error_status       any other non-OK status (UNIMPLEMENTED and UNKNOWN included), or an
     event that could not be encoded for the plugin
-    ejected            too many failures in a row: calls fail fast until health is SERVING again
+    ejected            too many failures in a row: calls fail fast until health is SERVING and
+    Describe answers again
     The failure policy then decides: fail-closed (the default at gates) denies, blocks or
     rejects; fail-open treats the plugin as having passed. Notifications are always contained.
     """
