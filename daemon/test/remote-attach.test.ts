@@ -339,3 +339,20 @@ describe("unary, when the plugin has no Attach or prefers unary", () => {
     expect(remote.status().transport).toBe("stream");
   });
 });
+
+describe("a lost connection", () => {
+  it("does not re-send a call that waited for a slot to whatever listens next: it fails as unavailable", async () => {
+    const first = await raw("lost", { points: [pb.Point.PRE_TOOL] });
+    const remote = await connect(first.address, { attachWindow: 1, overrides: { "pre-tool": { deadlineMs: 30_000 } } });
+    const holding = callListener(only(remote, "pre-tool"), preTool("hold"), ctx, open());
+    await first.until((p) => p.calls.length === 1);
+    const waiting = callListener(only(remote, "pre-tool"), preTool("wait"), ctx, open());
+    // Another server takes the address over before the first one goes away.
+    await rm(join(dir, "lost.sock"), { force: true });
+    const next = await raw("lost", { points: [pb.Point.PRE_TOOL], attach: false });
+    first.server.forceShutdown();
+    expect(await holding).toMatchObject({ invocation: { outcome: "fault", fault: "unavailable" } });
+    expect(await waiting).toMatchObject({ invocation: { outcome: "fault", fault: "unavailable", detail: expect.stringMatching(/connection was lost/) as unknown } });
+    expect(next.unaryCalls).toBe(0);
+  });
+});

@@ -133,7 +133,18 @@ export class RemoteConnection {
   call<P extends PointName>(point: P, event: EventOf<P>, deadlineMs: number, signal: Cancellation, traceparent?: string): Promise<unknown> {
     const stream = this.#link.stream();
     if (stream === undefined) return this.unary(point, event, deadlineMs, signal, traceparent);
-    return stream.call(point, event, deadlineMs, signal, (left) => this.unary(point, event, left, signal, traceparent), traceparent);
+    return stream.call(point, event, deadlineMs, signal, (left) => this.#rerouted(point, event, left, signal, traceparent), traceparent);
+  }
+
+  /**
+   * A call the plugin never saw on a stream that ended goes unary, but only over the connection
+   * that was admitted: a lost one is re-admitted first (admission.ts), never reached unchecked.
+   */
+  #rerouted<P extends PointName>(point: P, event: EventOf<P>, deadlineMs: number, signal: Cancellation, traceparent?: string): Promise<unknown> {
+    if (this.#channel.getConnectivityState(false) !== connectivityState.READY) {
+      return Promise.reject(new RpcFailure("unavailable", `cannot reach ${this.target}: the connection was lost before the call was sent`));
+    }
+    return this.unary(point, event, deadlineMs, signal, traceparent);
   }
 
   /**
