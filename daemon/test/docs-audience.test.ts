@@ -39,7 +39,7 @@ const INTERNAL_REFERENCES: Array<{ reason: string; pattern: RegExp }> = [
   { reason: "a work-round label", pattern: /\b(?:sessions?|stops?)\s+\d+\b/i },
   { reason: "an internal planning item", pattern: /\bP\d+\b/ },
   { reason: "history by commit or work round", pattern: /\bsince\s+(?:commit\s+`?[0-9a-f]{7,40}\b|`[0-9a-f]{7,40}`|session\b|stop\b)/i },
-  { reason: "an internal design document", pattern: /\bthe seed\b|\bseed's\b|\/work\/shared\b/i },
+  { reason: "an internal design document", pattern: /\bthe seed\b|\bseed's\b|\/work\/shared\b|\bDESIGN\.md\b/i },
 ];
 
 /** Every line of the text that cites an internal reference, as "line: reason: text". */
