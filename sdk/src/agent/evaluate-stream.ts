@@ -41,17 +41,16 @@ class OpenStream {
   /** True once the daemon answered anything: an UNIMPLEMENTED after that is no missing method. */
   answered = false;
   idle: NodeJS.Timeout | undefined;
-  #sending: Promise<void> = Promise.resolve();
 
   constructor(readonly call: Stream) {}
 
   /**
-   * Frames go out one after another: only one write at a time waits for the stream to drain
-   * (each waiting write holds listeners on it). A failed send means the stream is over; its
-   * reader fails the calls in flight.
+   * Frames go out in order through the call's write queue, which holds one wait for the stream
+   * to drain however many frames wait. A failed send means the stream is over; its reader fails
+   * the calls in flight.
    */
   send(frame: Parameters<Stream["send"]>[0]): void {
-    this.#sending = this.#sending.then(() => this.call.send(frame)).catch(() => {});
+    this.call.send(frame).catch(() => {});
   }
 }
 

@@ -9,7 +9,8 @@ import type { HookdMethodDefinition } from "./definition.js";
 import type { BidiCall, CallOptions } from "./client.js";
 import { StatusError, toStatusError } from "./status.js";
 import { startUnaryCall } from "./unary.js";
-import { readMessages, writeMessage } from "./streams.js";
+import { readMessages } from "./streams.js";
+import { WriteQueue } from "./write-queue.js";
 
 type AnyMessage = MessageShape<DescMessage>;
 
@@ -79,6 +80,8 @@ export function bidiStreaming(client: Client, definition: HookdMethodDefinition)
     );
     const watched = watch(call, signal);
     if (signal?.aborted) call.cancel();
+    // Concurrent sends share one queue; the half-close follows the messages still waiting in it.
+    const writes = new WriteQueue(call, watched.over);
     let halfClosed = false;
     return {
       async send(message) {
@@ -89,12 +92,12 @@ export function bidiStreaming(client: Client, definition: HookdMethodDefinition)
         } catch (error) {
           throw toStatusError(error);
         }
-        await writeMessage(call, input, watched.over);
+        await writes.write(input);
       },
       end() {
         if (halfClosed) return;
         halfClosed = true;
-        call.end();
+        writes.end();
       },
       responses: responses(call, watched, signal),
       cancel() {

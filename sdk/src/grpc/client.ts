@@ -24,9 +24,12 @@ export interface CallOptions {
 
 /** A bidirectional call. Rejections and the thrown errors are StatusErrors. */
 export interface BidiCall<D extends Pick<DescMethod, "input" | "output">> {
-  /** Resolves when the message is buffered; waits while the server is slow; rejects once the call is over. */
+  /**
+   * Resolves once the message is handed to the stream: at once while it has room, later while the
+   * server is slow (messages sent meanwhile wait behind it, in order); rejects once the call is over.
+   */
   send(message: InputInitOf<D>): Promise<void>;
-  /** Half-closes: the server's request stream ends; responses keep coming. */
+  /** Half-closes after the messages sent before it: the server's request stream ends; responses keep coming. */
   end(): void;
   /** Single use; ends when the server ends the call, throws its status if not OK; breaking out cancels. */
   readonly responses: AsyncIterable<OutputOf<D>>;

@@ -21,7 +21,7 @@ import { toStatusError } from "./status.js";
 import type { StatusError } from "./status.js";
 import { ServerRequests } from "./requests.js";
 import type { Requests } from "./requests.js";
-import { writeMessage } from "./streams.js";
+import { WriteQueue } from "./write-queue.js";
 
 export interface ServerCallInfo {
   /**
@@ -41,7 +41,10 @@ export interface ServerCallInfo {
 }
 
 export interface ServerStreamCall<D extends Pick<DescMethod, "output">> extends ServerCallInfo {
-  /** Resolves when the message is buffered; waits while the client is slow; rejects once the call is over. */
+  /**
+   * Resolves once the message is handed to the stream: at once while it has room, later while the
+   * client is slow (messages sent meanwhile wait behind it, in order); rejects once the call is over.
+   */
   send(message: OutputInitOf<D>): Promise<void>;
   /**
    * Bidi calls: when set, a request that cannot be used (malformed, over the size limit) is
@@ -163,7 +166,9 @@ function stream(
 ): void {
   const context = openCall(call);
   const cancellation = context.info.cancellation;
-  const send = async (message: unknown): Promise<void> => writeMessage(call, encodeOutput(method, message), cancellation);
+  // Concurrent sends (Attach answers calls as they finish) share the call's one queue.
+  const writes = new WriteQueue(call, cancellation);
+  const send = async (message: unknown): Promise<void> => writes.write(encodeOutput(method, message));
   const streamCall = new StreamCall(context.info, send);
   void (async () => {
     let failure: StatusError | undefined;
@@ -173,6 +178,8 @@ function stream(
       failure = toStatusError(error);
     }
     context.answered();
+    // The status follows every message sent before it, including those still queued.
+    await writes.settled();
     if (call.cancelled) return; // the client is gone; there is no one to tell
     // grpc-js's own listener turns an "error" event into the call's status, after pending writes.
     if (failure) call.emit("error", failure.toStatus());
