@@ -145,7 +145,12 @@ const SCENARIOS: readonly { readonly title: string; readonly specs: readonly Spe
   { title: "the first decision wins over later ones", specs: [r("a", "pass"), r("b", "ask"), r("c", "deny"), r("d", "allow")], expected: { decidedBy: "b" } },
   { title: "a fail-closed fault of an earlier plugin denies", specs: [r("a", "pass"), r("b", "fault-closed"), r("c", "allow")], expected: { decidedBy: "b" } },
   { title: "a fail-open fault of an earlier plugin passes", specs: [r("a", "fault-open"), r("b", "pass"), r("c", "deny")], expected: { decidedBy: "c" } },
-  { title: "a fail-open fault then all pass", specs: [r("a", "pass"), r("b", "fault-open")], expected: { decidedBy: DEFAULT_DECIDER } },
+  { title: "a fail-open fault then all pass: the default names it", specs: [r("a", "pass"), r("b", "fault-open")], expected: { decidedBy: DEFAULT_DECIDER, fault: { plugin: "b", fault: "unavailable" } } },
+  {
+    title: "two fail-open faults: the default names the first in listener order",
+    specs: [r("a", "fault-open"), r("b", "pass"), r("c", "fault-open")],
+    expected: { decidedBy: DEFAULT_DECIDER, fault: { plugin: "a", fault: "unavailable" } },
+  },
   { title: "an invalid remote answer is a fault", specs: [r("a", "invalid"), r("b", "allow")], expected: { decidedBy: "a" } },
   { title: "a listener error of an earlier plugin is sticky", specs: [r("a", "pass"), w("b", "error"), r("c", "deny")], expected: { type: "error" } },
   { title: "a listener error after a decision does not count", specs: [r("a", "deny"), w("b", "error")], expected: { decidedBy: "a" } },
@@ -317,7 +322,8 @@ describe("concurrent fold of side-effect-free leaf listeners", () => {
     await vi.advanceTimersByTimeAsync(30);
     expect(options.invocations.map((i) => i.plugin)).toEqual(["short"]);
     await vi.advanceTimersByTimeAsync(70);
-    expect(await running).toEqual({ type: "decided", decision: { kind: "allow" }, decidedBy: DEFAULT_DECIDER });
+    // Every call failed open; the default names the first.
+    expect(await running).toMatchObject({ type: "decided", decision: { kind: "allow" }, decidedBy: DEFAULT_DECIDER, fault: { plugin: "short", fault: "deadline_exceeded" } });
     // Sequentially, "longer" would have had only what "long" left of the budget (nothing).
     expect(options.invocations.map((i) => [i.plugin, i.outcome, i.detail])).toEqual([
       ["short", "fault", expect.stringMatching(/no answer within 30 ms/) as unknown],

@@ -1,13 +1,15 @@
 // The runners: waterfall (ordering, pass, first decision, default, next() wrapping, a second
-// next(), sticky listener errors), guards, notifications and the execute chain. Handlers are
-// synchronized with deferred promises; nothing sleeps.
+// next(), sticky listener errors), guards, notifications and the execute chain, and the failure
+// a default names when failing plugins counted as passing. Handlers are synchronized with
+// deferred promises (and a wrapper's deadline with fake timers); nothing sleeps.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { abstain, allow, ask, deny, inject, pass, userMessage } from "@hookd/sdk";
+import { abstain, allow, ask, deny, inject, pass, patch, userMessage } from "@hookd/sdk";
 import type { PreToolDecision, ToolResult } from "@hookd/sdk";
 import type { ListenerError } from "../src/engine/faults.js";
 import { PluginRegistry } from "../src/engine/registry.js";
-import { DEFAULT_DECIDER, runAround, runGuards, runNotification, runWaterfall } from "../src/engine/runners/index.js";
+import { DEFAULT_DECIDER, runAround, runChain, runGuards, runNotification, runWaterfall } from "../src/engine/runners/index.js";
 import type { Listener } from "../src/engine/listener.js";
+import type { PointName } from "@hookd/sdk";
 import type { RunOptions } from "../src/engine/runners/index.js";
 import { deferred, listener, preToolEvent, runOptions, sessionStartEvent } from "./fixtures/listeners.js";
 
@@ -326,6 +328,65 @@ describe("notification", () => {
       ["fourth", [{ type: "text", text: "from fourth" }]],
     ]);
     expect(outcome.errors.map((e) => e.plugin)).toEqual(["second"]);
+  });
+});
+
+describe("a default reached because failing plugins counted as passing", () => {
+  /** A remote-kind listener under fail-open answering garbage: every call faults (invalid_answer) and passes. */
+  const garbage = <P extends PointName>(point: P, plugin: string): Listener<P> => ({
+    ...listener(point, plugin, () => undefined, { kind: "remote", failurePolicy: "fail-open" }),
+    call: async () => ({ kind: "bogus" }),
+  });
+
+  it("waterfall: names the first failure in listener order, even a wrapper's that completes after the calls inside its next()", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    try {
+      // The wrapper calls next(), then never answers: its deadline cuts it after the inner call failed.
+      const wrapper = listener("pre-tool", "wrapper", async (_event, ctx) => (await ctx.next(), new Promise<never>(() => {})), { deadlineMs: 50, failurePolicy: "fail-open" });
+      const options = runOptions();
+      const running = runWaterfall([wrapper, garbage("pre-tool", "inner")], preToolEvent(), allowByDefault, options);
+      await vi.advanceTimersByTimeAsync(50);
+      const outcome = await running;
+      expect(options.invocations.map((i) => [i.plugin, i.outcome, i.fault])).toEqual([
+        ["inner", "fault", "invalid_answer"],
+        ["wrapper", "fault", "deadline_exceeded"],
+      ]);
+      expect(outcome).toMatchObject({ type: "decided", decision: { kind: "allow" }, decidedBy: DEFAULT_DECIDER, fault: { plugin: "wrapper", fault: "deadline_exceeded" } });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("waterfall: a wrapper that answers with what next() gave decides itself, naming no failure", async () => {
+    const wrapper = listener("pre-tool", "wrapper", (_event, ctx) => ctx.next());
+    const outcome = await runWaterfall([wrapper, garbage("pre-tool", "inner")], preToolEvent(), allowByDefault, runOptions());
+    expect(outcome).toEqual({ type: "decided", decision: { kind: "allow" }, decidedBy: "wrapper" });
+  });
+
+  it("guards: the abstention names the failed guard; a later guard's deny names none", async () => {
+    const abstained = await runGuards([garbage("guard", "down"), listener("guard", "fine", () => abstain())], preToolEvent(), runOptions(), abstain());
+    expect(abstained).toMatchObject({ type: "decided", decision: { kind: "abstain" }, decidedBy: DEFAULT_DECIDER, fault: { plugin: "down", fault: "invalid_answer" } });
+    const denied = await runGuards([garbage("guard", "down"), listener("guard", "strict", () => deny("no"))], preToolEvent(), runOptions(), abstain());
+    expect(denied).toEqual({ type: "decided", decision: { kind: "deny", reason: "no" }, decidedBy: "strict" });
+  });
+
+  it("chain: a chain nobody changed names the failure; one a later plugin changed names none", async () => {
+    const apply = (event: { by: string[] }, _decision: unknown, plugin: string) => ({ by: [...event.by, plugin] });
+    const run = (listeners: readonly Listener[]) => runChain(listeners, { by: [] as string[] }, apply, (event) => event, runOptions());
+    const unchanged = await run([garbage("rewrite", "down"), listener("rewrite", "idle", () => pass())]);
+    expect(unchanged).toMatchObject({ type: "chained", changedBy: [], fault: { plugin: "down", fault: "invalid_answer" } });
+    const changed = await run([garbage("rewrite", "down"), listener("rewrite", "patcher", () => patch({ confined: true }))]);
+    expect(changed).toEqual({ type: "chained", event: { by: ["patcher"] }, changedBy: ["patcher"] });
+  });
+
+  it("notification: names the first failure in listener order, even when it completes last", async () => {
+    const release = deferred();
+    const slow: Listener<"session-start"> = { ...garbage("session-start", "first"), call: async () => (await release.promise, { kind: "bogus" }) };
+    const options = runOptions();
+    const running = runNotification([slow, garbage("session-start", "second")], sessionStartEvent(), options);
+    await vi.waitFor(() => expect(options.invocations.map((i) => i.plugin)).toEqual(["second"]));
+    release.resolve();
+    expect(await running).toMatchObject({ answers: [], errors: [], fault: { plugin: "first", fault: "invalid_answer" } });
   });
 });
 

@@ -1,7 +1,8 @@
 // Tracing through decide(): with a tracer in the environment each decided point is one decision
 // span with a child per plugin call (shadow calls marked), the point's events carry its trace
 // id, a listener on a wire is handed its call span's traceparent; a point nobody listens to and
-// an environment without a tracer make no span at all.
+// an environment without a tracer make no span at all; a default reached past a plugin that
+// failed open carries its cause.
 import { describe, expect, it } from "vitest";
 import { allow, deny } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
@@ -122,6 +123,19 @@ describe("tracing through decide()", () => {
     await decide(env([throwing], tracer).env, "pre-tool", preToolEvent());
     expect(tracer.decisions[0]?.summary).toMatchObject({ outcome: "error", decidedBy: "broken" });
     expect(tracer.decisions[0]?.calls[0]?.ended).toMatchObject({ outcome: "error" });
+  });
+
+  it("gives the cause of a plugin that failed open to the span of the default it led to, at a waterfall and a chain", async () => {
+    const tracer = new RecordingTracer();
+    const garbage = (point: PointName): Listener => ({ ...listener(point, "down", () => undefined, { kind: "remote", failurePolicy: "fail-open" }), call: async () => ({ kind: "bogus" }) });
+    const { env: e } = env([garbage("pre-tool"), garbage("rewrite")], tracer);
+    await decide(e, "pre-tool", preToolEvent());
+    await decide(e, "rewrite", preToolEvent());
+    await settled();
+    expect(tracer.decisions.map((d) => [d.point, d.summary])).toEqual([
+      ["pre-tool", { outcome: "allow", decidedBy: "default", cause: "invalid_answer" }],
+      ["rewrite", { outcome: "pass", decidedBy: "default", cause: "invalid_answer" }],
+    ]);
   });
 
   it("ends the decision span as cancelled when the caller goes away", async () => {

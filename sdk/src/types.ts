@@ -112,7 +112,12 @@ export type ToolResult = ToolSuccess | ToolFailure;
 export interface DecisionTrace {
   /** The plugin whose answer decided, or "default" when every plugin passed. */
   readonly decidedBy: string;
-  /** Set when a failure policy made the decision, e.g. "deadline_exceeded". */
+  /**
+   * Set when a failure policy made the decision, e.g. "deadline_exceeded": a fail-closed
+   * plugin's own failure (decidedBy names it), or, with decidedBy "default", the first failure
+   * that counted as a pass (fail-open). Absent when a plugin decided with an answer of its own.
+   * hookd.v1.DecisionTrace.failure_cause says it in full.
+   */
   readonly failureCause?: string;
   /** Time spent in the point's plugins, in microseconds. */
   readonly durationUs: number;

@@ -370,14 +370,6 @@ class Agent {
   }
 }
 
-/** The failure cause the trace shows: under fail-open the plugin counts as having passed, so either. */
-function traceCause(policy: FailurePolicy, cause: string | undefined): string {
-  // host.proto: failure_cause is "set when the decision came from a failure policy". Fail-closed
-  // refusals are exactly that. Under fail-open the plugin counts as having passed and the default
-  // decides, so the trace may name the cause or not; the audit record must name it either way.
-  return policy === "fail-open" && cause !== undefined ? (expect.toBeOneOf(["", cause]) as string) : (cause ?? "");
-}
-
 function expected(row: Row, lang: string): Observed {
   const plugin = pluginName(lang);
   const outcome =
@@ -389,7 +381,10 @@ function expected(row: Row, lang: string): Observed {
   return {
     decision: withoutIds(decision),
     decidedBy: row.decidedBy === "plugin" ? plugin : row.decidedBy === "default" ? "default" : undefined,
-    failureCause: traceCause(row.policy, row.cause),
+    // host.proto, DecisionTrace.failure_cause: the row's cause under either policy. Fail-closed,
+    // the failing plugin refused; fail-open, it counted as having passed, and with no other
+    // plugin to decide the default decided, naming its failure.
+    failureCause: row.cause ?? "",
     ...(row.point === "post-tool" ? { result: withoutIds(row.result(lang)) as ToolResult } : {}),
     invocations: [
       { plugin, point: row.point, outcome, cause: row.cause ?? "", reason: expect.any(String) as string },
@@ -404,7 +399,7 @@ function expectedUnreachable(row: UnreachableRow, lang: string): Observed {
   return {
     decision: row.decision,
     decidedBy: row.decidedBy === "plugin" ? plugin : "default",
-    failureCause: traceCause(row.policy, "unavailable"),
+    failureCause: "unavailable",
     invocations: [{ plugin, point: row.point, outcome: "fault", cause: "unavailable", reason: expect.any(String) as string }],
   };
 }

@@ -1,6 +1,7 @@
 // The console server without a browser: a real HTTP server on loopback fed by a real audit trail.
 // The token file, a missing page bundle, the replay of recent records after a reconnect (with
-// the gap it could not cover), and a page that stops reading being cut off rather than buffered.
+// the gap it could not cover), a page that stops reading being cut off rather than buffered, and
+// a fail-open decision reaching the page with the cause of the failure it passed over.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -9,7 +10,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startConsoleServer } from "../../daemon/src/console/server.js";
 import type { ConsoleOptions, ConsoleServer } from "../../daemon/src/console/server.js";
 import { MAX_UNSENT_BYTES, RECENT_RECORDS } from "../../daemon/src/console/stream.js";
+import { snapshotJson } from "@hookd/sdk";
+import { EventBus } from "../../daemon/src/engine/events.js";
 import { PluginRegistry } from "../../daemon/src/engine/registry.js";
+import { listener } from "../../daemon/test/fixtures/listeners.js";
+import { evaluateServiceOver } from "../../daemon/test/support/evaluate-service.js";
 import { silentLogger } from "../../daemon/src/log.js";
 import { AuditTrail } from "../../daemon/src/ops/audit.js";
 import { EngineMetrics } from "../../daemon/src/ops/metrics.js";
@@ -91,6 +96,22 @@ describe("console server", () => {
     expect(text).toMatch(new RegExp(`^event: gap\ndata: ${extra - 1}\n\n`));
     const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
     expect(ids).toEqual(Array.from({ length: RECENT_RECORDS }, (_, i) => extra + 1 + i));
+  });
+
+  it("shows a fail-open decision with the cause of the failure it passed over", async () => {
+    const { server, audit } = await start();
+    const bus = new EventBus();
+    bus.subscribe(audit.observe);
+    // A wire plugin under fail-open that answers garbage: its call faults and counts as a pass.
+    const down = { ...listener("pre-tool", "down", () => undefined, { kind: "remote", failurePolicy: "fail-open" }), call: async () => ({ kind: "bogus" }) };
+    const { evaluate } = evaluateServiceOver(new PluginRegistry([down]), { bus });
+    const args = snapshotJson({});
+    const call = { callId: "c1", rootCallId: "c1", toolName: "Bash", arguments: args.value, argumentsJson: args.text, sessionId: "s1", turn: 1, step: 1 };
+    await evaluate.evaluatePreTool({ session: { sessionId: "s1", agentId: "a", cwd: "/" }, call }, { signal: new AbortController().signal });
+    const text = await readEvents(`http://${server.address}/api/events`, { authorization: `Bearer ${TOKEN}` }, (t) => t.includes('"kind":"decision"'));
+    const records = [...text.matchAll(/^data: (\{.*\})$/gm)].map((m) => JSON.parse(m[1] ?? "{}") as Record<string, unknown>);
+    // The page's decision table shows each record's cause in a column of its own.
+    expect(records.find((r) => r.kind === "decision")).toMatchObject({ point: "pre-tool", plugin: "default", decision: "allow", cause: "invalid_answer" });
   });
 
   it("ends the stream of a page that stops reading instead of buffering without bound", async () => {

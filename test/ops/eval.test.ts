@@ -232,6 +232,32 @@ describe("hookd eval: a plugin that cannot answer", { timeout: SLOW_MS }, () => 
     expect(report.warnings.some((w) => w.startsWith("gone: not reachable within 300 ms"))).toBe(true);
   });
 
+  it("an unreachable fail-open remote plugin: it counts as passing, and the default's trace, decision and why name its failure", async () => {
+    const open = work.writeConfig(
+      {
+        listeners: [{ unix: work.file("unused.sock") }],
+        plugins: [{ name: "gone", kind: "remote", target: `unix://${work.file("nobody.sock")}`, points: { "pre-tool": { failurePolicy: "fail-open" } } }],
+      },
+      "fail-open.yaml",
+    );
+    const event = eventFile("fail-open.json", preToolEvent("c-open", "Bash", { command: "ls" }));
+    const result = await cli(["eval", "--config", open, "--timeout-ms", "300", "--json", event]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as EvalJson & { records: Record<string, unknown>[] };
+    expect(report.answer).toMatchObject({ decision: { allow: {} }, trace: { decidedBy: "default", failureCause: "unavailable" } });
+    expect(report.final).toMatchObject({ decision: "allow", decidedBy: "default", cause: "unavailable" });
+    expect(report.final.why).toBe("no plugin decided at pre-tool: gone could not answer (unavailable) and its failure policy counted it as passing; its default is allow");
+    expect(report.points[0]?.matched[0]?.call).toMatchObject({ outcome: "fault", answer: "pass", cause: "unavailable" });
+    // The decision record, as the audit log, `hookd tail` and the console get it.
+    expect(report.records.filter((r) => r.kind === "decision")).toEqual([expect.objectContaining({ point: "pre-tool", decision: "allow", plugin: "default", cause: "unavailable" })]);
+
+    const human = await cli(["eval", "--config", open, "--timeout-ms", "300", event]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^ {2}decision: allow by default \(unavailable\) in [\d.]+ms$/m);
+    expect(human.stdout).toMatch(/^decision: allow\nwhy: no plugin decided at pre-tool: gone could not answer \(unavailable\) and its failure policy counted it as passing; its default is allow$/m);
+    expect(human.stdout).toMatch(/^response: .*"failureCause":"unavailable"/m);
+  });
+
   it("a plugin that does not load: exit 1 naming it", async () => {
     const broken = work.writeConfig({ listeners: [{ unix: work.file("unused.sock") }], plugins: [{ name: "nope", kind: "in-process", module: work.file("missing.mjs") }] }, "broken.yaml");
     const result = await cli(["eval", "--config", broken, eventFile("broken.json", preToolEvent("c", "Bash", {}))]);

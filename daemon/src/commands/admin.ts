@@ -1,32 +1,19 @@
 // The operator commands that talk to a running daemon's HookAdmin: status, plugins, reload, tail.
 // The daemon is found by admin-target.ts (--socket, HOOKD_SOCKET, the default sockets). Each
 // command prints for a person, or JSON with --json, and returns its exit code.
-import { fromProtoPoint } from "@hookd/sdk/internal";
 import type { PointName } from "@hookd/sdk";
 import { pb } from "@hookd/sdk/internal";
 import { POINTS } from "@hookd/sdk";
 import { toProtoPoint } from "@hookd/sdk/internal";
 import { shadowVerdict } from "../ops/audit.js";
+import { micros, pointName } from "./admin-format.js";
 import { withAdmin } from "./admin-target.js";
+import { pluginView, pluginsJson, pluginsText } from "./plugins-view.js";
 import { table } from "./table.js";
 import { UsageError, parseCommand, stringOption } from "./usage.js";
 
 /** Timeout of the unary admin calls, in milliseconds. */
 const CALL_TIMEOUT_MS = 10_000;
-
-const HEALTH_NAMES: Readonly<Record<number, string>> = {
-  [pb.PluginHealth.UNSPECIFIED]: "unknown",
-  [pb.PluginHealth.SERVING]: "serving",
-  [pb.PluginHealth.STARTING]: "starting",
-  [pb.PluginHealth.EJECTED]: "ejected",
-  [pb.PluginHealth.UNAVAILABLE]: "unavailable",
-  [pb.PluginHealth.CONNECTING]: "connecting",
-};
-
-function pointName(point: pb.Point): string {
-  const converted = fromProtoPoint(point, "point");
-  return converted.ok ? converted.value : `point#${point}`;
-}
 
 function duration(ms: number): string {
   const s = Math.floor(ms / 1000);
@@ -34,8 +21,6 @@ function duration(ms: number): string {
   const shown = parts.filter(([n], i) => n > 0 || i === parts.length - 1);
   return shown.map(([n, unit]) => `${n}${unit}`).join(" ");
 }
-
-const micros = (us: bigint): string => (us >= 1000n ? `${(Number(us) / 1000).toFixed(1)}ms` : `${us}µs`);
 
 export async function status(args: string[], out: (text: string) => void): Promise<number> {
   const values = parseCommand("status", args);
@@ -71,35 +56,8 @@ export async function plugins(args: string[], out: (text: string) => void): Prom
   const values = parseCommand("plugins", args);
   return withAdmin(stringOption(values, "socket"), async (client) => {
     const { plugins: list } = await client.listPlugins({}, { timeoutMs: CALL_TIMEOUT_MS });
-    if (values.json === true) {
-      out(`${JSON.stringify({ plugins: list.map(pluginJson) })}\n`);
-      return 0;
-    }
-    if (list.length === 0) {
-      out("no plugins configured\n");
-      return 0;
-    }
-    out(
-      table(
-        ["PLUGIN", "KIND", "HEALTH", "CALLS", "FAILURES", "P50", "P99", "RESTARTS", "POINTS", "TARGET"],
-        list.map((p) => [
-          p.name,
-          p.kind,
-          HEALTH_NAMES[p.health] ?? String(p.health),
-          String(p.calls),
-          String(p.failures),
-          micros(p.latencyP50Us),
-          micros(p.latencyP99Us),
-          String(p.restarts),
-          p.points.map(pointName).join(","),
-          p.target,
-        ]),
-      ),
-    );
-    // A plugin not described yet gates by a fallback; say which (fail-closed never silently opens).
-    for (const p of list) if (p.subscriptions !== "" && p.subscriptions !== "described") out(`${p.name}: subscriptions: ${p.subscriptions}\n`);
-    for (const p of list) if (p.transport !== "") out(`${p.name}: transport: ${p.transport}${p.refusedAnswers > 0n ? `, ${p.refusedAnswers} answers refused` : ""}\n`);
-    for (const p of list) if (p.lastError !== "") out(`${p.name}: last error: ${p.lastError}\n`);
+    const views = list.map(pluginView);
+    out(values.json === true ? pluginsJson(views) : pluginsText(views));
     return 0;
   });
 }
@@ -155,23 +113,6 @@ function statusJson(s: pb.GetStatusResponse, target: string): Record<string, unk
     configPath: s.configPath === "" ? null : s.configPath,
     configGeneration: Number(s.configGeneration),
     configVersion: s.configVersion,
-  };
-}
-
-function pluginJson(p: pb.PluginStatus): Record<string, unknown> {
-  return {
-    name: p.name,
-    kind: p.kind,
-    health: HEALTH_NAMES[p.health] ?? String(p.health),
-    calls: Number(p.calls),
-    failures: Number(p.failures),
-    latencyP50Us: Number(p.latencyP50Us),
-    latencyP99Us: Number(p.latencyP99Us),
-    restarts: Number(p.restarts),
-    points: p.points.map(pointName),
-    target: p.target,
-    subscriptions: p.subscriptions,
-    lastError: p.lastError,
   };
 }
 

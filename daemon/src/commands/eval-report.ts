@@ -113,13 +113,18 @@ export function finalOf(points: readonly EvalPoint[]): EvalReport["final"] {
   const last = decided.findLast((p) => !NO_OPINION.has(p.decision.decision)) ?? decided.at(-1);
   if (last === undefined) return { point: "", decision: "observed", decidedBy: "", reason: "", cause: "", latencyMs: 0, why: "no point with a decision ran: the event is observed only (a notification)" };
   const d = last.decision;
-  return { point: last.point, ...d, why: whyOf(last.point, d) };
+  return { point: last.point, ...d, why: whyOf(last, d) };
 }
 
-function whyOf(point: PointName, d: EvalDecision): string {
+function whyOf({ point, matched }: EvalPoint, d: EvalDecision): string {
+  if (d.decidedBy === "default") {
+    // The decision's cause is that of the first plugin whose failure counted as a pass.
+    const failed = d.cause === "" ? undefined : matched.find((m) => m.position !== "shadow" && m.call?.outcome === "fault" && m.call.answer === "pass");
+    const passedOver = failed === undefined ? "" : `${failed.plugin} could not answer (${d.cause}) and its failure policy counted it as passing; `;
+    return `no plugin decided at ${point}: ${passedOver}its default is ${d.decision}`;
+  }
   if (d.cause !== "" && d.decision !== "error") return `${d.decidedBy} could not answer at ${point} (${d.cause}): its failure policy made it ${d.decision}${d.reason === "" ? "" : ` (${d.reason})`}`;
   if (d.decision === "error") return `${d.decidedBy} failed at ${point}: ${d.reason}`;
-  if (d.decidedBy === "default") return `no plugin decided at ${point}: its default is ${d.decision}`;
   return `${d.decidedBy} answered ${d.decision} at ${point}${d.reason === "" ? "" : `: ${d.reason}`}`;
 }
 

@@ -164,9 +164,10 @@ async function recorded<D>(env: PointEnv, point: PointName, run: () => Promise<P
 
 /**
  * Runs a chain and records its outcome as the point's applied decision: "rewrite" by the plugins
- * that changed the event (in order), "pass" by "default" when none did, or the failure policy's
- * refusal. At a tool point the record carries the call as the chain left it (or as proposed, on
- * a refusal), so the audit holds both argument versions and the rewriters.
+ * that changed the event (in order), "pass" by "default" when none did (with the cause of the
+ * first failure passed over, if any), or the failure policy's refusal. At a tool point the record
+ * carries the call as the chain left it (or as proposed, on a refusal), so the audit holds both
+ * argument versions and the rewriters.
  */
 async function recordedChain<E, D>(env: PointEnv, point: PointName, proposed: E, run: () => Promise<ChainOutcome<E, D>>): Promise<ChainOutcome<E, D>> {
   const started = performance.now();
@@ -186,7 +187,14 @@ async function recordedChain<E, D>(env: PointEnv, point: PointName, proposed: E,
     }
     case "chained": {
       const changed = outcome.changedBy.length > 0;
-      env.bus.emit({ ...base, decision: changed ? "rewrite" : "pass", decidedBy: changed ? outcome.changedBy.join(",") : DEFAULT_DECIDER, ...callOf(outcome.event) });
+      const cause = outcome.fault?.fault;
+      env.bus.emit({
+        ...base,
+        decision: changed ? "rewrite" : "pass",
+        decidedBy: changed ? outcome.changedBy.join(",") : DEFAULT_DECIDER,
+        ...(cause === undefined ? {} : { cause }),
+        ...callOf(outcome.event),
+      });
       break;
     }
   }

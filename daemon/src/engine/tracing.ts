@@ -65,12 +65,15 @@ export function summarize(mode: PointMode, outcome: unknown): DecisionSummary {
       const decided = outcome as
         | { readonly type: "decided"; readonly decision: unknown; readonly decidedBy: string; readonly fault?: Invocation }
         | { readonly type: "error"; readonly error: { readonly plugin: string; readonly message: string } }
-        | { readonly type: "chained"; readonly changedBy: readonly string[] };
+        | { readonly type: "chained"; readonly changedBy: readonly string[]; readonly fault?: Invocation };
       switch (decided.type) {
         case "error":
           return { outcome: "error", decidedBy: decided.error.plugin, reason: decided.error.message };
-        case "chained":
-          return decided.changedBy.length > 0 ? { outcome: "rewrite", decidedBy: decided.changedBy.join(",") } : { outcome: "pass", decidedBy: "default" };
+        case "chained": {
+          if (decided.changedBy.length > 0) return { outcome: "rewrite", decidedBy: decided.changedBy.join(",") };
+          const cause = decided.fault?.fault;
+          return { outcome: "pass", decidedBy: "default", ...(cause === undefined ? {} : { cause }) };
+        }
         case "decided": {
           const reason = reasonOf(decided.decision);
           const cause = decided.fault?.fault;

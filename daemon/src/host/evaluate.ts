@@ -182,7 +182,7 @@ export class EvaluateService {
       const pass: Pass = { kind: "pass" };
       switch (stop.kind) {
         case "close":
-          return { decision: pass, capped: false, trace: trace("default", "", started) };
+          return { decision: pass, capped: false, trace: trace("default", stop.cause ?? "", started) };
         case "steer":
           return { decision: { kind: "steer", messages: stop.messages }, capped: false, trace: trace(stop.steeredBy.join(","), "", started) };
         case "capped":

@@ -18,8 +18,8 @@ export interface TurnStopOptions {
 }
 
 export type TurnStop =
-  /** Nobody steered: the turn closes as completed. */
-  | { readonly kind: "close" }
+  /** Nobody steered: the turn closes as completed. `cause`: a plugin that failed was counted as passing (the first). */
+  | { readonly kind: "close"; readonly cause?: string }
   /** Continue the same turn; `messages` (possibly empty when only pending steering continues it) join the steering queue. */
   | { readonly kind: "steer"; readonly messages: readonly AgentMessage[]; readonly steeredBy: readonly string[] }
   /** Steering was refused: the turn already had the maximum of steered continuations. */
@@ -44,7 +44,10 @@ export function settleTurnStop(outcome: Decided<"turn-stopping">, event: TurnSto
     }
   }
   const pending = options.pendingSteering ?? 0;
-  if (messages.length === 0 && pending === 0) return { kind: "close" };
+  if (messages.length === 0 && pending === 0) {
+    const cause = outcome.fault?.fault;
+    return cause === undefined ? { kind: "close" } : { kind: "close", cause };
+  }
   if (event.steeredContinuations >= options.maxSteeredContinuations) {
     const who = [...steeredBy, ...(pending > 0 ? [`${pending} queued steering message(s)`] : [])].join(", ");
     const detail =
@@ -65,6 +68,7 @@ export async function decideTurnStop(env: PointEnv, event: TurnStoppingEvent, op
   const stop = settleTurnStop(outcome, event, options);
   const decidedBy = stop.kind === "error" ? stop.error.plugin : stop.kind === "close" ? "default" : stop.steeredBy.join(",") || "queued-steering";
   const reason = stop.kind === "error" ? stop.error.message : stop.kind === "capped" ? stop.detail : undefined;
+  const cause = stop.kind === "close" ? stop.cause : undefined;
   env.bus.emit({
     type: "decision",
     scope: env.scope,
@@ -72,6 +76,7 @@ export async function decideTurnStop(env: PointEnv, event: TurnStoppingEvent, op
     decision: stop.kind === "close" ? "pass" : stop.kind,
     decidedBy,
     ...(reason === undefined ? {} : { reason }),
+    ...(cause === undefined ? {} : { cause }),
     durationUs: Math.round((performance.now() - started) * 1000),
   });
   return stop;

@@ -8,10 +8,14 @@ import { freezeBuilt } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import { decide } from "../decide.js";
 import type { PointEnv } from "../decide.js";
+import { DEFAULT_DECIDER } from "../runners/outcome.js";
 import { PIPELINE, messageOf } from "./normalize.js";
 
 export type RewriteVerdict =
-  /** The call with its effective arguments; `trace` (who changed them) is absent when nobody did. */
+  /**
+   * The call with its effective arguments. `trace` says who changed them; absent when nobody did,
+   * unless a failing plugin was passed over (then "default" with its cause).
+   */
   | { readonly kind: "rewritten"; readonly call: ToolCall; readonly trace?: DecisionTrace }
   /** A failing plugin's fail-closed answer: the call runs nowhere, sealed with its original arguments. */
   | { readonly kind: "deny"; readonly phase: "rewrite"; readonly decidedBy: string; readonly reason: string; readonly cause?: string; readonly trace: DecisionTrace }
@@ -34,7 +38,10 @@ export async function rewriteCall(env: PointEnv, session: SessionInfo, call: Too
       case "chained": {
         const { changedBy } = outcome;
         // Nobody changed the arguments: the call is the agent's, as sealed.
-        if (changedBy.length === 0) return { kind: "rewritten", call };
+        if (changedBy.length === 0) {
+          const cause = outcome.fault?.fault;
+          return cause === undefined ? { kind: "rewritten", call } : { kind: "rewritten", call, trace: traceOf(DEFAULT_DECIDER, cause) };
+        }
         return { kind: "rewritten", call: freezeBuilt(outcome.event.call), trace: traceOf(changedBy.join(",")) };
       }
       case "decided": {

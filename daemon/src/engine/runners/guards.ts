@@ -1,11 +1,13 @@
 // The guard list: every guard in order until the first deny; a guard can never allow, so no
-// listener order can resurrect a call that a final invariant forbids.
+// listener order can resurrect a call that a final invariant forbids. When none denies, the
+// abstention names the first guard that failed and counted as abstaining.
 import type { DecisionOf, EventOf, HandlerContext, PointName } from "@hookd/sdk";
 import { CallContext } from "@hookd/sdk/internal";
 import { callListener } from "../invoke.js";
 import type { Listener } from "../listener.js";
+import type { Invocation } from "../invoke.js";
 import type { PointOutcome, RunOptions } from "./outcome.js";
-import { DEFAULT_DECIDER, decidedBy } from "./outcome.js";
+import { decidedBy, decidedByDefault, failedAsPass } from "./outcome.js";
 
 /** The kind that ends the list. */
 const DENY = "deny";
@@ -18,12 +20,14 @@ export async function runGuards<P extends PointName>(
   abstain: DecisionOf<P>,
 ): Promise<PointOutcome<DecisionOf<P>>> {
   type D = DecisionOf<P> & { readonly kind: string };
+  let passedOver: Invocation | undefined;
   for (const listener of listeners) {
     const result = await callListener(listener, event, (abort): HandlerContext => new CallContext(abort, listener.plugin), options);
     options.onInvocation(result.invocation);
     if (result.type === "error") return { type: "error", error: result.error };
     const answer = result.answer as D;
     if (answer.kind === DENY) return decidedBy(answer, listener.plugin, result.invocation);
+    if (failedAsPass(result.invocation)) passedOver ??= result.invocation;
   }
-  return { type: "decided", decision: abstain, decidedBy: DEFAULT_DECIDER };
+  return decidedByDefault(abstain, passedOver);
 }

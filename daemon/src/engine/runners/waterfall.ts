@@ -3,7 +3,8 @@
 // the point's default applies. A listener error is sticky: the waterfall's outcome is that error
 // whatever an outer handler does with it. A run of two or more consecutive side-effect-free
 // listeners that cannot call next() is fanned out (fan-out.ts); listeners that wrap keep their
-// sequential next() semantics around such a run.
+// sequential next() semantics around such a run. A default reached because failing plugins
+// counted as passing names the first of them.
 import { HookdError } from "@hookd/sdk";
 import type { DecisionOf, EventOf, PointName, WaterfallContext } from "@hookd/sdk";
 import { NextContext } from "@hookd/sdk/internal";
@@ -14,7 +15,7 @@ import { callListener } from "../invoke.js";
 import type { Listener } from "../listener.js";
 import { fanOut } from "./fan-out.js";
 import type { PointOutcome, RunOptions } from "./outcome.js";
-import { DEFAULT_DECIDER, decidedBy, handled } from "./outcome.js";
+import { PassedOverFailures, decidedBy, decidedByDefault, handled } from "./outcome.js";
 
 function foldable(listener: Listener | undefined): boolean {
   return listener !== undefined && listener.sideEffectFree && !listener.traits.wraps;
@@ -38,13 +39,18 @@ export async function runWaterfall<P extends PointName>(
   type D = DecisionOf<P>;
   let sticky: ListenerError | undefined;
   const runEnds = foldableRuns(listeners);
+  // A wrapper's own failure completes after the calls inside its next(): order by listener.
+  const passedOver = new PassedOverFailures(listeners);
+  const watched = passedOver.watching(options);
+  // The default, once reached; a failure after it (a wrapper's) still counts for it.
+  let fellThrough: PointOutcome<D> | undefined;
 
   const dispatch = async (index: number): Promise<PointOutcome<D>> => {
     const listener = listeners[index];
-    if (listener === undefined) return { type: "decided", decision: fallback(), decidedBy: DEFAULT_DECIDER };
+    if (listener === undefined) return (fellThrough = decidedByDefault(fallback(), undefined));
     const runEnd = runEnds[index] ?? index;
     if (runEnd - index >= 2) {
-      const folded = await fanOut<D>(listeners, index, runEnd, event, options);
+      const folded = await fanOut<D>(listeners, index, runEnd, event, watched);
       if (folded === "passed") return dispatch(runEnd);
       if (folded.type === "error") sticky ??= folded.error;
       return sticky !== undefined ? { type: "error", error: sticky } : folded;
@@ -67,7 +73,7 @@ export async function runWaterfall<P extends PointName>(
     };
     const makeContext = (abort: LazyAbort) => new NextContext(abort, listener.plugin, next) satisfies WaterfallContext<D>;
     const result = await callListener(listener, event, makeContext, options, () => passedOn);
-    options.onInvocation(result.invocation);
+    watched.onInvocation(result.invocation);
     if (sticky !== undefined) return { type: "error", error: sticky };
     if (result.type === "error") {
       sticky = result.error;
@@ -78,5 +84,8 @@ export async function runWaterfall<P extends PointName>(
   };
 
   const outcome = await dispatch(0);
-  return sticky !== undefined ? { type: "error", error: sticky } : outcome;
+  if (sticky !== undefined) return { type: "error", error: sticky };
+  // Only the default itself, not a wrapper's decision made from it, names a passed-over failure.
+  if (outcome !== fellThrough || fellThrough.type !== "decided" || passedOver.first === undefined) return outcome;
+  return decidedByDefault(fellThrough.decision, passedOver.first);
 }

@@ -1821,8 +1821,14 @@ type DecisionTrace struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The plugin whose answer decided, or "default" when every plugin passed.
 	DecidedBy string `protobuf:"bytes,1,opt,name=decided_by,json=decidedBy,proto3" json:"decided_by,omitempty"`
-	// Set when the decision came from a failure policy: the failure's cause, e.g.
-	// "deadline_exceeded", "unavailable", "invalid_answer".
+	// Set when the decision came from a failure policy, to the failure's cause: "deadline_exceeded",
+	// "unavailable", "invalid_answer", ... (docs/errors.md). When a plugin's policy refused
+	// (fail-closed), decided_by names that plugin. When failing plugins counted as having passed
+	// (fail-open; at turn-stopping either policy) and no other plugin decided (at rewrite: changed
+	// the call), decided_by is "default" and this is the cause of the first of them in the point's
+	// plugin order; when another plugin decided, this is empty (the audit records every failure).
+	// Also "listener_error" when a handler threw or answered something unusable (decided_by names
+	// it), and "internal" for an error of the daemon's own (decided_by "hookd").
 	FailureCause string `protobuf:"bytes,2,opt,name=failure_cause,json=failureCause,proto3" json:"failure_cause,omitempty"`
 	// Time spent in the point's plugins, in microseconds.
 	DurationUs    uint64 `protobuf:"varint,3,opt,name=duration_us,json=durationUs,proto3" json:"duration_us,omitempty"`

@@ -806,8 +806,14 @@ export type DecisionTrace = Message<"hookd.v1.DecisionTrace"> & {
   decidedBy: string;
 
   /**
-   * Set when the decision came from a failure policy: the failure's cause, e.g.
-   * "deadline_exceeded", "unavailable", "invalid_answer".
+   * Set when the decision came from a failure policy, to the failure's cause: "deadline_exceeded",
+   * "unavailable", "invalid_answer", ... (docs/errors.md). When a plugin's policy refused
+   * (fail-closed), decided_by names that plugin. When failing plugins counted as having passed
+   * (fail-open; at turn-stopping either policy) and no other plugin decided (at rewrite: changed
+   * the call), decided_by is "default" and this is the cause of the first of them in the point's
+   * plugin order; when another plugin decided, this is empty (the audit records every failure).
+   * Also "listener_error" when a handler threw or answered something unusable (decided_by names
+   * it), and "internal" for an error of the daemon's own (decided_by "hookd").
    *
    * @generated from field: string failure_cause = 2;
    */
