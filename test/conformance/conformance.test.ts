@@ -9,8 +9,9 @@
 //
 // Flavours today: the TypeScript, Python and Go SDKs, each over the stream (their default) and
 // unary (the manifest asks for unary); raw TypeScript (@grpc/grpc-js + the generated
-// descriptors, no @hookd/sdk), raw Python (grpcio) and raw Go (grpc-go), all three unary: they
-// have no Attach, the daemon finds UNIMPLEMENTED and calls them unary.
+// descriptors, no @hookd/sdk), raw Python (grpcio) and raw Go (grpc-go) unary: they have no
+// Attach, the daemon finds UNIMPLEMENTED and calls them unary; and raw Python over the stream,
+// the same plugin serving Attach by hand ($HOOKD_CONFORMANCE_TRANSPORT=stream).
 //
 // Per flavour two daemons run: one with the plugin's points configured fail-closed, one
 // fail-open (the config's per-point failurePolicy overrides the manifest, which says fail-closed),
@@ -136,6 +137,25 @@ const pythonSdk = (transport: Flavour["transport"]): Flavour => ({
   },
 });
 
+/**
+ * The raw-stub Python plugin (grpcio and the generated _pb2, no SDK): unary it has no Attach, as
+ * a plugin written before streams; over the stream it serves Attach by hand
+ * (plugins/python/conformance_attach.py) and its manifest asks for the stream.
+ */
+const pythonRaw = (transport: Flavour["transport"]): Flavour => ({
+  lang: "python",
+  style: "raw",
+  transport,
+  prepare: () => {
+    const python = join(REPO, ".venv/bin/python");
+    need(python, "the Python plugin runs in the repository's venv; run `npm run setup:polyglot`");
+    const env = { PYTHONPATH: join(REPO, "hooks-examples/python"), PYTHONUNBUFFERED: "1", HOOKD_CONFORMANCE_TRANSPORT: transport };
+    // grpcio, the health service and the generated stubs must import, or every row would fail obscurely.
+    execFileSync(python, ["-c", "import grpc, grpc_health.v1.health, hookd.v1.plugin_pb2"], { env: { ...process.env, ...env }, stdio: "pipe" });
+    return { command: python, args: [join(PLUGINS, "python/conformance_plugin.py")], env };
+  },
+});
+
 const FLAVOURS: readonly Flavour[] = [
   typescriptSdk("stream"),
   typescriptSdk("unary"),
@@ -152,19 +172,8 @@ const FLAVOURS: readonly Flavour[] = [
       return { command: process.execPath, args: [join(PLUGINS, "typescript-raw/conformance-plugin.mjs")], env: {} };
     },
   },
-  {
-    lang: "python",
-    style: "raw",
-    transport: "unary",
-    prepare: () => {
-      const python = join(REPO, ".venv/bin/python");
-      need(python, "the Python plugin runs in the repository's venv; run `npm run setup:polyglot`");
-      const env = { PYTHONPATH: join(REPO, "hooks-examples/python"), PYTHONUNBUFFERED: "1" };
-      // grpcio, the health service and the generated stubs must import, or every row would fail obscurely.
-      execFileSync(python, ["-c", "import grpc, grpc_health.v1.health, hookd.v1.plugin_pb2"], { env: { ...process.env, ...env }, stdio: "pipe" });
-      return { command: python, args: [join(PLUGINS, "python/conformance_plugin.py")], env };
-    },
-  },
+  pythonRaw("unary"),
+  pythonRaw("stream"),
   {
     lang: "go",
     style: "raw",
