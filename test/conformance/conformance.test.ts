@@ -9,13 +9,19 @@
 //
 // Flavours today: the TypeScript, Python and Go SDKs, each over the stream (their default) and
 // unary (the manifest asks for unary); raw TypeScript (@grpc/grpc-js + the generated
-// descriptors, no @hookd/sdk), raw Python (grpcio) and raw Go (grpc-go), all three unary: they
-// have no Attach, the daemon finds UNIMPLEMENTED and calls them unary.
+// descriptors, no @hookd/sdk), raw Python (grpcio) and raw Go (grpc-go) unary: they have no
+// Attach, the daemon finds UNIMPLEMENTED and calls them unary; and raw Python over the stream,
+// the same plugin serving Attach by hand ($HOOKD_CONFORMANCE_TRANSPORT=stream).
+//
+// Every flavour the daemon calls over the stream also runs the stream-contract rows
+// (stream-contract.ts): calls answered out of order, the agent's cancel reaching the plugin, and
+// for the raw stream plugin an answer sent twice and the plugin ending its stream.
 //
 // Per flavour two daemons run: one with the plugin's points configured fail-closed, one
 // fail-open (the config's per-point failurePolicy overrides the manifest, which says fail-closed),
-// both with a small per-call deadline so a hang costs DEADLINE_MS. Two more run the same plugin
-// configured without points and told to exit before it serves (the unreachable rows). Every
+// both with a small per-call deadline so a hang costs DEADLINE_MS (approval's is long: it has no
+// hang row, and the stream-contract rows wait there on steps of the test's own). Two more run the
+// same plugin configured without points and told to exit before it serves (the unreachable rows). Every
 // evaluation runs in a session of its own, so the daemon's audit log (written before the answer)
 // shows exactly that evaluation's plugin invocation: its outcome and, for a fault, the cause,
 // whatever the failure policy made of it. Session-end, turn-end and agent-event answer nothing: the plugins
@@ -41,9 +47,12 @@ import { REPO, startDaemon } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
 import { TOOL_OUTPUT, UNREACHABLE_INPUT, UNREACHABLE_ROWS, ROWS, argumentsOf, claimed, pluginName } from "./rows.js";
 import type { AgentEventRow, RecordedRow, RewriteOutcome, Row, UnreachableRow } from "./rows.js";
+import { streamContractRows } from "./stream-contract.js";
 
-/** The per-call deadline the daemon gives the conformance plugin at every point. */
+/** The per-call deadline the daemon gives the conformance plugin at every point but approval. */
 const DEADLINE_MS = 500;
+/** Approval's: the stream-contract rows wait there for a record to appear, then for an abort. */
+const APPROVAL_DEADLINE_MS = 30_000;
 /** How long a crashed plugin may take to be restarted and answer again. */
 const RESTART_WITHIN_MS = 20_000;
 const AGENT = "conformance-agent";
@@ -136,6 +145,25 @@ const pythonSdk = (transport: Flavour["transport"]): Flavour => ({
   },
 });
 
+/**
+ * The raw-stub Python plugin (grpcio and the generated _pb2, no SDK): unary it has no Attach, as
+ * a plugin written before streams; over the stream it serves Attach by hand
+ * (plugins/python/conformance_attach.py) and its manifest asks for the stream.
+ */
+const pythonRaw = (transport: Flavour["transport"]): Flavour => ({
+  lang: "python",
+  style: "raw",
+  transport,
+  prepare: () => {
+    const python = join(REPO, ".venv/bin/python");
+    need(python, "the Python plugin runs in the repository's venv; run `npm run setup:polyglot`");
+    const env = { PYTHONPATH: join(REPO, "hooks-examples/python"), PYTHONUNBUFFERED: "1", HOOKD_CONFORMANCE_TRANSPORT: transport };
+    // grpcio, the health service and the generated stubs must import, or every row would fail obscurely.
+    execFileSync(python, ["-c", "import grpc, grpc_health.v1.health, hookd.v1.plugin_pb2"], { env: { ...process.env, ...env }, stdio: "pipe" });
+    return { command: python, args: [join(PLUGINS, "python/conformance_plugin.py")], env };
+  },
+});
+
 const FLAVOURS: readonly Flavour[] = [
   typescriptSdk("stream"),
   typescriptSdk("unary"),
@@ -152,19 +180,8 @@ const FLAVOURS: readonly Flavour[] = [
       return { command: process.execPath, args: [join(PLUGINS, "typescript-raw/conformance-plugin.mjs")], env: {} };
     },
   },
-  {
-    lang: "python",
-    style: "raw",
-    transport: "unary",
-    prepare: () => {
-      const python = join(REPO, ".venv/bin/python");
-      need(python, "the Python plugin runs in the repository's venv; run `npm run setup:polyglot`");
-      const env = { PYTHONPATH: join(REPO, "hooks-examples/python"), PYTHONUNBUFFERED: "1" };
-      // grpcio, the health service and the generated stubs must import, or every row would fail obscurely.
-      execFileSync(python, ["-c", "import grpc, grpc_health.v1.health, hookd.v1.plugin_pb2"], { env: { ...process.env, ...env }, stdio: "pipe" });
-      return { command: python, args: [join(PLUGINS, "python/conformance_plugin.py")], env };
-    },
-  },
+  pythonRaw("unary"),
+  pythonRaw("stream"),
   {
     lang: "go",
     style: "raw",
@@ -407,7 +424,7 @@ function expectedUnreachable(row: UnreachableRow, lang: string): Observed {
 const HEALTH = { ejectAfterFailures: 1_000, initialBackoffMs: 50, maxBackoffMs: 1_000 };
 
 function daemonConfig(lang: Flavour["lang"], plugin: PluginCommand, policy: FailurePolicy, recordsDir: string): Record<string, unknown> {
-  const override = { deadlineMs: DEADLINE_MS, failurePolicy: policy };
+  const override = (point: PointName) => ({ deadlineMs: point === "approval" ? APPROVAL_DEADLINE_MS : DEADLINE_MS, failurePolicy: policy });
   return {
     audit: { path: AUDIT_FILE, fsync: "never" },
     plugins: [
@@ -421,7 +438,7 @@ function daemonConfig(lang: Flavour["lang"], plugin: PluginCommand, policy: Fail
         startTimeoutMs: 30_000,
         // Fault rows follow each other; ejection (its own behaviour) must not turn their causes into "ejected".
         health: HEALTH,
-        points: Object.fromEntries(SUBSCRIBED.map((point) => [point, override])),
+        points: Object.fromEntries(SUBSCRIBED.map((point) => [point, override(point)])),
       },
     ],
   };
@@ -456,6 +473,8 @@ describe.each(FLAVOURS)("conformance: $lang $style plugin over $transport throug
   /** The daemons' runtime dir (XDG_RUNTIME_DIR), where they put the managed plugin's socket. */
   let runtimeDir: string | undefined;
   const agents = new Map<string, Agent>();
+  /** Answers the stream-contract rows had refused on purpose, per daemon. */
+  const refused = new Map<FailurePolicy, bigint>();
   const agent = (policy: FailurePolicy, unreachable = false): Agent => {
     const found = agents.get(`${policy}${unreachable ? " unreachable" : ""}`);
     if (found === undefined) throw new Error(`no ${policy} daemon for ${lang} (did beforeAll fail?)`);
@@ -519,7 +538,7 @@ describe.each(FLAVOURS)("conformance: $lang $style plugin over $transport throug
       const admin = createClient(pb.HookAdmin, agent(policy).target);
       try {
         const { plugins } = await admin.listPlugins({}, { timeoutMs: 10_000 });
-        expect(plugins.map((p) => ({ name: p.name, transport: p.transport, refusedAnswers: p.refusedAnswers }))).toEqual([{ name: plugin, transport, refusedAnswers: 0n }]);
+        expect(plugins.map((p) => ({ name: p.name, transport: p.transport, refusedAnswers: p.refusedAnswers }))).toEqual([{ name: plugin, transport, refusedAnswers: refused.get(policy) ?? 0n }]);
       } finally {
         closeClient(admin);
       }
@@ -536,4 +555,14 @@ describe.each(FLAVOURS)("conformance: $lang $style plugin over $transport throug
     // The hung call left the plugin usable.
     expect(await driver.untilAnswering(plugin)).toBe(1);
   });
+
+  if (transport === "stream") {
+    streamContractRows({
+      lang,
+      style: flavour.style,
+      plugin,
+      driver: (policy) => agent(policy),
+      refusedOnPurpose: (policy) => refused.set(policy, (refused.get(policy) ?? 0n) + 1n),
+    });
+  }
 });

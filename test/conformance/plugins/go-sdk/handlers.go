@@ -163,6 +163,9 @@ func rewrite(ctx context.Context, ev *hookdv1.RewriteEvent) (*hookdv1.RewriteDec
 
 func approval(ctx context.Context, ev *hookdv1.ApprovalEvent) (*hookdv1.ApprovalDecision, error) {
 	scenario := scenarioOfCall(ev.GetCall())
+	if decision, handled, err := streamContract(ctx, scenario, ev); handled {
+		return decision, err
+	}
 	if done, err := common(ctx, scenario); done {
 		return nil, err
 	}
@@ -217,6 +220,11 @@ func agentEvent(_ context.Context, ev *hookdv1.AgentEventEvent) error {
 
 // record writes what a notification received, atomically, where the test reads it.
 func record(point string, session *hookdv1.SessionInfo, fields map[string]any) error {
+	return recordAs(point, point, session, fields)
+}
+
+// recordAs writes what a call at point received as <name>.<session id>.json.
+func recordAs(name, point string, session *hookdv1.SessionInfo, fields map[string]any) error {
 	dir := os.Getenv(recordsEnv)
 	if dir == "" {
 		return nil
@@ -241,7 +249,7 @@ func record(point string, session *hookdv1.SessionInfo, fields map[string]any) e
 	if err := temporary.Close(); err != nil {
 		return err
 	}
-	return os.Rename(temporary.Name(), filepath.Join(dir, point+"."+session.GetSessionId()+".json"))
+	return os.Rename(temporary.Name(), filepath.Join(dir, name+"."+session.GetSessionId()+".json"))
 }
 
 // enumName turns SESSION_END_REASON_DAEMON_STOPPING into daemon-stopping.

@@ -8,6 +8,11 @@ purpose (pre-tool, post-tool, pre-step and approval are plain functions run in w
 rewrite, turn-stopping and the observers are coroutines), so both paths of the SDK are held to
 the table.
 
+The stream-contract scenarios at approval (slow, fast, await-cancel; see the raw plugin's
+docstring) run in the approval handler's worker thread: fast marks itself answered as its
+handler returns, just before the SDK writes the answer, so slow's answer is written after it in
+practice (the row's assertion holds in either order).
+
 The answers no valid decision can express (garbage, wrong-variant, post-tool invalid, rewrite's
 non-object, patch-non-object and invalid-json) go out as ``RawAnswer`` bytes, which the SDK sends
 as they are: as the unary response, or in the reply field of the Attach frame (wrong-variant: in
@@ -20,6 +25,7 @@ import json
 import os
 import sys
 import tempfile
+import threading
 
 from hookd_plugin import (
     Context, JsonValue, Plugin, accept, allow, approve, arguments, ask, block, deny, enter, main,
@@ -196,9 +202,54 @@ async def rewrite(event: pb.RewriteEvent, ctx: Context) -> object:
     return passes()
 
 
+class Rendezvous:
+    """Moments of paired calls (the arguments' "pair"): one call reaches one, another waits."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._moments: dict[tuple[str, str], threading.Event] = {}
+
+    def _moment(self, pair: str, name: str) -> threading.Event:
+        with self._lock:
+            return self._moments.setdefault((pair, name), threading.Event())
+
+    def reach(self, pair: str, name: str) -> None:
+        self._moment(pair, name).set()
+
+    def wait(self, pair: str, name: str, ctx: Context) -> None:
+        """Returns once the moment is reached; raises as hang does when the deadline passes first."""
+        if not self._moment(pair, name).wait(ctx.time_remaining()):
+            raise TimeoutError(f"{name} never came for pair {pair!r}")
+
+
+PAIRS = Rendezvous()
+
+
+def stream_contract(scenario: str, event: pb.ApprovalEvent, ctx: Context) -> object | None:
+    """The stream-contract scenarios; None for every other scenario."""
+    pair = arguments(event.call).get("pair") if scenario in ("slow", "fast") else None
+    if isinstance(pair, str):
+        if scenario == "slow":
+            PAIRS.reach(pair, "slow in flight")
+            PAIRS.wait(pair, "fast answered", ctx)
+            return reject(f"conformance: slow, answered after fast by {LANG}")
+        PAIRS.wait(pair, "slow in flight", ctx)
+        PAIRS.reach(pair, "fast answered")
+        return reject(f"conformance: fast, answered before slow by {LANG}")
+    if scenario == "await-cancel":
+        record("approval", event.session, {}, name="received")
+        ctx.wait()  # until the daemon stops waiting; a cancelled call is never answered
+        record("approval", event.session, {"reason": ctx.cancel_reason or "cancelled"}, name="cancel")
+        raise TimeoutError("the call ended before an answer")
+    return None
+
+
 @on("approval")
 def approval(event: pb.ApprovalEvent, ctx: Context) -> object:
     scenario = scenario_of(event.call)
+    contract = stream_contract(scenario, event, ctx)
+    if contract is not None:
+        return contract
     fault = common(scenario, T.POINT_APPROVAL, ctx)
     if fault is not None:
         return fault
@@ -226,8 +277,9 @@ def enum_name(value: str, prefix: str) -> str:
     return value.removeprefix(prefix).lower().replace("_", "-")
 
 
-def record(point: str, session: pb.SessionInfo, fields: dict[str, JsonValue]) -> None:
-    """Writes what a notification received, atomically, where the test reads it."""
+def record(point: str, session: pb.SessionInfo, fields: dict[str, JsonValue], name: str = "") -> None:
+    """Writes what a call received, atomically, where the test reads it: <name>.<session
+    id>.json (the point's name unless given)."""
     directory = os.environ.get("HOOKD_CONFORMANCE_RECORDS")
     if not directory:
         return
@@ -236,7 +288,7 @@ def record(point: str, session: pb.SessionInfo, fields: dict[str, JsonValue]) ->
     handle, temporary = tempfile.mkstemp(dir=directory, prefix=".record-")
     with os.fdopen(handle, "w") as out:
         json.dump(document, out)
-    os.replace(temporary, os.path.join(directory, f"{point}.{session.session_id}.json"))
+    os.replace(temporary, os.path.join(directory, f"{name or point}.{session.session_id}.json"))
 
 
 @on("session-end")

@@ -36,6 +36,25 @@ session-end, turn-end: record the event as JSON in $HOOKD_CONFORMANCE_RECORDS/<p
 agent-event: subscribed with the matcher "Conformance*"; records the dialect, the event name and
            the payload's JSON text the same way
 
+The stream contract (the rows conformance.test.ts runs for every flavour served over Attach),
+at approval, whose deadline the test makes long since these rows wait on steps of its own; a
+call pairs with another through the arguments field "pair":
+    slow           once the fast call of the same pair has been answered, answer
+                   Reject("conformance: slow, answered after fast by <lang>"): two calls in
+                   flight, answered in the reverse of the order they were sent
+    fast           once the slow call of the same pair is in flight, answer
+                   Reject("conformance: fast, answered before slow by <lang>")
+    await-cancel   record the arrival as $HOOKD_CONFORMANCE_RECORDS/received.<session id>.json,
+                   wait until the call is over, record why in cancel.<session id>.json
+                   ("reason": "cancelled" when the daemon cancelled it, "deadline" when its
+                   deadline passed) and answer nothing
+    answer-twice   (this plugin only) answer Reject("conformance: first answer by <lang>"), then,
+                   on the stream, answer the same call id again with Approve
+    end-stream     (this plugin only) once the hang call of the same pair is in flight, end the
+                   Attach stream without answering (unary: fail the call UNAVAILABLE)
+The SDK plugins answer every call once and cannot end their stream, so the last two are this
+plugin's alone (conformance_attach.py serves them on the stream).
+
 Anything else answers Pass. The manifest subscribes to the points $HOOKD_CONFORMANCE_POINTS names
 (comma-separated; every point this plugin serves when unset), every tool, fail-closed unless
 $HOOKD_CONFORMANCE_FAILURE_POLICY says "fail-open"; the daemon's config may override that per
@@ -44,8 +63,18 @@ unreachable-plugin rows). The service is registered through one generic handler 
 response serializer passes raw bytes through and serializes any message it is given, so the
 faulty answers travel exactly as written. Health reports SERVING for "" and hookd.v1.HookPlugin.
 
+Environment besides those:
+    HOOKD_CONFORMANCE_TRANSPORT       "stream": serve HookPlugin.Attach too (conformance_attach.py)
+                                      and ask for the stream in the manifest; unset or "unary":
+                                      Attach answers UNIMPLEMENTED, so the daemon calls unary
+    HOOKD_CONFORMANCE_NOT_SERVING_MS  health answers NOT_SERVING for this many milliseconds after
+                                      the server starts listening, then SERVING (default 0), e.g.
+                                      to hold off a daemon's re-admission of a restarted plugin
+Any other value of either is refused with a message naming it.
+
 Run: ``PYTHONPATH=hooks-examples/python python conformance_plugin.py`` with
-$HOOKD_PLUGIN_SOCKET set (or ``--listen ADDRESS``).
+$HOOKD_PLUGIN_SOCKET set (a managed plugin), or ``--listen ADDRESS`` (unix:PATH or HOST:PORT;
+e.g. a remote plugin killed and started again on the same address).
 """
 
 from __future__ import annotations
@@ -58,13 +87,15 @@ import signal
 import sys
 import threading
 from concurrent import futures
-from typing import Callable, Union
+from typing import Callable, NoReturn, Protocol, Union
 
 import grpc
 from google.protobuf.message import Message as ProtoMessage
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from hookd.v1 import plugin_pb2, points_pb2, types_pb2
+
+import conformance_attach
 
 LANG = "python"
 NAME = f"conformance-{LANG}"
@@ -74,10 +105,23 @@ POLICY_ENV = "HOOKD_CONFORMANCE_FAILURE_POLICY"
 POINTS_ENV = "HOOKD_CONFORMANCE_POINTS"
 RECORDS_ENV = "HOOKD_CONFORMANCE_RECORDS"
 UNREACHABLE_ENV = "HOOKD_CONFORMANCE_UNREACHABLE"
+TRANSPORT_ENV = "HOOKD_CONFORMANCE_TRANSPORT"
+NOT_SERVING_ENV = "HOOKD_CONFORMANCE_NOT_SERVING_MS"
 SECRET = "SECRET-1234"
 GRACE_SECONDS = 2.0
 
 Answer = Union[ProtoMessage, bytes]
+
+
+class CallContext(Protocol):
+    """What the point methods use of their call: a grpc.ServicerContext on unary, a
+    conformance_attach.StreamCall on the stream."""
+
+    def time_remaining(self) -> float | None: ...
+
+    def add_callback(self, callback: Callable[[], None]) -> bool: ...
+
+    def abort(self, code: grpc.StatusCode, details: str) -> NoReturn: ...
 
 
 def _policy() -> int:
@@ -87,6 +131,21 @@ def _policy() -> int:
     if value == "fail-closed":
         return types_pb2.FAILURE_POLICY_FAIL_CLOSED
     raise SystemExit(f"{NAME}: ${POLICY_ENV} must be fail-closed or fail-open, got {value!r}")
+
+
+def _stream() -> bool:
+    """True when $HOOKD_CONFORMANCE_TRANSPORT asks for the stream."""
+    value = os.environ.get(TRANSPORT_ENV, "")
+    if value not in ("", "unary", "stream"):
+        raise SystemExit(f"{NAME}: ${TRANSPORT_ENV} must be unary or stream, got {value!r}")
+    return value == "stream"
+
+
+def _not_serving_seconds() -> float:
+    value = os.environ.get(NOT_SERVING_ENV, "0")
+    if not value.isdigit():
+        raise SystemExit(f"{NAME}: ${NOT_SERVING_ENV} must be a whole number of milliseconds, got {value!r}")
+    return int(value) / 1000
 
 
 # The points this plugin serves, by the daemon's names.
@@ -138,8 +197,9 @@ def _enum_name(value: str, prefix: str) -> str:
     return value.removeprefix(prefix).lower().replace("_", "-")
 
 
-def _record(point: str, session: types_pb2.SessionInfo, fields: dict[str, object]) -> None:
-    """Writes what a notification received, atomically, where the test reads it."""
+def _record(point: str, session: types_pb2.SessionInfo, fields: dict[str, object], name: str = "") -> None:
+    """Writes what a call received, atomically, where the test reads it: <name>.<session id>.json
+    (the name is the point's unless given)."""
     directory = os.environ.get(RECORDS_ENV)
     if not directory:
         return
@@ -154,7 +214,7 @@ def _record(point: str, session: types_pb2.SessionInfo, fields: dict[str, object
     handle, temporary = tempfile.mkstemp(dir=directory, prefix=".record-")
     with os.fdopen(handle, "w") as out:
         json.dump(record, out)
-    os.replace(temporary, os.path.join(directory, f"{point}.{session.session_id}.json"))
+    os.replace(temporary, os.path.join(directory, f"{name or point}.{session.session_id}.json"))
 
 
 def _garbage(point: int) -> bytes:
@@ -162,7 +222,7 @@ def _garbage(point: int) -> bytes:
     return bytes([(point << 3) | 0, 1])
 
 
-def _hang(context: grpc.ServicerContext) -> None:
+def _hang(context: CallContext) -> None:
     """Blocks until the call is over (its deadline passed or the caller cancelled)."""
     over = threading.Event()
     if context.add_callback(over.set):
@@ -175,19 +235,24 @@ def _crash() -> None:
     os._exit(1)
 
 
-def _check_deadline(context: grpc.ServicerContext) -> None:
+def _check_deadline(context: CallContext) -> None:
     remaining = context.time_remaining()
     if remaining is not None and remaining <= 0:
         context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the answer")
 
 
-def _scenario_of_call(call: types_pb2.ToolCall) -> str:
+def _argument(call: types_pb2.ToolCall, key: str) -> str:
+    """A string field of the call's arguments; "" when absent, not a string, or not JSON."""
     try:
         arguments = json.loads(call.arguments_json)
     except ValueError:
         return ""
-    scenario = arguments.get("scenario") if isinstance(arguments, dict) else None
-    return scenario if isinstance(scenario, str) else ""
+    value = arguments.get(key) if isinstance(arguments, dict) else None
+    return value if isinstance(value, str) else ""
+
+
+def _scenario_of_call(call: types_pb2.ToolCall) -> str:
+    return _argument(call, "scenario")
 
 
 def _message_text(message: types_pb2.Message) -> str:
@@ -245,7 +310,7 @@ def _pass(decision_type):  # type: ignore[no-untyped-def]
     return decision
 
 
-def _common(scenario: str, point: int, context: grpc.ServicerContext) -> Answer | None:
+def _common(scenario: str, point: int, context: CallContext) -> Answer | None:
     """The fault scenarios every point shares; None when the scenario is point-specific."""
     if scenario == "hang":
         _hang(context)
@@ -263,14 +328,106 @@ def _common(scenario: str, point: int, context: grpc.ServicerContext) -> Answer 
     return None
 
 
+class Rendezvous:
+    """Moments of paired calls (the arguments' "pair"), so that one call can wait for another:
+    fast for the slow call to be in flight, slow for fast's answer, end-stream for its hang call."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._moments: dict[tuple[str, str], threading.Event] = {}
+
+    def _moment(self, pair: str, moment: str) -> threading.Event:
+        with self._lock:
+            return self._moments.setdefault((pair, moment), threading.Event())
+
+    def reached(self, pair: str, moment: str) -> None:
+        self._moment(pair, moment).set()
+
+    def wait(self, pair: str, moment: str, context: CallContext) -> bool:
+        """Blocks until the moment is reached (True) or the call's deadline passed (False)."""
+        return self._moment(pair, moment).wait(context.time_remaining())
+
+
+SLOW_IN_FLIGHT = "slow in flight"
+FAST_ANSWERED = "fast answered"
+HANG_IN_FLIGHT = "hang in flight"
+
+# The point methods by Point value (also the AttachCall field: 10 + that value).
+POINT_METHODS: dict[int, tuple[str, Callable[[bytes], ProtoMessage]]] = {
+    types_pb2.POINT_PRE_STEP: ("PreStep", plugin_pb2.PreStepRequest.FromString),
+    types_pb2.POINT_PRE_TOOL: ("PreTool", plugin_pb2.PreToolRequest.FromString),
+    types_pb2.POINT_POST_TOOL: ("PostTool", plugin_pb2.PostToolRequest.FromString),
+    types_pb2.POINT_TURN_STOPPING: ("TurnStopping", plugin_pb2.TurnStoppingRequest.FromString),
+    types_pb2.POINT_REWRITE: ("Rewrite", plugin_pb2.RewriteRequest.FromString),
+    types_pb2.POINT_APPROVAL: ("Approve", plugin_pb2.ApproveRequest.FromString),
+    types_pb2.POINT_SESSION_END: ("SessionEnd", plugin_pb2.SessionEndRequest.FromString),
+    types_pb2.POINT_TURN_END: ("TurnEnd", plugin_pb2.TurnEndRequest.FromString),
+    types_pb2.POINT_AGENT_EVENT: ("AgentEvent", plugin_pb2.AgentEventRequest.FromString),
+}
+
+
 class Conformance:
     """The HookPlugin methods; each returns a response message or raw bytes."""
 
-    def __init__(self, failure_policy: int, points: list[int]) -> None:
+    def __init__(self, failure_policy: int, points: list[int], stream: bool) -> None:
         self._failure_policy = failure_policy
         self._points = points
+        self._stream = stream
+        self._pairs = Rendezvous()
 
-    def Describe(self, request: plugin_pb2.DescribeRequest, context: grpc.ServicerContext) -> Answer:
+    # ---- what both transports call besides the RPCs ----
+
+    def call(self, point: int, request: ProtoMessage, context: CallContext) -> Answer:
+        method: Callable[[ProtoMessage, CallContext], Answer] = getattr(self, POINT_METHODS[point][0])
+        return method(request, context)
+
+    def contract_scenario(self, point: int, request: ProtoMessage) -> tuple[str, str]:
+        """The scenario and pair of an approval call (the stream contract's point); ("", "")
+        at every other point."""
+        if not isinstance(request, plugin_pb2.ApproveRequest):
+            return "", ""
+        return _scenario_of_call(request.event.call), _argument(request.event.call, "pair")
+
+    def answered(self, point: int, request: ProtoMessage) -> None:
+        """The answer to request went out (returned on unary; queued, in order, on the stream)."""
+        scenario, pair = self.contract_scenario(point, request)
+        if scenario == "fast" and pair:
+            self._pairs.reached(pair, FAST_ANSWERED)
+
+    def wait_for_hang(self, pair: str, context: CallContext) -> bool:
+        """Blocks until the hang call of pair is in flight (True) or the deadline passed."""
+        return self._pairs.wait(pair, HANG_IN_FLIGHT, context)
+
+    def _stream_contract(self, request: plugin_pb2.ApproveRequest, context: CallContext) -> Answer | None:
+        """The stream-contract scenarios (see the module's docstring); None for any other."""
+        scenario, pair = self.contract_scenario(types_pb2.POINT_APPROVAL, request)
+        session = request.event.session
+        if scenario == "slow":
+            self._pairs.reached(pair, SLOW_IN_FLIGHT)
+            if not self._pairs.wait(pair, FAST_ANSWERED, context):
+                context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, f"the fast call of pair {pair!r} was not answered in time")
+            return _approve(points_pb2.ApprovalDecision(reject=points_pb2.Reject(reason=f"conformance: slow, answered after fast by {LANG}")))
+        if scenario == "fast":
+            if not self._pairs.wait(pair, SLOW_IN_FLIGHT, context):
+                context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, f"the slow call of pair {pair!r} never came")
+            return _approve(points_pb2.ApprovalDecision(reject=points_pb2.Reject(reason=f"conformance: fast, answered before slow by {LANG}")))
+        if scenario == "await-cancel":
+            _record("approval", session, {}, name="received")
+            _hang(context)
+            reason = "deadline" if context.time_remaining() == 0 else "cancelled"
+            _record("approval", session, {"reason": reason}, name="cancel")
+            context.abort(grpc.StatusCode.CANCELLED, "the call ended before an answer")
+        if scenario == "answer-twice":  # the second answer is the stream's (conformance_attach.py)
+            return _approve(points_pb2.ApprovalDecision(reject=points_pb2.Reject(reason=f"conformance: first answer by {LANG}")))
+        if scenario == "end-stream":  # on the stream it never gets here (conformance_attach.py)
+            context.abort(grpc.StatusCode.UNAVAILABLE, "end-stream: a unary call has no stream to end")
+        if scenario == "hang" and pair:
+            self._pairs.reached(pair, HANG_IN_FLIGHT)
+        return None
+
+    # ---- the RPCs ----
+
+    def Describe(self, request: plugin_pb2.DescribeRequest, context: CallContext) -> Answer:
         subscriptions = [
             plugin_pb2.Subscription(
                 point=point,
@@ -279,11 +436,12 @@ class Conformance:
             )
             for point in self._points
         ]
-        return plugin_pb2.DescribeResponse(
-            manifest=plugin_pb2.PluginManifest(name=NAME, version="1.0.0", subscriptions=subscriptions)
-        )
+        # Unary leaves the transport unset, as a plugin written before streams does.
+        transport = plugin_pb2.PLUGIN_TRANSPORT_STREAM if self._stream else plugin_pb2.PLUGIN_TRANSPORT_UNSPECIFIED
+        manifest = plugin_pb2.PluginManifest(name=NAME, version="1.0.0", subscriptions=subscriptions, transport=transport)
+        return plugin_pb2.DescribeResponse(manifest=manifest)
 
-    def PreTool(self, request: plugin_pb2.PreToolRequest, context: grpc.ServicerContext) -> Answer:
+    def PreTool(self, request: plugin_pb2.PreToolRequest, context: CallContext) -> Answer:
         scenario = _scenario_of_call(request.event.call)
         common = _common(scenario, types_pb2.POINT_PRE_TOOL, context)
         if common is not None:
@@ -297,7 +455,7 @@ class Conformance:
             return _pre_tool(points_pb2.PreToolDecision(ask=points_pb2.Ask(reason=f"conformance: asked by {LANG}")))
         return _pre_tool(_pass(points_pb2.PreToolDecision))
 
-    def PostTool(self, request: plugin_pb2.PostToolRequest, context: grpc.ServicerContext) -> Answer:
+    def PostTool(self, request: plugin_pb2.PostToolRequest, context: CallContext) -> Answer:
         scenario = _scenario_of_call(request.event.call)
         common = _common(scenario, types_pb2.POINT_POST_TOOL, context)
         if common is not None:
@@ -324,7 +482,7 @@ class Conformance:
             return _post_tool(points_pb2.PostToolDecision(accept=points_pb2.Accept(additional_contexts=[forged])))
         return _post_tool(_pass(points_pb2.PostToolDecision))
 
-    def PreStep(self, request: plugin_pb2.PreStepRequest, context: grpc.ServicerContext) -> Answer:
+    def PreStep(self, request: plugin_pb2.PreStepRequest, context: CallContext) -> Answer:
         text = _first_text(request.event.messages)
         common = _common(text, types_pb2.POINT_PRE_STEP, context)
         if common is not None:
@@ -348,7 +506,7 @@ class Conformance:
             return _pre_step(points_pb2.PreStepDecision(enter=points_pb2.Enter(messages=messages + [forged])))
         return _pre_step(_pass(points_pb2.PreStepDecision))
 
-    def Rewrite(self, request: plugin_pb2.RewriteRequest, context: grpc.ServicerContext) -> Answer:
+    def Rewrite(self, request: plugin_pb2.RewriteRequest, context: CallContext) -> Answer:
         call = request.event.call
         scenario = _scenario_of_call(call)
         common = _common(scenario, types_pb2.POINT_REWRITE, context)
@@ -373,8 +531,11 @@ class Conformance:
             return _replace(json.dumps(arguments))
         return _rewrite(_pass(points_pb2.RewriteDecision))
 
-    def Approve(self, request: plugin_pb2.ApproveRequest, context: grpc.ServicerContext) -> Answer:
+    def Approve(self, request: plugin_pb2.ApproveRequest, context: CallContext) -> Answer:
         scenario = _scenario_of_call(request.event.call)
+        contract = self._stream_contract(request, context)
+        if contract is not None:
+            return contract
         common = _common(scenario, types_pb2.POINT_APPROVAL, context)
         if common is not None:
             return common
@@ -385,7 +546,7 @@ class Conformance:
             return _approve(points_pb2.ApprovalDecision(reject=points_pb2.Reject(reason=f"conformance: rejected by {LANG}")))
         return _approve(_pass(points_pb2.ApprovalDecision))
 
-    def TurnStopping(self, request: plugin_pb2.TurnStoppingRequest, context: grpc.ServicerContext) -> Answer:
+    def TurnStopping(self, request: plugin_pb2.TurnStoppingRequest, context: CallContext) -> Answer:
         event = request.event
         text = _message_text(event.last_assistant_message) if event.HasField("last_assistant_message") else ""
         common = _common(text, types_pb2.POINT_TURN_STOPPING, context)
@@ -400,19 +561,19 @@ class Conformance:
             return _turn_stopping(points_pb2.TurnStoppingDecision(steer=points_pb2.Steer(messages=[forged])))
         return _turn_stopping(_pass(points_pb2.TurnStoppingDecision))
 
-    def SessionEnd(self, request: plugin_pb2.SessionEndRequest, context: grpc.ServicerContext) -> Answer:
+    def SessionEnd(self, request: plugin_pb2.SessionEndRequest, context: CallContext) -> Answer:
         event = request.event
         reason = _enum_name(types_pb2.SessionEndReason.Name(event.reason), "SESSION_END_REASON_")
         _record("session-end", event.session, {"reason": reason, "detail": event.detail, "turns": event.turns})
         return plugin_pb2.SessionEndResponse()
 
-    def TurnEnd(self, request: plugin_pb2.TurnEndRequest, context: grpc.ServicerContext) -> Answer:
+    def TurnEnd(self, request: plugin_pb2.TurnEndRequest, context: CallContext) -> Answer:
         event = request.event
         outcome = _enum_name(points_pb2.TurnEndOutcome.Name(event.outcome), "TURN_END_OUTCOME_")
         _record("turn-end", event.session, {"turn": event.turn, "outcome": outcome, "detail": event.detail, "steps": event.steps})
         return plugin_pb2.TurnEndResponse()
 
-    def AgentEvent(self, request: plugin_pb2.AgentEventRequest, context: grpc.ServicerContext) -> Answer:
+    def AgentEvent(self, request: plugin_pb2.AgentEventRequest, context: CallContext) -> Answer:
         event = request.event
         dialect = _enum_name(types_pb2.AgentDialect.Name(event.dialect), "AGENT_DIALECT_")
         # The payload's JSON text exactly as the daemon sent it (its canonical form).
@@ -425,43 +586,53 @@ def _serialize(answer: Answer) -> bytes:
     return answer if isinstance(answer, bytes) else answer.SerializeToString()
 
 
-def _service(plugin: Conformance) -> grpc.GenericRpcHandler:
-    methods: dict[str, tuple[Callable[..., Answer], Callable[[bytes], ProtoMessage]]] = {
-        "Describe": (plugin.Describe, plugin_pb2.DescribeRequest.FromString),
-        "PreStep": (plugin.PreStep, plugin_pb2.PreStepRequest.FromString),
-        "PreTool": (plugin.PreTool, plugin_pb2.PreToolRequest.FromString),
-        "PostTool": (plugin.PostTool, plugin_pb2.PostToolRequest.FromString),
-        "TurnStopping": (plugin.TurnStopping, plugin_pb2.TurnStoppingRequest.FromString),
-        "Rewrite": (plugin.Rewrite, plugin_pb2.RewriteRequest.FromString),
-        "Approve": (plugin.Approve, plugin_pb2.ApproveRequest.FromString),
-        "SessionEnd": (plugin.SessionEnd, plugin_pb2.SessionEndRequest.FromString),
-        "TurnEnd": (plugin.TurnEnd, plugin_pb2.TurnEndRequest.FromString),
-        "AgentEvent": (plugin.AgentEvent, plugin_pb2.AgentEventRequest.FromString),
+def _unary(plugin: Conformance, point: int) -> Callable[[ProtoMessage, CallContext], Answer]:
+    def answer(request: ProtoMessage, context: CallContext) -> Answer:
+        answered = plugin.call(point, request, context)
+        plugin.answered(point, request)
+        return answered
+
+    return answer
+
+
+def _service(plugin: Conformance, stream: bool) -> grpc.GenericRpcHandler:
+    """The unary RPCs, and Attach when serving the stream (without it grpcio answers
+    UNIMPLEMENTED, which makes the daemon call unary)."""
+    handlers: dict[str, grpc.RpcMethodHandler] = {
+        "Describe": grpc.unary_unary_rpc_method_handler(
+            plugin.Describe, request_deserializer=plugin_pb2.DescribeRequest.FromString, response_serializer=_serialize
+        ),
     }
-    return grpc.method_handlers_generic_handler(
-        SERVICE,
-        {
-            name: grpc.unary_unary_rpc_method_handler(
-                behaviour, request_deserializer=deserialize, response_serializer=_serialize
-            )
-            for name, (behaviour, deserialize) in methods.items()
-        },
-    )
+    for point, (name, deserialize) in POINT_METHODS.items():
+        handlers[name] = grpc.unary_unary_rpc_method_handler(
+            _unary(plugin, point), request_deserializer=deserialize, response_serializer=_serialize
+        )
+    if stream:
+        handlers["Attach"] = conformance_attach.attach_handler(plugin)
+    return grpc.method_handlers_generic_handler(SERVICE, handlers)
 
 
-def serve(address: str) -> None:
+def serve(address: str, stream: bool, not_serving_seconds: float) -> None:
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=16))
-    server.add_generic_rpc_handlers((_service(Conformance(_policy(), _points())),))
+    server.add_generic_rpc_handlers((_service(Conformance(_policy(), _points(), stream), stream),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    for service in ("", SERVICE):
-        health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
+
+    def set_health(status: int) -> None:
+        for service in ("", SERVICE):
+            health_servicer.set(service, status)
+
+    set_health(health_pb2.HealthCheckResponse.NOT_SERVING if not_serving_seconds else health_pb2.HealthCheckResponse.SERVING)
     server.add_insecure_port(address)
 
     stopping = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopping.set())
     server.start()
+    if not_serving_seconds:
+        serving = threading.Timer(not_serving_seconds, set_health, (health_pb2.HealthCheckResponse.SERVING,))
+        serving.daemon = True
+        serving.start()
     sys.stderr.write(f"{NAME} {os.getpid()}: serving on {address}\n")
     sys.stderr.flush()
     stopping.wait()
@@ -476,10 +647,11 @@ def main(argv: list[str] | None = None) -> int:
     if os.environ.get(UNREACHABLE_ENV):
         sys.stderr.write(f"{NAME} {os.getpid()}: ${UNREACHABLE_ENV} is set: exiting before serving\n")
         return 3
+    stream, not_serving_seconds = _stream(), _not_serving_seconds()  # bad values fail before serving
     address = args.listen or (f"unix:{path}" if (path := os.environ.get(SOCKET_ENV)) else None)
     if address is None:
         parser.error(f"no address: pass --listen or set {SOCKET_ENV}")
-    serve(address)
+    serve(address, stream, not_serving_seconds)
     return 0
 
 

@@ -23,6 +23,10 @@
 // session-end, turn-end: record the event as JSON in $HOOKD_CONFORMANCE_RECORDS/<point>.<session
 // id>.json before answering. agent-event (subscribed with the matcher "Conformance*"): record the
 // dialect, the event name and the payload's JSON text the same way. Anything else passes.
+// The stream contract, at approval (paired by the arguments' "pair"): slow (answers once the
+// pair's fast call has been answered), fast (answers once the pair's slow call is in flight),
+// await-cancel (records its arrival and, once the daemon cancels it, why; answers nothing); see
+// ../python/conformance_plugin.py.
 //
 // servePlugin validates and encodes every answer, so the answers no valid decision can express
 // (garbage, wrong-variant, invalid, and the rewrite's non-object, patch-non-object and
@@ -71,8 +75,8 @@ const withText = (message, text) => ({ ...message, content: [{ type: "text", tex
 /** SESSION_END_REASON_DAEMON_STOPPING or daemon_stopping -> daemon-stopping: the record's language-neutral form. */
 const enumName = (value, prefix) => String(value).replace(prefix, "").toLowerCase().replaceAll("_", "-");
 
-/** Writes what a notification received, atomically, where the test reads it. */
-function record(point, session, fields) {
+/** Writes what a call received, atomically, where the test reads it: <name>.<session id>.json. */
+function record(point, session, fields, name = point) {
   const dir = process.env.HOOKD_CONFORMANCE_RECORDS;
   if (!dir) return;
   const written = {
@@ -83,9 +87,9 @@ function record(point, session, fields) {
     agentType: session.agentType ?? "",
     ...fields,
   };
-  const temporary = join(dir, `.record-${process.pid}-${point}-${session.sessionId}`);
+  const temporary = join(dir, `.record-${process.pid}-${name}-${session.sessionId}`);
   writeFileSync(temporary, JSON.stringify(written));
-  renameSync(temporary, join(dir, `${point}.${session.sessionId}.json`));
+  renameSync(temporary, join(dir, `${name}.${session.sessionId}.json`));
 }
 const scenarioOfCall = (call) => {
   const args = call.arguments;
@@ -104,6 +108,46 @@ const crash = () => {
   process.stderr.write(`${NAME} ${process.pid}: crashing mid-call\n`);
   process.exit(1);
 };
+
+/** Moments of paired calls (the arguments' "pair"): one call reaches a moment, another waits for it. */
+const moments = new Map();
+function moment(pair, name) {
+  const key = `${pair}\u0000${name}`;
+  let found = moments.get(key);
+  if (found === undefined) {
+    let reach;
+    const reached = new Promise((resolve) => (reach = resolve));
+    found = { reached, reach };
+    moments.set(key, found);
+  }
+  return found;
+}
+/** Resolves once the moment is reached; rejects as hang does when the call ends first. */
+const reachedOrOver = (pair, name, signal) => Promise.race([moment(pair, name).reached, hang(signal)]);
+
+/** The stream-contract scenarios at approval; undefined for every other scenario. */
+function streamContract(scenario, event, signal) {
+  const pair = typeof event.call.arguments?.pair === "string" ? event.call.arguments.pair : "";
+  if (scenario === "slow") {
+    moment(pair, "slow in flight").reach();
+    return reachedOrOver(pair, "fast answered", signal).then(() => reject(`conformance: slow, answered after fast by ${LANG}`));
+  }
+  if (scenario === "fast") {
+    return reachedOrOver(pair, "slow in flight", signal).then(() => {
+      // After the SDK has written this answer (it does so as the handler's promise settles).
+      setImmediate(() => moment(pair, "fast answered").reach());
+      return reject(`conformance: fast, answered before slow by ${LANG}`);
+    });
+  }
+  if (scenario === "await-cancel") {
+    record("approval", event.session, {}, "received");
+    return hang(signal).catch((reason) => {
+      record("approval", event.session, { reason: reason?.name === "TimeoutError" ? "deadline" : "cancelled" }, "cancel");
+      throw reason;
+    });
+  }
+  return undefined;
+}
 
 /** The fault scenarios every point shares that a typed handler can act out; undefined otherwise. */
 function common(scenario, signal) {
@@ -161,6 +205,8 @@ const handlers = {
     failurePolicy,
     handler: (event, ctx) => {
       const scenario = scenarioOfCall(event.call);
+      const contract = streamContract(scenario, event, ctx.signal);
+      if (contract !== undefined) return contract;
       const faulty = common(scenario, ctx.signal);
       if (faulty !== undefined) return faulty;
       if (scenario === "approve") return approve();
