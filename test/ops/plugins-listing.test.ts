@@ -75,7 +75,7 @@ function shownFields(text: string): { plugin: string; key: string; text: string 
     if (what === "subscriptions") fields.push({ plugin, key: "subscriptions", text: value });
     else if (what === "last error") fields.push({ plugin, key: "lastError", text: value });
     else {
-      const transport = /^(stream|unary)(?:, (\d+) answers refused)?$/.exec(value);
+      const transport = /^(stream|unary)(?:, (\d+) answers? refused)?$/.exec(value);
       if (transport === null) throw new Error(`a transport line this test does not know: ${line}`);
       fields.push({ plugin, key: "transport", text: transport[1] ?? "" });
       if (transport[2] !== undefined) fields.push({ plugin, key: "refusedAnswers", text: transport[2] });

@@ -3,6 +3,7 @@
 // text can show no field the JSON leaves out.
 import { pb } from "@hookd/sdk/internal";
 import { micros, pointName } from "./admin-format.js";
+import { tidy } from "./check-report.js";
 import { table } from "./table.js";
 
 const HEALTH_NAMES: Readonly<Record<number, string>> = {
@@ -51,7 +52,7 @@ export function pluginView(p: pb.PluginStatus): PluginView {
     subscriptions: p.subscriptions,
     transport: p.transport,
     refusedAnswers: Number(p.refusedAnswers),
-    lastError: p.lastError,
+    lastError: tidy(p.lastError),
   };
 }
 
@@ -66,7 +67,7 @@ export function pluginsText(views: readonly PluginView[]): string {
   const lines = [
     // A plugin not described yet gates by a fallback; say which (fail-closed never silently opens).
     ...views.filter((p) => p.subscriptions !== "" && p.subscriptions !== "described").map((p) => `${p.name}: subscriptions: ${p.subscriptions}`),
-    ...views.filter((p) => p.transport !== "").map((p) => `${p.name}: transport: ${p.transport}${p.refusedAnswers > 0 ? `, ${p.refusedAnswers} answers refused` : ""}`),
+    ...views.filter((p) => p.transport !== "").map((p) => `${p.name}: transport: ${p.transport}${p.refusedAnswers > 0 ? `, ${p.refusedAnswers} ${p.refusedAnswers === 1 ? "answer" : "answers"} refused` : ""}`),
     ...views.filter((p) => p.lastError !== "").map((p) => `${p.name}: last error: ${p.lastError}`),
   ];
   return table(["PLUGIN", "KIND", "HEALTH", "CALLS", "FAILURES", "P50", "P99", "RESTARTS", "POINTS", "TARGET"], rows) + lines.map((line) => `${line}\n`).join("");
