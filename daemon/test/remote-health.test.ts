@@ -105,6 +105,23 @@ describe("a plugin unreachable at start", () => {
   });
 });
 
+describe("admission of a starting process (admit)", () => {
+  it("keeps the polls made while it binds its socket out of the last error once admitted, and names the last one if it never is", async () => {
+    const address = `unix://${join(dir, "starting.sock")}`;
+    const remote = plugin(address, { managed: { crashed: async () => false } });
+    const admitted = remote.admit({ signal: new AbortController().signal, timeoutMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100)); // a few polls find nothing listening
+    const server = await servePlugin(definePlugin({ name: "p", points: { "pre-tool": () => allow() } }), { address, onError: () => {} });
+    cleanups.push(() => server.close());
+    expect(await admitted).toBe(true);
+    expect(remote.status()).toMatchObject({ health: "serving", lastError: "" });
+
+    const never = plugin(`unix://${join(dir, "never.sock")}`, { managed: { crashed: async () => false } });
+    expect(await never.admit({ signal: new AbortController().signal, timeoutMs: 200 })).toBe(false);
+    expect(never.status().lastError).toMatch(/health check: UNAVAILABLE/);
+  });
+});
+
 describe("ejection", () => {
   it("ejects after N consecutive failures, fails fast without an RPC, and re-admits once the health check passes", async () => {
     const ServingStatus = pb.health.HealthCheckResponse_ServingStatus;

@@ -126,7 +126,7 @@ export class Admission {
     // Start-up polls stay frequent: a freshly spawned process binds its socket within moments.
     const { initialBackoffMs, maxBackoffMs } = this.#options.policy;
     try {
-      return await this.#probeLoop(signal, initialBackoffMs, Math.min(maxBackoffMs, 1_000));
+      return await this.#probeLoop(signal, initialBackoffMs, Math.min(maxBackoffMs, 1_000), true);
     } finally {
       clearTimeout(timer);
     }
@@ -245,28 +245,41 @@ export class Admission {
     })();
   }
 
-  /** Never throws; false when the signal aborted first. */
-  async #probeLoop(signal: AbortSignal, firstDelayMs: number, maxDelayMs: number): Promise<boolean> {
+  /**
+   * Never throws; false when the signal aborted first. While `starting` (a process binding its
+   * socket), a failed attempt is expected and becomes the last error only if admission gives up.
+   */
+  async #probeLoop(signal: AbortSignal, firstDelayMs: number, maxDelayMs: number, starting = false): Promise<boolean> {
     let wait = firstDelayMs;
     const epoch = this.#epoch;
-    for (;;) {
-      if (signal.aborted || this.#closed || epoch !== this.#epoch) return false;
-      let why: string | undefined;
-      try {
-        why = await this.#attempt(signal);
-      } catch (error) {
-        why = error instanceof Error ? error.message : String(error);
+    let unrecorded: string | undefined;
+    try {
+      for (;;) {
+        if (signal.aborted || this.#closed || epoch !== this.#epoch) return false;
+        let why: string | undefined;
+        try {
+          why = await this.#attempt(signal);
+        } catch (error) {
+          why = error instanceof Error ? error.message : String(error);
+        }
+        if (why === undefined) {
+          unrecorded = undefined;
+          return true;
+        }
+        if (signal.aborted || epoch !== this.#epoch) return false;
+        if (starting) unrecorded = why;
+        else this.failed(why);
+        // A lost connection that cannot be re-admitted at once is unavailable, with why.
+        if (this.#health === "connecting") this.#setHealth("unavailable", why);
+        this.#options.log.debug("plugin probe failed", { error: why, retryInMs: wait });
+        if (!(await sleep(wait, signal))) return false;
+        wait = Math.min(wait * 2, maxDelayMs);
       }
-      if (why === undefined) return true;
-      if (signal.aborted || epoch !== this.#epoch) return false;
-      this.failed(why);
-      // A lost connection that cannot be re-admitted at once is unavailable, with why.
-      if (this.#health === "connecting") this.#setHealth("unavailable", why);
-      this.#options.log.debug("plugin probe failed", { error: why, retryInMs: wait });
-      if (!(await sleep(wait, signal))) return false;
-      wait = Math.min(wait * 2, maxDelayMs);
+    } finally {
+      if (unrecorded !== undefined) this.failed(unrecorded);
     }
   }
+
 
   #setHealth(health: PluginHealth, reason: string): void {
     const previous = this.#health;
