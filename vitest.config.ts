@@ -1,12 +1,16 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { resolveLanes } from "./scripts/test-lanes.mjs";
 
 // Tests import the workspace packages' TypeScript sources through the "source" export condition,
 // so no build is needed to run them; processes and worker threads the tests start run the built
-// dist/. Hence two lanes: "unit" (sdk/test, daemon/test) runs no built code in a child process
-// or worker thread, so it passes on a fresh clone; "e2e" (test/) does, after `npm run test:e2e`
-// has built and prepared it.
+// dist/. One project per test lane (scripts/test-lanes.mjs): the "unit:" lanes (sdk/test,
+// daemon/test) run no built code in a child process or worker thread, so they pass on a fresh
+// clone; the "e2e:" lanes do, after `npm run test:e2e` has built and prepared them. Loading this
+// config fails when a test file is in no lane, so a new file never silently runs nowhere.
 const conditions = ["source", "node", "import", "default"];
+
+const lanes = resolveLanes(import.meta.dirname);
 
 export default defineConfig({
   resolve: { conditions },
@@ -16,19 +20,10 @@ export default defineConfig({
     // even on a 2-core machine (vitest's default there is one: cores - 1).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
-      {
-        extends: true,
-        test: { name: "unit", include: ["sdk/test/**/*.test.ts", "daemon/test/**/*.test.ts"] },
-      },
-      {
-        extends: true,
-        test: {
-          name: "e2e",
-          include: ["test/**/*.test.ts", "hooks-examples/typescript/test/**/*.test.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-        },
-      },
+      ...lanes.map(({ lane, files }) => ({
+        extends: true as const,
+        test: { name: lane.name, include: [...files], ...(lane.kind === "e2e" ? { testTimeout: 60_000, hookTimeout: 120_000 } : {}) },
+      })),
       // The real agents' hook latency (bench/agents.mjs sets HOOKD_BENCH_AGENTS): a bench, never
       // part of `vitest run`, as tests assert behaviour and never durations.
       ...(process.env.HOOKD_BENCH_AGENTS === "1" ? [{ extends: true as const, test: { name: "agents-bench", include: ["bench/agents/*.run.ts"], testTimeout: 900_000 } }] : []),
