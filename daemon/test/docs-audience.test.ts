@@ -37,7 +37,8 @@ const PUBLIC_ISSUE =
 const INTERNAL_REFERENCES: Array<{ reason: string; pattern: RegExp }> = [
   { reason: "an internal issue number", pattern: /#\d+|\bissues? #?\d+\b|\bissue-\d+\b/i },
   { reason: "a work-round label", pattern: /\b(?:sessions?|stops?)\s+\d+\b/i },
-  { reason: "an internal planning item", pattern: /\bP\d+\b/ },
+  // P50, P90, P95, P99 and P999 are percentiles, not planning items.
+  { reason: "an internal planning item", pattern: /\bP(?!(?:50|90|95|99|999)\b)\d+\b/ },
   { reason: "history by commit or work round", pattern: /\bsince\s+(?:commit\s+`?[0-9a-f]{7,40}\b|`[0-9a-f]{7,40}`|session\b|stop\b)/i },
   { reason: "an internal design document", pattern: /\bthe seed\b|\bseed's\b|\/work\/shared\b|\bDESIGN\.md\b/i },
 ];

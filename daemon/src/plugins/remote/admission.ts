@@ -5,29 +5,15 @@
 // connection drops is "connecting" and gets no call until it is checked and described again.
 // Owns health, the channel and the last error; what a manifest turns into (listeners) is
 // plugin.ts's, and how a call fails is calls.ts's.
-import { setTimeout as delay } from "node:timers/promises";
 import type { ChannelCredentials, ChannelOptions } from "@grpc/grpc-js";
 import type { PointName } from "@hookd/sdk";
 import { PluginFault } from "../../engine/faults.js";
 import type { Logger } from "../../log.js";
 import type { PluginHealth } from "../source.js";
 import { RemoteConnection } from "./connection.js";
+import { notify, sleep } from "./health.js";
+import type { HealthChange, HealthPolicy } from "./health.js";
 import type { RemoteManifest } from "./manifest.js";
-import type { BackoffPolicy } from "./target.js";
-
-export interface HealthPolicy extends BackoffPolicy {
-  /** Consecutive failed calls after which the plugin is ejected until healthy again. */
-  readonly ejectAfterFailures: number;
-}
-
-export const DEFAULT_HEALTH_POLICY: HealthPolicy = Object.freeze({ ejectAfterFailures: 5, initialBackoffMs: 100, maxBackoffMs: 10_000 });
-
-export interface HealthChange {
-  readonly plugin: string;
-  readonly health: PluginHealth;
-  readonly previous: PluginHealth;
-  readonly reason: string;
-}
 
 export interface AdmissionOptions {
   /** The configured name: faults use it and DescribeRequest.plugin_name carries it. */
@@ -291,24 +277,5 @@ export class Admission {
     else log.warn("plugin health changed", { ...fields, ...(this.#lastError === undefined ? {} : { lastError: this.#lastError }) });
     const change: HealthChange = { plugin: name, health, previous, reason };
     for (const callback of this.#healthCallbacks) notify(log, () => callback(change));
-  }
-}
-
-/** Runs a subscriber's callback; one that throws is logged, never propagated. */
-export function notify(log: Logger, run: () => void): void {
-  try {
-    run();
-  } catch (error) {
-    log.error("plugin change callback threw", { error });
-  }
-}
-
-/** Resolves true after `ms`, false when `signal` aborts first (backoff waits that a close ends). */
-export async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  try {
-    await delay(ms, undefined, { signal });
-    return true;
-  } catch {
-    return false;
   }
 }
