@@ -129,7 +129,6 @@ export class EvaluateService {
   }
 
   #env<P extends EvaluatedPoint>(point: P, event: EventOf<P>, options: EvaluateOptions): PointEnv {
-    const { session } = event;
     const limits = this.#deps.limits();
     return {
       registry: this.#deps.registry(),
@@ -137,22 +136,22 @@ export class EvaluateService {
       signal: options.signal,
       // Bounded like the hosted loop's: session-end runs under the session-end budget, not the general point budget.
       pointBudgetMs: point === "session-end" ? limits.sessionEndBudgetMs : limits.pointBudgetMs,
-      scope: { sessionId: session.sessionId, agentId: session.agentId, ...scopeOf(event) },
+      scope: scopeOf(event),
       ...(this.#deps.tracing === undefined ? {} : { trace: this.#deps.tracing.under(options.trace) }),
     };
   }
 }
 
 /**
- * Where in the session an event sits: its turn and step (a turn end's steps, a session end's
- * turns), the call at tool points, the agent's event name at agent-event.
+ * Where in the session an event sits: its session, turn and step (a turn end's steps, a session
+ * end's turns), the call at tool points, the agent's event name at agent-event.
  */
-function scopeOf(of: object): Omit<EventScope, "sessionId" | "agentId"> {
-  const event = of as { turn?: number; step?: number; steps?: number; turns?: number; eventName?: string; call?: { turn: number; step: number; callId: string } };
-  return {
-    turn: event.turn ?? event.call?.turn ?? event.turns ?? 0,
-    step: event.step ?? event.call?.step ?? event.steps ?? 0,
-    ...(event.call ? { callId: event.call.callId } : {}),
-    ...(event.eventName === undefined ? {} : { eventName: event.eventName }),
-  };
+function scopeOf(of: { readonly session: SessionInfo }): EventScope {
+  const event = of as { session: SessionInfo; turn?: number; step?: number; steps?: number; turns?: number; eventName?: string; call?: { turn: number; step: number; callId: string } };
+  const { sessionId, agentId } = event.session;
+  const { call } = event;
+  const turn = event.turn ?? call?.turn ?? event.turns ?? 0;
+  const step = event.step ?? call?.step ?? event.steps ?? 0;
+  if (call !== undefined) return { sessionId, agentId, turn, step, callId: call.callId };
+  return event.eventName === undefined ? { sessionId, agentId, turn, step } : { sessionId, agentId, turn, step, eventName: event.eventName };
 }
