@@ -45,7 +45,7 @@ const decisionAt = (events: readonly EngineEvent[], point: PointName) => events.
 describe("a fail-open failure in the evaluate answers and the decision records", () => {
   it("pre-tool: the default allow names the failure, in the trace and the decision record", async () => {
     const { evaluate, events } = service([failing("pre-tool", "gate", "unavailable")]);
-    const answer = await evaluate.evaluatePreTool({ session, call: toolCall() }, live);
+    const answer = await evaluate.evaluate("pre-tool", { session, call: toolCall() }, live);
     expect(answer).toEqual({ decision: { kind: "allow" }, trace: defaultWith("unavailable") });
     expect(decisionAt(events, "pre-tool")).toMatchObject({ decision: "allow", decidedBy: "default", cause: "unavailable" });
   });
@@ -58,18 +58,18 @@ describe("a fail-open failure in the evaluate answers and the decision records",
       failing("rewrite", "rewriter", "crashed"),
       failing("turn-stopping", "stopper", "error_status"),
     ]);
-    const preStep = await evaluate.evaluatePreStep({ session, turn: 1, step: 1, messages: [] }, live);
+    const preStep = await evaluate.evaluate("pre-step", { session, turn: 1, step: 1, messages: [] }, live);
     expect(preStep).toEqual({ decision: { kind: "enter", messages: [] }, trace: defaultWith("deadline_exceeded") });
-    const approval = await evaluate.evaluateApproval({ session, call: toolCall(), reason: "may it?", askedBy: "asker" }, live);
+    const approval = await evaluate.evaluate("approval", { session, call: toolCall(), reason: "may it?", askedBy: "asker" }, live);
     expect(approval).toEqual({ decision: { kind: "pass" }, trace: defaultWith("unavailable") });
     const result = { isError: false as const, value: "ok", content: [{ type: "text" as const, text: "ok" }], contexts: [] };
-    const postTool = await evaluate.evaluatePostTool({ session, call: toolCall(), result }, live);
+    const postTool = await evaluate.evaluate("post-tool", { session, call: toolCall(), result }, live);
     expect(postTool.trace).toEqual(defaultWith("invalid_answer"));
     expect(postTool.decision).toEqual({ kind: "accept" });
     const call = toolCall();
-    const rewrite = await evaluate.evaluateRewrite({ session, call }, live);
+    const rewrite = await evaluate.evaluate("rewrite", { session, call }, live);
     expect(rewrite).toEqual({ outcome: { kind: "call", call }, trace: defaultWith("crashed") });
-    const stopping = await evaluate.evaluateTurnStopping({ session, turn: 1, step: 1, stopHookActive: false, steeredContinuations: 0 }, live);
+    const stopping = await evaluate.evaluate("turn-stopping", { session, turn: 1, step: 1, stopHookActive: false, steeredContinuations: 0 }, live);
     expect(stopping).toEqual({ decision: { kind: "pass" }, capped: false, trace: defaultWith("error_status") });
 
     const causes = Object.fromEntries(events.flatMap((e) => (e.type === "decision" ? [[e.point, [e.decidedBy, e.cause]]] : [])));
@@ -84,13 +84,13 @@ describe("a fail-open failure in the evaluate answers and the decision records",
 
   it("names the first failure in plugin order (priority, then name), not the first by name", async () => {
     const { evaluate } = service([failing("pre-tool", "a-later", "unavailable", 5), failing("pre-tool", "z-earlier", "invalid_answer", -5)]);
-    const answer = await evaluate.evaluatePreTool({ session, call: toolCall() }, live);
+    const answer = await evaluate.evaluate("pre-tool", { session, call: toolCall() }, live);
     expect(answer.trace).toEqual(defaultWith("invalid_answer"));
   });
 
   it("names no failure when a later plugin decides: the decision is that plugin's answer", async () => {
     const { evaluate, events } = service([failing("pre-tool", "down", "unavailable", -5), listener("pre-tool", "judge", () => deny("judged"))]);
-    const answer = await evaluate.evaluatePreTool({ session, call: toolCall() }, live);
+    const answer = await evaluate.evaluate("pre-tool", { session, call: toolCall() }, live);
     expect(answer).toEqual({ decision: { kind: "deny", reason: "judged" }, trace: { decidedBy: "judge", durationUs: expect.any(Number) as number } });
     expect(decisionAt(events, "pre-tool")).not.toHaveProperty("cause");
     // The failure itself is in its invocation record either way.

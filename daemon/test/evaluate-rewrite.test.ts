@@ -1,4 +1,4 @@
-// EvaluateService.evaluateRewrite over a real registry: a tool nobody rewrites is given back as
+// EvaluateService.evaluate("rewrite") over a real registry: a tool nobody rewrites is given back as
 // the same call without entering the chain (no rewrite decision on the bus), yet the in-flight
 // caps still refuse it and a cancelled caller still gets CANCELLED; a rewritten tool runs the chain.
 import { status } from "@grpc/grpc-js";
@@ -30,18 +30,18 @@ function call(toolName: string): ToolCall {
 const rewriteDecisions = (events: readonly EngineEvent[]) => events.filter((e) => e.type === "decision" && e.point === "rewrite");
 const live = (): AbortSignal => new AbortController().signal;
 
-describe("evaluateRewrite of a tool nobody rewrites", () => {
+describe("evaluate rewrite of a tool nobody rewrites", () => {
   it("gives back the same call, decided by default, without running the chain", async () => {
     const { evaluate, events, admission } = service(4);
     const read = call("Read");
-    const evaluation = await evaluate.evaluateRewrite({ session, call: read }, { signal: live() });
+    const evaluation = await evaluate.evaluate("rewrite", { session, call: read }, { signal: live() });
     expect(evaluation.outcome).toEqual({ kind: "call", call: read });
     expect(evaluation.outcome.kind === "call" && evaluation.outcome.call).toBe(read);
     expect(evaluation.trace.decidedBy).toBe("default");
     expect(admission.inflight).toBe(0);
 
     // The subscribed tool runs the chain: rewritten, and its decision is recorded.
-    const bash = await evaluate.evaluateRewrite({ session, call: call("Bash") }, { signal: live() });
+    const bash = await evaluate.evaluate("rewrite", { session, call: call("Bash") }, { signal: live() });
     expect(bash.outcome.kind === "call" && bash.outcome.call.argumentsJson).toBe('{"path":"a","confined":true}');
     expect(bash.trace.decidedBy).toBe("confine");
     expect(rewriteDecisions(events).map((e) => e.type === "decision" && e.scope.callId)).toEqual(["c-Bash"]);
@@ -50,12 +50,12 @@ describe("evaluateRewrite of a tool nobody rewrites", () => {
   it("is still refused over the per-agent cap, and counts toward it only while answering", async () => {
     const { evaluate, admission } = service(1);
     const held = admission.enter(session.agentId);
-    const refused = evaluate.evaluateRewrite({ session, call: call("Read") }, { signal: live() });
+    const refused = evaluate.evaluate("rewrite", { session, call: call("Read") }, { signal: live() });
     await expect(refused).rejects.toBeInstanceOf(StatusError);
     await expect(refused).rejects.toMatchObject({ code: status.RESOURCE_EXHAUSTED });
     await expect(refused).rejects.toThrow(/limits\.maxInflightPerAgent = 1/);
     held();
-    await expect(evaluate.evaluateRewrite({ session, call: call("Read") }, { signal: live() })).resolves.toMatchObject({ outcome: { kind: "call" } });
+    await expect(evaluate.evaluate("rewrite", { session, call: call("Read") }, { signal: live() })).resolves.toMatchObject({ outcome: { kind: "call" } });
     expect(admission.inflight).toBe(0);
   });
 
@@ -64,7 +64,7 @@ describe("evaluateRewrite of a tool nobody rewrites", () => {
     const cancelled = new AbortController();
     cancelled.abort(new Error("the agent went away"));
     for (const tool of ["Read", "Bash"]) {
-      const evaluation = evaluate.evaluateRewrite({ session, call: call(tool) }, { signal: cancelled.signal });
+      const evaluation = evaluate.evaluate("rewrite", { session, call: call(tool) }, { signal: cancelled.signal });
       await expect(evaluation).rejects.toMatchObject({ code: status.CANCELLED });
       await expect(evaluation).rejects.toThrow(/the agent went away/);
     }

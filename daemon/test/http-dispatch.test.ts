@@ -4,7 +4,7 @@
 // stop; an event without a typed point is logged, and dropped answer fields are warned about.
 import { describe, expect, it } from "vitest";
 import { deny, pass, reject } from "@hookd/sdk";
-import type { ToolCall } from "@hookd/sdk";
+import type { EvaluatedPoint, EvaluationOf, EventOf, ToolCall } from "@hookd/sdk";
 import { answerHook } from "../src/http/dispatch.js";
 import type { HookEvaluator } from "../src/http/dispatch.js";
 import { readHookRequest } from "../src/http/request.js";
@@ -15,20 +15,25 @@ const never = (): never => {
   throw new Error("not expected in this test");
 };
 
-function stub(overrides: Partial<HookEvaluator>, calls: string[]): HookEvaluator {
-  const base: HookEvaluator = {
-    evaluateSessionStart: never,
-    evaluatePreStep: never,
-    evaluateRewrite: never,
-    evaluatePreTool: never,
-    evaluateApproval: never,
-    evaluatePostTool: never,
-    evaluateTurnStopping: never,
-    evaluateTurnEnd: (event) => (calls.push(`turn-end:${event.outcome}:${event.detail}`), Promise.resolve()),
-    evaluateSessionEnd: never,
-    evaluateAgentEvent: (event) => (calls.push(`agent-event:${event.dialect}:${event.eventName}`), Promise.resolve()),
+/** A stub answer per evaluated point. */
+type Evaluations = { readonly [P in EvaluatedPoint]: (event: EventOf<P>) => Promise<EvaluationOf<P>> };
+
+function stub(overrides: Partial<Evaluations>, calls: string[]): HookEvaluator {
+  const base: Evaluations = {
+    "session-start": never,
+    "pre-step": never,
+    rewrite: never,
+    "pre-tool": never,
+    approval: never,
+    "post-tool": never,
+    "tool-result": never,
+    "turn-stopping": never,
+    "turn-end": (event) => (calls.push(`turn-end:${event.outcome}:${event.detail}`), Promise.resolve()),
+    "session-end": never,
+    "agent-event": (event) => (calls.push(`agent-event:${event.dialect}:${event.eventName}`), Promise.resolve()),
   };
-  return { ...base, ...overrides };
+  const evaluations: Evaluations = { ...base, ...overrides };
+  return { evaluate: (point, event) => (evaluations[point] as (event: unknown) => Promise<EvaluationOf<typeof point>>)(event) };
 }
 
 function logger(): { lines: Record<string, unknown>[]; log: ReturnType<typeof createLogger> } {
@@ -46,12 +51,12 @@ describe("answerHook", () => {
     const asked: string[] = [];
     const evaluate = stub(
       {
-        evaluateRewrite: (event) => {
+        rewrite: (event) => {
           calls.push(`rewrite:${event.call.argumentsJson}`);
           const call: ToolCall = { ...event.call, arguments: { command: "ls" }, argumentsJson: '{"command":"ls"}', rewrittenBy: ["r"] };
           return Promise.resolve({ outcome: { kind: "call", call }, trace: trace("r") });
         },
-        evaluatePreTool: (event) => {
+        "pre-tool": (event) => {
           calls.push(`pre-tool:${event.call.argumentsJson}`);
           return Promise.resolve({ decision: { kind: "allow" }, trace: trace("trusted") });
         },
@@ -68,7 +73,7 @@ describe("answerHook", () => {
 
   it("a rewrite that failed closed denies without asking pre-tool", async () => {
     const calls: string[] = [];
-    const evaluate = stub({ evaluateRewrite: () => Promise.resolve({ outcome: deny("plugin r failed at rewrite"), trace: trace("r") }) }, calls);
+    const evaluate = stub({ rewrite: () => Promise.resolve({ outcome: deny("plugin r failed at rewrite"), trace: trace("r") }) }, calls);
     const request = readHookRequest(body({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: {} }), context);
     expect(await answerHook({ evaluate, log: logger().log, bypassesAgentPermissions: () => true }, request, "codex", signal)).toEqual({
       hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "plugin r failed at rewrite" },
@@ -79,8 +84,8 @@ describe("answerHook", () => {
     const calls: string[] = [];
     const evaluate = stub(
       {
-        evaluatePreStep: () => Promise.resolve({ decision: reject("no"), trace: trace("g") }),
-        evaluateTurnStopping: () => Promise.resolve({ decision: pass(), capped: true, trace: trace("s") }),
+        "pre-step": () => Promise.resolve({ decision: reject("no"), trace: trace("g") }),
+        "turn-stopping": () => Promise.resolve({ decision: pass(), capped: true, trace: trace("s") }),
       },
       calls,
     );
@@ -117,7 +122,7 @@ describe("answerHook", () => {
       expect.objectContaining({ level: "debug", msg: "hook event to agent-event", event: "Notification", transcriptPath: "/t.jsonl", permissionMode: "plan" }),
     );
     // Codex has no PostToolUseFailure: the context hookd would send is dropped, and said so.
-    const failing = stub({ evaluatePostTool: (event) => Promise.resolve({ decision: { kind: "block", feedback: "stop" }, result: event.result, trace: trace("p") }) }, []);
+    const failing = stub({ "post-tool": (event) => Promise.resolve({ decision: { kind: "block", feedback: "stop" }, result: event.result, trace: trace("p") }) }, []);
     const request = readHookRequest(body({ hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: {}, error: "boom" }), { ...context, dialect: "codex" });
     expect(await answerHook({ evaluate: failing, log, bypassesAgentPermissions: () => false }, request, "codex", signal)).toEqual({});
     expect(lines).toContainEqual(expect.objectContaining({ level: "warn", event: "PostToolUseFailure", dialect: "codex", dropped: ["decision", "reason"] }));

@@ -107,7 +107,7 @@ describe("console server", () => {
     const { evaluate } = evaluateServiceOver(new PluginRegistry([down]), { bus });
     const args = snapshotJson({});
     const call = { callId: "c1", rootCallId: "c1", toolName: "Bash", arguments: args.value, argumentsJson: args.text, sessionId: "s1", turn: 1, step: 1 };
-    await evaluate.evaluatePreTool({ session: { sessionId: "s1", agentId: "a", cwd: "/" }, call }, { signal: new AbortController().signal });
+    await evaluate.evaluate("pre-tool", { session: { sessionId: "s1", agentId: "a", cwd: "/" }, call }, { signal: new AbortController().signal });
     const text = await readEvents(`http://${server.address}/api/events`, { authorization: `Bearer ${TOKEN}` }, (t) => t.includes('"kind":"decision"'));
     const records = [...text.matchAll(/^data: (\{.*\})$/gm)].map((m) => JSON.parse(m[1] ?? "{}") as Record<string, unknown>);
     // The page's decision table shows each record's cause in a column of its own.

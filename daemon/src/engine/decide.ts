@@ -3,8 +3,9 @@
 // of the point's mode within the point's budget, and records every invocation and the applied
 // decision on the event bus; the point's shadow listeners are started beside the enforcing ones
 // and never awaited (runners/shadow.ts). The loop, the tool pipeline and the evaluate API all
-// decide through `decide`, so a point behaves the same wherever it is reached. With a tracer in
-// the environment a decided point is one span and each of its calls a child (engine/tracing.ts).
+// decide through `decide`, so a point behaves the same wherever it is reached, and a deciding
+// point's verdict carries the trace its callers report (verdict.ts). With a tracer in the
+// environment a decided point is one span and each of its calls a child (engine/tracing.ts).
 // Knows the modes, never a point by name.
 import { POINT_TABLE, matchKeyOf, unreachable } from "@hookd/sdk";
 import type { DecisionOf, EventOf, PointName, PointSpec, PointTable, ToolCall, ToolResult } from "@hookd/sdk";
@@ -27,6 +28,8 @@ import { DEFAULT_DECIDER } from "./runners/outcome.js";
 import { runWaterfall } from "./runners/waterfall.js";
 import type { DecisionSpan, DecisionTracer } from "./tracing.js";
 import { summarize } from "./tracing.js";
+import type { Traced } from "./verdict.js";
+import { LISTENER_ERROR, elapsedUs, recordDecision, traced } from "./verdict.js";
 
 export interface PointEnv {
   readonly registry: PluginRegistry;
@@ -45,14 +48,18 @@ export interface PointEnv {
 
 type ModeOf<P extends PointName> = PointTable[P]["mode"];
 
-/** What deciding a point gives, by its mode. */
+/**
+ * What deciding a point gives, by its mode: the answers of a notification, the result of an
+ * around, or the verdict of a deciding mode (the decision, or the chained event and so the call
+ * with its effective arguments, or the listener error), with its trace and its failure cause.
+ */
 export type Decided<P extends PointName> = ModeOf<P> extends "notification"
   ? NotificationOutcome<DecisionOf<P>>
   : ModeOf<P> extends "around"
     ? ToolResult
     : ModeOf<P> extends "chain"
-      ? ChainOutcome<EventOf<P>, DecisionOf<P>>
-      : PointOutcome<DecisionOf<P>>;
+      ? Traced<ChainOutcome<EventOf<P>, DecisionOf<P>>>
+      : Traced<PointOutcome<DecisionOf<P>>>;
 
 /** The around mode needs core dispatch; the others nothing more than the event. */
 type ModeArgs<P extends PointName> = ModeOf<P> extends "around" ? [around: AroundDispatch] : [];
@@ -106,7 +113,7 @@ function enforced<P extends PointName>(
     case "guards": {
       const abstain = spec.fallback(event) as DecisionOf<P> & { readonly kind: string };
       // No guard for this tool: nothing to decide, nothing to record.
-      if (listeners.length === 0) return Promise.resolve({ type: "decided", decision: abstain, decidedBy: DEFAULT_DECIDER }) as Promise<Decided<P>>;
+      if (listeners.length === 0) return Promise.resolve(traced({ type: "decided", decision: abstain, decidedBy: DEFAULT_DECIDER }, DEFAULT_DECIDER, undefined, 0)) as Promise<Decided<P>>;
       return recorded(env, point, () => runGuards(listeners, freezeBuilt(event), runOptions(env, listeners), abstain)) as Promise<Decided<P>>;
     }
     case "notification":
@@ -119,7 +126,7 @@ function enforced<P extends PointName>(
     case "chain": {
       const frozen = freezeBuilt(event);
       // Nobody rewrites this tool: the event stays as it is, nothing to record.
-      if (listeners.length === 0) return Promise.resolve<ChainOutcome<EventOf<P>, DecisionOf<P>>>({ type: "chained", event: frozen, changedBy: [] }) as Promise<Decided<P>>;
+      if (listeners.length === 0) return Promise.resolve(traced<ChainOutcome<EventOf<P>, DecisionOf<P>>>({ type: "chained", event: frozen, changedBy: [] }, DEFAULT_DECIDER, undefined, 0)) as Promise<Decided<P>>;
       const apply = (current: EventOf<P>, decision: DecisionOf<P>, plugin: string) => spec.apply?.(current, decision, plugin) as EventOf<P> | undefined;
       return recordedChain(env, point, frozen, () => runChain(listeners, frozen, apply, freezeBuilt, runOptions(env, listeners))) as Promise<Decided<P>>;
     }
@@ -140,26 +147,17 @@ function optionsOf(env: PointEnv, listeners: readonly Listener[], span: Decision
 }
 
 /** Runs a deciding runner and records its outcome as the point's applied decision. */
-async function recorded<D>(env: PointEnv, point: PointName, run: () => Promise<PointOutcome<D>>): Promise<PointOutcome<D>> {
+async function recorded<D>(env: PointEnv, point: PointName, run: () => Promise<PointOutcome<D>>): Promise<Traced<PointOutcome<D>>> {
   const started = performance.now();
   const outcome = await run();
-  const durationUs = Math.round((performance.now() - started) * 1000);
+  const durationUs = elapsedUs(started);
   if (outcome.type === "error") {
-    env.bus.emit({ type: "decision", scope: env.scope, point, decision: "error", decidedBy: outcome.error.plugin, reason: outcome.error.message, durationUs });
-    return outcome;
+    recordDecision(env, point, "error", outcome.error.plugin, durationUs, outcome.error.message);
+    return traced(outcome, outcome.error.plugin, LISTENER_ERROR, durationUs);
   }
-  const reason = reasonOf(outcome.decision);
-  env.bus.emit({
-    type: "decision",
-    scope: env.scope,
-    point,
-    decision: (outcome.decision as { readonly kind: string }).kind,
-    decidedBy: outcome.decidedBy,
-    ...(reason === undefined ? {} : { reason }),
-    ...(outcome.fault?.fault === undefined ? {} : { cause: outcome.fault.fault }),
-    durationUs,
-  });
-  return outcome;
+  const cause = outcome.fault?.fault;
+  recordDecision(env, point, (outcome.decision as { readonly kind: string }).kind, outcome.decidedBy, durationUs, reasonOf(outcome.decision), cause);
+  return traced(outcome, outcome.decidedBy, cause, durationUs);
 }
 
 /**
@@ -169,42 +167,32 @@ async function recorded<D>(env: PointEnv, point: PointName, run: () => Promise<P
  * carries the call as the chain left it (or as proposed, on a refusal), so the audit holds both
  * argument versions and the rewriters.
  */
-async function recordedChain<E, D>(env: PointEnv, point: PointName, proposed: E, run: () => Promise<ChainOutcome<E, D>>): Promise<ChainOutcome<E, D>> {
+async function recordedChain<E, D>(env: PointEnv, point: PointName, proposed: E, run: () => Promise<ChainOutcome<E, D>>): Promise<Traced<ChainOutcome<E, D>>> {
   const started = performance.now();
   const outcome = await run();
-  const durationUs = Math.round((performance.now() - started) * 1000);
-  const base = { type: "decision", scope: env.scope, point, durationUs } as const;
+  const durationUs = elapsedUs(started);
   switch (outcome.type) {
     case "error":
-      env.bus.emit({ ...base, decision: "error", decidedBy: outcome.error.plugin, reason: outcome.error.message, ...callOf(proposed) });
-      break;
+      recordDecision(env, point, "error", outcome.error.plugin, durationUs, outcome.error.message, undefined, callOf(proposed));
+      return traced(outcome, outcome.error.plugin, LISTENER_ERROR, durationUs);
     case "decided": {
-      const reason = reasonOf(outcome.decision);
       const cause = outcome.fault?.fault;
       const kind = (outcome.decision as { readonly kind: string }).kind;
-      env.bus.emit({ ...base, decision: kind, decidedBy: outcome.decidedBy, ...(reason === undefined ? {} : { reason }), ...(cause === undefined ? {} : { cause }), ...callOf(proposed) });
-      break;
+      recordDecision(env, point, kind, outcome.decidedBy, durationUs, reasonOf(outcome.decision), cause, callOf(proposed));
+      return traced(outcome, outcome.decidedBy, cause, durationUs);
     }
     case "chained": {
-      const changed = outcome.changedBy.length > 0;
+      const decidedBy = outcome.changedBy.length > 0 ? outcome.changedBy.join(",") : DEFAULT_DECIDER;
       const cause = outcome.fault?.fault;
-      env.bus.emit({
-        ...base,
-        decision: changed ? "rewrite" : "pass",
-        decidedBy: changed ? outcome.changedBy.join(",") : DEFAULT_DECIDER,
-        ...(cause === undefined ? {} : { cause }),
-        ...callOf(outcome.event),
-      });
-      break;
+      recordDecision(env, point, outcome.changedBy.length > 0 ? "rewrite" : "pass", decidedBy, durationUs, undefined, cause, callOf(outcome.event));
+      return traced(outcome, decidedBy, cause, durationUs);
     }
   }
-  return outcome;
 }
 
 /** The call of a tool point's event, for its decision record. */
-function callOf(event: unknown): { call?: ToolCall } {
-  const call = (event as { readonly call?: ToolCall }).call;
-  return call === undefined ? {} : { call };
+function callOf(event: unknown): ToolCall | undefined {
+  return (event as { readonly call?: ToolCall }).call;
 }
 
-export type { PointOutcome, NotificationOutcome, AroundDispatch };
+export type { PointOutcome, NotificationOutcome, AroundDispatch, Traced };

@@ -1,25 +1,22 @@
-// The evaluate API: one call per point for agents that keep their own loop. The typed methods
-// (evaluatePreTool, ...) run the same point functions the hosted loop uses (plugins, deadlines,
-// merge, audit) and are shared by the gRPC service and the Claude Code HTTP endpoint; the gRPC
-// wrappers only convert and authenticate. Evaluate is total: a plugin's own error becomes the
-// point's refusal (deny, reject, block) with the failure named in the trace.
+// The evaluate API: one call per point for agents that keep their own loop. `evaluate(point, ...)`
+// runs the point's evaluation (evaluations.ts: the same decide() and pipeline phases the hosted
+// loop uses) under the in-flight caps, and is shared by the gRPC service and the HTTP endpoint;
+// the gRPC wrappers, one per point of the evaluate table, only convert and authenticate. Evaluate
+// is total: a plugin's own error becomes the point's refusal (deny, reject, block) with the failure named in the trace.
 import type { Message } from "@bufbuild/protobuf";
-import { status } from "@grpc/grpc-js";
-import { EVALUATED_POINTS, EVALUATE_TABLE, block, deny, reject } from "@hookd/sdk";
-import type { AgentMessage, ApprovalDecision, DecisionTrace, EvaluateSpec, EvaluatedPoint, Pass, PostToolDecision, PreStepDecision, PreToolDecision, RewriteEvaluation, SessionInfo, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
+import { EVALUATED_POINTS, EVALUATE_TABLE, matchKeyOf } from "@hookd/sdk";
+import type { EvaluateSpec, EvaluatedPoint, EvaluationOf, SessionInfo } from "@hookd/sdk";
 import type { Cancellation, ProtoEvent, ServerCallInfo } from "@hookd/sdk/internal";
-import { StatusError } from "@hookd/sdk/internal";
 import type { EventBus, EventScope } from "../engine/events.js";
 import type { EventOf } from "../engine/listener.js";
-import { decideTurnStop } from "../engine/loop/index.js";
-import { RETURN_ASK, reviewResult, decideToolPolicy, rewriteCall } from "../engine/pipeline/index.js";
-import { decide } from "../engine/decide.js";
 import type { PointEnv } from "../engine/decide.js";
 import type { PluginRegistry } from "../engine/registry.js";
 import type { TraceContextHeaders, Tracing } from "../engine/tracing.js";
 import type { Admission } from "./admission.js";
 import type { AgentIdentities } from "./identity.js";
 import { readEvaluateEvent } from "./evaluate-event.js";
+import { EVALUATIONS } from "./evaluations.js";
+import type { EvaluationContext } from "./evaluations.js";
 import type { RetryAnswers } from "./retries.js";
 import type { SessionStore } from "./session-store.js";
 import { traceContextOf } from "./trace-context.js";
@@ -37,16 +34,14 @@ export interface EvaluateDeps {
   readonly retries?: RetryAnswers;
 }
 
-/** Who decided, whether a failure policy or a listener error made the decision, and how long it took. */
-export type Trace = DecisionTrace;
-
 /** The request fields an evaluate RPC may carry besides its event (e.g. agentResolvesAsk). */
 type EvaluateRequest = { readonly event?: unknown };
 /** What an evaluate call needs of its gRPC call: the caller's headers (identity) and cancellation. */
 export type EvaluateCall = Pick<ServerCallInfo, "metadata" | "cancellation">;
 /** One point's evaluate RPC: the proto request to the proto response's fields. */
 export type EvaluateRpc = (request: EvaluateRequest, call: EvaluateCall) => Promise<Record<string, unknown>>;
-type EvaluateCallOptions = EvaluateOptions & { readonly agentResolvesAsk?: boolean };
+/** An evaluate call's options: pre-tool's also say whether the agent resolves an ask itself. */
+export type EvaluateCallOptions = EvaluateOptions & { readonly agentResolvesAsk?: boolean };
 
 export interface EvaluateOptions {
   /** The caller's cancellation (the agent's call). */
@@ -58,139 +53,37 @@ export interface EvaluateOptions {
 
 export class EvaluateService {
   readonly #deps: EvaluateDeps;
+  readonly #context: EvaluationContext;
 
   constructor(deps: EvaluateDeps) {
     this.#deps = deps;
-  }
-
-  // ---- typed core: not async, each returns #admit's promise as it is (an async function
-  // returning a promise costs extra microtask turns on every call).
-
-  evaluateSessionStart(event: EventOf<"session-start">, options: EvaluateOptions): Promise<{ contexts: readonly AgentMessage[] }> {
-    return this.#admit(event.session, async () => {
-      const outcome = await decide(this.#env(event.session, { turn: 0, step: 0 }, options), "session-start", event);
-      return { contexts: outcome.answers.flatMap(({ plugin, decision }) => decision.messages.map((m) => sourced(plugin, m))) };
-    });
-  }
-
-  evaluatePreStep(event: EventOf<"pre-step">, options: EvaluateOptions): Promise<{ decision: PreStepDecision; trace: Trace }> {
-    return this.#admit(event.session, async (started) => {
-      const outcome = await decide(this.#env(event.session, scopeOf(event), options), "pre-step", event);
-      if (outcome.type === "error") return { decision: reject(outcome.error.message), trace: trace(outcome.error.plugin, "listener_error", started) };
-      return { decision: outcome.decision, trace: trace(outcome.decidedBy, outcome.fault?.fault ?? "", started) };
-    });
+    this.#context = {
+      approvalSeam: (agentId, sessionId) => deps.store.get(agentId, sessionId)?.approvalSeam,
+      get maxSteeredContinuations() {
+        return deps.limits().maxSteeredContinuations;
+      },
+    };
   }
 
   /**
-   * The rewrite chain over a proposed call: the call with its effective arguments, or a deny when
-   * a fail-closed rewrite plugin failed (or a rewrite handler erred). Evaluate pre-tool with the call.
+   * Evaluates `point` for `event`: what the point's evaluate RPC answers, typed. Not async: it
+   * returns #admit's promise as it is (an async function returning a promise costs extra
+   * microtask turns on every call).
    */
-  evaluateRewrite(event: EventOf<"rewrite">, options: EvaluateOptions): Promise<RewriteEvaluation> {
-    // Nobody rewrites this tool: the call is given back as it is, without entering the chain (a
-    // cancelled caller still takes the chain's path, which answers CANCELLED).
-    if (!this.#rewrites(event.call.toolName) && !options.signal.aborted) return this.#admitAtOnce(event.session, (started) => ({ outcome: { kind: "call", call: event.call }, trace: trace("default", "", started) }));
-    return this.#admit(event.session, async (started) => {
-      const verdict = await rewriteCall(this.#env(event.session, scopeOf(event), options), event.session, event.call);
-      switch (verdict.kind) {
-        case "rewritten":
-          return { outcome: { kind: "call", call: verdict.call }, trace: verdict.trace ?? trace("default", "", started) };
-        case "deny":
-        case "error":
-          return { outcome: deny(verdict.reason), trace: verdict.trace };
-        case "cancelled":
-          throw new StatusError(status.CANCELLED, verdict.reason);
-      }
-    });
+  evaluate<P extends EvaluatedPoint>(point: P, event: EventOf<P>, options: EvaluateCallOptions): Promise<EvaluationOf<P>> {
+    const evaluation = EVALUATIONS[point];
+    const { unheard } = evaluation;
+    // Nobody listens: answered without entering the point (a cancelled caller still takes the
+    // point's path, which answers CANCELLED).
+    if (unheard !== undefined && !options.signal.aborted && !this.#heard(point, event)) return this.#admitAtOnce(event.session, (started) => unheard(event, started));
+    return this.#admit(event.session, (started) => evaluation.run(this.#env(point, event, options), event, options, this.#context, started));
   }
 
-  /** Whether any plugin (enforcing or shadow) rewrites calls of this tool. */
-  #rewrites(toolName: string): boolean {
+  /** Whether any plugin (enforcing or shadow) listens for this event at `point`. */
+  #heard<P extends EvaluatedPoint>(point: P, event: EventOf<P>): boolean {
     const registry = this.#deps.registry();
-    return registry.listeners("rewrite", toolName).length > 0 || registry.shadows("rewrite", toolName).length > 0;
-  }
-
-  /**
-   * pre-tool, approval and guards. An ask goes to the approval plugins first; with
-   * `agentResolvesAsk`, an ask they all passed is returned (after the guards), otherwise the
-   * session's approval channel is asked.
-   */
-  evaluatePreTool(
-    event: EventOf<"pre-tool">,
-    options: EvaluateOptions & { readonly agentResolvesAsk?: boolean },
-  ): Promise<{ decision: PreToolDecision; trace: Trace }> {
-    return this.#admit(event.session, async (started) => {
-      const approval = options.agentResolvesAsk === true ? RETURN_ASK : this.#deps.store.get(event.session.agentId, event.session.sessionId)?.approvalSeam;
-      const verdict = await decideToolPolicy(this.#env(event.session, scopeOf(event), options), event.session, event.call, approval);
-      switch (verdict.kind) {
-        case "allow":
-          return { decision: { kind: "allow" }, trace: stood(verdict, started) };
-        case "ask":
-          return { decision: { kind: "ask", reason: verdict.reason }, trace: stood(verdict, started) };
-        case "deny":
-        case "error":
-          return { decision: deny(verdict.reason), trace: stood(verdict, started) };
-        case "cancelled":
-          throw new StatusError(status.CANCELLED, verdict.reason);
-      }
-    });
-  }
-
-  /** The approval waterfall alone, for an ask the agent resolves itself: approve, reject, or pass (ask the agent's approver). */
-  evaluateApproval(event: EventOf<"approval">, options: EvaluateOptions): Promise<{ decision: ApprovalDecision | Pass; trace: Trace }> {
-    return this.#admit(event.session, async (started) => {
-      const outcome = await decide(this.#env(event.session, scopeOf(event), options), "approval", event);
-      if (outcome.type === "error") return { decision: reject(outcome.error.message), trace: trace(outcome.error.plugin, "listener_error", started) };
-      return { decision: outcome.decision, trace: trace(outcome.decidedBy, outcome.fault?.fault ?? "", started) };
-    });
-  }
-
-  evaluatePostTool(event: EventOf<"post-tool">, options: EvaluateOptions): Promise<{ decision: PostToolDecision; result: ToolResult; trace: Trace }> {
-    return this.#admit(event.session, async (started) => {
-      const outcome = await reviewResult(this.#env(event.session, scopeOf(event), options), event.session, event.call, undefined, event.result);
-      if (outcome.applied === "cancelled") throw new StatusError(status.CANCELLED, "the call was cancelled");
-      const failed = outcome.result.isError ? outcome.result.message : "post-tool failed";
-      const decision = outcome.applied === "error" || outcome.decision === undefined ? block(failed) : outcome.decision;
-      const cause = outcome.applied === "error" ? "listener_error" : (outcome.cause ?? "");
-      return { decision, result: outcome.result, trace: trace(outcome.decidedBy, cause, started) };
-    });
-  }
-
-  async evaluateToolResult(event: EventOf<"tool-result">, options: EvaluateOptions): Promise<void> {
-    await this.#admit(event.session, () => decide(this.#env(event.session, scopeOf(event), options), "tool-result", event));
-  }
-
-  async evaluateTurnEnd(event: EventOf<"turn-end">, options: EvaluateOptions): Promise<void> {
-    await this.#admit(event.session, () => decide(this.#env(event.session, { turn: event.turn, step: event.steps }, options), "turn-end", event));
-  }
-
-  /** Bounded like the hosted loop's: the session-end budget, not the general point budget. */
-  async evaluateSessionEnd(event: EventOf<"session-end">, options: EvaluateOptions): Promise<void> {
-    await this.#admit(event.session, () =>
-      decide({ ...this.#env(event.session, { turn: event.turns, step: 0 }, options), pointBudgetMs: this.#deps.limits().sessionEndBudgetMs }, "session-end", event),
-    );
-  }
-
-  /** An agent's own event no typed point carries: its subscribers observe it; the record names the event. */
-  async evaluateAgentEvent(event: EventOf<"agent-event">, options: EvaluateOptions): Promise<void> {
-    await this.#admit(event.session, () => decide(this.#env(event.session, { turn: 0, step: 0, eventName: event.eventName }, options), "agent-event", event));
-  }
-
-  evaluateTurnStopping(event: EventOf<"turn-stopping">, options: EvaluateOptions): Promise<{ decision: TurnStoppingDecision | Pass; capped: boolean; trace: Trace }> {
-    return this.#admit(event.session, async (started) => {
-      const env = this.#env(event.session, scopeOf(event), options);
-      const stop = await decideTurnStop(env, event, { maxSteeredContinuations: this.#deps.limits().maxSteeredContinuations });
-      const pass: Pass = { kind: "pass" };
-      switch (stop.kind) {
-        case "close":
-          return { decision: pass, capped: false, trace: trace("default", stop.cause ?? "", started) };
-        case "steer":
-          return { decision: { kind: "steer", messages: stop.messages }, capped: false, trace: trace(stop.steeredBy.join(","), "", started) };
-        case "capped":
-          return { decision: pass, capped: true, trace: trace(stop.steeredBy.join(","), "", started) };
-        case "error":
-          return { decision: pass, capped: false, trace: trace(stop.error.plugin, "listener_error", started) };
-      }
-    });
+    const key = matchKeyOf(point, event);
+    return registry.listeners(point, key).length > 0 || registry.shadows(point, key).length > 0;
   }
 
   // ---- gRPC wrappers, one per point of the evaluate table: convert and authenticate the event,
@@ -202,29 +95,14 @@ export class EvaluateService {
     return this.#rpcs[point];
   }
 
-  readonly #evaluators: { readonly [P in EvaluatedPoint]: (event: EventOf<P>, options: EvaluateCallOptions) => Promise<unknown> } = {
-    "session-start": (event, options) => this.evaluateSessionStart(event, options),
-    "pre-step": (event, options) => this.evaluatePreStep(event, options),
-    rewrite: (event, options) => this.evaluateRewrite(event, options),
-    "pre-tool": (event, options) => this.evaluatePreTool(event, options),
-    approval: (event, options) => this.evaluateApproval(event, options),
-    "post-tool": (event, options) => this.evaluatePostTool(event, options),
-    "tool-result": (event, options) => this.evaluateToolResult(event, options),
-    "turn-stopping": (event, options) => this.evaluateTurnStopping(event, options),
-    "turn-end": (event, options) => this.evaluateTurnEnd(event, options),
-    "session-end": (event, options) => this.evaluateSessionEnd(event, options),
-    "agent-event": (event, options) => this.evaluateAgentEvent(event, options),
-  };
-
   readonly #rpcs = Object.fromEntries(
     EVALUATED_POINTS.map((point): [EvaluatedPoint, EvaluateRpc] => {
       const spec = EVALUATE_TABLE[point] as EvaluateSpec<unknown, EvaluateCallOptions, unknown>;
-      const evaluate = this.#evaluators[point] as (event: unknown, options: EvaluateCallOptions) => Promise<unknown>;
       const rpc: EvaluateRpc = async (request, call) => {
         const trace = this.#deps.tracing === undefined ? undefined : traceContextOf(call.metadata);
         const options: EvaluateCallOptions = { ...spec.requestOptions(request as unknown as Message), signal: call.cancellation, trace };
         const event = readEvaluateEvent(point, request.event as ProtoEvent<typeof point> | undefined, call.metadata, this.#deps.identities);
-        const run = async (bus: EventBus): Promise<Record<string, unknown>> => spec.toResponse(await evaluate(event, { ...options, bus }));
+        const run = async (bus: EventBus): Promise<Record<string, unknown>> => spec.toResponse(await this.evaluate(point, event, { ...options, bus }));
         return this.#deps.retries?.enabled === true ? this.#deps.retries.answer(point, event, this.#deps.bus, run) : run(this.#deps.bus);
       };
       return [point, rpc];
@@ -250,37 +128,30 @@ export class EvaluateService {
     });
   }
 
-  #env(session: SessionInfo, scope: Omit<EventScope, "sessionId" | "agentId">, options: EvaluateOptions): PointEnv {
+  #env<P extends EvaluatedPoint>(point: P, event: EventOf<P>, options: EvaluateOptions): PointEnv {
+    const limits = this.#deps.limits();
     return {
       registry: this.#deps.registry(),
       bus: options.bus ?? this.#deps.bus,
       signal: options.signal,
-      pointBudgetMs: this.#deps.limits().pointBudgetMs,
-      scope: { sessionId: session.sessionId, agentId: session.agentId, ...scope },
+      // Bounded like the hosted loop's: session-end runs under the session-end budget, not the general point budget.
+      pointBudgetMs: point === "session-end" ? limits.sessionEndBudgetMs : limits.pointBudgetMs,
+      scope: scopeOf(event),
       ...(this.#deps.tracing === undefined ? {} : { trace: this.#deps.tracing.under(options.trace) }),
     };
   }
 }
 
-/** Where in the session an event sits: its turn and step, and the call for tool points. */
-function scopeOf(event: { turn?: number; step?: number; call?: { turn: number; step: number; callId: string } }): Omit<EventScope, "sessionId" | "agentId"> {
-  return {
-    turn: event.turn ?? event.call?.turn ?? 0,
-    step: event.step ?? event.call?.step ?? 0,
-    ...(event.call ? { callId: event.call.callId } : {}),
-  };
+/**
+ * Where in the session an event sits: its session, turn and step (a turn end's steps, a session
+ * end's turns), the call at tool points, the agent's event name at agent-event.
+ */
+function scopeOf(of: { readonly session: SessionInfo }): EventScope {
+  const event = of as { session: SessionInfo; turn?: number; step?: number; steps?: number; turns?: number; eventName?: string; call?: { turn: number; step: number; callId: string } };
+  const { sessionId, agentId } = event.session;
+  const { call } = event;
+  const turn = event.turn ?? call?.turn ?? event.turns ?? 0;
+  const step = event.step ?? call?.step ?? event.steps ?? 0;
+  if (call !== undefined) return { sessionId, agentId, turn, step, callId: call.callId };
+  return event.eventName === undefined ? { sessionId, agentId, turn, step } : { sessionId, agentId, turn, step, eventName: event.eventName };
 }
-
-function sourced(plugin: string, message: AgentMessage): AgentMessage {
-  return { ...message, id: "", role: "user", source: { kind: "plugin", name: plugin } };
-}
-
-/** Who decided a call, as the policy verdict says (the hosted loop reports the same). */
-function stood(verdict: { readonly decidedBy: string; readonly trace?: Trace }, started: number): Trace {
-  return verdict.trace ?? trace(verdict.decidedBy, "", started);
-}
-
-function trace(decidedBy: string, failureCause: string, started: number): Trace {
-  return { decidedBy, ...(failureCause === "" ? {} : { failureCause }), durationUs: Math.round((performance.now() - started) * 1000) };
-}
-

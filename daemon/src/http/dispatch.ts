@@ -16,19 +16,7 @@ import type { HookRequest } from "./request.js";
 import { approvalAnswer, preToolAnswer } from "./tool-answer.js";
 
 /** What the endpoint needs of the evaluate API. */
-export type HookEvaluator = Pick<
-  EvaluateService,
-  | "evaluateSessionStart"
-  | "evaluatePreStep"
-  | "evaluateRewrite"
-  | "evaluatePreTool"
-  | "evaluateApproval"
-  | "evaluatePostTool"
-  | "evaluateTurnStopping"
-  | "evaluateTurnEnd"
-  | "evaluateSessionEnd"
-  | "evaluateAgentEvent"
->;
+export type HookEvaluator = Pick<EvaluateService, "evaluate">;
 
 export interface DispatchDeps {
   readonly evaluate: HookEvaluator;
@@ -48,10 +36,10 @@ const PERFORMED_BY_THE_HOOK = new Map<string, string>([
 
 async function preTool(deps: DispatchDeps, request: HookRequest & { point: "pre-tool" }, dialect: AnswerDialect, signal: Cancellation): Promise<HookAnswer> {
   const { evaluate } = deps;
-  const rewrite = await evaluate.evaluateRewrite(request.data, { signal });
+  const rewrite = await evaluate.evaluate("rewrite", request.data, { signal });
   if (rewrite.outcome.kind === "deny") return preToolAnswer({ decision: rewrite.outcome, decidedBy: rewrite.trace.decidedBy, bypass: false }, dialect);
   const call = rewrite.outcome.call;
-  const result = await evaluate.evaluatePreTool({ session: request.data.session, call }, { signal, agentResolvesAsk: true });
+  const result = await evaluate.evaluate("pre-tool", { session: request.data.session, call }, { signal, agentResolvesAsk: true });
   const decidedBy = result.trace.decidedBy;
   return preToolAnswer(
     { decision: result.decision, decidedBy, bypass: deps.bypassesAgentPermissions(decidedBy), ...((call.rewrittenBy ?? []).length > 0 ? { rewritten: call } : {}) },
@@ -64,40 +52,40 @@ async function decideRequest(deps: DispatchDeps, request: HookRequest, dialect: 
   const { session } = request;
   switch (request.point) {
     case "session-start":
-      return sessionStartAnswer((await evaluate.evaluateSessionStart(request.data, { signal })).contexts, request.data.source === "subagent" ? "SubagentStart" : "SessionStart");
+      return sessionStartAnswer((await evaluate.evaluate("session-start", request.data, { signal })).contexts, request.data.source === "subagent" ? "SubagentStart" : "SessionStart");
     case "pre-step": {
-      const { decision } = await evaluate.evaluatePreStep(request.data, { signal });
-      if (decision.kind === "reject") await evaluate.evaluateTurnEnd({ session, turn: 0, outcome: "blocked", detail: decision.reason, steps: 0 }, { signal });
+      const { decision } = await evaluate.evaluate("pre-step", request.data, { signal });
+      if (decision.kind === "reject") await evaluate.evaluate("turn-end", { session, turn: 0, outcome: "blocked", detail: decision.reason, steps: 0 }, { signal });
       return preStepAnswer(decision);
     }
     case "pre-tool":
       return preTool(deps, request, dialect, signal);
     case "approval":
-      return approvalAnswer((await evaluate.evaluateApproval(request.data, { signal })).decision);
+      return approvalAnswer((await evaluate.evaluate("approval", request.data, { signal })).decision);
     case "post-tool": {
-      const result = await evaluate.evaluatePostTool(request.data, { signal });
+      const result = await evaluate.evaluate("post-tool", request.data, { signal });
       const event = request.data.result.isError ? "PostToolUseFailure" : "PostToolUse";
       return postToolAnswer(result.decision, result.result, request.data.call, result.trace.decidedBy, dialect, event);
     }
     case "turn-stopping": {
-      const result = await evaluate.evaluateTurnStopping(request.data, { signal });
+      const result = await evaluate.evaluate("turn-stopping", request.data, { signal });
       if (result.decision.kind === "pass") {
         const outcome = result.capped ? "continuation_cap" : "completed";
-        await evaluate.evaluateTurnEnd({ session, turn: 0, outcome, detail: result.capped ? "limits.maxSteeredContinuations reached" : "", steps: 0 }, { signal });
+        await evaluate.evaluate("turn-end", { session, turn: 0, outcome, detail: result.capped ? "limits.maxSteeredContinuations reached" : "", steps: 0 }, { signal });
       }
       return stopAnswer(result.decision, result.capped);
     }
     case "session-end":
-      await evaluate.evaluateSessionEnd(request.data, { signal });
+      await evaluate.evaluate("session-end", request.data, { signal });
       return NO_OPINION;
     case "turn-end":
-      await evaluate.evaluateTurnEnd(request.data, { signal });
+      await evaluate.evaluate("turn-end", request.data, { signal });
       return NO_OPINION;
     case "agent-event":
       // No typed point: the generic observe-only point, for plugins subscribed by the event's name.
       deps.log.debug("hook event to agent-event", { event: request.event, dialect, sessionId: session.sessionId, agentId: session.agentId, ...request.passThrough });
       if (dialect === "claude-code" && PERFORMED_BY_THE_HOOK.has(request.event)) deps.log.warn(PERFORMED_BY_THE_HOOK.get(request.event) ?? "", { event: request.event, sessionId: session.sessionId });
-      await evaluate.evaluateAgentEvent({ session, dialect, eventName: request.event, payload: request.payload }, { signal });
+      await evaluate.evaluate("agent-event", { session, dialect, eventName: request.event, payload: request.payload }, { signal });
       return NO_OPINION;
   }
 }

@@ -19,37 +19,34 @@ import {
 import type { GeminiRequest } from "./gemini-request.js";
 
 /** What the Gemini dialect needs of the evaluate API. */
-export type GeminiEvaluator = Pick<
-  EvaluateService,
-  "evaluateSessionStart" | "evaluatePreStep" | "evaluateRewrite" | "evaluatePreTool" | "evaluatePostTool" | "evaluateTurnStopping" | "evaluateSessionEnd" | "evaluateAgentEvent"
->;
+export type GeminiEvaluator = Pick<EvaluateService, "evaluate">;
 
 export async function answerGeminiHook(evaluate: GeminiEvaluator, request: GeminiRequest, signal: Cancellation): Promise<HookAnswer> {
   switch (request.event) {
     case "SessionStart":
-      return geminiSessionStartAnswer((await evaluate.evaluateSessionStart(request.data, { signal })).contexts);
+      return geminiSessionStartAnswer((await evaluate.evaluate("session-start", request.data, { signal })).contexts);
     case "BeforeAgent":
-      return geminiBeforeAgentAnswer((await evaluate.evaluatePreStep(request.data, { signal })).decision);
+      return geminiBeforeAgentAnswer((await evaluate.evaluate("pre-step", request.data, { signal })).decision);
     case "BeforeTool": {
       const { session, call } = request.data;
-      const rewrite = await evaluate.evaluateRewrite({ session, call }, { signal });
+      const rewrite = await evaluate.evaluate("rewrite", { session, call }, { signal });
       if (rewrite.outcome.kind === "deny") return geminiRewriteDenied(rewrite.outcome.reason);
       const effective = rewrite.outcome.call;
       // The agent resolves an ask itself (its confirmation), after hookd's approval plugins passed.
-      const result = await evaluate.evaluatePreTool({ session, call: effective }, { signal, agentResolvesAsk: true });
+      const result = await evaluate.evaluate("pre-tool", { session, call: effective }, { signal, agentResolvesAsk: true });
       return geminiBeforeToolAnswer(result.decision, call, effective);
     }
     case "AfterTool": {
-      const result = await evaluate.evaluatePostTool(request.data, { signal });
+      const result = await evaluate.evaluate("post-tool", request.data, { signal });
       return geminiAfterToolAnswer(result.decision, result.result, request.data.call, result.trace.decidedBy);
     }
     case "AfterAgent": {
-      const result = await evaluate.evaluateTurnStopping(request.data, { signal });
+      const result = await evaluate.evaluate("turn-stopping", request.data, { signal });
       return geminiAfterAgentAnswer(result.decision, result.capped);
     }
     case "SessionEnd":
       // Gemini does not wait for SessionEnd hooks; plugins still hear it (bounded by the session-end budget).
-      await evaluate.evaluateSessionEnd(request.data, { signal });
+      await evaluate.evaluate("session-end", request.data, { signal });
       return {};
     case "BeforeModel":
     case "AfterModel":
@@ -57,7 +54,7 @@ export async function answerGeminiHook(evaluate: GeminiEvaluator, request: Gemin
     case "PreCompress":
     case "Notification":
       // Observe-only: the generic point, for plugins subscribed by the event's name.
-      await evaluate.evaluateAgentEvent({ session: request.session, dialect: "gemini", eventName: request.event, payload: request.payload }, { signal });
+      await evaluate.evaluate("agent-event", { session: request.session, dialect: "gemini", eventName: request.event, payload: request.payload }, { signal });
       return {};
   }
 }

@@ -1,10 +1,13 @@
 // The turn-stopping decision, in one place for the hosted loop and the evaluate API: notify every
 // listener, merge the steerers (all messages, in listener order, each re-sourced to its plugin),
-// and apply the continuation cap. Knows nothing of queues: the caller acts on the result.
+// apply the continuation cap, and report it (record and trace). Knows nothing of queues: the caller acts on the result.
 import type { AgentMessage, TurnStoppingEvent } from "@hookd/sdk";
 import type { ListenerError } from "../faults.js";
 import { decide } from "../decide.js";
 import type { Decided, PointEnv } from "../decide.js";
+import { DEFAULT_DECIDER } from "../runners/outcome.js";
+import type { Traced } from "../verdict.js";
+import { LISTENER_ERROR, elapsedUs, recordDecision, traced } from "../verdict.js";
 import { copyMessage } from "./messages.js";
 
 export interface TurnStopOptions {
@@ -60,24 +63,17 @@ export function settleTurnStop(outcome: Decided<"turn-stopping">, event: TurnSto
 
 /**
  * Fires turn-stopping and decides. Records the merged decision on the bus (decision "steer",
- * "pass", "capped" or "error"). Rejects only when env.signal aborts.
+ * "pass", "capped" or "error"), and gives it with the trace that reports it. Rejects only when
+ * env.signal aborts.
  */
-export async function decideTurnStop(env: PointEnv, event: TurnStoppingEvent, options: TurnStopOptions): Promise<TurnStop> {
+export async function decideTurnStop(env: PointEnv, event: TurnStoppingEvent, options: TurnStopOptions): Promise<Traced<TurnStop>> {
   const started = performance.now();
   const outcome = await decide(env, "turn-stopping", event);
   const stop = settleTurnStop(outcome, event, options);
-  const decidedBy = stop.kind === "error" ? stop.error.plugin : stop.kind === "close" ? "default" : stop.steeredBy.join(",") || "queued-steering";
+  const decidedBy = stop.kind === "error" ? stop.error.plugin : stop.kind === "close" ? DEFAULT_DECIDER : stop.steeredBy.join(",") || "queued-steering";
   const reason = stop.kind === "error" ? stop.error.message : stop.kind === "capped" ? stop.detail : undefined;
   const cause = stop.kind === "close" ? stop.cause : undefined;
-  env.bus.emit({
-    type: "decision",
-    scope: env.scope,
-    point: "turn-stopping",
-    decision: stop.kind === "close" ? "pass" : stop.kind,
-    decidedBy,
-    ...(reason === undefined ? {} : { reason }),
-    ...(cause === undefined ? {} : { cause }),
-    durationUs: Math.round((performance.now() - started) * 1000),
-  });
-  return stop;
+  const durationUs = elapsedUs(started);
+  recordDecision(env, "turn-stopping", stop.kind === "close" ? "pass" : stop.kind, decidedBy, durationUs, reason, cause);
+  return traced(stop, decidedBy, stop.kind === "error" ? LISTENER_ERROR : cause, durationUs);
 }

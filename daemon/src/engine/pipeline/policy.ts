@@ -8,10 +8,9 @@ import type { Cancellation } from "@hookd/sdk/internal";
 import { decide } from "../decide.js";
 import type { PointEnv } from "../decide.js";
 import type { ApprovalSeam } from "./approval.js";
-import { APPROVAL, LISTENER_ERROR, resolveAsk, traceOf } from "./ask.js";
+import { elapsedUs, traceOf } from "../verdict.js";
+import { resolveAsk } from "./ask.js";
 import { PIPELINE, messageOf } from "./normalize.js";
-
-export { APPROVAL };
 
 export type PolicyPhase = "pre-tool" | "approval" | "guard";
 
@@ -23,7 +22,7 @@ export type PolicyPhase = "pre-tool" | "approval" | "guard";
 export type PolicyVerdict = (
   /**
    * decidedBy: the allowing pre-tool plugin ("default" when all passed); after an ask, the
-   * approving approval plugin, or "approval" when the agent's approver allowed it once.
+   * approving approval plugin, or APPROVER_DECIDER ("approval") when the agent's approver allowed it once.
    */
   | { readonly kind: "allow"; readonly decidedBy: string; readonly askedBy?: string }
   /** `cause` is set when a plugin's failure policy made the denial (e.g. "deadline_exceeded"). */
@@ -65,7 +64,7 @@ export async function decideToolPolicy(
     // decide() throws only when the caller's signal was aborted; anything else is a bug here.
     if (env.signal.aborted) return cancelled(env.signal);
     const reason = `internal error in the ${at.phase} phase: ${messageOf(error)}`;
-    return { kind: "error", phase: at.phase, decidedBy: PIPELINE, reason, trace: traceOf(PIPELINE, "internal", started) };
+    return { kind: "error", phase: at.phase, decidedBy: PIPELINE, reason, trace: traceOf(PIPELINE, "internal", elapsedUs(started)) };
   }
 }
 
@@ -77,14 +76,11 @@ async function decidePolicy(
   at: { phase: PolicyPhase },
 ): Promise<PolicyVerdict> {
   if (env.signal.aborted) return cancelled(env.signal);
-  const preStarted = performance.now();
   const pre = await decide(env, "pre-tool", { session, call });
-  if (pre.type === "error") {
-    return { kind: "error", phase: "pre-tool", decidedBy: pre.error.plugin, reason: pre.error.message, trace: traceOf(pre.error.plugin, LISTENER_ERROR, preStarted) };
-  }
+  if (pre.type === "error") return { kind: "error", phase: "pre-tool", decidedBy: pre.error.plugin, reason: pre.error.message, trace: pre.trace };
   let allowed: PolicyVerdict & { kind: "allow" | "ask" };
   const decision = pre.decision;
-  const preTrace = traceOf(pre.decidedBy, pre.fault?.fault, preStarted);
+  const preTrace = pre.trace;
   switch (decision.kind) {
     case "allow":
       allowed = { kind: "allow", decidedBy: pre.decidedBy, trace: preTrace };
@@ -117,16 +113,10 @@ async function decidePolicy(
   }
   if (env.signal.aborted) return cancelled(env.signal);
   at.phase = "guard";
-  const guardsStarted = performance.now();
   const guards = await decide(env, "guard", { session, call });
-  if (guards.type === "error") {
-    return { kind: "error", phase: "guard", decidedBy: guards.error.plugin, reason: guards.error.message, trace: traceOf(guards.error.plugin, LISTENER_ERROR, guardsStarted) };
-  }
+  if (guards.type === "error") return { kind: "error", phase: "guard", decidedBy: guards.error.plugin, reason: guards.error.message, trace: guards.trace };
   // A guard's deny overrides what the waterfall (or the approval) decided; abstaining guards do not.
-  if (guards.decision.kind === "deny") {
-    const trace = traceOf(guards.decidedBy, guards.fault?.fault, guardsStarted);
-    return { kind: "deny", phase: "guard", decidedBy: guards.decidedBy, reason: guards.decision.reason, ...causeOf(guards), trace };
-  }
+  if (guards.decision.kind === "deny") return { kind: "deny", phase: "guard", decidedBy: guards.decidedBy, reason: guards.decision.reason, ...causeOf(guards), trace: guards.trace };
   return allowed;
 }
 

@@ -2,10 +2,11 @@
 // included). accept keeps deferred contexts then the decision's; block keeps only the blocker's.
 // A decision that cannot apply is a listener failure. Reused as is by the evaluate API.
 import { HookdError, unreachable } from "@hookd/sdk";
-import type { AgentMessage, PostToolDecision, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
+import type { AgentMessage, DecisionTrace, PostToolDecision, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
 import { ListenerError } from "../faults.js";
 import { decide } from "../decide.js";
 import type { Decided, PointEnv } from "../decide.js";
+import { LISTENER_ERROR, elapsedUs, traceOf } from "../verdict.js";
 import { PIPELINE, cancelledFailure, listenerFailure, messageOf, pipelineFailure, pluginSource, snapshotResult, successFromValue, withContent } from "./normalize.js";
 import type { ToolSpec } from "./spec.js";
 
@@ -19,6 +20,8 @@ export interface ReviewOutcome {
   readonly decision?: PostToolDecision;
   /** Set when a plugin's failure policy made the decision (e.g. "deadline_exceeded"). */
   readonly cause?: string;
+  /** Who decided, for the evaluate API's answer: a decision that could not apply is a listener error. Absent when cancelled. */
+  readonly trace?: DecisionTrace;
 }
 
 /** Runs post-tool over a frozen candidate and applies its decision. Never throws. */
@@ -32,17 +35,20 @@ export async function reviewResult(
   // A cancelled turn runs no more policy: the result the post-tool policy never saw is not shown.
   const cancelled = (): ReviewOutcome => ({ result: cancelledFailure(env.signal, candidate.contexts), applied: "cancelled", decidedBy: PIPELINE });
   if (env.signal.aborted) return cancelled();
+  const started = performance.now();
   let outcome: Decided<"post-tool">;
   try {
     outcome = await decide(env, "post-tool", { session, call, result: candidate });
   } catch (error) {
     if (env.signal.aborted) return cancelled();
     const result = pipelineFailure("internal", `internal error in the post-tool phase: ${messageOf(error)}`, PIPELINE, candidate.contexts);
-    return { result, applied: "error", decidedBy: PIPELINE };
+    return { result, applied: "error", decidedBy: PIPELINE, trace: traceOf(PIPELINE, LISTENER_ERROR, elapsedUs(started)) };
   }
-  if (outcome.type === "error") return { result: listenerFailure(outcome.error, candidate.contexts), applied: "error", decidedBy: outcome.error.plugin };
+  if (outcome.type === "error") return { result: listenerFailure(outcome.error, candidate.contexts), applied: "error", decidedBy: outcome.error.plugin, trace: outcome.trace };
   const cause = outcome.fault?.fault;
-  return { ...applyDecision(outcome.decision, outcome.decidedBy, candidate, spec), decision: outcome.decision, ...(cause === undefined ? {} : { cause }) };
+  const applied = applyDecision(outcome.decision, outcome.decidedBy, candidate, spec);
+  const trace = applied.applied === "error" ? traceOf(applied.decidedBy, LISTENER_ERROR, elapsedUs(started)) : outcome.trace;
+  return { ...applied, decision: outcome.decision, ...(cause === undefined ? {} : { cause }), trace };
 }
 
 function applyDecision(decision: PostToolDecision, plugin: string, candidate: ToolResult, spec: ToolSpec | undefined): ReviewOutcome {

@@ -8,7 +8,7 @@ import { freezeBuilt } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import { decide } from "../decide.js";
 import type { PointEnv } from "../decide.js";
-import { DEFAULT_DECIDER } from "../runners/outcome.js";
+import { elapsedUs, traceOf } from "../verdict.js";
 import { PIPELINE, messageOf } from "./normalize.js";
 
 export type RewriteVerdict =
@@ -26,40 +26,32 @@ export type RewriteVerdict =
 /** Runs the rewrite chain over a call sealed with the agent's arguments. Never throws. */
 export async function rewriteCall(env: PointEnv, session: SessionInfo, call: ToolCall): Promise<RewriteVerdict> {
   const started = performance.now();
-  const traceOf = (decidedBy: string, failureCause?: string): DecisionTrace => ({
-    decidedBy,
-    ...(failureCause === undefined ? {} : { failureCause }),
-    durationUs: Math.round((performance.now() - started) * 1000),
-  });
+  const failed = (decidedBy: string, reason: string): RewriteVerdict => ({ kind: "error", phase: "rewrite", decidedBy, reason, trace: traceOf(decidedBy, "internal", elapsedUs(started)) });
   if (env.signal.aborted) return cancelled(env.signal);
   try {
     const outcome = await decide(env, "rewrite", { session, call });
     switch (outcome.type) {
       case "chained": {
-        const { changedBy } = outcome;
-        // Nobody changed the arguments: the call is the agent's, as sealed.
-        if (changedBy.length === 0) {
-          const cause = outcome.fault?.fault;
-          return cause === undefined ? { kind: "rewritten", call } : { kind: "rewritten", call, trace: traceOf(DEFAULT_DECIDER, cause) };
-        }
-        return { kind: "rewritten", call: freezeBuilt(outcome.event.call), trace: traceOf(changedBy.join(",")) };
+        // Nobody changed the arguments: the call is the agent's, as sealed (traced only when a failing plugin was passed over).
+        if (outcome.changedBy.length === 0) return outcome.fault?.fault === undefined ? { kind: "rewritten", call } : { kind: "rewritten", call, trace: outcome.trace };
+        return { kind: "rewritten", call: freezeBuilt(outcome.event.call), trace: outcome.trace };
       }
       case "decided": {
         const { decision } = outcome;
         const cause = outcome.fault?.fault;
         // Only a failure policy ends a chain with a decision, and a rewrite's is always a deny.
-        if (decision.kind !== "deny") return { kind: "error", phase: "rewrite", decidedBy: outcome.decidedBy, reason: `unexpected ${decision.kind} ending the rewrite chain`, trace: traceOf(outcome.decidedBy, "internal") };
-        return { kind: "deny", phase: "rewrite", decidedBy: outcome.decidedBy, reason: decision.reason, ...(cause === undefined ? {} : { cause }), trace: traceOf(outcome.decidedBy, cause) };
+        if (decision.kind !== "deny") return failed(outcome.decidedBy, `unexpected ${decision.kind} ending the rewrite chain`);
+        return { kind: "deny", phase: "rewrite", decidedBy: outcome.decidedBy, reason: decision.reason, ...(cause === undefined ? {} : { cause }), trace: outcome.trace };
       }
       case "error":
-        return { kind: "error", phase: "rewrite", decidedBy: outcome.error.plugin, reason: outcome.error.message, trace: traceOf(outcome.error.plugin, "listener_error") };
+        return { kind: "error", phase: "rewrite", decidedBy: outcome.error.plugin, reason: outcome.error.message, trace: outcome.trace };
       default:
         return unreachable(outcome, "rewrite outcome");
     }
   } catch (error) {
     // decide() throws only when the caller's signal was aborted; anything else is a bug here.
     if (env.signal.aborted) return cancelled(env.signal);
-    return { kind: "error", phase: "rewrite", decidedBy: PIPELINE, reason: `internal error in the rewrite phase: ${messageOf(error)}`, trace: traceOf(PIPELINE, "internal") };
+    return failed(PIPELINE, `internal error in the rewrite phase: ${messageOf(error)}`);
   }
 }
 
