@@ -1,8 +1,8 @@
 """bench-policy in Python: the bench's pre-tool gate (see bench/src/plugins/policy.ts) on the
-generated stubs of hooks-examples/python, so remote_python measures the same RPC and decision as
+generated stubs the Python SDK carries (hookd_plugin.stubs, grpcio alone), so remote_python measures the same RPC and decision as
 remote_uds. Denies a few dangerous shell commands, otherwise allows.
 
-Run with PYTHONPATH=hooks-examples/python: python python_policy.py --listen unix:///path
+Run with PYTHONPATH=sdk-python/src: python python_policy.py --listen unix:///path
 Prints "ready" on stdout once it serves; SIGTERM or SIGINT stop it.
 """
 
@@ -19,7 +19,7 @@ from concurrent import futures
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from hookd.v1 import plugin_pb2, plugin_pb2_grpc, points_pb2, types_pb2
+from hookd_plugin.stubs import plugin_pb2, plugin_pb2_grpc, points_pb2, types_pb2
 
 NAME = "bench-policy-py"
 DANGEROUS = [

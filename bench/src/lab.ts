@@ -90,7 +90,7 @@ export class Lab {
     const script = which === "bench-policy-py" ? join(REPO, "bench/plugins/python_policy.py") : join(REPO, "hooks-examples/python/redact_secrets.py");
     try {
       const proc = await startProcess(which, python, [script, "--listen", target], {
-        env: { PYTHONPATH: join(REPO, "hooks-examples/python"), PYTHONUNBUFFERED: "1" },
+        env: { PYTHONPATH: join(REPO, "sdk-python/src"), PYTHONUNBUFFERED: "1" },
         // bench-policy-py prints "ready"; the example logs "redact-secrets: serving on ..." on stderr.
         ready: (line) => line === "ready" || line.includes("serving on"),
         timeoutMs: 15_000,

@@ -137,7 +137,7 @@ func (p *Plugin) Manifest() (*hookdv1.PluginManifest, error) {
 }
 
 func subscription(point hookdv1.Point, options Subscription) (*hookdv1.Subscription, error) {
-	if len(options.Tools) > 0 && !matchedPoints[point] {
+	if len(options.Tools) > 0 && !takesMatchers(point) {
 		return nil, fmt.Errorf("Tools: matchers apply only to tool points and agent-event")
 	}
 	for i, glob := range options.Tools {

@@ -157,9 +157,9 @@ const pythonRaw = (transport: Flavour["transport"]): Flavour => ({
   prepare: () => {
     const python = join(REPO, ".venv/bin/python");
     need(python, "the Python plugin runs in the repository's venv; run `npm run setup:polyglot`");
-    const env = { PYTHONPATH: join(REPO, "hooks-examples/python"), PYTHONUNBUFFERED: "1", HOOKD_CONFORMANCE_TRANSPORT: transport };
+    const env = { PYTHONPATH: join(REPO, "sdk-python/src"), PYTHONUNBUFFERED: "1", HOOKD_CONFORMANCE_TRANSPORT: transport };
     // grpcio, the health service and the generated stubs must import, or every row would fail obscurely.
-    execFileSync(python, ["-c", "import grpc, grpc_health.v1.health, hookd.v1.plugin_pb2"], { env: { ...process.env, ...env }, stdio: "pipe" });
+    execFileSync(python, ["-c", "import grpc, grpc_health.v1.health, hookd_plugin.stubs"], { env: { ...process.env, ...env }, stdio: "pipe" });
     return { command: python, args: [join(PLUGINS, "python/conformance_plugin.py")], env };
   },
 });

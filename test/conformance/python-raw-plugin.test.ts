@@ -15,7 +15,7 @@ import { REPO } from "../support/daemon-process.js";
 
 const PYTHON = join(REPO, ".venv/bin/python");
 const PLUGIN = join(REPO, "test/conformance/plugins/python/conformance_plugin.py");
-const BASE_ENV = { PYTHONPATH: join(REPO, "hooks-examples/python"), PYTHONUNBUFFERED: "1" };
+const BASE_ENV = { PYTHONPATH: join(REPO, "sdk-python/src"), PYTHONUNBUFFERED: "1" };
 const { NOT_SERVING, SERVING } = pb.health.HealthCheckResponse_ServingStatus;
 const STARTED_WITHIN_MS = 30_000;
 

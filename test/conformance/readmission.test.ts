@@ -64,7 +64,7 @@ const PLUGINS: readonly RawPlugin[] = [
         file: PYTHON,
         args: [join(REPO, "test/conformance/plugins/python/conformance_plugin.py"), "--listen", address],
         env: {
-          PYTHONPATH: join(REPO, "hooks-examples/python"),
+          PYTHONPATH: join(REPO, "sdk-python/src"),
           PYTHONUNBUFFERED: "1",
           HOOKD_CONFORMANCE_POINTS: "pre-tool",
           HOOKD_CONFORMANCE_TRANSPORT: life.transport,

@@ -15,7 +15,7 @@ import type { DaemonProcess } from "../support/daemon-process.js";
 
 const PLUGIN = "forger-configured"; // the config's name; the plugin's manifest calls itself "forger"
 const PYTHON = join(REPO, ".venv/bin/python");
-const PYTHONPATH = join(REPO, "hooks-examples/python");
+const PYTHONPATH = join(REPO, "sdk-python/src");
 const byPlugin = { kind: "plugin", name: PLUGIN };
 
 let daemon: DaemonProcess;
@@ -23,7 +23,7 @@ let client: HostClient;
 
 beforeAll(async () => {
   if (!existsSync(PYTHON)) throw new Error(`${PYTHON} is missing: run \`npm run setup:polyglot\``);
-  execFileSync(PYTHON, ["-c", "import grpc, grpc_health.v1.health, hookd.v1.plugin_pb2_grpc"], { env: { ...process.env, PYTHONPATH }, stdio: "pipe" });
+  execFileSync(PYTHON, ["-c", "import grpc, grpc_health.v1.health, hookd_plugin.stubs"], { env: { ...process.env, PYTHONPATH }, stdio: "pipe" });
   daemon = await startDaemon({
     config: {
       plugins: [

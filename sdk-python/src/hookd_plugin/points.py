@@ -1,19 +1,26 @@
-"""The extension points: their names, proto values, RPCs, request and response messages."""
+"""The extension points: their names, proto values, RPCs, request and response messages.
+
+Read at import from the generated descriptors, so a new point is declared only in the proto: each
+Point value's ``(hookd.v1.point)`` option (point_options.proto) gives its name and whether it is an
+observer or takes matchers; its field in the Attach frames (10 + its value) gives its request
+message, and the HookPlugin method taking that request gives the RPC and the response.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import cast
 
+from google.protobuf.descriptor import EnumValueDescriptor
 from google.protobuf.message import Message as ProtoMessage
+from google.protobuf.message_factory import GetMessageClass
 
 from hookd_plugin._gen.hookd.v1 import plugin_pb2 as plugin
+from hookd_plugin._gen.hookd.v1 import point_options_pb2 as point_options
 from hookd_plugin._gen.hookd.v1 import types_pb2 as types
+from hookd_plugin._gen.hookd.v1.point_names import PointName
 
-PointName = Literal[
-    "session-start", "pre-step", "pre-tool", "guard", "execute", "post-tool", "tool-result",
-    "turn-stopping", "rewrite", "approval", "session-end", "turn-end", "agent-event",
-]
+__all__ = ["ATTACH_FIELD_OFFSET", "BY_ATTACH_FIELD", "BY_NAME", "BY_VALUE", "POINTS", "PointName", "PointSpec"]
 
 #: The offset of a point's request/response field in the Attach frames (10 + its Point value).
 ATTACH_FIELD_OFFSET = 10
@@ -34,36 +41,41 @@ class PointSpec:
     matchers: bool = False
 
 
-POINTS: tuple[PointSpec, ...] = (
-    PointSpec("session-start", types.POINT_SESSION_START, "SessionStart",
-              plugin.SessionStartRequest, plugin.SessionStartResponse, "session_start"),
-    PointSpec("pre-step", types.POINT_PRE_STEP, "PreStep",
-              plugin.PreStepRequest, plugin.PreStepResponse, "pre_step"),
-    PointSpec("pre-tool", types.POINT_PRE_TOOL, "PreTool",
-              plugin.PreToolRequest, plugin.PreToolResponse, "pre_tool", matchers=True),
-    PointSpec("guard", types.POINT_GUARD, "Guard",
-              plugin.GuardRequest, plugin.GuardResponse, "guard", matchers=True),
-    PointSpec("execute", types.POINT_EXECUTE, "Execute",
-              plugin.ExecuteRequest, plugin.ExecuteResponse, "execute", matchers=True),
-    PointSpec("post-tool", types.POINT_POST_TOOL, "PostTool",
-              plugin.PostToolRequest, plugin.PostToolResponse, "post_tool", matchers=True),
-    PointSpec("tool-result", types.POINT_TOOL_RESULT, "ToolResult",
-              plugin.ToolResultRequest, plugin.ToolResultResponse, "tool_result",
-              observer=True, matchers=True),
-    PointSpec("turn-stopping", types.POINT_TURN_STOPPING, "TurnStopping",
-              plugin.TurnStoppingRequest, plugin.TurnStoppingResponse, "turn_stopping"),
-    PointSpec("rewrite", types.POINT_REWRITE, "Rewrite",
-              plugin.RewriteRequest, plugin.RewriteResponse, "rewrite", matchers=True),
-    PointSpec("approval", types.POINT_APPROVAL, "Approve",
-              plugin.ApproveRequest, plugin.ApproveResponse, "approve", matchers=True),
-    PointSpec("session-end", types.POINT_SESSION_END, "SessionEnd",
-              plugin.SessionEndRequest, plugin.SessionEndResponse, "session_end", observer=True),
-    PointSpec("turn-end", types.POINT_TURN_END, "TurnEnd",
-              plugin.TurnEndRequest, plugin.TurnEndResponse, "turn_end", observer=True),
-    PointSpec("agent-event", types.POINT_AGENT_EVENT, "AgentEvent",
-              plugin.AgentEventRequest, plugin.AgentEventResponse, "agent_event",
-              observer=True, matchers=True),
-)
+def _facts(value: EnumValueDescriptor) -> point_options.PointFacts:
+    """The value's (hookd.v1.point) option; empty for POINT_UNSPECIFIED."""
+    for _, option in value.GetOptions().ListFields():
+        if isinstance(option, point_options.PointFacts):
+            return option
+    return point_options.PointFacts()
+
+
+def _read_points() -> tuple[PointSpec, ...]:
+    methods = {method.input_type.full_name: method for method in plugin.DESCRIPTOR.services_by_name["HookPlugin"].methods}
+    attach_fields = plugin.AttachCall.DESCRIPTOR.fields_by_number
+    no_matchers = (point_options.POINT_MATCH_UNSPECIFIED, point_options.POINT_MATCH_NONE)
+    specs: list[PointSpec] = []
+    for value in types.DESCRIPTOR.enum_types_by_name["Point"].values:
+        facts = _facts(value)
+        if not facts.name:
+            continue  # POINT_UNSPECIFIED
+        field = attach_fields[ATTACH_FIELD_OFFSET + value.number]
+        if field.message_type is None:
+            raise TypeError(f"AttachCall.{field.name}: not a message")
+        method = methods[field.message_type.full_name]
+        specs.append(PointSpec(
+            name=cast(PointName, facts.name),
+            value=value.number,
+            rpc=method.name,
+            request=GetMessageClass(method.input_type),
+            response=GetMessageClass(method.output_type),
+            attach_field=field.name,
+            observer=not facts.answers,
+            matchers=facts.match not in no_matchers,
+        ))
+    return tuple(specs)
+
+
+POINTS: tuple[PointSpec, ...] = _read_points()
 
 BY_NAME: dict[str, PointSpec] = {spec.name: spec for spec in POINTS}
 BY_ATTACH_FIELD: dict[str, PointSpec] = {spec.attach_field: spec for spec in POINTS}

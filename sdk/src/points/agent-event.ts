@@ -12,7 +12,7 @@ import type { JsonValue } from "../json.js";
 import * as pb from "../proto.js";
 import type { SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import { eventCodec } from "./define.js";
+import { eventCodec, protoFacts } from "./define.js";
 
 /** The hook dialect of the agent that sent an event. */
 export type AgentDialect = "claude-code" | "codex" | "gemini";
@@ -45,11 +45,7 @@ const dialects = enumMap<AgentDialect, pb.AgentDialect>({
 });
 
 export const agentEventPoint = {
-  name: "agent-event",
-  mode: "notification",
-  toolScoped: false,
-  gate: false,
-  proto: pb.Point.AGENT_EVENT,
+  ...protoFacts("agent-event"),
   pluginMethod: "agentEvent",
   // Subscriptions name the events they want, with the same whole-name globs tools use.
   matchKey: (event) => event.eventName,

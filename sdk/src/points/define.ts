@@ -7,7 +7,7 @@ import { create } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { Result } from "../convert/result.js";
 import { Problem, decode } from "../convert/result.js";
-import type * as pb from "../proto.js";
+import * as pb from "../proto.js";
 import type { AgentMessage, DecisionTrace } from "../types.js";
 
 /**
@@ -19,7 +19,7 @@ import type { AgentMessage, DecisionTrace } from "../types.js";
  * - chain: every listener, one at a time in order, each seeing the event as the previous one's
  *   answer left it (`apply`); `pass` changes nothing; only a failure policy's refusal ends it early.
  */
-export type PointMode = "waterfall" | "guards" | "around" | "notification" | "chain";
+export type PointMode = pb.PointModeName;
 
 /** The types of one point, declared once in its file. */
 export interface PointShape {
@@ -33,6 +33,23 @@ export interface PointShape {
   readonly protoEvent: Message;
   /** The proto decision message; `never` when the point answers nothing. */
   readonly protoDecision: Message;
+}
+
+type Facts = typeof pb.POINT_FACTS;
+
+/** The facts the proto declares for a point (the `(hookd.v1.point)` option), as fields of its spec. */
+export interface ProtoFacts<N extends keyof Facts> {
+  readonly name: N;
+  readonly proto: Facts[N]["proto"];
+  readonly mode: Facts[N]["mode"];
+  readonly toolScoped: Facts[N]["match"] extends "tool_name" ? true : false;
+  readonly gate: Facts[N]["gate"];
+}
+
+/** A point spec's proto-declared fields; spread first into the spec, so the table cannot restate them. */
+export function protoFacts<N extends keyof Facts>(name: N): ProtoFacts<N> {
+  const facts: Facts[keyof Facts] = pb.POINT_FACTS[name];
+  return Object.freeze({ name, proto: facts.proto, mode: facts.mode, toolScoped: facts.match === "tool_name", gate: facts.gate }) as ProtoFacts<N>;
 }
 
 /** The HookPlugin RPC that serves a point, by its local name. */
@@ -69,13 +86,14 @@ export interface EvaluateSpec<Event, Options, Evaluation, M extends EvaluateMeth
 }
 
 export interface PointSpec<N extends string = string, T extends PointShape = PointShape> {
+  // name, proto, mode, toolScoped and gate come from the proto (`protoFacts`), never written here.
   readonly name: N;
   readonly mode: PointMode;
-  /** The event concerns one tool call (it has a `call`). */
+  /** The event concerns one tool call (it has a `call`): its matchers match the tool name. */
   readonly toolScoped: boolean;
   /**
    * The name a subscription's matchers are tested against (the tool name at tool points, the
-   * event name at agent-event). Absent: the point takes no matchers and every listener is called.
+   * event name at agent-event). Present exactly where the proto's `match` is not `none`.
    */
   matchKey?(event: T["event"]): string;
   /** A failing plugin refuses by default (fail-closed); otherwise it is passed over (fail-open). */

@@ -12,7 +12,7 @@ import { Invalid, PASS_SCHEMA, describe, parse, readToolResult } from "../schema
 import type { ToolResult } from "../types.js";
 import { failureResult } from "../types.js";
 import type { OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec } from "./define.js";
+import { PASS_ONEOF, decisionCodec, eventCodec, protoFacts } from "./define.js";
 import type { ToolCallEvent } from "./tool-events.js";
 import { callToolName, readCallEvent, toCallEvent } from "./tool-events.js";
 
@@ -30,12 +30,8 @@ export interface ExecuteTypes {
 }
 
 export const executePoint = {
-  name: "execute",
-  mode: "around",
-  toolScoped: true,
+  ...protoFacts("execute"),
   matchKey: callToolName,
-  gate: false,
-  proto: pb.Point.EXECUTE,
   pluginMethod: "execute",
   event: eventCodec<ExecuteTypes, typeof pb.ExecuteEventSchema>(pb.ExecuteEventSchema, toCallEvent, readCallEvent),
   decision: decisionCodec<ExecuteTypes>(

@@ -7,7 +7,7 @@ import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
 import { Invalid, kind, readKind } from "../schema.js";
 import type { OneofInit, PointSpec } from "./define.js";
-import { decisionCodec, eventCodec } from "./define.js";
+import { decisionCodec, eventCodec, protoFacts } from "./define.js";
 import type { DenyDecision } from "./deny.js";
 import { DENY_SCHEMA, deny } from "./deny.js";
 import type { ToolCallEvent } from "./tool-events.js";
@@ -36,12 +36,8 @@ export interface GuardTypes {
 const KINDS = { abstain: z.strictObject({ kind: kind("abstain") }), deny: DENY_SCHEMA };
 
 export const guardPoint = {
-  name: "guard",
-  mode: "guards",
-  toolScoped: true,
+  ...protoFacts("guard"),
   matchKey: callToolName,
-  gate: true,
-  proto: pb.Point.GUARD,
   pluginMethod: "guard",
   event: eventCodec<GuardTypes, typeof pb.GuardEventSchema>(pb.GuardEventSchema, toCallEvent, readCallEvent),
   decision: decisionCodec<GuardTypes>(

@@ -21,7 +21,7 @@ import * as pb from "../proto.js";
 import { Invalid, PASS_SCHEMA, kind, readKind } from "../schema.js";
 import type { DecisionTrace, ToolCall } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, readTrace, toProtoTrace } from "./define.js";
+import { PASS_ONEOF, decisionCodec, eventCodec, protoFacts, readTrace, toProtoTrace } from "./define.js";
 import type { DenyDecision } from "./deny.js";
 import { deny } from "./deny.js";
 import type { ToolCallEvent } from "./tool-events.js";
@@ -116,12 +116,8 @@ function applyRewrite(event: RewriteEvent, decision: RewriteDecision | DenyDecis
 }
 
 export const rewritePoint = {
-  name: "rewrite",
-  mode: "chain",
-  toolScoped: true,
+  ...protoFacts("rewrite"),
   matchKey: callToolName,
-  gate: true,
-  proto: pb.Point.REWRITE,
   pluginMethod: "rewrite",
   event: eventCodec<RewriteTypes, typeof pb.RewriteEventSchema>(pb.RewriteEventSchema, toCallEvent, readCallEvent),
   decision: decisionCodec<RewriteTypes>(

@@ -9,7 +9,7 @@ import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
 import type { SessionEndReason, SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import { eventCodec } from "./define.js";
+import { eventCodec, protoFacts } from "./define.js";
 
 export interface SessionEndEvent {
   readonly session: SessionInfo;
@@ -31,11 +31,7 @@ export interface SessionEndTypes {
 }
 
 export const sessionEndPoint = {
-  name: "session-end",
-  mode: "notification",
-  toolScoped: false,
-  gate: false,
-  proto: pb.Point.SESSION_END,
+  ...protoFacts("session-end"),
   pluginMethod: "sessionEnd",
   event: eventCodec<SessionEndTypes, typeof pb.SessionEndEventSchema>(
     pb.SessionEndEventSchema,

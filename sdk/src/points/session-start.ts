@@ -20,7 +20,7 @@ import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, messages, readKind } from "../schema.js";
 import type { AgentMessage, SessionInfo, SessionSource, ToolDefinitionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec } from "./define.js";
+import { PASS_ONEOF, decisionCodec, eventCodec, protoFacts } from "./define.js";
 
 export interface SessionStartEvent {
   readonly session: SessionInfo;
@@ -54,11 +54,7 @@ export interface SessionStartTypes {
 const KINDS = { inject: z.strictObject({ kind: kind("inject"), messages }), pass: PASS_SCHEMA };
 
 export const sessionStartPoint = {
-  name: "session-start",
-  mode: "notification",
-  toolScoped: false,
-  gate: false,
-  proto: pb.Point.SESSION_START,
+  ...protoFacts("session-start"),
   pluginMethod: "sessionStart",
   event: eventCodec<SessionStartTypes, typeof pb.SessionStartEventSchema>(
     pb.SessionStartEventSchema,

@@ -6,7 +6,7 @@ import { pass } from "../decisions.js";
 import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import { eventCodec } from "./define.js";
+import { eventCodec, protoFacts } from "./define.js";
 import type { ToolOutcomeEvent } from "./tool-events.js";
 import { callToolName, readOutcomeEvent, toOutcomeEvent } from "./tool-events.js";
 
@@ -24,12 +24,8 @@ export interface ToolResultTypes {
 }
 
 export const toolResultPoint = {
-  name: "tool-result",
-  mode: "notification",
-  toolScoped: true,
+  ...protoFacts("tool-result"),
   matchKey: callToolName,
-  gate: false,
-  proto: pb.Point.TOOL_RESULT,
   pluginMethod: "toolResult",
   event: eventCodec<ToolResultTypes, typeof pb.ToolResultEventSchema>(pb.ToolResultEventSchema, toOutcomeEvent, readOutcomeEvent),
   decision: undefined,

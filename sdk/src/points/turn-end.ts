@@ -9,7 +9,7 @@ import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
 import type { SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import { eventCodec } from "./define.js";
+import { eventCodec, protoFacts } from "./define.js";
 
 /** How a turn ended. */
 export type TurnEndOutcome = "completed" | "blocked" | "continuation_cap" | "cancelled" | "error";
@@ -43,11 +43,7 @@ const outcomes = enumMap<TurnEndOutcome, pb.TurnEndOutcome>({
 });
 
 export const turnEndPoint = {
-  name: "turn-end",
-  mode: "notification",
-  toolScoped: false,
-  gate: false,
-  proto: pb.Point.TURN_END,
+  ...protoFacts("turn-end"),
   pluginMethod: "turnEnd",
   event: eventCodec<TurnEndTypes, typeof pb.TurnEndEventSchema>(
     pb.TurnEndEventSchema,

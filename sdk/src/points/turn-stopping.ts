@@ -11,7 +11,7 @@ import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, messages, readKind } from "../schema.js";
 import type { AgentMessage, DecisionTrace, SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, readTrace, toProtoTrace } from "./define.js";
+import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, protoFacts, readTrace, toProtoTrace } from "./define.js";
 
 export interface TurnStoppingEvent {
   readonly session: SessionInfo;
@@ -56,11 +56,7 @@ const KINDS = {
 };
 
 export const turnStoppingPoint = {
-  name: "turn-stopping",
-  mode: "notification",
-  toolScoped: false,
-  gate: false,
-  proto: pb.Point.TURN_STOPPING,
+  ...protoFacts("turn-stopping"),
   pluginMethod: "turnStopping",
   event: eventCodec<TurnStoppingTypes, typeof pb.TurnStoppingEventSchema>(
     pb.TurnStoppingEventSchema,

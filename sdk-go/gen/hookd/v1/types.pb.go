@@ -1596,7 +1596,7 @@ var File_hookd_v1_types_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_types_proto_rawDesc = "" +
 	"\n" +
-	"\x14hookd/v1/types.proto\x12\bhookd.v1\"o\n" +
+	"\x14hookd/v1/types.proto\x12\bhookd.v1\x1a\x1chookd/v1/point_options.proto\"o\n" +
 	"\fContentBlock\x12\x14\n" +
 	"\x04text\x18\x01 \x01(\tH\x00R\x04text\x12\x14\n" +
 	"\x04json\x18\x02 \x01(\tH\x00R\x04json\x12*\n" +
@@ -1678,23 +1678,36 @@ const file_hookd_v1_types_proto_rawDesc = "" +
 	"agent_type\x18\x05 \x01(\tR\tagentType\"9\n" +
 	"\tCallError\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\x05R\x04code\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage*\xb1\x02\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage*\xc7\x05\n" +
 	"\x05Point\x12\x15\n" +
-	"\x11POINT_UNSPECIFIED\x10\x00\x12\x17\n" +
-	"\x13POINT_SESSION_START\x10\x01\x12\x12\n" +
-	"\x0ePOINT_PRE_STEP\x10\x02\x12\x12\n" +
-	"\x0ePOINT_PRE_TOOL\x10\x03\x12\x0f\n" +
-	"\vPOINT_GUARD\x10\x04\x12\x11\n" +
-	"\rPOINT_EXECUTE\x10\x05\x12\x13\n" +
-	"\x0fPOINT_POST_TOOL\x10\x06\x12\x15\n" +
-	"\x11POINT_TOOL_RESULT\x10\a\x12\x17\n" +
-	"\x13POINT_TURN_STOPPING\x10\b\x12\x11\n" +
-	"\rPOINT_REWRITE\x10\t\x12\x12\n" +
+	"\x11POINT_UNSPECIFIED\x10\x00\x128\n" +
+	"\x13POINT_SESSION_START\x10\x01\x1a\x1f\xa2\xbb\x18\x1b\n" +
+	"\rsession-start\x10\x04\x18\x01*\x06inject\x127\n" +
+	"\x0ePOINT_PRE_STEP\x10\x02\x1a#\xa2\xbb\x18\x1f\n" +
+	"\bpre-step\x10\x01\x18\x01 \x01*\x05enter*\x06reject\x12:\n" +
+	"\x0ePOINT_PRE_TOOL\x10\x03\x1a&\xa2\xbb\x18\"\n" +
+	"\bpre-tool\x10\x01\x18\x02 \x01*\x05allow*\x04deny*\x03ask\x121\n" +
+	"\vPOINT_GUARD\x10\x04\x1a \xa2\xbb\x18\x1c\n" +
+	"\x05guard\x10\x02\x18\x02 \x01*\aabstain*\x04deny\x12,\n" +
+	"\rPOINT_EXECUTE\x10\x05\x1a\x19\xa2\xbb\x18\x15\n" +
+	"\aexecute\x10\x03\x18\x02*\x06result\x129\n" +
+	"\x0fPOINT_POST_TOOL\x10\x06\x1a$\xa2\xbb\x18 \n" +
+	"\tpost-tool\x10\x01\x18\x02 \x01*\x06accept*\x05block\x12,\n" +
+	"\x11POINT_TOOL_RESULT\x10\a\x1a\x15\xa2\xbb\x18\x11\n" +
+	"\vtool-result\x10\x04\x18\x02\x127\n" +
+	"\x13POINT_TURN_STOPPING\x10\b\x1a\x1e\xa2\xbb\x18\x1a\n" +
+	"\rturn-stopping\x10\x04\x18\x01*\x05steer\x126\n" +
+	"\rPOINT_REWRITE\x10\t\x1a#\xa2\xbb\x18\x1f\n" +
+	"\arewrite\x10\x05\x18\x02 \x01*\areplace*\x05patch\x129\n" +
 	"\x0ePOINT_APPROVAL\x10\n" +
-	"\x12\x15\n" +
-	"\x11POINT_SESSION_END\x10\v\x12\x12\n" +
-	"\x0ePOINT_TURN_END\x10\f\x12\x15\n" +
-	"\x11POINT_AGENT_EVENT\x10\r*\x7f\n" +
+	"\x1a%\xa2\xbb\x18!\n" +
+	"\bapproval\x10\x01\x18\x02 \x01*\aapprove*\x06reject\x12,\n" +
+	"\x11POINT_SESSION_END\x10\v\x1a\x15\xa2\xbb\x18\x11\n" +
+	"\vsession-end\x10\x04\x18\x01\x12&\n" +
+	"\x0ePOINT_TURN_END\x10\f\x1a\x12\xa2\xbb\x18\x0e\n" +
+	"\bturn-end\x10\x04\x18\x01\x12,\n" +
+	"\x11POINT_AGENT_EVENT\x10\r\x1a\x15\xa2\xbb\x18\x11\n" +
+	"\vagent-event\x10\x04\x18\x03*\x7f\n" +
 	"\fAgentDialect\x12\x1d\n" +
 	"\x19AGENT_DIALECT_UNSPECIFIED\x10\x00\x12\x1d\n" +
 	"\x19AGENT_DIALECT_CLAUDE_CODE\x10\x01\x12\x17\n" +
@@ -1789,6 +1802,7 @@ func file_hookd_v1_types_proto_init() {
 	if File_hookd_v1_types_proto != nil {
 		return
 	}
+	file_hookd_v1_point_options_proto_init()
 	file_hookd_v1_types_proto_msgTypes[0].OneofWrappers = []any{
 		(*ContentBlock_Text)(nil),
 		(*ContentBlock_Json)(nil),

@@ -21,7 +21,7 @@ from typing import Callable, NoReturn, Protocol, Union
 import grpc
 from google.protobuf.message import Message as ProtoMessage
 
-from hookd.v1 import plugin_pb2, points_pb2, types_pb2
+from hookd_plugin.stubs import plugin_pb2, points_pb2, types_pb2
 
 Answer = Union[ProtoMessage, bytes]
 

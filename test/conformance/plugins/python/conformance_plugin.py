@@ -72,7 +72,7 @@ Environment besides those:
                                       to hold off a daemon's re-admission of a restarted plugin
 Any other value of either is refused with a message naming it.
 
-Run: ``PYTHONPATH=hooks-examples/python python conformance_plugin.py`` with
+Run: ``PYTHONPATH=sdk-python/src python conformance_plugin.py`` with
 $HOOKD_PLUGIN_SOCKET set (a managed plugin), or ``--listen ADDRESS`` (unix:PATH or HOST:PORT;
 e.g. a remote plugin killed and started again on the same address).
 """
@@ -93,7 +93,7 @@ import grpc
 from google.protobuf.message import Message as ProtoMessage
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from hookd.v1 import plugin_pb2, points_pb2, types_pb2
+from hookd_plugin.stubs import plugin_pb2, points_pb2, types_pb2
 
 import conformance_attach
 

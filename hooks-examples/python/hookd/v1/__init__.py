@@ -1,1 +1,0 @@
-"""Generated from proto/hookd by scripts/gen-polyglot.sh. DO NOT EDIT."""
