@@ -6,8 +6,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ALLOW, answerFrame, serveRawAttach } from "../../daemon/test/fixtures/attach-plugin.js";
-import type { RawAttachPlugin } from "../../daemon/test/fixtures/attach-plugin.js";
+import { ALLOW, answerFrame, answering, serveFakePlugin } from "../../daemon/test/fixtures/fake-plugin.js";
+import type { FakePlugin } from "../../daemon/test/fixtures/fake-plugin.js";
 import { ROOT, Workdir, adminClient, closeClient, hostClient, pb, pluginEntry, preTool, runCli, spawnDaemon } from "./support.js";
 import type { DaemonProcess } from "./support.js";
 
@@ -16,12 +16,12 @@ const TAGGER = join(ROOT, "test/ops/fixtures/tagger.mjs");
 
 let work: Workdir | undefined;
 let daemon: DaemonProcess | undefined;
-let remote: RawAttachPlugin | undefined;
+let remote: FakePlugin | undefined;
 
 afterEach(async () => {
   await daemon?.stop("SIGKILL");
   daemon = undefined;
-  remote?.server.forceShutdown();
+  remote?.close();
   remote = undefined;
   work?.cleanup();
   work = undefined;
@@ -89,8 +89,10 @@ describe("hookd plugins --json", () => {
     work = new Workdir();
     const socket = work.file("hookd.sock");
     // A raw Attach plugin: it answers each call, after an answer for a call id the daemon never sent.
-    remote = await serveRawAttach(`unix://${work.file("remote.sock")}`, {
+    remote = await serveFakePlugin(`unix://${work.file("remote.sock")}`, {
       points: [pb.Point.PRE_TOOL],
+      raw: { preTool: answering(ALLOW) },
+      attach: true,
       onCall: (call, plugin) => {
         plugin.send(answerFrame(call.callId + 1_000n, pb.Point.PRE_TOOL, ALLOW));
         plugin.send(answerFrame(call.callId, pb.Point.PRE_TOOL, ALLOW));
