@@ -8,14 +8,14 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ALLOW, answerFrame, answering, serveFakePlugin } from "../../daemon/test/fixtures/fake-plugin.js";
 import type { FakePlugin } from "../../daemon/test/fixtures/fake-plugin.js";
-import { ROOT, Workdir, adminClient, closeClient, hostClient, pb, pluginEntry, preTool, runCli, spawnDaemon } from "./support.js";
-import type { DaemonProcess } from "./support.js";
+import { ROOT, Workdir, adminClient, closeClient, hostClient, pb, pluginEntry, preTool, runCli, startDaemon } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 
 const MANAGED_FIXTURE = join(ROOT, "test/fixtures/plugins/managed-plugin.mjs");
 const TAGGER = join(ROOT, "test/ops/fixtures/tagger.mjs");
 
 let work: Workdir | undefined;
-let daemon: DaemonProcess | undefined;
+let daemon: RunningDaemon | undefined;
 let remote: FakePlugin | undefined;
 
 afterEach(async () => {
@@ -114,7 +114,7 @@ describe("hookd plugins --json", () => {
         { name: "far", kind: "remote", target: `unix://${work.file("nobody.sock")}`, health: { initialBackoffMs: 600_000, maxBackoffMs: 600_000 } },
       ],
     });
-    daemon = spawnDaemon(config, { env: { XDG_RUNTIME_DIR: work.path } });
+    daemon = await startDaemon({ configFile: config, awaitServing: false, env: { XDG_RUNTIME_DIR: work.path } });
     await daemon.waitLog("hookd ready");
 
     const host = hostClient(socket);

@@ -13,8 +13,8 @@ import { serveFakePlugin } from "../../daemon/test/fixtures/fake-plugin.js";
 import type { FakePlugin } from "../../daemon/test/fixtures/fake-plugin.js";
 import type { Collector, ReceivedSpan } from "../support/otel-collector.js";
 import { setupCollector, startCollector } from "../support/otel-collector.js";
-import { Workdir, closeClient, pluginEntry, readAudit, spawnDaemon } from "./support.js";
-import type { DaemonProcess } from "./support.js";
+import { Workdir, closeClient, pluginEntry, readAudit, startDaemon } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 
 const AGENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const AGENT_SPAN = "00f067aa0ba902b7";
@@ -29,7 +29,7 @@ const STREAM_SPAN = "f1f2f3f4f5f6f7f8";
 
 let work: Workdir;
 let collector: Collector;
-let daemon: DaemonProcess | undefined;
+let daemon: RunningDaemon | undefined;
 let plugin: FakePlugin | undefined;
 let streamer: FakePlugin | undefined;
 /** The `traceparent` metadata of every call the remote plugin received, by "<session> <tool>". */
@@ -124,8 +124,8 @@ describe("tracing over OTLP", () => {
   it("exports a span per decision with a child per plugin call, under the agent's traceparent, to a real collector", async () => {
     const socket = work.file("hookd.sock");
     const audit = work.file("audit.jsonl");
-    daemon = spawnDaemon(
-      work.writeConfig({
+    daemon = await startDaemon({
+      configFile: work.writeConfig({
         listeners: [{ unix: socket }],
         plugins: [
           { name: "recorder", kind: "remote", target: `unix://${work.file("recorder.sock")}` },
@@ -138,7 +138,8 @@ describe("tracing over OTLP", () => {
         http: { listen: "127.0.0.1:0" },
         tracing: { otlp: { endpoint: collector.endpoint, headers: { "x-test": "1" } }, serviceName: "hookd-test" },
       }),
-    );
+      awaitServing: false,
+    });
     const { address: httpAddress } = await daemon.waitLog("http hooks serving");
     await daemon.waitLog("hookd ready");
     const client = createClient(pb.HookHost, `unix://${socket}`);
@@ -282,8 +283,8 @@ describe("tracing over OTLP", () => {
 
   it("keeps deciding when the collector is gone, and stops cleanly with a warning about the spans it could not export", async () => {
     const socket = work.file("dead.sock");
-    daemon = spawnDaemon(
-      work.writeConfig(
+    daemon = await startDaemon({
+      configFile: work.writeConfig(
         {
           listeners: [{ unix: socket }],
           plugins: [pluginEntry("policy")],
@@ -292,7 +293,8 @@ describe("tracing over OTLP", () => {
         },
         "dead.yaml",
       ),
-    );
+      awaitServing: false,
+    });
     await daemon.waitLog("hookd ready");
     const client = createClient(pb.HookHost, `unix://${socket}`);
     try {
