@@ -3,7 +3,7 @@
 // deadline on a shared stream; the window; answers for ids never sent or answered twice (refused,
 // counted, the stream goes on); another point's response, garbage and CallErrors as the same
 // faults as unary; UNIMPLEMENTED and a manifest preferring unary both calling unary. Plugins are
-// servePlugin servers or raw grpc-js servers on the generated service (fixtures/attach-plugin.ts).
+// servePlugin servers or raw grpc-js servers on the generated service (fixtures/fake-plugin.ts).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,8 +18,8 @@ import type { ContextFactory } from "../src/engine/invoke.js";
 import type { Listener } from "../src/engine/listener.js";
 import { RemotePlugin } from "../src/plugins/index.js";
 import type { RemotePluginOptions } from "../src/plugins/index.js";
-import { ALLOW, answerFrame, errorFrame, serveRawAttach } from "./fixtures/attach-plugin.js";
-import type { RawAttachOptions, RawAttachPlugin } from "./fixtures/attach-plugin.js";
+import { ALLOW, answerFrame, answering, errorFrame, serveFakePlugin } from "./fixtures/fake-plugin.js";
+import type { FakePlugin, FakePluginOptions } from "./fixtures/fake-plugin.js";
 import { deferred, preToolEvent } from "./fixtures/listeners.js";
 
 let dir: string;
@@ -43,9 +43,10 @@ async function serve(definition: PluginDefinition, options: Partial<ServeOptions
   return server.address;
 }
 
-async function raw(name: string, options: RawAttachOptions): Promise<RawAttachPlugin> {
-  const plugin = await serveRawAttach(socket(name), options);
-  cleanups.push(() => plugin.server.forceShutdown());
+/** A raw plugin serving Attach (unless told not to) and a unary pre-tool that allows. */
+async function raw(name: string, options: FakePluginOptions): Promise<FakePlugin> {
+  const plugin = await serveFakePlugin(socket(name), { raw: { preTool: answering(ALLOW) }, attach: true, ...options });
+  cleanups.push(() => plugin.close());
   return plugin;
 }
 

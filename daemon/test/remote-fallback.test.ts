@@ -6,11 +6,10 @@
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Server } from "@grpc/grpc-js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { allow, definePlugin, servePlugin } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
-import { addService, bindServer, pb } from "@hookd/sdk/internal";
+import { pb } from "@hookd/sdk/internal";
 import { configSchema } from "../src/config/schema.js";
 import { stateDir } from "../src/config/load.js";
 import { callListener } from "../src/engine/invoke.js";
@@ -21,6 +20,7 @@ import { RemotePlugin, loadPlugin } from "../src/plugins/index.js";
 import type { RemotePluginOptions } from "../src/plugins/index.js";
 import { GATE_POINTS } from "../src/plugins/remote/fallback.js";
 import { ManifestStore } from "../src/plugins/remote/manifest-store.js";
+import { serveFakePlugin } from "./fixtures/fake-plugin.js";
 import { deferred, preToolEvent } from "./fixtures/listeners.js";
 
 let dir: string;
@@ -179,17 +179,15 @@ describe("the manifest store", () => {
 describe("the Describe handshake", () => {
   it("sends the daemon's version and the plugin's configured name", async () => {
     const received: pb.DescribeRequest[] = [];
-    const server = new Server();
-    addService(server, pb.HookPlugin, {
-      describe: async (request) => {
-        received.push(request);
-        return { manifest: { name: "calls-itself-something-else", subscriptions: [{ point: pb.Point.PRE_TOOL }] } };
+    const server = await serveFakePlugin(`unix://${join(dir, "gate.sock")}`, {
+      handlers: {
+        describe: async (request) => {
+          received.push(request);
+          return { manifest: { name: "calls-itself-something-else", subscriptions: [{ point: pb.Point.PRE_TOOL }] } };
+        },
       },
     });
-    addService(server, pb.health.Health, { check: async () => ({ status: pb.health.HealthCheckResponse_ServingStatus.SERVING }) });
-    const address = `unix://${join(dir, "gate.sock")}`;
-    await bindServer(server, address);
-    cleanups.push(() => server.forceShutdown());
+    cleanups.push(() => server.close());
     const remote = plugin({ daemonVersion: "9.8.7" });
     await remote.start();
     expect(remote.status()).toMatchObject({ health: "serving", subscriptions: "described" });

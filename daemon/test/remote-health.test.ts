@@ -5,19 +5,20 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Server, status } from "@grpc/grpc-js";
+import { status } from "@grpc/grpc-js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { allow, definePlugin, servePlugin } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
-import { StatusError, addService, bindServer, pb } from "@hookd/sdk/internal";
+import { StatusError, pb } from "@hookd/sdk/internal";
 import { callListener } from "../src/engine/invoke.js";
 import type { ContextFactory } from "../src/engine/invoke.js";
 import type { Listener } from "../src/engine/listener.js";
 import { PluginRegistry } from "../src/engine/registry.js";
 import { RemotePlugin, channelCredentials, readManifest } from "../src/plugins/index.js";
 import type { HealthChange, PluginHealth, RemotePluginOptions } from "../src/plugins/index.js";
+import { serveFakePlugin } from "./fixtures/fake-plugin.js";
 import { deferred, preToolEvent } from "./fixtures/listeners.js";
 
 let dir: string;
@@ -125,25 +126,24 @@ describe("admission of a starting process (admit)", () => {
 describe("ejection", () => {
   it("ejects after N consecutive failures, fails fast without an RPC, and re-admits once the health check passes", async () => {
     const ServingStatus = pb.health.HealthCheckResponse_ServingStatus;
-    const state = { health: ServingStatus.SERVING, failing: true, calls: 0 };
-    const server = new Server();
-    addService(server, pb.HookPlugin, {
-      describe: async () => ({ manifest: { name: "flaky", subscriptions: [{ point: pb.Point.PRE_TOOL }] } }),
-      preTool: async () => {
-        state.calls++;
-        if (state.failing) throw new StatusError(status.INTERNAL, "database locked");
-        return { decision: { decision: { case: "allow", value: {} } } };
+    const state = { failing: true, calls: 0 };
+    const address = `unix://${join(dir, "flaky.sock")}`;
+    const server = await serveFakePlugin(address, {
+      manifest: { name: "flaky", subscriptions: [{ point: pb.Point.PRE_TOOL }] },
+      handlers: {
+        preTool: async () => {
+          state.calls++;
+          if (state.failing) throw new StatusError(status.INTERNAL, "database locked");
+          return { decision: { decision: { case: "allow", value: {} } } };
+        },
       },
     });
-    addService(server, pb.health.Health, { check: async () => ({ status: state.health }) });
-    const address = `unix://${join(dir, "flaky.sock")}`;
-    await bindServer(server, address);
-    cleanups.push(() => server.forceShutdown());
+    cleanups.push(() => server.close());
 
     const remote = plugin(address);
     await remote.start();
     expect(remote.health).toBe("serving");
-    state.health = ServingStatus.NOT_SERVING; // so the probe cannot re-admit it yet
+    server.health = ServingStatus.NOT_SERVING; // so the probe cannot re-admit it yet
 
     const ejected = healthBecomes(remote, "ejected");
     for (let i = 1; i <= 3; i++) {
@@ -161,7 +161,7 @@ describe("ejection", () => {
 
     const readmitted = healthBecomes(remote, "serving");
     state.failing = false;
-    state.health = ServingStatus.SERVING;
+    server.health = ServingStatus.SERVING;
     expect(await readmitted).toMatchObject({ health: "serving", previous: "ejected" });
     expect(await callListener(preTool(remote), preToolEvent(), ctxFor(), open())).toMatchObject({ answer: { kind: "allow" } });
     expect(state.calls).toBe(4);
@@ -169,23 +169,19 @@ describe("ejection", () => {
   });
 
   it("answers a fail-open plugin's ejected calls with pass", async () => {
-    const server = new Server();
-    addService(server, pb.HookPlugin, {
-      describe: async () => ({ manifest: { name: "down", subscriptions: [{ point: pb.Point.PRE_TOOL, failurePolicy: pb.FailurePolicy.FAIL_OPEN }] } }),
-      preTool: async () => {
-        throw new StatusError(status.UNAVAILABLE, "backend down");
+    const address = `unix://${join(dir, "down.sock")}`;
+    const server = await serveFakePlugin(address, {
+      manifest: { name: "down", subscriptions: [{ point: pb.Point.PRE_TOOL, failurePolicy: pb.FailurePolicy.FAIL_OPEN }] },
+      handlers: {
+        preTool: async () => {
+          throw new StatusError(status.UNAVAILABLE, "backend down");
+        },
       },
     });
-    let healthy = true;
-    addService(server, pb.health.Health, {
-      check: async () => ({ status: healthy ? pb.health.HealthCheckResponse_ServingStatus.SERVING : pb.health.HealthCheckResponse_ServingStatus.NOT_SERVING }),
-    });
-    const address = `unix://${join(dir, "down.sock")}`;
-    await bindServer(server, address);
-    cleanups.push(() => server.forceShutdown());
+    cleanups.push(() => server.close());
     const remote = plugin(address, { health: { ejectAfterFailures: 1, initialBackoffMs: 10, maxBackoffMs: 50 } });
     await remote.start();
-    healthy = false;
+    server.serving = false;
     expect(await callListener(preTool(remote), preToolEvent(), ctxFor(), open())).toMatchObject({ answer: { kind: "pass" }, invocation: { fault: "unavailable" } });
     expect(await callListener(preTool(remote), preToolEvent(), ctxFor(), open())).toMatchObject({ answer: { kind: "pass" }, invocation: { fault: "ejected" } });
   });

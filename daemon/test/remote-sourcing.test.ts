@@ -1,22 +1,21 @@
 // The daemon sources what a plugin contributes: a remote plugin may leave `source` unset on the
 // messages its decision adds (entered, steering, additional contexts), and they arrive sourced to
-// the plugin's configured name; a message it hands back from the event keeps its source. Raw
-// grpc-js handlers answer exactly the bytes a plugin written from the proto alone would send.
+// the plugin's configured name; a message it hands back from the event keeps its source. The fake
+// plugin's raw handlers answer exactly the bytes a plugin written from the proto alone would send.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { create, toBinary } from "@bufbuild/protobuf";
-import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
-import { Server } from "@grpc/grpc-js";
-import type { UntypedHandleCall, sendUnaryData } from "@grpc/grpc-js";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { UntypedHandleCall } from "@grpc/grpc-js";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { events, toolSuccess } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
-import { addService, bindServer, pb, serviceDefinition } from "@hookd/sdk/internal";
+import { pb } from "@hookd/sdk/internal";
 import { callListener } from "../src/engine/invoke.js";
 import type { ContextFactory } from "../src/engine/invoke.js";
 import type { Listener } from "../src/engine/listener.js";
 import { RemotePlugin } from "../src/plugins/index.js";
+import { answering, bytes, serveFakePlugin } from "./fixtures/fake-plugin.js";
 
 let dir: string;
 let cleanups: (() => Promise<void> | void)[];
@@ -29,22 +28,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const bytes = <D extends DescMessage>(schema: D, init: MessageInitShape<D>): Buffer => Buffer.from(toBinary(schema, create(schema, init)));
-const answering =
-  (answer: Buffer): UntypedHandleCall =>
-  (_call: unknown, callback: sendUnaryData<Buffer>) =>
-    callback(null, answer);
 /** A message as a plugin author may write it: role and text, no source. */
 const unsourced = (said: string): MessageInitShape<typeof pb.MessageSchema> => ({ role: pb.Role.USER, content: [{ block: { case: "text", value: said } }] });
 
 async function plugin(handlers: Record<string, UntypedHandleCall>, points: readonly pb.Point[]): Promise<RemotePlugin> {
-  const server = new Server();
-  const manifest = { name: "raw", version: "1", subscriptions: points.map((point) => ({ point })) };
-  server.addService(serviceDefinition(pb.HookPlugin), { describe: answering(bytes(pb.DescribeResponseSchema, { manifest })), ...handlers });
-  addService(server, pb.health.Health, { check: async () => ({ status: pb.health.HealthCheckResponse_ServingStatus.SERVING }) });
   const address = `unix://${join(dir, "raw.sock")}`;
-  await bindServer(server, address);
-  cleanups.push(() => server.forceShutdown());
+  const server = await serveFakePlugin(address, { points, raw: handlers });
+  cleanups.push(() => server.close());
   const remote = new RemotePlugin({ name: "configured-name", target: address, health: { initialBackoffMs: 10, maxBackoffMs: 100 } });
   cleanups.push(() => remote.close());
   await remote.start();

@@ -2,18 +2,16 @@
 // config's overrides), answers cross the wire as typed decisions, and every kind of unusable
 // answer (another point's decision, garbage bytes, no decision, an invalid combination, an error
 // status), a missed deadline and a caller's cancellation become PluginFaults that the failure
-// policy turns into a decision. Plugin servers are made with servePlugin or raw grpc-js handlers.
+// policy turns into a decision. Plugin servers are made with servePlugin or the fake plugin's raw handlers.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { create, toBinary } from "@bufbuild/protobuf";
-import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
-import { Server, status } from "@grpc/grpc-js";
+import { status } from "@grpc/grpc-js";
 import type { ServerWritableStream, UntypedHandleCall, sendUnaryData } from "@grpc/grpc-js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accept, allow, block, definePlugin, deny, pass, servePlugin, snapshotJson, text } from "@hookd/sdk";
 import type { PluginDefinition, PointName, PostToolEvent, ToolResult } from "@hookd/sdk";
-import { addService, bindServer, LazyAbort, pb, serviceDefinition } from "@hookd/sdk/internal";
+import { LazyAbort, pb } from "@hookd/sdk/internal";
 import { PluginFault } from "../src/engine/faults.js";
 import { callListener } from "../src/engine/invoke.js";
 import type { CallResult, ContextFactory } from "../src/engine/invoke.js";
@@ -21,6 +19,8 @@ import type { Listener } from "../src/engine/listener.js";
 import { PluginRegistry } from "../src/engine/registry.js";
 import { RemotePlugin } from "../src/plugins/index.js";
 import type { RemotePluginOptions } from "../src/plugins/index.js";
+import { answering, bytes, serveFakePlugin } from "./fixtures/fake-plugin.js";
+import type { FakePluginOptions } from "./fixtures/fake-plugin.js";
 import { deferred, listenerCall, preToolEvent } from "./fixtures/listeners.js";
 
 let dir: string;
@@ -45,26 +45,10 @@ async function serveDefinition(definition: PluginDefinition, name = definition.n
 }
 
 /** A plugin server whose HookPlugin handlers answer raw bytes (anything, valid or not). */
-async function serveRaw(name: string, handlers: Record<string, UntypedHandleCall>): Promise<string> {
-  const server = new Server();
-  server.addService(serviceDefinition(pb.HookPlugin), handlers);
-  addService(server, pb.health.Health, { check: async () => ({ status: pb.health.HealthCheckResponse_ServingStatus.SERVING }) });
-  const address = socket(name);
-  await bindServer(server, address);
-  cleanups.push(() => server.forceShutdown());
-  return address;
-}
-
-function bytes<D extends DescMessage>(schema: D, init: MessageInitShape<D>): Buffer {
-  return Buffer.from(toBinary(schema, create(schema, init)));
-}
-
-/** A raw unary handler answering `answer` bytes and counting its calls. */
-function answering(answer: Buffer, calls: { count: number } = { count: 0 }): UntypedHandleCall {
-  return (_call: unknown, callback: sendUnaryData<Buffer>) => {
-    calls.count++;
-    callback(null, answer);
-  };
+async function serveRaw(name: string, raw: Record<string, UntypedHandleCall>, definition?: FakePluginOptions["definition"]): Promise<string> {
+  const server = await serveFakePlugin(socket(name), { raw, definition });
+  cleanups.push(() => server.close());
+  return server.address;
 }
 
 function describeAs(name: string, point: pb.Point, failurePolicy = pb.FailurePolicy.UNSPECIFIED): UntypedHandleCall {
@@ -292,21 +276,19 @@ describe("unusable answers go through the failure policy", () => {
 
   it("refuses a second response to the unary call as an error status", async () => {
     // A server that streams its answer to PreTool: the daemon's unary call cancels at the second.
-    const server = new Server();
-    const plugin = serviceDefinition(pb.HookPlugin);
     const allowBytes = bytes(pb.PreToolResponseSchema, { decision: { decision: { case: "allow", value: {} } } });
-    server.addService({ ...plugin, preTool: { ...plugin.preTool, responseStream: true } }, {
-      describe: describeAs("chatty", pb.Point.PRE_TOOL),
-      preTool: (call: ServerWritableStream<unknown, Buffer>) => {
-        call.write(allowBytes);
-        call.write(allowBytes);
-        call.end();
+    const address = await serveRaw(
+      "chatty",
+      {
+        describe: describeAs("chatty", pb.Point.PRE_TOOL),
+        preTool: (call: ServerWritableStream<unknown, Buffer>) => {
+          call.write(allowBytes);
+          call.write(allowBytes);
+          call.end();
+        },
       },
-    });
-    addService(server, pb.health.Health, { check: async () => ({ status: pb.health.HealthCheckResponse_ServingStatus.SERVING }) });
-    const address = socket("chatty");
-    await bindServer(server, address);
-    cleanups.push(() => server.forceShutdown());
+      (plugin) => ({ ...plugin, preTool: { ...plugin.preTool, responseStream: true } }),
+    );
     const chatty = await connect(address);
     const fault = await faultOf(Promise.resolve(only(chatty, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new LazyAbort()), listenerCall())));
     expect(fault).toMatchObject({ fault: "error_status" });

@@ -14,8 +14,8 @@ import type { HostClient, SessionInfo, ToolCall } from "@hookd/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { openScriptedAgent, toolResults } from "../support/scripted-agent.js";
 import type { Script } from "../support/scripted-agent.js";
-import { ROOT, Workdir, runCli, spawnDaemon } from "../ops/support.js";
-import type { DaemonProcess } from "../ops/support.js";
+import { ROOT, Workdir, runCli, startDaemon } from "../ops/support.js";
+import type { RunningDaemon } from "../ops/support.js";
 
 const RECORDER = join(ROOT, "test/fixtures/plugins/describe-recorder.mjs");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "daemon/package.json"), "utf8")) as { version: string }).version;
@@ -31,8 +31,8 @@ function workdir(): Workdir {
   return work;
 }
 
-function daemon(configPath: string): DaemonProcess {
-  const started = spawnDaemon(configPath);
+async function daemon(configPath: string): Promise<RunningDaemon> {
+  const started = await startDaemon({ configFile: configPath, awaitServing: false });
   cleanups.push(async () => void (await started.stop("SIGKILL")));
   return started;
 }
@@ -74,7 +74,7 @@ describe("a gate plugin that cannot be described", () => {
     const work = workdir();
     const socket = work.file("hookd.sock");
     const config = work.writeConfig({ listeners: [{ unix: socket }], plugins: [{ name: "gate", kind: "remote", target: `unix://${work.file("nobody.sock")}` }] });
-    const hookd = daemon(config);
+    const hookd = await daemon(config);
     const ready = await hookd.waitLog("hookd ready");
     expect(ready.fallbacks).toEqual([{ plugin: "gate", subscriptions: "none: failing every gate point" }]);
     for (const point of ["pre-step", "pre-tool", "guard", "post-tool"]) {
@@ -116,7 +116,7 @@ describe("a gate plugin that cannot be described", () => {
 
     // First start: described, its manifest persisted.
     let plugin = await recorder(pluginSocket, describeLog);
-    const first = daemon(config);
+    const first = await daemon(config);
     const ready = await first.waitLog("hookd ready");
     expect(ready.fallbacks).toBeUndefined();
     expect((await host(socket).evaluatePreTool({ session, call: call("c1", "Bash") })).decision).toEqual({ kind: "deny", reason: "recorder denies" });
@@ -128,7 +128,7 @@ describe("a gate plugin that cannot be described", () => {
     plugin.kill("SIGKILL");
 
     // Next start, the plugin unreachable: its last known manifest gates.
-    const second = daemon(config);
+    const second = await daemon(config);
     const order = await second.waitLog("plugin order", 15_000, (line) => line.point === "pre-tool");
     expect(order).toMatchObject({ plugins: ["gate"], fallback: { gate: expect.stringMatching(/^last known manifest of \d{4}-\d\d-\d\dT/) as unknown } });
     const secondReady = await second.waitLog("hookd ready");
@@ -163,7 +163,7 @@ describe("a gate plugin that cannot be described", () => {
       listeners: [{ unix: work.file("hookd.sock") }],
       plugins: [{ name: "gate", kind: "remote", target: `unix://${work.file("nobody.sock")}`, required: true }],
     });
-    const hookd = daemon(config);
+    const hookd = await daemon(config);
     expect((await hookd.exited).code).toBe(1);
     expect(hookd.stderr.lines.join("\n")).toMatch(
       /plugins\.gate: required, but it could not be described at start \(.*\), its config names no points \(plugins\.gate\.points\) and it has no last known manifest \(none in .*hookd-state\/manifests\); refusing to start/,

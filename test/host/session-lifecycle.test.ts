@@ -140,7 +140,7 @@ describe("a daemon stop with a hosted session open", () => {
     });
     const agent = openScriptedAgent({ target: stopping.target, agentId: "dave", session: { sessionId: "open-at-stop", agentType: "hang" }, script });
     await agent.session.opened;
-    const exit = await stopping.stop(60_000);
+    const { code: exit } = await stopping.stop("SIGTERM", 60_000);
     expect(exit).toBe(0);
     const lines = (await readFile(stopLog, "utf8")).split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Recorded);
     expect(lines.filter((r) => r.point === "session-end")).toMatchObject([{ reason: "daemon_stopping", session: { sessionId: "open-at-stop", agentType: "hang" } }]);

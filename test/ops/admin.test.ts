@@ -5,14 +5,14 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { ROOT, Workdir, adminClient, closeClient, pluginEntry, runCli, spawnDaemon } from "./support.js";
-import type { DaemonProcess } from "./support.js";
+import { ROOT, Workdir, adminClient, closeClient, pluginEntry, runCli, startDaemon } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 
 const run = promisify(execFile);
 const BUF = join(ROOT, "node_modules/.bin/buf");
 
 let work: Workdir | undefined;
-let daemon: DaemonProcess | undefined;
+let daemon: RunningDaemon | undefined;
 
 afterEach(async () => {
   await daemon?.stop("SIGKILL");
@@ -31,7 +31,7 @@ describe("HookAdmin and the operator commands", () => {
     work = new Workdir();
     const socket = work.file("hookd.sock");
     const config = work.writeConfig({ listeners: [{ unix: socket }], plugins: [pluginEntry("policy")] });
-    daemon = spawnDaemon(config);
+    daemon = await startDaemon({ configFile: config, awaitServing: false });
     await daemon.waitLog("hookd ready");
 
     const status = await runCli(["status", "--socket", socket]);
@@ -65,7 +65,7 @@ describe("HookAdmin and the operator commands", () => {
     work = new Workdir();
     const socket = work.file("agents.sock");
     const adminSocket = work.file("admin.sock");
-    daemon = spawnDaemon(work.writeConfig({ listeners: [{ unix: socket }], admin: { unix: adminSocket }, plugins: [] }));
+    daemon = await startDaemon({ configFile: work.writeConfig({ listeners: [{ unix: socket }], admin: { unix: adminSocket }, plugins: [] }), awaitServing: false });
     await daemon.waitLog("hookd ready");
     const onAdmin = adminClient(adminSocket);
     const onAgents = adminClient(socket);
@@ -87,7 +87,7 @@ describe("HookAdmin and the operator commands", () => {
   it("answers server reflection with the real descriptors, so buf curl lists and calls services", async () => {
     work = new Workdir();
     const socket = work.file("hookd.sock");
-    daemon = spawnDaemon(work.writeConfig({ listeners: [{ unix: socket }], plugins: [pluginEntry("policy")] }));
+    daemon = await startDaemon({ configFile: work.writeConfig({ listeners: [{ unix: socket }], plugins: [pluginEntry("policy")] }), awaitServing: false });
     await daemon.waitLog("hookd ready");
     const methods = (await bufCurl(socket, "--list-methods", "http://localhost")).trim().split("\n");
     expect(methods).toEqual(

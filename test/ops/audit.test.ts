@@ -4,11 +4,11 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { Workdir, adminClient, closeClient, hostClient, pb, pluginEntry, preTool, readAudit, runCli, spawnDaemon } from "./support.js";
-import type { DaemonProcess } from "./support.js";
+import { Workdir, adminClient, closeClient, hostClient, pb, pluginEntry, preTool, readAudit, runCli, startDaemon } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 
 let work: Workdir;
-let daemon: DaemonProcess | undefined;
+let daemon: RunningDaemon | undefined;
 
 afterEach(async () => {
   await daemon?.stop("SIGKILL");
@@ -16,7 +16,7 @@ afterEach(async () => {
   work.cleanup();
 });
 
-function start(fsync: "always" | "interval" | "never" = "always", existing?: string): { socket: string; audit: string } {
+async function start(fsync: "always" | "interval" | "never" = "always", existing?: string): Promise<{ socket: string; audit: string }> {
   work = new Workdir();
   const socket = work.file("hookd.sock");
   const audit = work.file("log/audit.jsonl");
@@ -24,13 +24,13 @@ function start(fsync: "always" | "interval" | "never" = "always", existing?: str
     mkdirSync(dirname(audit), { recursive: true });
     writeFileSync(audit, existing);
   }
-  daemon = spawnDaemon(work.writeConfig({ listeners: [{ unix: socket }], plugins: [pluginEntry("policy")], audit: { path: audit, fsync } }));
+  daemon = await startDaemon({ configFile: work.writeConfig({ listeners: [{ unix: socket }], plugins: [pluginEntry("policy")], audit: { path: audit, fsync } }), awaitServing: false });
   return { socket, audit };
 }
 
 describe("audit log", () => {
   it("records each invocation and decision with its session, call, plugin, point, decision, reason and duration", async () => {
-    const { socket, audit } = start();
+    const { socket, audit } = await start();
     await daemon?.waitLog("hookd ready");
     const client = hostClient(socket);
     try {
@@ -55,7 +55,7 @@ describe("audit log", () => {
   });
 
   it("keeps every decision a client received when the daemon is killed with SIGKILL under load", async () => {
-    const { socket, audit } = start("always");
+    const { socket, audit } = await start("always");
     await daemon?.waitLog("hookd ready");
     const client = hostClient(socket);
     const received: string[] = [];
@@ -95,7 +95,7 @@ describe("audit log", () => {
   });
 
   it("streams the same records to `tail`, filtered by session, plugin and point", async () => {
-    const { socket } = start("never");
+    const { socket } = await start("never");
     await daemon?.waitLog("hookd ready");
     const admin = adminClient(socket);
     const host = hostClient(socket);
@@ -125,7 +125,7 @@ describe("audit log", () => {
   });
 
   it("prints live records with `hookd tail --json`", async () => {
-    const { socket } = start("never");
+    const { socket } = await start("never");
     await daemon?.waitLog("hookd ready");
     const tail = runCli(["tail", "--socket", socket, "--json", "--session", "cli"], {}, 20_000);
     const host = hostClient(socket);
@@ -147,7 +147,7 @@ describe("audit log", () => {
 
   it("starts on a log whose last record was torn by a crash without gluing the next record to it", async () => {
     const complete = JSON.stringify({ kind: "decision", callId: "old" });
-    const { socket, audit } = start("always", `${complete}\n${complete.slice(0, 17)}`);
+    const { socket, audit } = await start("always", `${complete}\n${complete.slice(0, 17)}`);
     await daemon?.waitLog("hookd ready");
     const client = hostClient(socket);
     try {
@@ -164,7 +164,7 @@ describe("audit log", () => {
   });
 
   it("reopens the file on SIGHUP, so a rotated log is continued in a fresh file", async () => {
-    const { socket, audit } = start("always");
+    const { socket, audit } = await start("always");
     await daemon?.waitLog("hookd ready");
     const client = hostClient(socket);
     try {

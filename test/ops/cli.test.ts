@@ -7,8 +7,8 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ROOT, Workdir, pluginEntry, runCli, spawnDaemon } from "./support.js";
-import type { DaemonProcess } from "./support.js";
+import { ROOT, Workdir, pluginEntry, runCli, startDaemon } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "daemon/package.json"), "utf8")) as { version: string }).version;
 const COMMANDS = ["serve", "check", "eval", "init", "status", "plugins", "reload", "tail", "hook", "help"] as const;
@@ -17,7 +17,7 @@ const ESCAPE = "\u001b[";
 const C_FORWARDER = join(ROOT, "daemon/dist/forward/hookd-hook");
 
 let work: Workdir | undefined;
-let daemon: DaemonProcess | undefined;
+let daemon: RunningDaemon | undefined;
 
 afterEach(async () => {
   await daemon?.stop("SIGKILL");
@@ -26,11 +26,12 @@ afterEach(async () => {
   work = undefined;
 });
 
-async function startDaemon(extra: Record<string, unknown> = {}): Promise<{ socket: string; config: string }> {
+/** Serves the policy fixture (plus `extra` config) until the daemon is ready. */
+async function serveReady(extra: Record<string, unknown> = {}): Promise<{ socket: string; config: string }> {
   work ??= new Workdir();
   const socket = work.file("hookd.sock");
   const config = work.writeConfig({ listeners: [{ unix: socket }], plugins: [pluginEntry("policy")], ...extra });
-  daemon = spawnDaemon(config);
+  daemon = await startDaemon({ configFile: config, awaitServing: false });
   await daemon.waitLog("hookd ready");
   return { socket, config };
 }
@@ -151,7 +152,7 @@ describe("the operator commands against a daemon", () => {
   });
 
   it("status --json and plugins --json print one parsable object each", async () => {
-    const { socket, config } = await startDaemon();
+    const { socket, config } = await serveReady();
     const status = await runCli(["status", "--socket", socket, "--json"]);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout.trim().split("\n")).toHaveLength(1);
@@ -178,7 +179,7 @@ describe("the operator commands against a daemon", () => {
   it("status counts the agents whose hooks arrive over the HTTP endpoint", async () => {
     work = new Workdir();
     const hooks = work.file("hooks.sock");
-    const { socket } = await startDaemon({ http: { listen: `unix:${hooks}` } });
+    const { socket } = await serveReady({ http: { listen: `unix:${hooks}` } });
     const agents = async (): Promise<unknown> => (JSON.parse((await runCli(["status", "--socket", socket, "--json"])).stdout) as { agentsConnected: number }).agentsConnected;
     expect(await agents()).toBe(0);
     const body = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", tool_name: "Read", tool_input: {} });
@@ -193,7 +194,7 @@ describe("the operator commands against a daemon", () => {
   });
 
   it("the node and C forwarders pointed at the gRPC socket say so", async () => {
-    const { socket } = await startDaemon();
+    const { socket } = await serveReady();
     const body = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: {} });
     if (!existsSync(C_FORWARDER)) throw new Error(`${C_FORWARDER} is missing: npm run build compiles it (it needs a C compiler)`);
     const forwarders: [string, string[]][] = [[process.execPath, [join(ROOT, "daemon/dist/cli.js"), "hook"]], [C_FORWARDER, []]];
@@ -272,7 +273,7 @@ describe("hookd check's report", () => {
 
 describe("hookd serve's log format", () => {
   it("is JSON lines when stdout is not a terminal", async () => {
-    await startDaemon();
+    await serveReady();
     const lines = daemon?.stdout.lines ?? [];
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(() => JSON.parse(line) as unknown, line).not.toThrow();

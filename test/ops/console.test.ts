@@ -11,8 +11,8 @@ import type { HostClient, ToolCall } from "@hookd/sdk";
 import { chromium } from "playwright-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIXTURES, ROOT, Workdir, spawnDaemon } from "./support.js";
-import type { DaemonProcess } from "./support.js";
+import { FIXTURES, ROOT, Workdir, startDaemon } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 // @ts-expect-error: a plain ESM fixture without types
 import { MARKUP_REASON } from "./fixtures/console-policy.mjs";
 
@@ -20,7 +20,7 @@ const TOKEN = "console-token-0123456789abcdef";
 export const SCREENSHOT = join(ROOT, "test/.tmp/console.png");
 
 let work: Workdir;
-let daemon: DaemonProcess;
+let daemon: RunningDaemon;
 let browser: Browser;
 let host: HostClient;
 let base: string;
@@ -52,8 +52,8 @@ beforeAll(async () => {
   const executablePath = execFileSync("bash", [join(ROOT, "scripts/setup-chromium.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
   work = new Workdir();
   socket = work.file("hookd.sock");
-  daemon = spawnDaemon(
-    work.writeConfig({
+  daemon = await startDaemon({
+    configFile: work.writeConfig({
       listeners: [{ unix: socket }],
       plugins: [
         { name: "console-policy", kind: "in-process", module: join(FIXTURES, "console-policy.mjs") },
@@ -71,7 +71,8 @@ beforeAll(async () => {
       ],
       console: { listen: "127.0.0.1:0", token: TOKEN },
     }),
-  );
+    awaitServing: false,
+  });
   const { address } = await daemon.waitLog("console serving");
   await daemon.waitLog("hookd ready");
   base = `http://${String(address)}`;
@@ -246,7 +247,7 @@ describe("console config", () => {
   it("is refused without a token, naming the key", async () => {
     const dir = new Workdir();
     try {
-      const refused = spawnDaemon(dir.writeConfig({ listeners: [{ unix: dir.file("hookd.sock") }], console: { listen: "127.0.0.1:0" } }));
+      const refused = await startDaemon({ configFile: dir.writeConfig({ listeners: [{ unix: dir.file("hookd.sock") }], console: { listen: "127.0.0.1:0" } }), awaitServing: false });
       const { code } = await refused.exited;
       expect(code).not.toBe(0);
       expect([...refused.stderr.lines, ...refused.stdout.lines].join("\n")).toMatch(/console\.token.*never served without a token/);

@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, FIXTURES, ROOT, Workdir, closeClient, hostClient, preTool, runCli, spawnDaemon } from "./support.js";
+import { CLI, FIXTURES, ROOT, Workdir, closeClient, hostClient, preTool, runCli, startDaemon } from "./support.js";
 
 const work = new Workdir();
 let guardian: ChildProcess | undefined;
@@ -307,7 +307,7 @@ describe("hookd eval: unusable input", { timeout: SLOW_MS }, () => {
 
 describe("hookd eval --explain: replaying what a real daemon recorded", { timeout: SLOW_MS }, () => {
   it("agrees with the audit records of the same call, and says where a changed config differs (exit 3)", async () => {
-    const daemon = spawnDaemon(config);
+    const daemon = await startDaemon({ configFile: config, awaitServing: false });
     try {
       await daemon.waitLog("hookd ready", 30_000);
       const client = hostClient(work.file("hookd.sock"));

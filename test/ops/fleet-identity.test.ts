@@ -7,11 +7,11 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { afterEach, describe, expect, it } from "vitest";
-import { FIXTURES, Workdir, closeClient, hostClient, parseLog, pluginEntry, preTool, readAudit, runCli, spawnDaemon } from "./support.js";
-import type { DaemonProcess } from "./support.js";
+import { FIXTURES, Workdir, closeClient, hostClient, parseLog, pluginEntry, preTool, readAudit, runCli, startDaemon } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 
 let work: Workdir;
-let daemon: DaemonProcess | undefined;
+let daemon: RunningDaemon | undefined;
 
 afterEach(async () => {
   await daemon?.stop("SIGKILL");
@@ -41,7 +41,7 @@ describe("instance id and config version", () => {
     // A worker plugin that prints: its lines come from a worker thread, and name the instance too.
     const chatty = { name: "chatty-worker", kind: "worker", module: join(FIXTURES, "chatty-worker.mjs") };
     const path = work.writeConfig(config({ instance: { id: "alpha-1" }, plugins: [pluginEntry("policy"), chatty] }));
-    daemon = spawnDaemon(path);
+    daemon = await startDaemon({ configFile: path, awaitServing: false });
     const { address } = await daemon.waitLog("metrics serving");
     await daemon.waitLog("hookd ready");
 
@@ -87,7 +87,7 @@ describe("instance id and config version", () => {
 
   it("is told to a hosted session's agent in SessionOpened", async () => {
     work = new Workdir();
-    daemon = spawnDaemon(work.writeConfig(config({ instance: { id: "gamma" } })));
+    daemon = await startDaemon({ configFile: work.writeConfig(config({ instance: { id: "gamma" } })), awaitServing: false });
     await daemon.waitLog("hookd ready");
     const client = hostClient(work.file("hookd.sock"));
     const stream = client.session({ metadata: { "x-hookd-agent": "fleet-agent" } });
@@ -108,12 +108,12 @@ describe("instance id and config version", () => {
 
   it("comes from HOOKD_INSTANCE_ID when the config names none, else from the host name and a random suffix", async () => {
     work = new Workdir();
-    daemon = spawnDaemon(work.writeConfig(config()), { env: { HOOKD_INSTANCE_ID: "pod-7" } });
+    daemon = await startDaemon({ configFile: work.writeConfig(config()), awaitServing: false, env: { HOOKD_INSTANCE_ID: "pod-7" } });
     await daemon.waitLog("hookd ready");
     expect((await statusJson()).instanceId).toBe("pod-7");
     await daemon.stop();
 
-    daemon = spawnDaemon(work.writeConfig(config()));
+    daemon = await startDaemon({ configFile: work.writeConfig(config()), awaitServing: false });
     await daemon.waitLog("hookd ready");
     const generated = String((await statusJson()).instanceId);
     const host = (hostname().split(".")[0] ?? "").replace(/[^A-Za-z0-9._-]/g, "-");
@@ -132,7 +132,7 @@ describe("instance id and config version", () => {
 describe("retried evaluate", () => {
   it("answers the same call id at the same point with the first answer, runs the plugin once, audits the retry", async () => {
     work = new Workdir();
-    daemon = spawnDaemon(work.writeConfig(config({ instance: { id: "beta" }, limits: { retryWindowMs: 60_000 } })));
+    daemon = await startDaemon({ configFile: work.writeConfig(config({ instance: { id: "beta" }, limits: { retryWindowMs: 60_000 } })), awaitServing: false });
     const { address } = await daemon.waitLog("metrics serving");
     await daemon.waitLog("hookd ready");
     const client = hostClient(work.file("hookd.sock"));
@@ -178,7 +178,7 @@ describe("retried evaluate", () => {
 
   it("evaluates every call again by default (no window)", async () => {
     work = new Workdir();
-    daemon = spawnDaemon(work.writeConfig(config()));
+    daemon = await startDaemon({ configFile: work.writeConfig(config()), awaitServing: false });
     await daemon.waitLog("hookd ready");
     const client = hostClient(work.file("hookd.sock"));
     try {

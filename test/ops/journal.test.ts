@@ -2,31 +2,31 @@
 // systemd), every line starts with its syslog priority, so journald records warnings as
 // warnings; and what in-process and worker plugins print is a labelled log line, never raw text
 // among the daemon's. Real daemons, stdout a real file standing in for the journal's socket.
-import { spawn } from "node:child_process";
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { waitForFile } from "../support/daemon-process.js";
-import { CLI, FIXTURES, Workdir, closeClient, hostClient, preTool } from "./support.js";
+import { FIXTURES, Workdir, closeClient, hostClient, preTool, startDaemon } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 
 let work: Workdir | undefined;
-const children: { kill(signal: NodeJS.Signals): boolean }[] = [];
+const daemons: RunningDaemon[] = [];
 
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
+afterEach(async () => {
+  for (const daemon of daemons.splice(0)) await daemon.stop("SIGKILL");
   work?.cleanup();
   work = undefined;
 });
 
 /** Starts `hookd serve` with stdout appended to `logPath`; `journal` sets JOURNAL_STREAM to that file. */
-function serveInto(config: string, logPath: string, journal: boolean, env: NodeJS.ProcessEnv = {}): void {
+async function serveInto(config: string, logPath: string, journal: boolean, env: NodeJS.ProcessEnv = {}): Promise<void> {
   const fd = openSync(logPath, "a");
   const { dev, ino } = fstatSync(fd);
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, ...(journal ? { JOURNAL_STREAM: `${dev}:${ino}` } : {}) };
-  for (const key of ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", ...(journal ? [] : ["JOURNAL_STREAM"])]) if (!(key in env)) delete childEnv[key];
-  const child = spawn(process.execPath, [CLI, "serve", "--config", config], { stdio: ["ignore", fd, "inherit"], env: childEnv });
-  closeSync(fd);
-  children.push(child);
+  try {
+    daemons.push(await startDaemon({ configFile: config, awaitServing: false, stdout: fd, env: { ...env, ...(journal ? { JOURNAL_STREAM: `${dev}:${ino}` } : {}) } }));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function linesOf(text: string): string[] {
@@ -46,7 +46,7 @@ describe("the log on a journal stream", () => {
       ],
     });
     // A notify socket nobody listens on: READY=1 is refused, which the daemon logs as a warning.
-    serveInto(config, logPath, true, { NOTIFY_SOCKET: work.file("nobody.sock") });
+    await serveInto(config, logPath, true, { NOTIFY_SOCKET: work.file("nobody.sock") });
     await waitForFile(logPath, '"msg":"hookd ready"', 20_000);
     const client = hostClient(socket);
     try {
@@ -78,7 +78,7 @@ describe("the log on a journal stream", () => {
   it("writes bare JSON lines when stdout is not the journal", async () => {
     work = new Workdir();
     const logPath = work.file("plain.log");
-    serveInto(work.writeConfig({ listeners: [{ unix: work.file("hookd.sock") }], plugins: [] }), logPath, false);
+    await serveInto(work.writeConfig({ listeners: [{ unix: work.file("hookd.sock") }], plugins: [] }), logPath, false);
     await waitForFile(logPath, '"msg":"hookd ready"', 20_000);
     for (const line of linesOf(work.read("plain.log"))) expect(line, line).toMatch(/^\{.*\}$/);
   });

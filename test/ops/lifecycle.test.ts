@@ -3,11 +3,11 @@
 // finished, refuses an invalid config (the old one keeps serving); SIGTERM lets in-flight
 // evaluate calls complete and ends streams with UNAVAILABLE.
 import { afterEach, describe, expect, it } from "vitest";
-import { Workdir, adminClient, closeClient, hostClient, parseLog, pb, pluginEntry, preTool, spawnDaemon } from "./support.js";
-import type { DaemonProcess, HostClient } from "./support.js";
+import { Workdir, adminClient, closeClient, hostClient, parseLog, pb, pluginEntry, preTool, startDaemon } from "./support.js";
+import type { HostClient, RunningDaemon } from "./support.js";
 
 let work: Workdir | undefined;
-let daemon: DaemonProcess | undefined;
+let daemon: RunningDaemon | undefined;
 
 afterEach(async () => {
   await daemon?.stop("SIGKILL");
@@ -35,7 +35,7 @@ describe("reload on SIGHUP", () => {
     work = new Workdir();
     const socket = work.file("hookd.sock");
     const path = work.writeConfig(config(socket, [pluginEntry("policy")]));
-    daemon = spawnDaemon(path);
+    daemon = await startDaemon({ configFile: path, awaitServing: false });
     await daemon.waitLog("hookd ready");
     const client = hostClient(socket);
     const admin = adminClient(socket);
@@ -78,7 +78,7 @@ describe("reload on SIGHUP", () => {
   it("finishes a call in flight across the reload on the plugin's old instance", async () => {
     work = new Workdir();
     const socket = work.file("hookd.sock");
-    daemon = spawnDaemon(work.writeConfig(config(socket, [pluginEntry("policy")])));
+    daemon = await startDaemon({ configFile: work.writeConfig(config(socket, [pluginEntry("policy")])), awaitServing: false });
     await daemon.waitLog("hookd ready");
     const client = hostClient(socket);
     try {
@@ -98,7 +98,7 @@ describe("reload on SIGHUP", () => {
   it("closes a changed plugin's old instance only after its in-flight call let go, even past the point budget", async () => {
     work = new Workdir();
     const socket = work.file("hookd.sock");
-    daemon = spawnDaemon(work.writeConfig(config(socket, [pluginEntry("policy")])));
+    daemon = await startDaemon({ configFile: work.writeConfig(config(socket, [pluginEntry("policy")])), awaitServing: false });
     await daemon.waitLog("hookd ready");
     const client = hostClient(socket);
     try {
@@ -123,7 +123,7 @@ describe("reload on SIGHUP", () => {
   it("refuses an invalid config, naming every problem, and keeps serving the old one", async () => {
     work = new Workdir();
     const socket = work.file("hookd.sock");
-    daemon = spawnDaemon(work.writeConfig(config(socket, [pluginEntry("policy")])));
+    daemon = await startDaemon({ configFile: work.writeConfig(config(socket, [pluginEntry("policy")])), awaitServing: false });
     await daemon.waitLog("hookd ready");
     work.writeConfig({ listeners: [{ unix: socket }], plugins: [{ name: "x", kind: "remote" }], limits: { maxSessions: 0 } });
     daemon.child.kill("SIGHUP");
@@ -150,7 +150,7 @@ describe("graceful stop on SIGTERM", () => {
   it("lets in-flight evaluate calls complete and ends hosted-loop streams with UNAVAILABLE", async () => {
     work = new Workdir();
     const socket = work.file("hookd.sock");
-    daemon = spawnDaemon(work.writeConfig(config(socket, [pluginEntry("policy")])), { extraArgs: ["--grace-ms", "10000"] });
+    daemon = await startDaemon({ configFile: work.writeConfig(config(socket, [pluginEntry("policy")])), awaitServing: false, extraArgs: ["--grace-ms", "10000"] });
     await daemon.waitLog("hookd ready");
     const client = hostClient(socket);
     try {

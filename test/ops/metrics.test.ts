@@ -1,11 +1,11 @@
 // The Prometheus endpoint of a real daemon: plugin calls by outcome, failures by cause,
 // fail-closed counts, latency histograms per plugin and point, decisions, agents and sessions.
 import { afterEach, describe, expect, it } from "vitest";
-import { Workdir, closeClient, hostClient, pluginEntry, preTool, spawnDaemon } from "./support.js";
-import type { DaemonProcess } from "./support.js";
+import { Workdir, closeClient, hostClient, pluginEntry, preTool, startDaemon } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 
 let work: Workdir | undefined;
-let daemon: DaemonProcess | undefined;
+let daemon: RunningDaemon | undefined;
 
 afterEach(async () => {
   await daemon?.stop("SIGKILL");
@@ -27,13 +27,14 @@ describe("metrics", () => {
   it("serves plugin, decision, failure, latency, agent and session metrics in Prometheus text", async () => {
     work = new Workdir();
     const socket = work.file("hookd.sock");
-    daemon = spawnDaemon(
-      work.writeConfig({
+    daemon = await startDaemon({
+      configFile: work.writeConfig({
         listeners: [{ unix: socket }],
         plugins: [pluginEntry("policy", { points: { "pre-tool": { deadlineMs: 200 } } })],
         metrics: { listen: "127.0.0.1:0" },
       }),
-    );
+      awaitServing: false,
+    });
     const { address } = await daemon.waitLog("metrics serving");
     await daemon.waitLog("hookd ready");
     const client = hostClient(socket);

@@ -6,22 +6,22 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ALLOW, answerFrame, serveRawAttach } from "../../daemon/test/fixtures/attach-plugin.js";
-import type { RawAttachPlugin } from "../../daemon/test/fixtures/attach-plugin.js";
-import { ROOT, Workdir, adminClient, closeClient, hostClient, pb, pluginEntry, preTool, runCli, spawnDaemon } from "./support.js";
-import type { DaemonProcess } from "./support.js";
+import { ALLOW, answerFrame, answering, serveFakePlugin } from "../../daemon/test/fixtures/fake-plugin.js";
+import type { FakePlugin } from "../../daemon/test/fixtures/fake-plugin.js";
+import { ROOT, Workdir, adminClient, closeClient, hostClient, pb, pluginEntry, preTool, runCli, startDaemon } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 
 const MANAGED_FIXTURE = join(ROOT, "test/fixtures/plugins/managed-plugin.mjs");
 const TAGGER = join(ROOT, "test/ops/fixtures/tagger.mjs");
 
 let work: Workdir | undefined;
-let daemon: DaemonProcess | undefined;
-let remote: RawAttachPlugin | undefined;
+let daemon: RunningDaemon | undefined;
+let remote: FakePlugin | undefined;
 
 afterEach(async () => {
   await daemon?.stop("SIGKILL");
   daemon = undefined;
-  remote?.server.forceShutdown();
+  remote?.close();
   remote = undefined;
   work?.cleanup();
   work = undefined;
@@ -89,8 +89,10 @@ describe("hookd plugins --json", () => {
     work = new Workdir();
     const socket = work.file("hookd.sock");
     // A raw Attach plugin: it answers each call, after an answer for a call id the daemon never sent.
-    remote = await serveRawAttach(`unix://${work.file("remote.sock")}`, {
+    remote = await serveFakePlugin(`unix://${work.file("remote.sock")}`, {
       points: [pb.Point.PRE_TOOL],
+      raw: { preTool: answering(ALLOW) },
+      attach: true,
       onCall: (call, plugin) => {
         plugin.send(answerFrame(call.callId + 1_000n, pb.Point.PRE_TOOL, ALLOW));
         plugin.send(answerFrame(call.callId, pb.Point.PRE_TOOL, ALLOW));
@@ -112,7 +114,7 @@ describe("hookd plugins --json", () => {
         { name: "far", kind: "remote", target: `unix://${work.file("nobody.sock")}`, health: { initialBackoffMs: 600_000, maxBackoffMs: 600_000 } },
       ],
     });
-    daemon = spawnDaemon(config, { env: { XDG_RUNTIME_DIR: work.path } });
+    daemon = await startDaemon({ configFile: config, awaitServing: false, env: { XDG_RUNTIME_DIR: work.path } });
     await daemon.waitLog("hookd ready");
 
     const host = hostClient(socket);

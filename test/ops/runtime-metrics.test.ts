@@ -2,11 +2,11 @@
 // hookd's own: CPU seconds (growing with work), resident memory, open and max fds, event-loop
 // lag, heap, GC by kind; every family named once.
 import { afterEach, describe, expect, it } from "vitest";
-import { Workdir, closeClient, hostClient, pluginEntry, preTool, spawnDaemon } from "./support.js";
-import type { DaemonProcess } from "./support.js";
+import { Workdir, closeClient, hostClient, pluginEntry, preTool, startDaemon } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 
 let work: Workdir | undefined;
-let daemon: DaemonProcess | undefined;
+let daemon: RunningDaemon | undefined;
 
 afterEach(async () => {
   await daemon?.stop("SIGKILL");
@@ -27,7 +27,7 @@ describe("runtime metrics", () => {
   it("exposes CPU, memory, fds, event-loop lag, heap and GC beside hookd's families", async () => {
     work = new Workdir();
     const socket = work.file("hookd.sock");
-    daemon = spawnDaemon(work.writeConfig({ listeners: [{ unix: socket }], plugins: [pluginEntry("policy")], metrics: { listen: "127.0.0.1:0" } }));
+    daemon = await startDaemon({ configFile: work.writeConfig({ listeners: [{ unix: socket }], plugins: [pluginEntry("policy")], metrics: { listen: "127.0.0.1:0" } }), awaitServing: false });
     const { address } = await daemon.waitLog("metrics serving");
     await daemon.waitLog("hookd ready");
     const scrape = async (): Promise<string> => (await fetch(`http://${String(address)}/metrics`)).text();

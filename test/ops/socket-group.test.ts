@@ -4,13 +4,13 @@
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { Workdir, pluginEntry, spawnDaemon, which } from "./support.js";
-import type { DaemonProcess } from "./support.js";
+import { Workdir, pluginEntry, startDaemon, which } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 
 const asRoot = process.getuid?.() === 0 && which("setpriv") !== undefined;
 
 let work: Workdir | undefined;
-let daemon: DaemonProcess | undefined;
+let daemon: RunningDaemon | undefined;
 
 afterEach(async () => {
   await daemon?.stop("SIGKILL");
@@ -24,7 +24,7 @@ function gidOf(group: string): number {
 }
 
 async function serve(dir: Workdir, socket: string, group: string): Promise<void> {
-  daemon = spawnDaemon(dir.writeConfig({ listeners: [{ unix: socket, mode: "0660", group }], plugins: [pluginEntry("policy")] }));
+  daemon = await startDaemon({ configFile: dir.writeConfig({ listeners: [{ unix: socket, mode: "0660", group }], plugins: [pluginEntry("policy")] }), awaitServing: false });
   await daemon.waitLog("hookd ready");
 }
 

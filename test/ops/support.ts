@@ -1,143 +1,24 @@
-// Harness for the ops tests: runs the built `hookd` (daemon/dist/cli.js) as a real process with a
-// config in a temporary directory, follows its JSON log lines so a test can wait for one, and
-// gives typed HookHost / HookAdmin clients and a datagram receiver standing in for systemd's
-// NOTIFY_SOCKET. Nothing here sleeps to synchronize: every wait is for a line, a message or an
-// exit, with a bounded timeout.
+// Helpers for the ops tests around the shared daemon start (../support/daemon-process.ts): a
+// temporary directory for configs, typed HookHost / HookAdmin clients, the CLI run to completion,
+// and a datagram receiver standing in for systemd's NOTIFY_SOCKET. Nothing here sleeps to
+// synchronize: every wait is for a line, a message or an exit, with a bounded timeout.
 import { spawn } from "node:child_process";
-import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { closeClient, createClient, pb } from "@hookd/sdk/internal";
 import type { TypedClient } from "@hookd/sdk/internal";
 import { stringify } from "yaml";
+import { CLI, LineFollower, REPO, cleanEnv } from "../support/daemon-process.js";
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const CLI = join(ROOT, "daemon/dist/cli.js");
+export { CLI, LineFollower, parseLog, startDaemon } from "../support/daemon-process.js";
+export type { LogLine, RunningDaemon } from "../support/daemon-process.js";
+
+export const ROOT = REPO;
 export const FIXTURES = join(ROOT, "test/ops/fixtures");
 
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before the ops tests`);
-
-export type LogLine = Readonly<Record<string, unknown>> & { readonly msg?: string };
-
-/** Lines of a child's output, with waits for a matching line. */
-export class LineFollower {
-  readonly lines: string[] = [];
-  readonly #waiters = new Set<{ match: (line: string) => boolean; resolve: (line: string) => void }>();
-
-  push(line: string): void {
-    this.lines.push(line);
-    for (const waiter of [...this.#waiters]) {
-      if (waiter.match(line)) {
-        this.#waiters.delete(waiter);
-        waiter.resolve(line);
-      }
-    }
-  }
-
-  /** The first line (already seen, or to come) that matches, after index `from`. */
-  wait(match: (line: string) => boolean, timeoutMs: number, what: string, from = 0): Promise<string> {
-    const seen = this.lines.slice(from).find(match);
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise((resolvePromise, reject) => {
-      const waiter = {
-        match,
-        resolve: (line: string) => {
-          clearTimeout(timer);
-          resolvePromise(line);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.#waiters.delete(waiter);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last lines:\n${this.lines.slice(-15).join("\n")}`));
-      }, timeoutMs);
-      this.#waiters.add(waiter);
-    });
-  }
-}
-
-export function parseLog(line: string): LogLine | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null ? (value as LogLine) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export interface DaemonProcess {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly stdout: LineFollower;
-  readonly stderr: LineFollower;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Waits for a JSON log line with this `msg` (and fields matching `where`). */
-  waitLog(msg: string, timeoutMs?: number, where?: (line: LogLine) => boolean, from?: number): Promise<LogLine>;
-  /** Sends a signal and waits for the exit. */
-  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-export interface SpawnOptions {
-  readonly env?: NodeJS.ProcessEnv;
-  /** Runs `command ...prefix node cli.js serve ...` instead (systemd-socket-activate). */
-  readonly prefix?: readonly string[];
-  readonly extraArgs?: readonly string[];
-}
-
-const BASE_ENV = (): NodeJS.ProcessEnv => {
-  const env = { ...process.env };
-  for (const key of ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "HOOKD_CONFIG", "HOOKD_SOCKET", "STATE_DIRECTORY"]) delete env[key];
-  return env;
-};
-
-/** Starts `hookd serve --config <configPath>`. */
-export function spawnDaemon(configPath: string, options: SpawnOptions = {}): DaemonProcess {
-  const args = [CLI, "serve", "--config", configPath, ...(options.extraArgs ?? [])];
-  const [command, ...rest] = options.prefix === undefined ? [process.execPath, ...args] : [...options.prefix, process.execPath, ...args];
-  const child = spawn(command ?? process.execPath, rest, { env: { ...BASE_ENV(), ...options.env }, stdio: ["pipe", "pipe", "pipe"] });
-  const stdout = new LineFollower();
-  const stderr = new LineFollower();
-  createInterface({ input: child.stdout }).on("line", (line) => stdout.push(line));
-  createInterface({ input: child.stderr }).on("line", (line) => stderr.push(line));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolvePromise) => {
-    child.once("exit", (code, signal) => resolvePromise({ code, signal }));
-  });
-  const waitLog = async (msg: string, timeoutMs = 15_000, where: (line: LogLine) => boolean = () => true, from = 0): Promise<LogLine> => {
-    const line = await Promise.race([
-      stdout.wait((l) => {
-        const parsed = parseLog(l);
-        return parsed?.msg === msg && where(parsed);
-      }, timeoutMs, `log line "${msg}"`, from),
-      exited.then(({ code, signal }) => {
-        throw new Error(`hookd exited (code ${code}, signal ${signal}) before logging "${msg}"; stderr:\n${stderr.lines.join("\n")}\nstdout:\n${stdout.lines.slice(-15).join("\n")}`);
-      }),
-    ]);
-    return parseLog(line) ?? {};
-  };
-  return {
-    child,
-    stdout,
-    stderr,
-    exited,
-    waitLog,
-    stop: async (signal = "SIGTERM", timeoutMs = 20_000) => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          child.kill("SIGKILL");
-          reject(new Error(`hookd did not exit within ${timeoutMs} ms of ${signal}`));
-        }, timeoutMs);
-      });
-      try {
-        return await Promise.race([exited, timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-  };
-}
 
 /** A temporary directory with helpers to write a config; removed by `cleanup`. */
 export class Workdir {
@@ -258,7 +139,7 @@ export function which(command: string): string | undefined {
 /** Runs `hookd <args>` to completion. */
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...BASE_ENV(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...cleanEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

@@ -9,11 +9,11 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectHost } from "@hookd/sdk";
 import { StatusError } from "@hookd/sdk/internal";
-import { FIXTURES, Workdir, adminClient, closeClient, hostClient, pluginEntry, preTool, spawnDaemon, notifyReceiver, which } from "./support.js";
-import type { DaemonProcess } from "./support.js";
+import { FIXTURES, Workdir, adminClient, closeClient, hostClient, pluginEntry, preTool, startDaemon, notifyReceiver, which } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 
 let work: Workdir | undefined;
-let daemon: DaemonProcess | undefined;
+let daemon: RunningDaemon | undefined;
 const cleanups: (() => void)[] = [];
 
 afterEach(async () => {
@@ -33,7 +33,9 @@ describe("systemd notify", () => {
     const socket = work.file("hookd.sock");
     const receiver = await notifyReceiver(work.file("notify.sock"));
     cleanups.push(receiver.close);
-    daemon = spawnDaemon(work.writeConfig({ listeners: [{ unix: socket }], plugins: [pluginEntry("policy")] }), {
+    daemon = await startDaemon({
+      configFile: work.writeConfig({ listeners: [{ unix: socket }], plugins: [pluginEntry("policy")] }),
+      awaitServing: false,
       env: { NOTIFY_SOCKET: work.file("notify.sock"), WATCHDOG_USEC: "400000" },
     });
     const ready = await receiver.messages.wait((line) => line.includes("READY=1"), 15_000, "READY=1");
@@ -67,15 +69,16 @@ describe("systemd notify", () => {
     const pluginSocket = work.file("plugin.sock");
     const receiver = await notifyReceiver(work.file("notify.sock"));
     cleanups.push(receiver.close);
-    daemon = spawnDaemon(
-      work.writeConfig({
+    daemon = await startDaemon({
+      configFile: work.writeConfig({
         listeners: [{ unix: work.file("hookd.sock") }],
         // Its config names its points: a required plugin with neither points nor a last known
         // manifest would be refused at start (it could not say what it gates).
         plugins: [{ name: "policy", kind: "remote", target: `unix://${pluginSocket}`, required: true, points: { "pre-tool": {} }, health: { initialBackoffMs: 50, maxBackoffMs: 100 } }],
       }),
-      { env: { NOTIFY_SOCKET: work.file("notify.sock") } },
-    );
+      awaitServing: false,
+      env: { NOTIFY_SOCKET: work.file("notify.sock") },
+    });
     expect(await daemon.waitLog("waiting for required plugins")).toMatchObject({ plugins: ["policy"] });
     await daemon.waitLog("hookd serving"); // the listeners are up, but not every required plugin
     expect(receiver.messages.lines.some((line) => line.includes("READY=1"))).toBe(false);
@@ -92,7 +95,11 @@ describe("systemd notify", () => {
 
   it("sends nothing and runs normally without NOTIFY_SOCKET", async () => {
     work = new Workdir();
-    daemon = spawnDaemon(work.writeConfig({ listeners: [{ unix: work.file("hookd.sock") }], plugins: [] }), { env: { WATCHDOG_USEC: "100000" } });
+    daemon = await startDaemon({
+      configFile: work.writeConfig({ listeners: [{ unix: work.file("hookd.sock") }], plugins: [] }),
+      awaitServing: false,
+      env: { WATCHDOG_USEC: "100000" },
+    });
     const ready = await daemon.waitLog("hookd ready");
     expect(ready.notify).toBe(false);
     expect(daemon.stdout.lines.some((line) => line.includes("watchdog enabled"))).toBe(false);
@@ -135,7 +142,9 @@ describe("socket activation", () => {
     const socket = work.file("activated.sock");
     // An admin socket of its own as well: the inherited socket must go to the agents only.
     const adminSocket = work.file("admin.sock");
-    daemon = spawnDaemon(work.writeConfig({ listeners: [{ systemd: "agents" }], admin: { unix: adminSocket }, plugins: [pluginEntry("policy")] }), {
+    daemon = await startDaemon({
+      configFile: work.writeConfig({ listeners: [{ systemd: "agents" }], admin: { unix: adminSocket }, plugins: [pluginEntry("policy")] }),
+      awaitServing: false,
       prefix: activationPrefix(via, socket, "agents"),
     });
     await daemon.stderr.wait((line) => line.includes("Listening on"), 10_000, "the activator to listen");
@@ -159,7 +168,9 @@ describe("socket activation", () => {
     if (ACTIVATOR === undefined) throw new Error("systemd-socket-activate is not installed and could not be: apt-get install systemd");
     work = new Workdir();
     const socket = work.file("activated.sock");
-    daemon = spawnDaemon(work.writeConfig({ listeners: [{ systemd: "agents" }], plugins: [pluginEntry("policy")] }), {
+    daemon = await startDaemon({
+      configFile: work.writeConfig({ listeners: [{ systemd: "agents" }], plugins: [pluginEntry("policy")] }),
+      awaitServing: false,
       prefix: activationPrefix("systemd-socket-activate", socket, "agents"),
       extraArgs: ["--grace-ms", "2000"],
     });
@@ -187,7 +198,7 @@ describe("socket activation", () => {
 
   it("refuses to start when a {systemd: NAME} listener names a socket that was not passed", async () => {
     work = new Workdir();
-    daemon = spawnDaemon(work.writeConfig({ listeners: [{ systemd: "agents" }], plugins: [] }));
+    daemon = await startDaemon({ configFile: work.writeConfig({ listeners: [{ systemd: "agents" }], plugins: [] }), awaitServing: false });
     const { code } = await daemon.exited;
     expect(code).toBe(1);
     expect(daemon.stderr.lines.join("\n")).toContain('listeners[0].systemd: no socket named "agents" was passed by systemd');

@@ -5,15 +5,16 @@
 // either transport), and the audit records carry the trace id. A call without a traceparent
 // starts a new trace.
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { Server } from "@grpc/grpc-js";
 import { connectHost, definePlugin, deny, servePlugin, snapshotJson } from "@hookd/sdk";
 import type { PluginServer, ServeTransport } from "@hookd/sdk";
-import { addService, bindServer, createClient, pb } from "@hookd/sdk/internal";
+import { createClient, pb } from "@hookd/sdk/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveFakePlugin } from "../../daemon/test/fixtures/fake-plugin.js";
+import type { FakePlugin } from "../../daemon/test/fixtures/fake-plugin.js";
 import type { Collector, ReceivedSpan } from "../support/otel-collector.js";
 import { setupCollector, startCollector } from "../support/otel-collector.js";
-import { Workdir, closeClient, pluginEntry, readAudit, spawnDaemon } from "./support.js";
-import type { DaemonProcess } from "./support.js";
+import { Workdir, closeClient, pluginEntry, readAudit, startDaemon } from "./support.js";
+import type { RunningDaemon } from "./support.js";
 
 const AGENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const AGENT_SPAN = "00f067aa0ba902b7";
@@ -28,9 +29,9 @@ const STREAM_SPAN = "f1f2f3f4f5f6f7f8";
 
 let work: Workdir;
 let collector: Collector;
-let daemon: DaemonProcess | undefined;
-let plugin: Server | undefined;
-let streamer: Server | undefined;
+let daemon: RunningDaemon | undefined;
+let plugin: FakePlugin | undefined;
+let streamer: FakePlugin | undefined;
 /** The `traceparent` metadata of every call the remote plugin received, by "<session> <tool>". */
 const seen = new Map<string, string>();
 /** AttachCall.traceparent of every call the streaming plugin received, by tool name. */
@@ -62,63 +63,57 @@ beforeAll(async () => {
   const binary = setupCollector();
   work = new Workdir();
   collector = await startCollector(binary, work.path);
-  plugin = new Server();
-  // Raw grpc-js: the test sees the traceparent metadata as it is on the wire.
-  addService(plugin, pb.HookPlugin, {
-    describe: async () => ({
-      manifest: {
-        name: "recorder",
-        version: "1.0.0",
-        subscriptions: [
-          { point: pb.Point.PRE_TOOL, priority: -10, failurePolicy: pb.FailurePolicy.FAIL_CLOSED },
-          { point: pb.Point.SESSION_START, failurePolicy: pb.FailurePolicy.FAIL_OPEN },
-        ],
-      },
-    }),
-    sessionStart: async (request, call) => {
-      seen.set(`session-start ${request.event?.session?.sessionId ?? ""}`, String(call.metadata.get("traceparent")[0] ?? ""));
-      return { decision: { decision: { case: "pass", value: {} } } };
+  // Typed handlers on the generated service: the test sees the traceparent metadata as it is on the wire.
+  plugin = await serveFakePlugin(`unix://${work.file("recorder.sock")}`, {
+    manifest: {
+      name: "recorder",
+      version: "1.0.0",
+      subscriptions: [
+        { point: pb.Point.PRE_TOOL, priority: -10, failurePolicy: pb.FailurePolicy.FAIL_CLOSED },
+        { point: pb.Point.SESSION_START, failurePolicy: pb.FailurePolicy.FAIL_OPEN },
+      ],
     },
-    preTool: async (request, call): Promise<MessageInitShape<typeof pb.PreToolResponseSchema>> => {
-      const tool = request.event?.call?.toolName ?? "";
-      seen.set(`${request.event?.session?.sessionId ?? ""} ${tool}`, String(call.metadata.get("traceparent")[0] ?? ""));
-      if (tool === "Bash") return { decision: { decision: { case: "deny", value: { reason: "recorder denies Bash" } } } };
-      return { decision: { decision: { case: "pass", value: {} } } };
+    handlers: {
+      sessionStart: async (request, call) => {
+        seen.set(`session-start ${request.event?.session?.sessionId ?? ""}`, String(call.metadata.get("traceparent")[0] ?? ""));
+        return { decision: { decision: { case: "pass", value: {} } } };
+      },
+      preTool: async (request, call): Promise<MessageInitShape<typeof pb.PreToolResponseSchema>> => {
+        const tool = request.event?.call?.toolName ?? "";
+        seen.set(`${request.event?.session?.sessionId ?? ""} ${tool}`, String(call.metadata.get("traceparent")[0] ?? ""));
+        if (tool === "Bash") return { decision: { decision: { case: "deny", value: { reason: "recorder denies Bash" } } } };
+        return { decision: { decision: { case: "pass", value: {} } } };
+      },
     },
   });
-  addService(plugin, pb.health.Health, { check: async () => ({ status: pb.health.HealthCheckResponse_ServingStatus.SERVING }) });
-  await bindServer(plugin, `unix://${work.file("recorder.sock")}`);
 
   // A plugin that prefers the Attach stream: every call arrives as an AttachCall frame.
-  streamer = new Server();
-  addService(streamer, pb.HookPlugin, {
-    describe: async () => ({
-      manifest: {
-        name: "streamer",
-        version: "1.0.0",
-        transport: pb.PluginTransport.STREAM,
-        subscriptions: [{ point: pb.Point.PRE_TOOL, tools: ["Grep"], priority: -5, failurePolicy: pb.FailurePolicy.FAIL_CLOSED }],
+  streamer = await serveFakePlugin(`unix://${work.file("streamer.sock")}`, {
+    manifest: {
+      name: "streamer",
+      version: "1.0.0",
+      transport: pb.PluginTransport.STREAM,
+      subscriptions: [{ point: pb.Point.PRE_TOOL, tools: ["Grep"], priority: -5, failurePolicy: pb.FailurePolicy.FAIL_CLOSED }],
+    },
+    handlers: {
+      attach: async (requests, stream) => {
+        for await (const request of requests) {
+          const frame = request.frame;
+          if (frame.case !== "call" || frame.value.request.case !== "preTool") continue;
+          seenOnStream.set(frame.value.request.value.event?.call?.toolName ?? "", frame.value.traceparent);
+          await stream.send({ callId: frame.value.callId, reply: { case: "preTool", value: { decision: { decision: { case: "deny", value: { reason: "streamer denies Grep" } } } } } });
+        }
       },
-    }),
-    attach: async (requests, stream) => {
-      for await (const request of requests) {
-        const frame = request.frame;
-        if (frame.case !== "call" || frame.value.request.case !== "preTool") continue;
-        seenOnStream.set(frame.value.request.value.event?.call?.toolName ?? "", frame.value.traceparent);
-        await stream.send({ callId: frame.value.callId, reply: { case: "preTool", value: { decision: { decision: { case: "deny", value: { reason: "streamer denies Grep" } } } } } });
-      }
     },
   });
-  addService(streamer, pb.health.Health, { check: async () => ({ status: pb.health.HealthCheckResponse_ServingStatus.SERVING }) });
-  await bindServer(streamer, `unix://${work.file("streamer.sock")}`);
   sdkPlugins.push(await sdkPlugin("sdk-stream", "Glob", "stream"), await sdkPlugin("sdk-unary", "LS", "unary"));
 }, 900_000);
 
 afterAll(async () => {
   await daemon?.stop("SIGKILL");
   await collector?.stop();
-  plugin?.forceShutdown();
-  streamer?.forceShutdown();
+  plugin?.close();
+  streamer?.close();
   await Promise.all(sdkPlugins.map((server) => server.close()));
   work?.cleanup();
 });
@@ -129,8 +124,8 @@ describe("tracing over OTLP", () => {
   it("exports a span per decision with a child per plugin call, under the agent's traceparent, to a real collector", async () => {
     const socket = work.file("hookd.sock");
     const audit = work.file("audit.jsonl");
-    daemon = spawnDaemon(
-      work.writeConfig({
+    daemon = await startDaemon({
+      configFile: work.writeConfig({
         listeners: [{ unix: socket }],
         plugins: [
           { name: "recorder", kind: "remote", target: `unix://${work.file("recorder.sock")}` },
@@ -143,7 +138,8 @@ describe("tracing over OTLP", () => {
         http: { listen: "127.0.0.1:0" },
         tracing: { otlp: { endpoint: collector.endpoint, headers: { "x-test": "1" } }, serviceName: "hookd-test" },
       }),
-    );
+      awaitServing: false,
+    });
     const { address: httpAddress } = await daemon.waitLog("http hooks serving");
     await daemon.waitLog("hookd ready");
     const client = createClient(pb.HookHost, `unix://${socket}`);
@@ -287,8 +283,8 @@ describe("tracing over OTLP", () => {
 
   it("keeps deciding when the collector is gone, and stops cleanly with a warning about the spans it could not export", async () => {
     const socket = work.file("dead.sock");
-    daemon = spawnDaemon(
-      work.writeConfig(
+    daemon = await startDaemon({
+      configFile: work.writeConfig(
         {
           listeners: [{ unix: socket }],
           plugins: [pluginEntry("policy")],
@@ -297,7 +293,8 @@ describe("tracing over OTLP", () => {
         },
         "dead.yaml",
       ),
-    );
+      awaitServing: false,
+    });
     await daemon.waitLog("hookd ready");
     const client = createClient(pb.HookHost, `unix://${socket}`);
     try {

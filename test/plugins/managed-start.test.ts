@@ -2,16 +2,16 @@
 // startTimeoutMs (the default, 10 s) the daemon gives up on it (logged, restarted with backoff)
 // and serves. A timeout signal that only AbortSignal.any() referenced was collected before it
 // fired, and the start then waited forever; it did so within the default timeout, not a short one.
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, LineFollower, Workdir, parseLog } from "../ops/support.js";
+import { Workdir, parseLog, startDaemon } from "../ops/support.js";
+import type { RunningDaemon } from "../ops/support.js";
 
 let work: Workdir | undefined;
-const children: { kill(signal: NodeJS.Signals): boolean }[] = [];
+let daemon: RunningDaemon | undefined;
 
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
+afterEach(async () => {
+  await daemon?.stop("SIGKILL");
+  daemon = undefined;
   work?.cleanup();
   work = undefined;
 });
@@ -23,10 +23,8 @@ describe("a managed plugin that never becomes healthy", () => {
       listeners: [{ unix: work.file("hookd.sock") }],
       plugins: [{ name: "mute", kind: "managed", command: "/bin/sleep", args: ["60"], points: { "tool-result": {} } }],
     });
-    const child = spawn(process.execPath, [CLI, "serve", "--config", config], { stdio: ["ignore", "pipe", "inherit"] });
-    children.push(child);
-    const out = new LineFollower();
-    createInterface({ input: child.stdout }).on("line", (line) => out.push(line));
+    daemon = await startDaemon({ configFile: config, awaitServing: false });
+    const out = daemon.stdout;
     const msg = (name: string) => (line: string) => parseLog(line)?.msg === name;
     await out.wait(msg("plugin did not become healthy in time; stopping it"), 40_000, "the start timeout to be noticed");
     const ready = parseLog(await out.wait(msg("hookd ready"), 30_000, "the daemon to serve"));
