@@ -145,7 +145,7 @@ async function recorded<D>(env: PointEnv, point: PointName, run: () => Promise<P
   const outcome = await run();
   const durationUs = Math.round((performance.now() - started) * 1000);
   if (outcome.type === "error") {
-    env.bus.emit({ type: "decision", scope: env.scope, point, decision: "error", decidedBy: outcome.error.plugin, reason: outcome.error.message, durationUs });
+    env.bus.emit({ type: "decision", scope: env.scope, point, decision: "error", decidedBy: outcome.error.details.plugin, reason: outcome.error.message, durationUs });
     return outcome;
   }
   const reason = reasonOf(outcome.decision);
@@ -176,7 +176,7 @@ async function recordedChain<E, D>(env: PointEnv, point: PointName, proposed: E,
   const base = { type: "decision", scope: env.scope, point, durationUs } as const;
   switch (outcome.type) {
     case "error":
-      env.bus.emit({ ...base, decision: "error", decidedBy: outcome.error.plugin, reason: outcome.error.message, ...callOf(proposed) });
+      env.bus.emit({ ...base, decision: "error", decidedBy: outcome.error.details.plugin, reason: outcome.error.message, ...callOf(proposed) });
       break;
     case "decided": {
       const reason = reasonOf(outcome.decision);

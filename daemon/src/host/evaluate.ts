@@ -76,7 +76,7 @@ export class EvaluateService {
   evaluatePreStep(event: EventOf<"pre-step">, options: EvaluateOptions): Promise<{ decision: PreStepDecision; trace: Trace }> {
     return this.#admit(event.session, async (started) => {
       const outcome = await decide(this.#env(event.session, scopeOf(event), options), "pre-step", event);
-      if (outcome.type === "error") return { decision: reject(outcome.error.message), trace: trace(outcome.error.plugin, "listener_error", started) };
+      if (outcome.type === "error") return { decision: reject(outcome.error.message), trace: trace(outcome.error.details.plugin, "listener_error", started) };
       return { decision: outcome.decision, trace: trace(outcome.decidedBy, outcome.fault?.fault ?? "", started) };
     });
   }
@@ -139,7 +139,7 @@ export class EvaluateService {
   evaluateApproval(event: EventOf<"approval">, options: EvaluateOptions): Promise<{ decision: ApprovalDecision | Pass; trace: Trace }> {
     return this.#admit(event.session, async (started) => {
       const outcome = await decide(this.#env(event.session, scopeOf(event), options), "approval", event);
-      if (outcome.type === "error") return { decision: reject(outcome.error.message), trace: trace(outcome.error.plugin, "listener_error", started) };
+      if (outcome.type === "error") return { decision: reject(outcome.error.message), trace: trace(outcome.error.details.plugin, "listener_error", started) };
       return { decision: outcome.decision, trace: trace(outcome.decidedBy, outcome.fault?.fault ?? "", started) };
     });
   }
@@ -188,7 +188,7 @@ export class EvaluateService {
         case "capped":
           return { decision: pass, capped: true, trace: trace(stop.steeredBy.join(","), "", started) };
         case "error":
-          return { decision: pass, capped: false, trace: trace(stop.error.plugin, "listener_error", started) };
+          return { decision: pass, capped: false, trace: trace(stop.error.details.plugin, "listener_error", started) };
       }
     });
   }

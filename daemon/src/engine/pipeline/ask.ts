@@ -39,7 +39,7 @@ export async function resolveAsk(env: PointEnv, ask: Ask, seam: ApprovalSeam | u
   const started = performance.now();
   const outcome = await decide(env, "approval", { session: ask.session, call: ask.call, reason: ask.reason, askedBy: ask.askedBy });
   if (outcome.type === "error") {
-    return { kind: "error", decidedBy: outcome.error.plugin, reason: outcome.error.message, trace: traceOf(outcome.error.plugin, LISTENER_ERROR, started) };
+    return { kind: "error", decidedBy: outcome.error.details.plugin, reason: outcome.error.message, trace: traceOf(outcome.error.details.plugin, LISTENER_ERROR, started) };
   }
   const decision = outcome.decision;
   const cause = outcome.fault?.fault;

@@ -80,7 +80,7 @@ async function decidePolicy(
   const preStarted = performance.now();
   const pre = await decide(env, "pre-tool", { session, call });
   if (pre.type === "error") {
-    return { kind: "error", phase: "pre-tool", decidedBy: pre.error.plugin, reason: pre.error.message, trace: traceOf(pre.error.plugin, LISTENER_ERROR, preStarted) };
+    return { kind: "error", phase: "pre-tool", decidedBy: pre.error.details.plugin, reason: pre.error.message, trace: traceOf(pre.error.details.plugin, LISTENER_ERROR, preStarted) };
   }
   let allowed: PolicyVerdict & { kind: "allow" | "ask" };
   const decision = pre.decision;
@@ -120,7 +120,7 @@ async function decidePolicy(
   const guardsStarted = performance.now();
   const guards = await decide(env, "guard", { session, call });
   if (guards.type === "error") {
-    return { kind: "error", phase: "guard", decidedBy: guards.error.plugin, reason: guards.error.message, trace: traceOf(guards.error.plugin, LISTENER_ERROR, guardsStarted) };
+    return { kind: "error", phase: "guard", decidedBy: guards.error.details.plugin, reason: guards.error.message, trace: traceOf(guards.error.details.plugin, LISTENER_ERROR, guardsStarted) };
   }
   // A guard's deny overrides what the waterfall (or the approval) decided; abstaining guards do not.
   if (guards.decision.kind === "deny") {

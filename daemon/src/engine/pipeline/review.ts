@@ -3,7 +3,7 @@
 // A decision that cannot apply is a listener failure. Reused as is by the evaluate API.
 import { HookdError, unreachable } from "@hookd/sdk";
 import type { AgentMessage, PostToolDecision, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
-import { ListenerError } from "../faults.js";
+import { listenerError } from "../faults.js";
 import { decide } from "../decide.js";
 import type { Decided, PointEnv } from "../decide.js";
 import { PIPELINE, cancelledFailure, listenerFailure, messageOf, pipelineFailure, pluginSource, snapshotResult, successFromValue, withContent } from "./normalize.js";
@@ -40,7 +40,7 @@ export async function reviewResult(
     const result = pipelineFailure("internal", `internal error in the post-tool phase: ${messageOf(error)}`, PIPELINE, candidate.contexts);
     return { result, applied: "error", decidedBy: PIPELINE };
   }
-  if (outcome.type === "error") return { result: listenerFailure(outcome.error, candidate.contexts), applied: "error", decidedBy: outcome.error.plugin };
+  if (outcome.type === "error") return { result: listenerFailure(outcome.error, candidate.contexts), applied: "error", decidedBy: outcome.error.details.plugin };
   const cause = outcome.fault?.fault;
   return { ...applyDecision(outcome.decision, outcome.decidedBy, candidate, spec), decision: outcome.decision, ...(cause === undefined ? {} : { cause }) };
 }
@@ -51,7 +51,7 @@ function applyDecision(decision: PostToolDecision, plugin: string, candidate: To
       return { result: blocked(decision.feedback, plugin, decision.additionalContexts ?? []), applied: "block", decidedBy: plugin };
     case "accept": {
       const unusable = (detail: string): ReviewOutcome => {
-        const error = new ListenerError(plugin, "post-tool", new HookdError("invalid_decision", detail));
+        const error = listenerError(plugin, "post-tool", new HookdError("invalid_decision", detail));
         return { result: listenerFailure(error, candidate.contexts), applied: "error", decidedBy: plugin };
       };
       const hasValue = Object.hasOwn(decision, "value");

@@ -52,7 +52,7 @@ export async function rewriteCall(env: PointEnv, session: SessionInfo, call: Too
         return { kind: "deny", phase: "rewrite", decidedBy: outcome.decidedBy, reason: decision.reason, ...(cause === undefined ? {} : { cause }), trace: traceOf(outcome.decidedBy, cause) };
       }
       case "error":
-        return { kind: "error", phase: "rewrite", decidedBy: outcome.error.plugin, reason: outcome.error.message, trace: traceOf(outcome.error.plugin, "listener_error") };
+        return { kind: "error", phase: "rewrite", decidedBy: outcome.error.details.plugin, reason: outcome.error.message, trace: traceOf(outcome.error.details.plugin, "listener_error") };
       default:
         return unreachable(outcome, "rewrite outcome");
     }
