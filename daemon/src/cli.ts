@@ -14,7 +14,7 @@ const wantsHelp = (args: readonly string[]): boolean => {
 };
 
 async function help(topic: string | undefined): Promise<number> {
-  const { commandHelp, globalHelp, UsageError, unknownCommand } = await import("./commands/usage.js");
+  const { commandHelp, globalHelp, unknownCommand, usageError } = await import("./commands/usage.js");
   if (topic === undefined || topic === "help" || topic === "--help" || topic === "-h") {
     out(globalHelp());
     return 0;
@@ -24,7 +24,7 @@ async function help(topic: string | undefined): Promise<number> {
     return 0;
   }
   const spec = (await import("./commands/spec.js")).commandSpec(topic);
-  if (spec === undefined) throw new UsageError(unknownCommand(topic));
+  if (spec === undefined) throw usageError(unknownCommand(topic));
   out(commandHelp(spec));
   return 0;
 }
@@ -52,11 +52,11 @@ async function run(command: string, rest: string[]): Promise<number> {
       return (await import("./commands/admin.js")).tail(rest, out, stop.signal);
     }
     case "help": {
-      if (rest.length > 1) throw new (await import("./commands/usage.js")).UsageError(`help takes one command, got ${rest.length}`, "help");
+      if (rest.length > 1) throw (await import("./commands/usage.js")).usageError(`help takes one command, got ${rest.length}`, "help");
       return help(rest[0]);
     }
     default:
-      throw new (await import("./commands/usage.js")).UsageError((await import("./commands/usage.js")).unknownCommand(command));
+      throw (await import("./commands/usage.js")).usageError((await import("./commands/usage.js")).unknownCommand(command));
   }
 }
 
@@ -80,10 +80,10 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await run(command, rest);
   } catch (error) {
-    const { UsageError } = await import("./commands/usage.js");
-    if (!(error instanceof UsageError)) throw error;
+    const { isUsageError } = await import("./commands/usage.js");
+    if (!isUsageError(error)) throw error;
     const known = (await import("./commands/spec.js")).commandSpec(command) === undefined ? undefined : command;
-    const name = error.command ?? known;
+    const name = error.details.command ?? known;
     err(`hookd${name === undefined ? "" : ` ${name}`}: ${error.message}\n(see hookd ${name === undefined ? "" : `${name} `}--help)\n`);
     return 2;
   }
@@ -96,7 +96,7 @@ main(process.argv.slice(2)).then(
     if (process.argv[2] !== "hook") process.exit(code);
   },
   (error: unknown) => {
-    // ConfigError messages already list every problem with its path.
+    // An invalid_config error's message already lists every problem with its path.
     process.stderr.write(`hookd: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   },

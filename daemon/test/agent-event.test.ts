@@ -79,7 +79,7 @@ describe("agent-event: subscription by event name", () => {
     ]);
     const outcome = await run(event("PreCompact"));
     expect(outcome.answers).toEqual([]);
-    expect(outcome.errors).toMatchObject([{ plugin: "thrower", message: expect.stringContaining("observer broke") as string }]);
+    expect(outcome.errors).toMatchObject([{ details: { plugin: "thrower" }, message: expect.stringContaining("observer broke") as string }]);
     expect(got).toHaveLength(1);
     expect(got[0]?.payload).toEqual({ hook_event_name: "PreCompact", n: 9223372036854775807n });
     expect(Object.isFrozen(got[0]?.payload)).toBe(true);

@@ -1,17 +1,17 @@
 // Positional arguments in the command spec (eval's EVENT, init's "plugin NAME"): parsed beside
-// the options, too few or too many is a UsageError naming what is missing or extra, and the
+// the options, too few or too many is a usage error naming what is missing or extra, and the
 // synopsis and help list them. The scaffold's placeholders, as init fills them.
 import { describe, expect, it } from "vitest";
 import { placeholders } from "../src/commands/init.js";
 import { commandSpec } from "../src/commands/spec.js";
-import { UsageError, commandHelp, parseCommandLine, synopsis } from "../src/commands/usage.js";
+import { commandHelp, isUsageError, parseCommandLine, synopsis } from "../src/commands/usage.js";
 
 const usageMessage = (name: string, args: string[]): string => {
   try {
     parseCommandLine(name, args);
   } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as UsageError).message;
+    expect(isUsageError(error)).toBe(true);
+    return (error as Error).message;
   }
   throw new Error(`${name} ${args.join(" ")} was accepted`);
 };

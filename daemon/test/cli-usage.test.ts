@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { SYSTEM_ADMIN_SOCKET, adminCandidates } from "../src/commands/admin-target.js";
 import { newReport, printReport, printReportJson, warningOf, columns } from "../src/commands/check-report.js";
 import { COMMANDS } from "../src/commands/spec.js";
-import { UsageError, closest, commandHelp, integerOption, parseCommand, unknownCommand } from "../src/commands/usage.js";
+import { closest, commandHelp, integerOption, isUsageError, parseCommand, unknownCommand } from "../src/commands/usage.js";
 import { colourEnabled, createLogger, defaultLogFormat, formatText } from "../src/log.js";
 
 const ESCAPE = "\u001b[";
@@ -15,13 +15,13 @@ describe("argument parsing", () => {
     expect(parseCommand("tail", ["--session", "s1", "--json", "-s", "/x.sock"])).toEqual({ session: "s1", json: true, socket: "/x.sock" });
   });
 
-  it("turns every mistake into a UsageError naming the option", () => {
+  it("turns every mistake into a usage error naming the option", () => {
     const mistake = (args: string[]): string => {
       try {
         parseCommand("check", args);
       } catch (error) {
-        expect(error).toBeInstanceOf(UsageError);
-        return (error as UsageError).message;
+        expect(isUsageError(error)).toBe(true);
+        return (error as Error).message;
       }
       throw new Error(`${args.join(" ")} was accepted`);
     };

@@ -5,7 +5,8 @@ import { accept, ask, block, deny, enter, pluginMessage, reject, steer, userMess
 import type { ToolCall } from "@hookd/sdk";
 import { postToolAnswer, preStepAnswer, sessionStartAnswer, stopAnswer } from "../src/http/answer.js";
 import { preToolAnswer } from "../src/http/tool-answer.js";
-import { BadRequest, StopCounter, readHookRequest } from "../src/http/request.js";
+import { isFieldError } from "@hookd/sdk/internal";
+import { StopCounter, readHookRequest } from "../src/http/request.js";
 import type { RequestContext } from "../src/http/request.js";
 
 const context: RequestContext = { agentId: "claude-code", steeredContinuations: () => 0 };
@@ -15,10 +16,10 @@ function badField(text: string, ctx: RequestContext = context): string {
   try {
     readHookRequest(text, ctx);
   } catch (error) {
-    if (error instanceof BadRequest) return error.message;
+    if (isFieldError(error)) return error.message;
     throw error;
   }
-  throw new Error("expected a BadRequest");
+  throw new Error("expected a field error");
 }
 
 describe("readHookRequest", () => {

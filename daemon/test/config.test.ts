@@ -1,12 +1,12 @@
 // The config loader reports every problem at once, each with the path of the bad key.
 import { describe, expect, it } from "vitest";
-import { ConfigError, defaultConfig, parseConfig } from "../src/config/load.js";
+import { isConfigError, defaultConfig, parseConfig } from "../src/config/load.js";
 
 function problems(text: string): readonly string[] {
   try {
     parseConfig(text, "test.yaml", "/etc/hookd");
   } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
+    if (isConfigError(error)) return error.details.problems;
     throw error;
   }
   return [];

@@ -1,6 +1,6 @@
 // The console's config: opt-in, never without a token of its own, errors naming the key.
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../src/config/load.js";
+import { isConfigError, parseConfig } from "../src/config/load.js";
 import { restartOnlyChanges } from "../src/config/reload.js";
 
 const LISTENERS = "listeners: [{ unix: /tmp/x.sock }]\n";
@@ -9,7 +9,7 @@ function problems(text: string): readonly string[] {
   try {
     parseConfig(LISTENERS + text, "test.yaml", "/etc/hookd");
   } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
+    if (isConfigError(error)) return error.details.problems;
     throw error;
   }
   return [];

@@ -8,7 +8,7 @@ import { deny, snapshotJson } from "@hookd/sdk";
 import type { PointName, SessionInfo, ToolCall } from "@hookd/sdk";
 import { describe, expect, it } from "vitest";
 import type { EngineEvent } from "../src/engine/events.js";
-import { PluginFault } from "../src/engine/faults.js";
+import { pluginFault } from "../src/engine/faults.js";
 import type { FaultCause } from "../src/engine/faults.js";
 import type { Listener } from "../src/engine/listener.js";
 import { PluginRegistry } from "../src/engine/registry.js";
@@ -28,7 +28,7 @@ function toolCall(): ToolCall {
 function failing(point: PointName, plugin: string, cause: FaultCause, priority = 0): Listener {
   const base = listener(point, plugin, () => undefined, { kind: "remote", failurePolicy: "fail-open", priority });
   // A garbage answer is invalid_answer; any other cause is what the wire reported.
-  const call = cause === "invalid_answer" ? async () => ({ kind: "bogus" }) : async () => Promise.reject(new PluginFault(plugin, point, cause, "connection refused"));
+  const call = cause === "invalid_answer" ? async () => ({ kind: "bogus" }) : async () => Promise.reject(pluginFault(plugin, point, cause, "connection refused"));
   return { ...base, call };
 }
 

@@ -4,7 +4,7 @@ import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { HookdError, allow, deny, pass } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
-import { PluginFault } from "../src/engine/faults.js";
+import { isPluginFault, pluginFault } from "../src/engine/faults.js";
 import { LazyAbort, NextContext } from "@hookd/sdk/internal";
 import { callListener } from "../src/engine/invoke.js";
 import type { CallResult, ContextFactory } from "../src/engine/invoke.js";
@@ -155,7 +155,7 @@ describe("callListener answers", () => {
     const result = await callListener(bad, preToolEvent(), ctxFor(), open());
     expect(result.type).toBe("error");
     if (result.type !== "error") return;
-    expect(result.error).toMatchObject({ plugin: "bad", point: "pre-tool", error: { code: "invalid_decision" } });
+    expect(result.error).toMatchObject({ details: { plugin: "bad", point: "pre-tool", error: { code: "invalid_decision" } } });
     expect(result.error.message).toMatch(/decision\.reason/);
     expect(result.invocation).toMatchObject({ outcome: "error", decision: "error" });
   });
@@ -163,7 +163,7 @@ describe("callListener answers", () => {
   it("refuses pass() from a guard, singleton or not: a guard can only deny or abstain", async () => {
     for (const answer of [pass(), { kind: "pass" }]) {
       const result = await callListener(listener("guard", "g", () => answer), preToolEvent(), ctxFor(), open());
-      expect(result).toMatchObject({ type: "error", error: { error: { code: "invalid_decision" } } });
+      expect(result).toMatchObject({ type: "error", error: { details: { error: { code: "invalid_decision" } } } });
     }
   });
 
@@ -183,7 +183,7 @@ describe("callListener answers", () => {
 
   it("decides a PluginFault raised by the listener through the failure policy", async () => {
     const down = listener("pre-tool", "down", () => {
-      throw new PluginFault("down", "pre-tool", "unavailable", "connection refused");
+      throw pluginFault("down", "pre-tool", "unavailable", "connection refused");
     });
     expect(await callListener(down, preToolEvent(), ctxFor(), open())).toMatchObject({
       type: "answer",
@@ -197,9 +197,9 @@ describe("callListener answers", () => {
       throw new HookdError("invalid_argument", "bad input");
     });
     const result = await callListener(thrower, preToolEvent(), ctxFor(), open());
-    expect(result).toMatchObject({ type: "error", error: { plugin: "thrower", error: { code: "invalid_argument", message: "bad input" } } });
+    expect(result).toMatchObject({ type: "error", error: { details: { plugin: "thrower", error: { code: "invalid_argument", message: "bad input" } } } });
     const rejecter = listener("session-start", "rejecter", () => Promise.reject(new Error("boom")), { failurePolicy: "fail-open" });
-    expect(await callListener(rejecter, sessionStartEvent(), ctxFor(), open())).toMatchObject({ type: "error", error: { error: { code: "plugin_error" } } });
+    expect(await callListener(rejecter, sessionStartEvent(), ctxFor(), open())).toMatchObject({ type: "error", error: { details: { error: { code: "plugin_error" } } } });
   });
 });
 
@@ -342,8 +342,8 @@ describe("callListener with a lazily made signal", () => {
     const pending = callListener(slow, preToolEvent(), lazyCtxFor(), open());
     await vi.advanceTimersByTimeAsync(150);
     expect(await pending).toMatchObject({ invocation: { outcome: "fault", fault: "deadline_exceeded" } });
-    expect(ctxSeen?.signal.reason).toBeInstanceOf(PluginFault);
-    expect(ctxSeen?.signal.reason).toMatchObject({ fault: "deadline_exceeded" });
+    expect(isPluginFault(ctxSeen?.signal.reason)).toBe(true);
+    expect(ctxSeen?.signal.reason).toMatchObject({ details: { fault: "deadline_exceeded" } });
   });
 
   it("with a lazy caller (an agent's evaluate call), a synchronous answer never makes the caller's signal", async () => {

@@ -5,7 +5,7 @@ import type { PluginSpec, TurnStoppingEvent } from "@hookd/sdk";
 import { describe, expect, test } from "vitest";
 import { EventBus } from "../src/engine/events.js";
 import type { EngineEvent } from "../src/engine/events.js";
-import { ListenerError } from "../src/engine/faults.js";
+import { listenerError } from "../src/engine/faults.js";
 import { inProcessListeners } from "../src/plugins/in-process/listeners.js";
 import { decideTurnStop, settleTurnStop } from "../src/engine/loop/index.js";
 import type { PointEnv } from "../src/engine/decide.js";
@@ -94,8 +94,8 @@ describe("settleTurnStop (pure)", () => {
   });
 
   test("the first error in listener order is reported", () => {
-    const first = new ListenerError("one", "turn-stopping", new HookdError("plugin_error", "first"));
-    const second = new ListenerError("two", "turn-stopping", new HookdError("plugin_error", "second"));
+    const first = listenerError("one", "turn-stopping", new HookdError("plugin_error", "first"));
+    const second = listenerError("two", "turn-stopping", new HookdError("plugin_error", "second"));
     expect(settleTurnStop({ answers: [], errors: [first, second] }, event(0), { maxSteeredContinuations: 8 })).toEqual({ kind: "error", error: first });
   });
 });

@@ -4,7 +4,7 @@
 import { pass, text } from "@hookd/sdk";
 import type { ToolCall, ToolResult } from "@hookd/sdk";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { UnknownToolError } from "../src/engine/pipeline/index.js";
+import { unknownTool } from "../src/engine/pipeline/index.js";
 import type { ToolSpec } from "../src/engine/pipeline/index.js";
 import { deferred, pipelineHarness } from "./support/pipeline-harness.js";
 
@@ -44,7 +44,7 @@ describe("next()", () => {
   });
 
   test("a body that reports an unknown tool gives the same unknown_tool failure", async () => {
-    const h = pipelineHarness({ dispatch: (call) => Promise.reject(new UnknownToolError(call.toolName)) });
+    const h = pipelineHarness({ dispatch: (call) => Promise.reject(unknownTool(call.toolName)) });
     const { calls } = await h.batch([{ toolName: "echo", arguments: {} }]);
     expect(calls[0]?.result).toMatchObject({ isError: true, code: "unknown_tool", content: [text('Error: unknown tool "echo"')] });
   });

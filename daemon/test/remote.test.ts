@@ -12,7 +12,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accept, allow, block, definePlugin, deny, pass, servePlugin, snapshotJson, text } from "@hookd/sdk";
 import type { PluginDefinition, PointName, PostToolEvent, ToolResult } from "@hookd/sdk";
 import { LazyAbort, pb } from "@hookd/sdk/internal";
-import { PluginFault } from "../src/engine/faults.js";
+import { isPluginFault } from "../src/engine/faults.js";
+import type { PluginFault } from "../src/engine/faults.js";
 import { callListener } from "../src/engine/invoke.js";
 import type { CallResult, ContextFactory } from "../src/engine/invoke.js";
 import type { Listener } from "../src/engine/listener.js";
@@ -84,10 +85,10 @@ async function faultOf(promise: Promise<unknown>): Promise<PluginFault> {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof PluginFault) return error;
+    if (isPluginFault(error)) return error;
     throw error;
   }
-  throw new Error("expected a PluginFault");
+  throw new Error("expected a plugin fault");
 }
 
 describe("manifest and listeners", () => {
@@ -269,7 +270,7 @@ describe("unusable answers go through the failure policy", () => {
     });
     const plugin = await connect(target);
     const fault = await faultOf(Promise.resolve(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new LazyAbort()), listenerCall())));
-    expect(fault).toMatchObject({ plugin: "p", point: "pre-tool", fault: "error_status" });
+    expect(fault.details).toMatchObject({ plugin: "p", point: "pre-tool", fault: "error_status" });
     expect(fault.message).toBe("plugin p at pre-tool: error status: PERMISSION_DENIED: policy store offline");
     expect(plugin.status()).toMatchObject({ calls: 1, failures: 1, consecutiveFailures: 1, lastError: "pre-tool: error status: PERMISSION_DENIED: policy store offline" });
   });
@@ -291,7 +292,7 @@ describe("unusable answers go through the failure policy", () => {
     );
     const chatty = await connect(address);
     const fault = await faultOf(Promise.resolve(only(chatty, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new LazyAbort()), listenerCall())));
-    expect(fault).toMatchObject({ fault: "error_status" });
+    expect(fault.details).toMatchObject({ fault: "error_status" });
     expect(fault.message).toBe("plugin p at pre-tool: error status: UNIMPLEMENTED: more than one response to a unary call");
   });
 });
@@ -340,7 +341,7 @@ describe("deadlines and cancellation", () => {
   it("sets a gRPC deadline of the listener's deadlineMs even without the engine's timer", async () => {
     const { plugin, entered } = await hangingPlugin({ overrides: { "pre-tool": { deadlineMs: 200 } } });
     const fault = await faultOf(Promise.resolve(only(plugin, "pre-tool").call(preToolEvent(), ctxFor<"pre-tool">()(new LazyAbort()), listenerCall())));
-    expect(fault).toMatchObject({ fault: "deadline_exceeded" });
+    expect(fault.details).toMatchObject({ fault: "deadline_exceeded" });
     expect(fault.message).toMatch(/^plugin hang at pre-tool: deadline exceeded: no answer within 200 ms/);
     expect(await abortedWith(await entered)).toMatchObject({ name: expect.stringMatching(/^(TimeoutError|AbortError)$/) as unknown });
   });

@@ -138,7 +138,7 @@ describe("waterfall", () => {
     });
     const outcome = await runWaterfall([outer, listener("pre-tool", "inner", () => allow())], preToolEvent(), allowByDefault, runOptions());
     expect(outcome.type).toBe("error");
-    if (outcome.type === "error") expect(outcome.error).toMatchObject({ plugin: "outer", message: expect.stringMatching(/called next\(\) twice/) as unknown });
+    if (outcome.type === "error") expect(outcome.error).toMatchObject({ details: { plugin: "outer" }, message: expect.stringMatching(/called next\(\) twice/) as unknown });
   });
 
   it("does not leave a rejection unhandled when a handler drops next() promises", async () => {
@@ -155,7 +155,7 @@ describe("waterfall", () => {
     });
     const outcome = await runWaterfall([outer, failing], preToolEvent(), allowByDefault, runOptions());
     await innerDone.promise;
-    expect(outcome).toMatchObject({ type: "error", error: { plugin: "failing" } });
+    expect(outcome).toMatchObject({ type: "error", error: { details: { plugin: "failing" } } });
 
     // A handler that fires next() and forgets it while the inner plugin fails.
     const forgetful = listener("pre-tool", "forgetful", (_event, ctx) => {
@@ -163,7 +163,7 @@ describe("waterfall", () => {
       return pass();
     });
     const outcome2 = await runWaterfall([forgetful, failing], preToolEvent(), allowByDefault, runOptions());
-    expect(outcome2).toMatchObject({ type: "error", error: { plugin: "failing" } });
+    expect(outcome2).toMatchObject({ type: "error", error: { details: { plugin: "failing" } } });
   });
 
   it("keeps a listener error sticky even when an outer handler catches next()'s rejection", async () => {
@@ -181,10 +181,10 @@ describe("waterfall", () => {
     });
     const options = runOptions();
     const outcome = await runWaterfall([outer, broken], preToolEvent(), allowByDefault, options);
-    expect((caught as ListenerError).plugin).toBe("broken");
+    expect((caught as ListenerError).details.plugin).toBe("broken");
     expect(outcome.type).toBe("error");
     if (outcome.type === "error") {
-      expect(outcome.error.plugin).toBe("broken");
+      expect(outcome.error.details.plugin).toBe("broken");
       expect(outcome.error.message).toMatch(/inner bug/);
     }
     expect(options.invocations.map((i) => [i.plugin, i.outcome])).toEqual([
@@ -208,8 +208,8 @@ describe("waterfall", () => {
       throw new Error("innermost bug");
     });
     const outcome = await runWaterfall([outer, catcher, broken], preToolEvent(), allowByDefault, runOptions());
-    expect(outerSaw).toMatchObject({ name: "ListenerError", plugin: "broken" });
-    expect(outcome).toMatchObject({ type: "error", error: { plugin: "broken" } });
+    expect(outerSaw).toMatchObject({ code: "listener_error", details: { plugin: "broken" } });
+    expect(outcome).toMatchObject({ type: "error", error: { details: { plugin: "broken" } } });
   });
 
   it("stops at a listener error: later listeners are not called", async () => {
@@ -220,7 +220,7 @@ describe("waterfall", () => {
       allowByDefault,
       runOptions(),
     );
-    expect(outcome).toMatchObject({ type: "error", error: { plugin: "bad" } });
+    expect(outcome).toMatchObject({ type: "error", error: { details: { plugin: "bad" } } });
     expect(later).not.toHaveBeenCalled();
   });
 
@@ -279,9 +279,9 @@ describe("guards", () => {
       runOptions(),
       abstain(),
     );
-    expect(thrower).toMatchObject({ type: "error", error: { plugin: "thrower", message: expect.stringMatching(/guard bug/) as unknown } });
+    expect(thrower).toMatchObject({ type: "error", error: { details: { plugin: "thrower" }, message: expect.stringMatching(/guard bug/) as unknown } });
     const allower = await runGuards([listener("guard", "allower", () => allow()), listener("guard", "later", later)], preToolEvent(), runOptions(), abstain());
-    expect(allower).toMatchObject({ type: "error", error: { plugin: "allower", message: expect.stringMatching(/a guard can only deny or abstain/) as unknown } });
+    expect(allower).toMatchObject({ type: "error", error: { details: { plugin: "allower" }, message: expect.stringMatching(/a guard can only deny or abstain/) as unknown } });
     expect(later).not.toHaveBeenCalled();
   });
 });
@@ -327,7 +327,7 @@ describe("notification", () => {
       ["first", [{ type: "text", text: "from first" }]],
       ["fourth", [{ type: "text", text: "from fourth" }]],
     ]);
-    expect(outcome.errors.map((e) => e.plugin)).toEqual(["second"]);
+    expect(outcome.errors.map((e) => e.details.plugin)).toEqual(["second"]);
   });
 });
 
@@ -392,7 +392,7 @@ describe("a default reached because failing plugins counted as passing", () => {
 
 describe("execute chain", () => {
   const normalize = (raw: ToolResult, source: string): ToolResult => ({ ...raw, content: [...raw.content, { type: "text", text: `via ${source}` }] });
-  const onError = (error: ListenerError): ToolResult => ({ isError: true, code: "plugin_failure", name: error.plugin, message: error.message, content: [], contexts: [] });
+  const onError = (error: ListenerError): ToolResult => ({ isError: true, code: "plugin_failure", name: error.details.plugin, message: error.message, content: [], contexts: [] });
 
   it("runs wrappers outermost first around dispatch; pass calls next for the wrapper", async () => {
     const order: string[] = [];

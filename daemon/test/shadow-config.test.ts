@@ -8,7 +8,7 @@ import { create } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
 import { pb, toProtoPoint } from "@hookd/sdk/internal";
 import { recordLine } from "../src/commands/admin.js";
-import { ConfigError, parseConfig } from "../src/config/load.js";
+import { isConfigError, parseConfig } from "../src/config/load.js";
 import { configSchema } from "../src/config/schema.js";
 import type { Config } from "../src/config/schema.js";
 import { silentLogger } from "../src/log.js";
@@ -35,8 +35,8 @@ describe("shadow mode in the config", () => {
     try {
       parseConfig(`listeners: [{ unix: /tmp/x.sock }]\nplugins: [{ name: p, kind: in-process, module: ./p.js, mode: observe }]\n`, "t.yaml", "/etc/hookd");
     } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      problems = error.problems;
+      if (!isConfigError(error)) throw error;
+      problems = error.details.problems;
     }
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^plugins\[0\]\.mode: .*"enforce".*"shadow"/);

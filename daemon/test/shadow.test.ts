@@ -10,7 +10,7 @@ import { decide } from "../src/engine/decide.js";
 import type { PointEnv } from "../src/engine/decide.js";
 import { EventBus } from "../src/engine/events.js";
 import type { EngineEvent, ShadowOutcome } from "../src/engine/events.js";
-import { PluginFault } from "../src/engine/faults.js";
+import { pluginFault } from "../src/engine/faults.js";
 import { runToolBatch } from "../src/engine/pipeline/pipeline.js";
 import { toolLookup } from "../src/engine/pipeline/spec.js";
 import { PluginRegistry } from "../src/engine/registry.js";
@@ -160,7 +160,7 @@ describe("shadow mode at a waterfall point", () => {
 describe("a shadow plugin's failures", () => {
   it("a throw, a deadline and an unreachable fail-closed plugin change nothing, apply no policy, and are audited and counted as shadow faults", async () => {
     const unreachable: Listener<"pre-tool"> = {
-      ...listener("pre-tool", "remote-judge", () => Promise.reject(new PluginFault("remote-judge", "pre-tool", "unavailable", "connect ECONNREFUSED")), { kind: "remote" }),
+      ...listener("pre-tool", "remote-judge", () => Promise.reject(pluginFault("remote-judge", "pre-tool", "unavailable", "connect ECONNREFUSED")), { kind: "remote" }),
       failurePolicy: "fail-closed",
       mode: "shadow",
     };

@@ -5,7 +5,7 @@ export * from "./decisions.js";
 // Every point's events, decisions and constructors, and the point table (sdk/src/points).
 export * from "./points/index.js";
 export * from "./plugin.js";
-export { HookdError, ERROR_CODES, type ErrorCode } from "./errors.js";
+export { HookdError, ERROR_CODES, hasCode, type ErrorCode, type HookdErrorDetails, type HookdErrorOptions } from "./errors.js";
 export { compileToolMatcher, type ToolMatcher } from "./matcher.js";
 export {
   parseJson,
@@ -17,7 +17,6 @@ export {
   deepFreeze,
   isDeeplyFrozen,
   LosslessNumber,
-  JsonError,
   type JsonValue,
   type JsonObject,
   type JsonSnapshot,

@@ -4,6 +4,8 @@ export * as pb from "./proto.js";
 export * from "./grpc/index.js";
 // Exact conversion between the protobuf and the typed forms (sdk/src/convert).
 export * from "./convert.js";
+// Errors at one field of an input, re-coded by the boundary that reads it (sdk/src/errors.ts).
+export { atBoundary, fieldError, isFieldError, type FieldDetails } from "./errors.js";
 // Freezing what hookd itself built, without walking parts frozen before, and sealing a value it
 // has itself just parsed without parsing it again (sdk/src/json.ts).
 export { freezeBuilt, snapshotParsed } from "./json.js";

@@ -3,6 +3,7 @@
 // so arguments and tool values survive every hop digit for digit. Owns parsing, canonical
 // stringifying and deep freezing; knows nothing of tools or decisions.
 import { LosslessNumber, isInteger, isSafeNumber, parse, stringify } from "lossless-json";
+import { HookdError } from "./errors.js";
 
 export { LosslessNumber };
 
@@ -10,9 +11,9 @@ export type JsonPrimitive = string | number | boolean | null | bigint | Lossless
 export type JsonValue = JsonPrimitive | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 export type JsonObject = { readonly [key: string]: JsonValue };
 
-/** Thrown for text that is not JSON, or a value that JSON cannot hold losslessly. */
-export class JsonError extends Error {
-  override readonly name = "JsonError";
+/** What is thrown for text that is not JSON, or a value that JSON cannot hold losslessly. */
+function jsonError(message: string): HookdError {
+  return new HookdError("invalid_json", message);
 }
 
 function parseNumber(text: string): number | bigint | LosslessNumber {
@@ -21,13 +22,13 @@ function parseNumber(text: string): number | bigint | LosslessNumber {
   return new LosslessNumber(text);
 }
 
-/** Parses JSON text losslessly. Throws JsonError naming the position of the problem. */
+/** Parses JSON text losslessly. Throws an invalid_json HookdError naming the position of the problem. */
 export function parseJson(text: string): JsonValue {
   try {
     return parse(text, null, parseNumber) as JsonValue;
   } catch (error) {
     // The parser recurses: nesting past the stack is refused like any text it cannot take.
-    throw new JsonError(error instanceof RangeError ? "nested too deeply" : error instanceof Error ? error.message : String(error));
+    throw jsonError(error instanceof RangeError ? "nested too deeply" : error instanceof Error ? error.message : String(error));
   }
 }
 
@@ -40,7 +41,7 @@ export function toJsonText(value: unknown, path = "value"): string {
   // Without bigints and LosslessNumbers, the native stringify writes exactly what lossless-json
   // would (it defers to JSON.stringify for every other value), at a fraction of the cost.
   const text = assertJson(value, path, new Set()) ? stringify(value) : JSON.stringify(value);
-  if (text === undefined) throw new JsonError(`${path}: not serializable as JSON`);
+  if (text === undefined) throw jsonError(`${path}: not serializable as JSON`);
   return text;
 }
 
@@ -53,12 +54,12 @@ function assertJson(value: unknown, path: string, seen: Set<object>): boolean {
     case "bigint":
       return true;
     case "number":
-      if (!Number.isFinite(value)) throw new JsonError(`${path}: ${value} is not a JSON number`);
+      if (!Number.isFinite(value)) throw jsonError(`${path}: ${value} is not a JSON number`);
       return false;
     case "object": {
       if (value === null) return false;
       if (value instanceof LosslessNumber) return true;
-      if (seen.has(value)) throw new JsonError(`${path}: circular reference`);
+      if (seen.has(value)) throw jsonError(`${path}: circular reference`);
       seen.add(value);
       let lossless = false;
       if (Array.isArray(value)) {
@@ -67,7 +68,7 @@ function assertJson(value: unknown, path: string, seen: Set<object>): boolean {
       } else {
         const proto: unknown = Object.getPrototypeOf(value);
         if (proto !== Object.prototype && proto !== null) {
-          throw new JsonError(`${path}: ${describe(value)} is not plain JSON data`);
+          throw jsonError(`${path}: ${describe(value)} is not plain JSON data`);
         }
         for (const [key, item] of Object.entries(value)) lossless = assertJson(item, `${path}.${key}`, seen) || lossless;
       }
@@ -75,7 +76,7 @@ function assertJson(value: unknown, path: string, seen: Set<object>): boolean {
       return lossless;
     }
     default:
-      throw new JsonError(`${path}: ${typeof value} is not JSON`);
+      throw jsonError(`${path}: ${typeof value} is not JSON`);
   }
 }
 
@@ -168,7 +169,7 @@ export function snapshotJsonText(text: string, path = "value"): JsonSnapshot {
   try {
     value = parseJson(text);
   } catch (error) {
-    throw new JsonError(`${path}: not valid JSON (${(error as Error).message})`);
+    throw jsonError(`${path}: not valid JSON (${(error as Error).message})`);
   }
   return Object.freeze({ text: toJsonText(value, path), value: deepFreeze(value) });
 }

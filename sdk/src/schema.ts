@@ -1,11 +1,11 @@
 // The zod schemas of the shared vocabulary (content blocks, messages, tool results) and the
-// plumbing every point's answer reader uses: `Invalid` names the offending field, `parse` turns
+// plumbing every point's answer reader uses: a field error names the offending field, `parse` turns
 // zod's first issue into one, `check` makes a reader total. The per-point rules live in points/.
 import { z } from "zod";
 import type { ErrorCode } from "./errors.js";
-import { HookdError } from "./errors.js";
+import { HookdError, atBoundary, fieldError, hasCode, isFieldError } from "./errors.js";
 import type { JsonObject } from "./json.js";
-import { JsonError, deepFreeze, isDeeplyFrozen, parseJson, snapshotJson } from "./json.js";
+import { deepFreeze, isDeeplyFrozen, parseJson, snapshotJson } from "./json.js";
 import type { AgentMessage, ToolResult } from "./types.js";
 
 export const oneOf = (values: readonly string[]): string => `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}`;
@@ -82,47 +82,36 @@ export const contexts = (list: AgentMessage[] | undefined) =>
 
 /**
  * Reads an answer tagged by `kind`: picks the schema of its kind among `kinds` (in the order
- * error messages list them) and parses it. Returns the parsed copy; throws Invalid.
+ * error messages list them) and parses it. Returns the parsed copy; throws a field error.
  */
 export function readKind(kinds: Readonly<Record<string, z.ZodType>>, input: unknown, path: string): { readonly kind: string } {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new Invalid(path, `expected a decision object, got ${describe(input)}`);
+    throw fieldError(path, `expected a decision object, got ${describe(input)}`);
   }
   const name = (input as { kind?: unknown }).kind;
   const schema = typeof name === "string" && Object.hasOwn(kinds, name) ? kinds[name] : undefined;
-  if (schema === undefined) throw new Invalid(`${path}.kind`, oneOf(Object.keys(kinds)));
+  if (schema === undefined) throw fieldError(`${path}.kind`, oneOf(Object.keys(kinds)));
   return parse(schema, input, path) as { kind: string };
 }
 
 // ---- tool results ----------------------------------------------------------------------------
 
 export function readToolResult(input: unknown, path: string): ToolResult {
-  if (typeof input !== "object" || input === null) throw new Invalid(path, `expected an object, got ${describe(input)}`);
+  if (typeof input !== "object" || input === null) throw fieldError(path, `expected an object, got ${describe(input)}`);
   const data = parse(RESULT_SCHEMA, input, path);
   if (data.isError) return data;
-  if (!("value" in input)) throw new Invalid(`${path}.value`, "required");
+  if (!("value" in input)) throw fieldError(`${path}.value`, "required");
   const { content, contexts: ctx } = data;
   const value = snapshotJson(data.value, `${path}.value`).value;
   if (data.metadata === undefined) return { isError: false, value, content, contexts: ctx };
   const metadata = snapshotJson(data.metadata, `${path}.metadata`).value;
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
-    throw new Invalid(`${path}.metadata`, `expected a JSON object, got ${describe(metadata)}`);
+    throw fieldError(`${path}.metadata`, `expected a JSON object, got ${describe(metadata)}`);
   }
   return { isError: false, value, content, metadata: metadata as JsonObject, contexts: ctx };
 }
 
 // ---- plumbing --------------------------------------------------------------------------------
-
-/** What the readers throw; `check` turns it into the error result. */
-export class Invalid extends Error {
-  constructor(
-    path: string,
-    detail: string,
-    readonly code?: ErrorCode,
-  ) {
-    super(`${path}: ${detail}`);
-  }
-}
 
 export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: HookdError };
 
@@ -137,8 +126,8 @@ export function check<T>(code: ErrorCode, input: unknown, read: () => T): Checke
     if (typeof input === "object" && input !== null && isDeeplyFrozen(input)) return { ok: true, value: input as T };
     return { ok: true, value: deepFreeze(value) };
   } catch (error) {
-    if (error instanceof Invalid) return { ok: false, error: new HookdError(error.code ?? code, error.message) };
-    if (error instanceof JsonError) return { ok: false, error: new HookdError("invalid_json", error.message, { cause: error }) };
+    if (isFieldError(error)) return { ok: false, error: atBoundary(error, code) };
+    if (hasCode(error, "invalid_json")) return { ok: false, error: new HookdError("invalid_json", error.message, { cause: error }) };
     // A throwing getter or proxy: still an answer we cannot use, never a crash.
     return { ok: false, error: HookdError.from(error, code) };
   }
@@ -149,10 +138,10 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown, path: stri
   const result = schema.safeParse(input, { error: defaultMessage });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  if (issue === undefined) throw new Invalid(path, "invalid");
-  if (issue.code === "unrecognized_keys") throw new Invalid(fieldPath(path, [...issue.path, issue.keys[0] ?? "?"]), "unknown field");
+  if (issue === undefined) throw fieldError(path, "invalid");
+  if (issue.code === "unrecognized_keys") throw fieldError(fieldPath(path, [...issue.path, issue.keys[0] ?? "?"]), "unknown field");
   const json = issue.code === "custom" && (issue.params as { json?: boolean } | undefined)?.json === true;
-  throw new Invalid(fieldPath(path, issue.path), message ?? issue.message, json ? "invalid_json" : undefined);
+  throw fieldError(fieldPath(path, issue.path), message ?? issue.message, json ? "invalid_json" : "invalid_argument");
 }
 
 /** Our wording for zod's built-in issues; a schema's own `error` takes precedence over this. */

@@ -3,7 +3,7 @@
 import { stringify as losslessStringify } from "lossless-json";
 import { describe, expect, test } from "vitest";
 import {
-  JsonError,
+  HookdError,
   LosslessNumber,
   canonicalJson,
   deepFreeze,
@@ -49,11 +49,11 @@ describe("lossless parse and stringify", () => {
     expect(canonicalJson(`{ "b" : [ 1 , ${BIG} ], "a" : "${UNICODE}" }`)).toBe(`{"b":[1,${BIG}],"a":"${UNICODE}"}`);
   });
 
-  test("text that is not JSON is a JsonError naming the position", () => {
-    expect(() => parseJson("{")).toThrow(new JsonError("Quoted object key or end of object '}' expected but reached end of input at position 1"));
-    expect(() => parseJson("")).toThrow(JsonError);
+  test("text that is not JSON is an invalid_json HookdError naming the position", () => {
+    expect(() => parseJson("{")).toThrow(new HookdError("invalid_json", "Quoted object key or end of object '}' expected but reached end of input at position 1"));
+    expect(() => parseJson("")).toThrow(HookdError);
     expect(() => parseJson(`{"a":1,"a":2}`)).toThrow("Duplicate key 'a' encountered at position 8");
-    expect(() => parseJson("NaN")).toThrow(JsonError);
+    expect(() => parseJson("NaN")).toThrow(HookdError);
   });
 });
 
@@ -81,7 +81,7 @@ describe("toJsonText refuses what JSON cannot hold, naming the path", () => {
     ["a Date", [new Date(0)], "value[0]: an instance of Date is not plain JSON data"],
     ["a Map", new Map(), "value: an instance of Map is not plain JSON data"],
   ])("%s", (_name, value, message) => {
-    expect(() => toJsonText(value)).toThrow(new JsonError(message));
+    expect(() => toJsonText(value)).toThrow(new HookdError("invalid_json", message));
   });
 
   test("the caller names the root of the path", () => {
@@ -177,7 +177,7 @@ describe("snapshots never share the caller's input", () => {
   });
 
   test("a snapshot of a value that is not JSON names the caller's path", () => {
-    expect(() => snapshotJson({ a: undefined }, "result.value")).toThrow(new JsonError("result.value.a: undefined is not JSON"));
+    expect(() => snapshotJson({ a: undefined }, "result.value")).toThrow(new HookdError("invalid_json", "result.value.a: undefined is not JSON"));
   });
 
   test("a text snapshot is canonical and frozen", () => {
@@ -189,7 +189,7 @@ describe("snapshots never share the caller's input", () => {
 
   test("a text snapshot of text that is not JSON names the path", () => {
     expect(() => snapshotJsonText("[1,", "call.arguments_json")).toThrow(
-      new JsonError("call.arguments_json: not valid JSON (Array item expected but reached end of input at position 3)"),
+      new HookdError("invalid_json", "call.arguments_json: not valid JSON (Array item expected but reached end of input at position 3)"),
     );
   });
 });
@@ -242,7 +242,7 @@ describe("the native fast paths give exactly what lossless-json gives", () => {
 
   test("text nested deeper than the stack allows is refused as not JSON, not thrown as a RangeError", () => {
     const deep = "[".repeat(20_000) + "]".repeat(20_000);
-    expect(() => snapshotJsonText(deep, "args")).toThrow(new JsonError("args: not valid JSON (nested too deeply)"));
+    expect(() => snapshotJsonText(deep, "args")).toThrow(new HookdError("invalid_json", "args: not valid JSON (nested too deeply)"));
   });
 
   test("duplicate keys with different values are still refused", () => {
@@ -283,8 +283,8 @@ describe("parseJsonFast", () => {
   });
 
   test("refuses what parseJson refuses: duplicate keys, text that is not JSON", () => {
-    expect(() => parseJsonFast('{"a":1,"a":2}')).toThrow(JsonError);
-    expect(() => parseJsonFast("{")).toThrow(JsonError);
+    expect(() => parseJsonFast('{"a":1,"a":2}')).toThrow(HookdError);
+    expect(() => parseJsonFast("{")).toThrow(HookdError);
   });
 });
 

@@ -7,7 +7,6 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LosslessNumber, allow, definePlugin, parseJson, snapshotJson } from "@hookd/sdk";
 import type { PreToolEvent, ToolCall } from "@hookd/sdk";
-import { PluginFault } from "../../daemon/src/engine/faults.js";
 import { inProcessListeners } from "../../daemon/src/plugins/in-process/listeners.js";
 import { callListener } from "../../daemon/src/engine/invoke.js";
 import type { ContextFactory } from "../../daemon/src/engine/invoke.js";
@@ -273,7 +272,7 @@ describe("worker pool lifecycle", () => {
     expect(pool.stats.threads).toBe(1);
     await pool.close();
     expect(pool.stats.threads).toBe(0);
-    await expect(listener.call(preTool("Bash"), waterfallContext(new LazyAbort()), listenerCall())).rejects.toBeInstanceOf(PluginFault);
+    await expect(listener.call(preTool("Bash"), waterfallContext(new LazyAbort()), listenerCall())).rejects.toMatchObject({ code: "plugin_fault" });
     expect(await callListener(listener, preTool("Bash"), waterfallContext, open())).toMatchObject({ invocation: { outcome: "fault", fault: "unavailable" } });
   });
 

@@ -4,15 +4,13 @@
 // grpc-js's connection notes.
 import { join } from "node:path";
 import { status as grpcStatus } from "@grpc/grpc-js";
+import { HookdError } from "@hookd/sdk";
 import { closeClient, createClient, pb } from "@hookd/sdk/internal";
 import type { TypedClient } from "@hookd/sdk/internal";
 import { runtimeDir } from "../config/load.js";
 
 /** The admin socket of a systemd install (config.admin in deploy/hookd.yaml). */
 export const SYSTEM_ADMIN_SOCKET = "/run/hookd/admin/admin.sock";
-
-/** The daemon is not there: a plain message instead of grpc-js's resolution notes. */
-export class Unreachable extends Error {}
 
 /** A path (absolute or ./relative) as a unix:// target; anything else as given. */
 export function asTarget(chosen: string): string {
@@ -69,7 +67,7 @@ export async function withAdmin<T>(socket: string | undefined, body: (client: Ty
   const [denied] = refused;
   if (denied !== undefined) {
     const whose = denied.target === asTarget(SYSTEM_ADMIN_SOCKET) ? " (a systemd install's admin socket is for root and the hookd user)" : "";
-    throw new Unreachable(`cannot connect to hookd at ${shown(denied.target)}: permission denied${whose} ${tried}`);
+    throw new HookdError("unavailable", `cannot connect to hookd at ${shown(denied.target)}: permission denied${whose} ${tried}`);
   }
-  throw new Unreachable(`no hookd at ${shown(candidates[0]?.target ?? "")} — is it running? ${tried}`);
+  throw new HookdError("unavailable", `no hookd at ${shown(candidates[0]?.target ?? "")} — is it running? ${tried}`);
 }

@@ -10,7 +10,7 @@ import { micros, pointName } from "./admin-format.js";
 import { withAdmin } from "./admin-target.js";
 import { pluginView, pluginsJson, pluginsText } from "./plugins-view.js";
 import { table } from "./table.js";
-import { UsageError, parseCommand, stringOption } from "./usage.js";
+import { parseCommand, stringOption, usageError } from "./usage.js";
 
 /** Timeout of the unary admin calls, in milliseconds. */
 const CALL_TIMEOUT_MS = 10_000;
@@ -78,11 +78,11 @@ export async function reload(args: string[], out: (text: string) => void, err: (
 export async function tail(args: string[], out: (text: string) => void, signal: AbortSignal): Promise<number> {
   const values = parseCommand("tail", args);
   const kind = stringOption(values, "kind");
-  if (kind !== undefined && !(RECORD_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kind: expected one of ${RECORD_KINDS.join(", ")}, got "${kind}"`, "tail");
+  if (kind !== undefined && !(RECORD_KINDS as readonly string[]).includes(kind)) throw usageError(`--kind: expected one of ${RECORD_KINDS.join(", ")}, got "${kind}"`, "tail");
   let point = pb.Point.UNSPECIFIED;
   const pointOption = stringOption(values, "point");
   if (pointOption !== undefined) {
-    if (!(POINTS as readonly string[]).includes(pointOption)) throw new UsageError(`--point: expected one of ${POINTS.join(", ")}, got "${pointOption}"`, "tail");
+    if (!(POINTS as readonly string[]).includes(pointOption)) throw usageError(`--point: expected one of ${POINTS.join(", ")}, got "${pointOption}"`, "tail");
     point = toProtoPoint(pointOption as PointName);
   }
   return withAdmin(stringOption(values, "socket"), async (client) => {

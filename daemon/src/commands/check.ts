@@ -7,7 +7,7 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { POINTS } from "@hookd/sdk";
-import { ConfigError, loadConfig, stateDir } from "../config/load.js";
+import { isConfigError, loadConfig, stateDir } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import type { Listener } from "../engine/listener.js";
 import { PluginRegistry } from "../engine/registry.js";
@@ -51,9 +51,9 @@ export async function buildReport(configFile: string | undefined, probeMs: numbe
     config = loaded.config;
     configPath = loaded.path;
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    const report = newReport(error.source);
-    report.problems.push(...error.problems);
+    if (!isConfigError(error)) throw error;
+    const report = newReport(error.details.source);
+    report.problems.push(...error.details.problems);
     return report;
   }
   const report = newReport(configPath ?? "(embedded default)");

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import type { Message } from "@bufbuild/protobuf";
 import { create, fromJson } from "@bufbuild/protobuf";
 import type { DescMessage, JsonValue } from "@bufbuild/protobuf";
-import { EVALUATED_POINTS, EVALUATE_TABLE, POINT_TABLE } from "@hookd/sdk";
+import { EVALUATED_POINTS, EVALUATE_TABLE, HookdError, POINT_TABLE } from "@hookd/sdk";
 import type { EvaluatedPoint } from "@hookd/sdk";
 import { pb } from "@hookd/sdk/internal";
 import { readGeminiRequest } from "../http/gemini-request.js";
@@ -14,7 +14,7 @@ import type { GeminiRequest } from "../http/gemini-request.js";
 import { readHookRequest } from "../http/request.js";
 import type { HookRequest } from "../http/request.js";
 import type { AuditRecord } from "../ops/audit.js";
-import { UsageError } from "./usage.js";
+import { usageError } from "./usage.js";
 
 export type EvalDialect = "claude-code" | "codex" | "gemini";
 export const EVAL_DIALECTS: readonly EvalDialect[] = ["claude-code", "codex", "gemini"];
@@ -31,8 +31,8 @@ export type EvalInput =
   | { readonly kind: "gemini"; readonly request: GeminiRequest; readonly keys: MatchKeys; readonly callId: string; readonly sessionId: string };
 
 /** The event, a record or the config's plugins could not be used: exit 1 with its message (which names the field or plugin). */
-export class EventError extends Error {
-  override readonly name = "EventError";
+export function eventError(message: string): HookdError {
+  return new HookdError("invalid_argument", message);
 }
 
 /** The text of a file, or of stdin for "-". */
@@ -40,7 +40,7 @@ export function readSource(source: string, what: string): string {
   try {
     return readFileSync(source === "-" ? 0 : source, "utf8");
   } catch (error) {
-    throw new EventError(`${what}: cannot read ${source === "-" ? "stdin" : source}: ${error instanceof Error ? error.message : String(error)}`);
+    throw eventError(`${what}: cannot read ${source === "-" ? "stdin" : source}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -50,7 +50,7 @@ const POINT_BY_KEY = new Map<string, EvaluatedPoint>(EVALUATED_POINTS.flatMap((p
 /** The point a --point value names. */
 export function pointOption(value: string): EvaluatedPoint {
   const point = POINT_BY_KEY.get(value);
-  if (point === undefined) throw new UsageError(`--point: expected one of ${EVALUATED_POINTS.join(", ")}, got "${value}"`, "eval");
+  if (point === undefined) throw usageError(`--point: expected one of ${EVALUATED_POINTS.join(", ")}, got "${value}"`, "eval");
   return point;
 }
 
@@ -58,7 +58,7 @@ function parseJson(text: string, what: string): JsonValue {
   try {
     return JSON.parse(text) as JsonValue;
   } catch (error) {
-    throw new EventError(`${what}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw eventError(`${what}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -71,13 +71,13 @@ const isObject = (value: unknown): value is { [key: string]: JsonValue } => type
  */
 export function readProtoEvent(text: string, point: EvaluatedPoint | undefined): EvalInput {
   const json = parseJson(text, "EVENT");
-  if (!isObject(json)) throw new EventError("EVENT: expected a JSON object");
+  if (!isObject(json)) throw eventError("EVENT: expected a JSON object");
   const keys = Object.keys(json);
   const wrapped = keys.length === 1 && keys[0] !== undefined ? POINT_BY_KEY.get(keys[0]) : undefined;
-  if (wrapped !== undefined && point !== undefined && wrapped !== point) throw new UsageError(`--point ${point} disagrees with the event's wrapper "${keys[0]}"`, "eval");
+  if (wrapped !== undefined && point !== undefined && wrapped !== point) throw usageError(`--point ${point} disagrees with the event's wrapper "${keys[0]}"`, "eval");
   const at = wrapped ?? point;
   if (at === undefined) {
-    throw new UsageError(`give --point (${EVALUATED_POINTS.join(", ")}) or wrap the event in its point ({"preTool": {...}}), or give --dialect for an agent's own hook JSON`, "eval");
+    throw usageError(`give --point (${EVALUATED_POINTS.join(", ")}) or wrap the event in its point ({"preTool": {...}}), or give --dialect for an agent's own hook JSON`, "eval");
   }
   // The point's evaluate request ({"event": {...}}, as an agent sends it) is taken too.
   const eventJson = wrapped !== undefined ? json[keys[0] ?? ""] : keys.length === 1 && keys[0] === "event" ? json.event : json;
@@ -86,7 +86,7 @@ export function readProtoEvent(text: string, point: EvaluatedPoint | undefined):
   try {
     event = fromJson(schema, eventJson ?? null);
   } catch (error) {
-    throw new EventError(`EVENT (${at}, ${schema.typeName}): ${error instanceof Error ? error.message.replace(/^\[\w+\] /, "") : String(error)}`);
+    throw eventError(`EVENT (${at}, ${schema.typeName}): ${error instanceof Error ? error.message.replace(/^\[\w+\] /, "") : String(error)}`);
   }
   const input: DescMessage = pb.HookHost.method[EVALUATE_TABLE[at].method].input;
   const resolvesAsk = input.fields.some((f) => f.localName === "agentResolvesAsk");
@@ -116,7 +116,7 @@ export function readDialectEvent(text: string, dialect: EvalDialect, agentId: st
     const call = "data" in request && "call" in request.data ? request.data.call : undefined;
     return { kind: "hook", dialect, request, keys: { ...(call === undefined ? {} : { toolName: call.toolName }), eventName: request.event }, callId: call?.callId ?? "", sessionId: request.session.sessionId };
   } catch (error) {
-    throw new EventError(`EVENT (${dialect} hook JSON): ${error instanceof Error ? error.message : String(error)}`);
+    throw eventError(`EVENT (${dialect} hook JSON): ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -126,11 +126,11 @@ export function readAuditLine(line: string, where: string): AuditRecord {
   try {
     record = JSON.parse(line);
   } catch (error) {
-    throw new EventError(`${where}: not an audit record (not JSON: ${error instanceof Error ? error.message : String(error)})`);
+    throw eventError(`${where}: not an audit record (not JSON: ${error instanceof Error ? error.message : String(error)})`);
   }
-  if (!isObject(record)) throw new EventError(`${where}: not an audit record (expected a JSON object)`);
+  if (!isObject(record)) throw eventError(`${where}: not an audit record (expected a JSON object)`);
   for (const field of ["kind", "point", "plugin", "decision", "sessionId"] as const) {
-    if (typeof record[field] !== "string") throw new EventError(`${where}: not an audit record (${field}: expected a string)`);
+    if (typeof record[field] !== "string") throw eventError(`${where}: not an audit record (${field}: expected a string)`);
   }
   return record as unknown as AuditRecord;
 }
@@ -139,7 +139,7 @@ export function readAuditLine(line: string, where: string): AuditRecord {
 export function recordOption(value: string): AuditRecord[] {
   const text = value.trimStart().startsWith("{") ? value : readSource(value, "--record");
   const lines = text.split("\n").filter((l) => l.trim() !== "");
-  if (lines.length !== 1) throw new EventError(`--record: expected one audit line, got ${lines.length}`);
+  if (lines.length !== 1) throw eventError(`--record: expected one audit line, got ${lines.length}`);
   return [readAuditLine(lines[0] ?? "", "--record")];
 }
 
@@ -158,6 +158,6 @@ export function auditRecordsOf(file: string, callId: string): AuditRecord[] {
     }
     if (record.callId === callId || (record.callId === "" && record.sessionId === callId)) records.push(record);
   });
-  if (records.length === 0) throw new EventError(`--from-audit: no record of call "${callId}" in ${file}`);
+  if (records.length === 0) throw eventError(`--from-audit: no record of call "${callId}" in ${file}`);
   return records;
 }

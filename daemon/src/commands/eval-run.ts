@@ -19,7 +19,7 @@ import type { AuditRecord } from "../ops/audit.js";
 import { PluginSet } from "../plugins/plugin-set.js";
 import type { PluginStatus } from "../plugins/source.js";
 import { DAEMON_VERSION } from "../runtime/version.js";
-import { EventError } from "./eval-input.js";
+import { eventError } from "./eval-input.js";
 
 /** The loaded plugins and an evaluate service over them, recording every engine event. */
 export interface OfflinePipeline {
@@ -46,7 +46,7 @@ export async function openPipeline(config: Config, log: Logger, readyMs: number)
   } catch (error) {
     await cleanup();
     // As serve would refuse to start: the message names the plugin.
-    throw new EventError(`the config's plugins do not load: ${error instanceof Error ? error.message : String(error)}`);
+    throw eventError(`the config's plugins do not load: ${error instanceof Error ? error.message : String(error)}`);
   }
   const unready = await waitReady(plugins, readyMs);
   const records: AuditRecord[] = [];

@@ -6,17 +6,17 @@
 // event, 2 usage, 3 a replay that differs from its record.
 import { create, toJson } from "@bufbuild/protobuf";
 import type { DescMessage } from "@bufbuild/protobuf";
-import { EVALUATE_TABLE } from "@hookd/sdk";
+import { EVALUATE_TABLE, hasCode } from "@hookd/sdk";
 import { Metadata } from "@grpc/grpc-js";
 import { LazyAbort, StatusError, pb } from "@hookd/sdk/internal";
-import { ConfigError, loadConfig } from "../config/load.js";
+import { isConfigError, loadConfig } from "../config/load.js";
 import { agentPermissionBypass } from "../config/bypass.js";
 import type { Config } from "../config/schema.js";
 import { answerGeminiHook } from "../http/gemini.js";
 import { answerHook } from "../http/dispatch.js";
 import { captureConsole, createLogger } from "../log.js";
 import type { AuditRecord } from "../ops/audit.js";
-import { EVAL_DIALECTS, EventError, auditRecordsOf, pointOption, readDialectEvent, readProtoEvent, readSource, recordOption } from "./eval-input.js";
+import { EVAL_DIALECTS, auditRecordsOf, pointOption, readDialectEvent, readProtoEvent, readSource, recordOption } from "./eval-input.js";
 import type { EvalDialect, EvalInput } from "./eval-input.js";
 import { warningOf } from "./check-report.js";
 import { compareWithRecord, finalOf, pointsOf } from "./eval-report.js";
@@ -24,7 +24,7 @@ import type { EvalReport } from "./eval-report.js";
 import { printEval } from "./eval-print.js";
 import { openPipeline } from "./eval-run.js";
 import type { OfflinePipeline } from "./eval-run.js";
-import { UsageError, integerOption, parseCommandLine, stringOption } from "./usage.js";
+import { integerOption, parseCommandLine, stringOption, usageError } from "./usage.js";
 
 const DEFAULT_READY_MS = 5_000;
 /** What a shadow call may take beyond its deadline to reach the bus (its fault record is emitted after the deadline fires). */
@@ -43,18 +43,18 @@ export async function evalCommand(args: string[], { out, err, colour = false }: 
   const readyMs = integerOption(values, "timeout-ms", DEFAULT_READY_MS);
   const dialectValue = stringOption(values, "dialect");
   const pointValue = stringOption(values, "point");
-  if (dialectValue !== undefined && !EVAL_DIALECTS.includes(dialectValue as EvalDialect)) throw new UsageError(`--dialect: expected one of ${EVAL_DIALECTS.join(", ")}, got "${dialectValue}"`, "eval");
-  if (dialectValue !== undefined && pointValue !== undefined) throw new UsageError("--point and --dialect exclude each other (an agent's event names its own point)", "eval");
+  if (dialectValue !== undefined && !EVAL_DIALECTS.includes(dialectValue as EvalDialect)) throw usageError(`--dialect: expected one of ${EVAL_DIALECTS.join(", ")}, got "${dialectValue}"`, "eval");
+  if (dialectValue !== undefined && pointValue !== undefined) throw usageError("--point and --dialect exclude each other (an agent's event names its own point)", "eval");
   const point = pointValue === undefined ? undefined : pointOption(pointValue);
   const record = stringOption(values, "record");
   const fromAudit = stringOption(values, "from-audit");
   const callId = stringOption(values, "call-id");
   const explain = values.explain === true;
-  if (!explain && (record !== undefined || fromAudit !== undefined || callId !== undefined)) throw new UsageError("--record, --from-audit and --call-id go with --explain", "eval");
-  if (explain && (record === undefined) === (fromAudit === undefined)) throw new UsageError("--explain needs the record: --record JSON|FILE, or --from-audit FILE --call-id ID", "eval");
-  if (fromAudit !== undefined && callId === undefined) throw new UsageError("--from-audit needs --call-id", "eval");
-  if (record !== undefined && callId !== undefined) throw new UsageError("--call-id goes with --from-audit", "eval");
-  if (agentValue(values) !== undefined && dialectValue === undefined) throw new UsageError("--agent goes with --dialect (hookd's proto JSON names its agent in session.agent_id)", "eval");
+  if (!explain && (record !== undefined || fromAudit !== undefined || callId !== undefined)) throw usageError("--record, --from-audit and --call-id go with --explain", "eval");
+  if (explain && (record === undefined) === (fromAudit === undefined)) throw usageError("--explain needs the record: --record JSON|FILE, or --from-audit FILE --call-id ID", "eval");
+  if (fromAudit !== undefined && callId === undefined) throw usageError("--from-audit needs --call-id", "eval");
+  if (record !== undefined && callId !== undefined) throw usageError("--call-id goes with --from-audit", "eval");
+  if (agentValue(values) !== undefined && dialectValue === undefined) throw usageError("--agent goes with --dialect (hookd's proto JSON names its agent in session.agent_id)", "eval");
 
   try {
     const recorded = record !== undefined ? recordOption(record) : fromAudit !== undefined && callId !== undefined ? auditRecordsOf(fromAudit, callId) : undefined;
@@ -67,9 +67,13 @@ export async function evalCommand(args: string[], { out, err, colour = false }: 
     else printEval(report, { out, err, colour });
     return report.explain !== undefined && !report.explain.agrees ? EXIT_DIFFERS : 0;
   } catch (error) {
-    if (error instanceof ConfigError) return fail(`${error.source}: ${error.problems.length === 1 ? "" : `${error.problems.length} problems:\n  - `}${error.problems.join("\n  - ")}`, values.json === true, out, err);
+    if (isConfigError(error)) {
+      const { source, problems } = error.details;
+      return fail(`${source}: ${problems.length === 1 ? "" : `${problems.length} problems:\n  - `}${problems.join("\n  - ")}`, values.json === true, out, err);
+    }
     if (error instanceof StatusError) return fail(error.details, values.json === true, out, err);
-    if (error instanceof EventError) return fail(error.message, values.json === true, out, err);
+    // Every input of eval is the user's: an invalid argument is theirs to fix, not a crash.
+    if (hasCode(error, "invalid_argument")) return fail(error.message, values.json === true, out, err);
     throw error;
   }
 }

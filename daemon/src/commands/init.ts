@@ -6,7 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { UsageError, parseCommandLine, stringOption } from "./usage.js";
+import { parseCommandLine, stringOption, usageError } from "./usage.js";
 
 export type PluginLanguage = "ts" | "python" | "go";
 
@@ -97,13 +97,13 @@ const NEXT_STEPS: { readonly [L in PluginLanguage]: string } = {
 export function init(args: string[], out: (text: string) => void, err: (text: string) => void): number {
   const { values, positionals } = parseCommandLine("init", args);
   const [what = "", name = ""] = positionals;
-  if (what !== "plugin") throw new UsageError(`can only create a plugin (hookd init plugin --lang ts|python|go NAME), not "${what}"`, "init");
+  if (what !== "plugin") throw usageError(`can only create a plugin (hookd init plugin --lang ts|python|go NAME), not "${what}"`, "init");
   const langValue = stringOption(values, "lang");
-  if (langValue === undefined) throw new UsageError("--lang is required: ts, python or go", "init");
+  if (langValue === undefined) throw usageError("--lang is required: ts, python or go", "init");
   const lang = LANGUAGES[langValue.toLowerCase()];
-  if (lang === undefined) throw new UsageError(`--lang: expected ts, python or go, got "${langValue}"`, "init");
+  if (lang === undefined) throw usageError(`--lang: expected ts, python or go, got "${langValue}"`, "init");
   if (!NAME.test(name) || name.length > MAX_NAME) {
-    throw new UsageError(`NAME: expected kebab-case (lower-case letters and digits, words joined by single dashes, starting with a letter, at most ${MAX_NAME} characters), got "${name}"`, "init");
+    throw usageError(`NAME: expected kebab-case (lower-case letters and digits, words joined by single dashes, starting with a letter, at most ${MAX_NAME} characters), got "${name}"`, "init");
   }
   let scaffold: Scaffold;
   try {

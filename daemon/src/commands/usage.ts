@@ -1,29 +1,36 @@
 // Argument parsing and help for the operator commands, from spec.ts: node:util parseArgs (built
-// in, so no dependency) with its errors turned into UsageErrors that name the option, "did you
-// mean" suggestions, and the help texts. cli.ts maps a UsageError to exit code 2.
+// in, so no dependency) with its errors turned into usage errors that name the option, "did you
+// mean" suggestions, and the help texts. cli.ts maps a usage error to exit code 2.
 import { parseArgs } from "node:util";
+import { HookdError } from "@hookd/sdk/errors";
 import { COMMANDS, commandSpec } from "./spec.js";
 import type { CommandSpec, OptionSpec } from "./spec.js";
 
-/** A mistake in the command line: exit code 2, with the command's synopsis. */
-export class UsageError extends Error {
+/** What a usage error names besides its message: the command whose synopsis to point at. */
+export interface UsageDetails {
   readonly command: string | undefined;
+}
 
-  constructor(message: string, command?: string) {
-    super(message);
-    this.name = "UsageError";
-    this.command = command;
-  }
+export type UsageError = HookdError<UsageDetails>;
+
+/** A mistake in the command line: exit code 2, with the command's synopsis. */
+export function usageError(message: string, command?: string): UsageError {
+  return new HookdError("usage", message, { details: { command } });
+}
+
+/** Only usageError() makes the code, so the code says the details are there. */
+export function isUsageError(error: unknown): error is UsageError {
+  return error instanceof HookdError && error.code === "usage";
 }
 
 type ParsedValues = Record<string, string | boolean | undefined>;
 
-/** Parses a command's arguments by its spec; throws UsageError naming the bad option. */
+/** Parses a command's arguments by its spec; throws a usage error naming the bad option. */
 export function parseCommand(name: string, args: readonly string[]): ParsedValues {
   return parseCommandLine(name, args).values;
 }
 
-/** Options and positional arguments by the command's spec: too few or too many positionals is a UsageError. */
+/** Options and positional arguments by the command's spec: too few or too many positionals is a usage error. */
 export function parseCommandLine(name: string, args: readonly string[]): { values: ParsedValues; positionals: string[] } {
   const spec = commandSpec(name);
   if (spec === undefined) throw new Error(`no spec for command "${name}"`);
@@ -32,14 +39,14 @@ export function parseCommandLine(name: string, args: readonly string[]): { value
   try {
     parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: spec.args !== undefined });
   } catch (error) {
-    throw new UsageError(parseErrorMessage(error, spec), name);
+    throw usageError(parseErrorMessage(error, spec), name);
   }
   const expected = spec.args ?? [];
   const required = expected.filter((a) => a.optional !== true);
   const missing = required[parsed.positionals.length];
-  if (missing !== undefined) throw new UsageError(`missing ${missing.name} (${missing.help})`, name);
+  if (missing !== undefined) throw usageError(`missing ${missing.name} (${missing.help})`, name);
   const extra = parsed.positionals[expected.length];
-  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}" (${spec.name} takes ${expected.map((a) => a.name).join(" ")})`, name);
+  if (extra !== undefined) throw usageError(`unexpected argument "${extra}" (${spec.name} takes ${expected.map((a) => a.name).join(" ")})`, name);
   return parsed;
 }
 
@@ -65,12 +72,12 @@ function parseErrorMessage(error: unknown, spec: CommandSpec): string {
   }
 }
 
-/** An integer option's value, or `fallback` when absent; throws UsageError naming the option. */
+/** An integer option's value, or `fallback` when absent; throws a usage error naming the option. */
 export function integerOption(values: ParsedValues, name: string, fallback: number, min = 0): number {
   const raw = values[name];
   if (raw === undefined) return fallback;
   const value = typeof raw === "string" && /^-?\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < min) throw new UsageError(`--${name}: expected an integer of at least ${min}, got "${String(raw)}"`);
+  if (!Number.isSafeInteger(value) || value < min) throw usageError(`--${name}: expected an integer of at least ${min}, got "${String(raw)}"`);
   return value;
 }
 

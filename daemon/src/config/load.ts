@@ -5,20 +5,28 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { HookdError, hasCode } from "@hookd/sdk/errors";
 import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { configSchema } from "./schema.js";
 import type { Config } from "./schema.js";
 
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
-  constructor(
-    readonly source: string,
-    /** One line per problem: "<path>: <what was expected>". */
-    readonly problems: readonly string[],
-  ) {
-    super(`invalid config ${source}:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
-  }
+/** What an invalid_config error names besides its message. */
+export interface ConfigProblems {
+  readonly source: string;
+  /** One line per problem: "<path>: <what was expected>". */
+  readonly problems: readonly string[];
+}
+
+export type ConfigError = HookdError<ConfigProblems>;
+
+export function configError(source: string, problems: readonly string[]): ConfigError {
+  return new HookdError("invalid_config", `invalid config ${source}:\n${problems.map((p) => `  - ${p}`).join("\n")}`, { details: { source, problems } });
+}
+
+/** Only configError() makes the code, so the code says the details are there. */
+export function isConfigError(error: unknown): error is ConfigError {
+  return hasCode(error, "invalid_config");
 }
 
 export interface LoadedConfig {
@@ -44,10 +52,10 @@ export function parseConfig(text: string, source: string, baseDir: string): Conf
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: true });
   if (doc.errors.length > 0) {
-    throw new ConfigError(source, doc.errors.map((e) => `line ${e.linePos?.[0].line ?? "?"}: ${e.message.split("\n")[0] ?? e.message}`));
+    throw configError(source, doc.errors.map((e) => `line ${e.linePos?.[0].line ?? "?"}: ${e.message.split("\n")[0] ?? e.message}`));
   }
   const result = configSchema.safeParse(doc.toJS());
-  if (!result.success) throw new ConfigError(source, formatIssues(result.error.issues));
+  if (!result.success) throw configError(source, formatIssues(result.error.issues));
   return resolvePaths(result.data, baseDir);
 }
 
@@ -104,7 +112,7 @@ export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = pr
   try {
     text = readFileSync(absolute, "utf8");
   } catch (error) {
-    throw new ConfigError(absolute, [`cannot read the file: ${(error as Error).message}`]);
+    throw configError(absolute, [`cannot read the file: ${(error as Error).message}`]);
   }
   return { config: parseConfig(text, absolute, dirname(absolute)), path: absolute };
 }

@@ -152,8 +152,8 @@ async function recorded<D>(env: PointEnv, point: PointName, run: () => Promise<P
   const outcome = await run();
   const durationUs = elapsedUs(started);
   if (outcome.type === "error") {
-    recordDecision(env, point, "error", outcome.error.plugin, durationUs, outcome.error.message);
-    return traced(outcome, outcome.error.plugin, LISTENER_ERROR, durationUs);
+    recordDecision(env, point, "error", outcome.error.details.plugin, durationUs, outcome.error.message);
+    return traced(outcome, outcome.error.details.plugin, LISTENER_ERROR, durationUs);
   }
   const cause = outcome.fault?.fault;
   recordDecision(env, point, (outcome.decision as { readonly kind: string }).kind, outcome.decidedBy, durationUs, reasonOf(outcome.decision), cause);
@@ -173,8 +173,8 @@ async function recordedChain<E, D>(env: PointEnv, point: PointName, proposed: E,
   const durationUs = elapsedUs(started);
   switch (outcome.type) {
     case "error":
-      recordDecision(env, point, "error", outcome.error.plugin, durationUs, outcome.error.message, undefined, callOf(proposed));
-      return traced(outcome, outcome.error.plugin, LISTENER_ERROR, durationUs);
+      recordDecision(env, point, "error", outcome.error.details.plugin, durationUs, outcome.error.message, undefined, callOf(proposed));
+      return traced(outcome, outcome.error.details.plugin, LISTENER_ERROR, durationUs);
     case "decided": {
       const cause = outcome.fault?.fault;
       const kind = (outcome.decision as { readonly kind: string }).kind;

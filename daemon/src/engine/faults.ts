@@ -1,8 +1,8 @@
-// Plugin failures, classified once. A PluginFault means the plugin could not give a usable
-// answer (deadline, crash, unreachable, garbage on the wire): its failure policy decides. Any
-// other error thrown by an in-process handler is the handler's own bug and follows the seed's
-// rule (a final normalized failure at tool points, a turn error at loop points).
-import type { HookdError } from "@hookd/sdk";
+// Plugin failures, classified once, as HookdError codes with typed details. A plugin fault means
+// the plugin could not give a usable answer (deadline, crash, unreachable, garbage on the wire):
+// its failure policy decides. A listener error is an in-process handler's own bug and follows the
+// seed's rule (a final normalized failure at tool points, a turn error at loop points).
+import { HookdError, hasCode } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
 
 export type FaultCause =
@@ -14,27 +14,37 @@ export type FaultCause =
   | "error_status"
   | "ejected";
 
-export class PluginFault extends Error {
-  override readonly name = "PluginFault";
-  constructor(
-    readonly plugin: string,
-    readonly point: PointName,
-    /** Why the plugin could not answer; recorded in metrics and the audit log. */
-    readonly fault: FaultCause,
-    detail: string,
-  ) {
-    super(`plugin ${plugin} at ${point}: ${fault.replace(/_/g, " ")}: ${detail}`);
-  }
+/** What a plugin fault names besides its message. */
+export interface FaultDetails {
+  readonly plugin: string;
+  readonly point: PointName;
+  /** Why the plugin could not answer; recorded in metrics and the audit log. */
+  readonly fault: FaultCause;
 }
 
+export type PluginFault = HookdError<FaultDetails>;
+
+/** The plugin could not give a usable answer: its failure policy decides. */
+export function pluginFault(plugin: string, point: PointName, fault: FaultCause, detail: string): PluginFault {
+  return new HookdError("plugin_fault", `plugin ${plugin} at ${point}: ${fault.replace(/_/g, " ")}: ${detail}`, { details: { plugin, point, fault } });
+}
+
+/** Only pluginFault() makes the code, so the code says the details are there. */
+export function isPluginFault(error: unknown): error is PluginFault {
+  return hasCode(error, "plugin_fault");
+}
+
+/** What a listener error names besides its message. */
+export interface ListenerErrorDetails {
+  readonly plugin: string;
+  readonly point: PointName;
+  /** What the handler threw (or its invalid answer), also the error's cause. */
+  readonly error: HookdError;
+}
+
+export type ListenerError = HookdError<ListenerErrorDetails>;
+
 /** The handler threw or answered something invalid: the seed's listener error. */
-export class ListenerError extends Error {
-  override readonly name = "ListenerError";
-  constructor(
-    readonly plugin: string,
-    readonly point: PointName,
-    readonly error: HookdError,
-  ) {
-    super(`plugin ${plugin} at ${point}: ${error.message}`, { cause: error });
-  }
+export function listenerError(plugin: string, point: PointName, error: HookdError): ListenerError {
+  return new HookdError("listener_error", `plugin ${plugin} at ${point}: ${error.message}`, { cause: error, details: { plugin, point, error } });
 }

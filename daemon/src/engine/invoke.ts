@@ -8,8 +8,8 @@ import type { Cancellation } from "@hookd/sdk/internal";
 import type { PointAnswer, PointName } from "@hookd/sdk";
 import { authored } from "./authorship.js";
 import { answerKind, failurePolicyAnswer, isPass, reasonOf } from "./decisions.js";
-import { ListenerError, PluginFault } from "./faults.js";
-import type { FaultCause } from "./faults.js";
+import { isPluginFault, listenerError, pluginFault } from "./faults.js";
+import type { FaultCause, ListenerError } from "./faults.js";
 import type { ContextOf, EventOf, Listener } from "./listener.js";
 import type { CallSpan, DecisionSpan } from "./tracing.js";
 
@@ -135,16 +135,16 @@ async function callOnce<P extends PointName>(
       const reason = reasonOf(answer);
       return { type: "answer", answer, invocation: finish("answered", answerKind(answer), reason === undefined ? undefined : { detail: reason }) };
     }
-    if (listener.traits.answersOverWire) throw new PluginFault(listener.plugin, listener.point, "invalid_answer", checked.error.message);
+    if (listener.traits.answersOverWire) throw pluginFault(listener.plugin, listener.point, "invalid_answer", checked.error.message);
     throw checked.error;
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason;
-    if (error instanceof PluginFault) {
+    if (isPluginFault(error)) {
       const answer = failurePolicyAnswer(listener.point, listener.failurePolicy, listener.plugin, error.message);
-      return { type: "answer", answer, invocation: finish("fault", answerKind(answer), { fault: error.fault, detail: error.message }) };
+      return { type: "answer", answer, invocation: finish("fault", answerKind(answer), { fault: error.details.fault, detail: error.message }) };
     }
-    const listenerError = new ListenerError(listener.plugin, listener.point, HookdError.from(error));
-    return { type: "error", error: listenerError, invocation: finish("error", "error", { detail: listenerError.message }) };
+    const failed = listenerError(listener.plugin, listener.point, HookdError.from(error));
+    return { type: "error", error: failed, invocation: finish("error", "error", { detail: failed.message }) };
   } finally {
     // Work a handler left running learns that the call is over. A listener that settles its own
     // calls has dropped its abort listeners: for it the abort event would be spent on nobody.
@@ -170,7 +170,7 @@ async function withinDeadline(pending: PromiseLike<unknown>, listener: Listener,
   const cutOff = new Promise<never>((_, fail) => {
     failNow = fail;
     timer = setTimeout(() => {
-      const fault = new PluginFault(listener.plugin, listener.point, "deadline_exceeded", `no answer within ${Math.round(timeoutMs)} ms`);
+      const fault = pluginFault(listener.plugin, listener.point, "deadline_exceeded", `no answer within ${Math.round(timeoutMs)} ms`);
       signal.abort(fault);
       fail(fault);
     }, timeoutMs);

@@ -30,7 +30,7 @@ export interface ListenerTraits {
 
 /** How a call of the listener ends: the engine's own cancellation of it (deadline, caller gone) and its deadline. */
 export interface ListenerCall {
-  /** Aborted with a PluginFault at the deadline, with the caller's reason when the caller cancels, or when the call is over. */
+  /** Aborted with a plugin fault at the deadline, with the caller's reason when the caller cancels, or when the call is over. */
   readonly cancellation: Cancellation;
   /** The effective deadline of this call in milliseconds: the smaller of the listener's and what is left of the point's budget. */
   readonly timeoutMs: number;
@@ -67,7 +67,7 @@ export interface Listener<P extends PointName = PointName> {
   readonly mode?: ListenerMode;
   /**
    * Calls the handler with its author-facing context; `call` carries the engine's cancellation
-   * and the effective deadline, which the engine alone enforces. Rejects with a PluginFault when
+   * and the effective deadline, which the engine alone enforces. Rejects with a plugin fault when
    * the plugin could not answer (crash, transport, unusable wire answer); any other rejection is
    * the handler's own error. The answer is validated by the caller. An in-process handler's
    * answer may come back synchronously (and its own error be thrown): then there is nothing to

@@ -64,11 +64,11 @@ export function summarize(mode: PointMode, outcome: unknown): DecisionSummary {
     case "chain": {
       const decided = outcome as
         | { readonly type: "decided"; readonly decision: unknown; readonly decidedBy: string; readonly fault?: Invocation }
-        | { readonly type: "error"; readonly error: { readonly plugin: string; readonly message: string } }
+        | { readonly type: "error"; readonly error: { readonly details: { readonly plugin: string }; readonly message: string } }
         | { readonly type: "chained"; readonly changedBy: readonly string[]; readonly fault?: Invocation };
       switch (decided.type) {
         case "error":
-          return { outcome: "error", decidedBy: decided.error.plugin, reason: decided.error.message };
+          return { outcome: "error", decidedBy: decided.error.details.plugin, reason: decided.error.message };
         case "chained": {
           if (decided.changedBy.length > 0) return { outcome: "rewrite", decidedBy: decided.changedBy.join(",") };
           const cause = decided.fault?.fault;

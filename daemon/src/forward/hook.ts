@@ -53,11 +53,12 @@ for the agents, 2 means "block".`;
 /** What a gRPC listener (HTTP/2 only) makes node's HTTP/1 parser say. */
 const HTTP2_ANSWER = /Expected HTTP\//;
 
-class UsageError extends Error {}
+/** The command line read: the options, a wish for help, or a usage mistake to report. */
+type Parsed = { readonly kind: "options"; readonly options: Options } | { readonly kind: "help" } | { readonly kind: "usage"; readonly problem: string };
 
-class HelpWanted extends Error {}
+const usage = (problem: string): Parsed => ({ kind: "usage", problem });
 
-function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options {
+function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Parsed {
   const options: Options = {
     dialect: "claude-code",
     event: undefined,
@@ -70,49 +71,58 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options 
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    const value = (): string => {
+    /** The flag's value; undefined when it has none (a usage mistake). */
+    const value = (): string | undefined => {
       const v = inline ?? argv[++i];
-      if (v === undefined || v === "") throw new UsageError(`${flag} needs a value`);
-      return v;
+      return v === undefined || v === "" ? undefined : v;
     };
+    const needsValue = (): Parsed => usage(`${flag} needs a value`);
     switch (flag) {
       case "--dialect": {
         const dialect = value();
-        if (dialect !== "claude-code" && dialect !== "codex" && dialect !== "gemini") throw new UsageError(`--dialect: expected claude-code, codex or gemini, got ${dialect}`);
+        if (dialect === undefined) return needsValue();
+        if (dialect !== "claude-code" && dialect !== "codex" && dialect !== "gemini") return usage(`--dialect: expected claude-code, codex or gemini, got ${dialect}`);
         options.dialect = dialect;
         break;
       }
       case "--event":
         options.event = value();
-        if (!/^[A-Za-z]+$/.test(options.event)) throw new UsageError(`--event: expected a hook event name such as PreToolUse`);
+        if (options.event === undefined) return needsValue();
+        if (!/^[A-Za-z]+$/.test(options.event)) return usage(`--event: expected a hook event name such as PreToolUse`);
         break;
       case "--url":
         options.url = value();
+        if (options.url === undefined) return needsValue();
         options.socket = undefined;
         break;
       case "--socket":
         options.socket = value();
+        if (options.socket === undefined) return needsValue();
         options.url = undefined;
         break;
       case "--agent":
         options.agent = value();
+        if (options.agent === undefined) return needsValue();
         break;
-      case "--timeout":
-        options.timeoutMs = Number(value());
-        if (!(options.timeoutMs > 0)) throw new UsageError("--timeout: expected a positive number of milliseconds");
+      case "--timeout": {
+        const timeout = value();
+        if (timeout === undefined) return needsValue();
+        options.timeoutMs = Number(timeout);
+        if (!(options.timeoutMs > 0)) return usage("--timeout: expected a positive number of milliseconds");
         break;
+      }
       case "--fail-closed":
         options.failClosed = true;
         break;
       case "--help":
       case "-h":
-        throw new HelpWanted();
+        return { kind: "help" };
       default:
-        throw new UsageError(`unknown option ${arg}`);
+        return usage(`unknown option ${arg}`);
     }
   }
-  if (options.url === undefined && options.socket === undefined) throw new UsageError("give --url or --socket (or set HOOKD_HOOK_URL / HOOKD_HOOK_SOCKET)");
-  return options;
+  if (options.url === undefined && options.socket === undefined) return usage("give --url or --socket (or set HOOKD_HOOK_URL / HOOKD_HOOK_SOCKET)");
+  return { kind: "options", options };
 }
 
 async function readAll(stdin: AsyncIterable<Buffer | string>): Promise<string> {
@@ -165,17 +175,16 @@ function post(options: Options, body: string, env: NodeJS.ProcessEnv): Promise<A
 
 /** Runs the forwarder; resolves to the exit code. Never rejects. */
 export async function runHookForwarder(argv: readonly string[], io: ForwarderIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
-  let options: Options;
-  try {
-    options = parseOptions(argv, io.env);
-  } catch (error) {
-    if (error instanceof HelpWanted) {
-      io.stdout.write(`${HOOK_HELP}\n`);
-      return 0;
-    }
-    io.stderr.write(`hookd hook: ${(error as Error).message}\n${USAGE}\n`);
+  const parsed = parseOptions(argv, io.env);
+  if (parsed.kind === "help") {
+    io.stdout.write(`${HOOK_HELP}\n`);
+    return 0;
+  }
+  if (parsed.kind === "usage") {
+    io.stderr.write(`hookd hook: ${parsed.problem}\n${USAGE}\n`);
     return 1;
   }
+  const { options } = parsed;
   const unavailable = (detail: string): number => {
     io.stderr.write(`hookd hook: hookd did not answer: ${detail}\n`);
     return options.failClosed ? 2 : 1;

@@ -130,7 +130,7 @@ function byMode<P extends EvaluatedPoint>(point: P): Evaluation<P> {
       run: async (env, event) => {
         const outcome = await decide(env, point as WaterfallPoint, event as EventOf<WaterfallPoint>);
         // A handler that failed stands for the point's refusal, named in the trace.
-        const decision = outcome.type === "error" ? spec.failClosed(outcome.error.message, outcome.error.plugin) : outcome.decision;
+        const decision = outcome.type === "error" ? spec.failClosed(outcome.error.message, outcome.error.details.plugin) : outcome.decision;
         return { decision, trace: outcome.trace } as EvaluationOf<P>;
       },
     };

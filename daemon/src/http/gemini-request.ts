@@ -3,11 +3,11 @@
 // Claude Code's: BeforeAgent carries the prompt, BeforeTool/AfterTool carry tool_name and
 // tool_input but no call id (hookd seals one), AfterTool's tool_response is
 // {llmContent, returnDisplay, error?}, AfterAgent carries prompt_response and stop_hook_active,
-// SessionEnd a reason of its own vocabulary. Every problem is a BadRequest naming the field.
+// SessionEnd a reason of its own vocabulary. Every problem is a field error naming the field.
 // The five events with no typed point (BeforeModel, AfterModel, BeforeToolSelection, PreCompress,
 // Notification) come back as "observed" with their whole body. Owns the request shape only.
 import { assistantMessage, failureResult, userMessage } from "@hookd/sdk";
-import { snapshotParsed } from "@hookd/sdk/internal";
+import { fieldError, snapshotParsed } from "@hookd/sdk/internal";
 import type {
   JsonValue,
   PostToolEvent,
@@ -24,7 +24,7 @@ import type {
 import { sealCall } from "../engine/pipeline/seal.js";
 import { GEMINI_HOOK_EVENTS } from "../plugins/command/gemini/parse.js";
 import type { GeminiHookEvent } from "../plugins/command/gemini/parse.js";
-import { BadRequest, isObject, parseBody, str } from "./body.js";
+import { isObject, parseBody, str } from "./body.js";
 import type { Body } from "./body.js";
 import { passThroughOf } from "./request.js";
 import type { PassThrough } from "./request.js";
@@ -74,18 +74,18 @@ function isGeminiEvent(name: string): name is GeminiEvent {
 
 function sealed(body: Body, session: SessionInfo) {
   const toolName = str(body, "tool_name", { required: true }) ?? "";
-  if (toolName === "") throw new BadRequest("tool_name", "must not be empty");
+  if (toolName === "") throw fieldError("tool_name", "must not be empty");
   const input = body.tool_input;
-  if (input !== undefined && !isObject(input)) throw new BadRequest("tool_input", "expected an object");
+  if (input !== undefined && !isObject(input)) throw fieldError("tool_input", "expected an object");
   // Gemini sends no call id: sealing gives the call a fresh one.
   const result = sealCall({ toolName, arguments: input ?? {}, argumentsParsedHere: true }, { sessionId: session.sessionId, turn: 0, step: 0 }, () => undefined);
-  if (!result.ok) throw new BadRequest("tool_input", result.failure.message);
+  if (!result.ok) throw fieldError("tool_input", result.failure.message);
   return result.call;
 }
 
 /** AfterTool's tool_response: the model sees llmContent; an `error` member marks a failed call. */
 function toolResult(value: JsonValue | undefined): ToolResult {
-  if (value !== undefined && value !== null && !isObject(value)) throw new BadRequest("tool_response", "expected an object");
+  if (value !== undefined && value !== null && !isObject(value)) throw fieldError("tool_response", "expected an object");
   const response: Body = value ?? {};
   const error = response.error;
   if (error !== undefined && error !== null) {
@@ -103,16 +103,16 @@ function toolResult(value: JsonValue | undefined): ToolResult {
   };
 }
 
-/** Reads a Gemini request body. Throws BadRequest naming the field. */
+/** Reads a Gemini request body. Throws a field error naming the field. */
 export function readGeminiRequest(text: string, context: GeminiRequestContext): GeminiRequest {
   const body = parseBody(text);
   const event = str(body, "hook_event_name", { required: context.expectedEvent === undefined }) ?? context.expectedEvent ?? "";
   if (context.expectedEvent !== undefined && event !== context.expectedEvent) {
-    throw new BadRequest("hook_event_name", `is ${JSON.stringify(event)} but the request names ${JSON.stringify(context.expectedEvent)}`);
+    throw fieldError("hook_event_name", `is ${JSON.stringify(event)} but the request names ${JSON.stringify(context.expectedEvent)}`);
   }
-  if (!isGeminiEvent(event)) throw new BadRequest("hook_event_name", `expected a Gemini CLI hook event (${GEMINI_HOOK_EVENTS.join(", ")}), got ${JSON.stringify(event)}`);
+  if (!isGeminiEvent(event)) throw fieldError("hook_event_name", `expected a Gemini CLI hook event (${GEMINI_HOOK_EVENTS.join(", ")}), got ${JSON.stringify(event)}`);
   const sessionId = str(body, "session_id", { required: true }) ?? "";
-  if (sessionId === "") throw new BadRequest("session_id", "must not be empty");
+  if (sessionId === "") throw fieldError("session_id", "must not be empty");
   const session: SessionInfo = { sessionId, agentId: context.agentId, cwd: str(body, "cwd", { required: false }) ?? "" };
   return { ...typed(event, body, session, context), session, passThrough: passThroughOf(body) };
 }
@@ -121,13 +121,13 @@ function typed(event: GeminiEvent, body: Body, session: SessionInfo, context: Ge
   switch (event) {
     case "SessionStart": {
       const source = str(body, "source", { required: false }) ?? "startup";
-      if (!(SOURCES as readonly string[]).includes(source)) throw new BadRequest("source", `expected one of ${SOURCES.join(", ")}`);
+      if (!(SOURCES as readonly string[]).includes(source)) throw fieldError("source", `expected one of ${SOURCES.join(", ")}`);
       return { event, data: { session, source: source as SessionSource, tools: [] } };
     }
     case "SessionEnd": {
       const reason = str(body, "reason", { required: false }) ?? "other";
       const mapped = END_REASONS[reason];
-      if (mapped === undefined) throw new BadRequest("reason", `expected one of ${Object.keys(END_REASONS).join(", ")}`);
+      if (mapped === undefined) throw fieldError("reason", `expected one of ${Object.keys(END_REASONS).join(", ")}`);
       return { event, data: { session, reason: mapped, detail: `gemini: ${reason}`, turns: 0 } };
     }
     case "BeforeAgent": {
@@ -140,7 +140,7 @@ function typed(event: GeminiEvent, body: Body, session: SessionInfo, context: Ge
       return { event, data: { session, call: sealed(body, session), result: toolResult(body.tool_response) } };
     case "AfterAgent": {
       const active = body.stop_hook_active;
-      if (active !== undefined && active !== null && typeof active !== "boolean") throw new BadRequest("stop_hook_active", "expected true or false");
+      if (active !== undefined && active !== null && typeof active !== "boolean") throw fieldError("stop_hook_active", "expected true or false");
       const last = str(body, "prompt_response", { required: false });
       return {
         event,

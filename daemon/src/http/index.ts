@@ -1,5 +1,5 @@
 // The HTTP endpoint for Claude Code `http` hooks and the `hookd hook` forwarder.
-export { startHookHttpServer, HttpError, AGENT_HEADER, DIALECT_HEADER, EXIT_HEADER, FORWARD_HEADER } from "./server.js";
+export { startHookHttpServer, AGENT_HEADER, DIALECT_HEADER, EXIT_HEADER, FORWARD_HEADER } from "./server.js";
 export type { HookHttpOptions, HookHttpServer } from "./server.js";
 export { answerHook } from "./dispatch.js";
 export type { DispatchDeps, HookEvaluator } from "./dispatch.js";
@@ -14,7 +14,7 @@ export type { GeminiEvent, GeminiRequest, GeminiRequestContext } from "./gemini-
 export { geminiForwardedOutput } from "./gemini-answer.js";
 export { agentResolver } from "./identity.js";
 export { ActiveAgents, HTTP_AGENT_WINDOW_MS } from "./active-agents.js";
-export { BadRequest, StopCounter, readHookRequest, subagentSessionId } from "./request.js";
+export { StopCounter, readHookRequest, subagentSessionId } from "./request.js";
 export type { HookRequest, PassThrough, RequestContext } from "./request.js";
 export { contentText, forwardedOutput, postToolAnswer, preStepAnswer, sessionStartAnswer, stopAnswer } from "./answer.js";
 export type { AnswerDialect, HookAnswer } from "./answer.js";

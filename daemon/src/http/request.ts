@@ -4,9 +4,9 @@
 // send the parent's session_id there) belongs to the subagent's own session, named by its
 // agent_id, whose parent is session_id (the command kind writes such a session back the same way). A tool call is sealed exactly as the
 // pipeline seals one (callId = tool_use_id, arguments from tool_input, parsed losslessly); turn
-// and step are 0 (the agents do not report them). Every problem is a BadRequest naming the field.
+// and step are 0 (the agents do not report them). Every problem is a field error naming the field.
 // An event without a typed point keeps its whole payload, lossless, for the generic point.
-import { snapshotParsed } from "@hookd/sdk/internal";
+import { fieldError, snapshotParsed } from "@hookd/sdk/internal";
 import type {
   ApprovalEvent,
   PostToolEvent,
@@ -25,9 +25,8 @@ import type {
 import { assistantMessage, failureResult, userMessage } from "@hookd/sdk";
 import { sealCall } from "../engine/pipeline/seal.js";
 import type { Body } from "./body.js";
-import { BadRequest, bool, isObject, parseBody, str } from "./body.js";
+import { bool, isObject, parseBody, str } from "./body.js";
 
-export { BadRequest } from "./body.js";
 
 /** What the agent said about the session that no typed event has a field for; logged, and kept in a generic event's payload. */
 export interface PassThrough {
@@ -115,9 +114,9 @@ function sealed(body: Body, session: SessionInfo): ToolCall {
   const toolName = str(body, "tool_name", { required: true, nonEmpty: true }) ?? "";
   const callId = str(body, "tool_use_id", { required: false }) ?? "";
   const input = body.tool_input;
-  if (input !== undefined && !isObject(input)) throw new BadRequest("tool_input", "expected an object");
+  if (input !== undefined && !isObject(input)) throw fieldError("tool_input", "expected an object");
   const result = sealCall({ callId, toolName, arguments: input ?? {}, argumentsParsedHere: true }, { sessionId: session.sessionId, turn: 0, step: 0 }, () => undefined);
-  if (!result.ok) throw new BadRequest("tool_input", result.failure.message);
+  if (!result.ok) throw fieldError("tool_input", result.failure.message);
   return result.call;
 }
 
@@ -139,7 +138,7 @@ function typed(event: string, body: Body, session: SessionInfo, context: Request
     case "SessionStart": {
       const source = str(body, "source", { required: false }) ?? "startup";
       const mapped = SOURCES[source];
-      if (mapped === undefined || !Object.hasOwn(SOURCES, source)) throw new BadRequest("source", `expected one of ${Object.keys(SOURCES).join(", ")}`);
+      if (mapped === undefined || !Object.hasOwn(SOURCES, source)) throw fieldError("source", `expected one of ${Object.keys(SOURCES).join(", ")}`);
       return { point: "session-start", data: { session, source: mapped, tools: [] } };
     }
     case "SubagentStart":
@@ -183,14 +182,14 @@ function typed(event: string, body: Body, session: SessionInfo, context: Request
   }
 }
 
-/** Reads a request body. Throws BadRequest naming the field. */
+/** Reads a request body. Throws a field error naming the field. */
 export function readHookRequest(text: string, context: RequestContext): HookRequest {
   const body = parseBody(text);
   const event = str(body, "hook_event_name", { required: context.expectedEvent === undefined }) ?? context.expectedEvent ?? "";
   if (context.expectedEvent !== undefined && event !== context.expectedEvent) {
-    throw new BadRequest("hook_event_name", `is ${JSON.stringify(event)} but the request names ${JSON.stringify(context.expectedEvent)}`);
+    throw fieldError("hook_event_name", `is ${JSON.stringify(event)} but the request names ${JSON.stringify(context.expectedEvent)}`);
   }
-  if (event === "") throw new BadRequest("hook_event_name", "must not be empty");
+  if (event === "") throw fieldError("hook_event_name", "must not be empty");
   const session = sessionOf(body, context.agentId, event === "SubagentStart" || event === "SubagentStop");
   return { ...typed(event, body, session, context), event, session, passThrough: passThroughOf(body) };
 }

@@ -21,8 +21,9 @@ import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
+import { HookdError } from "@hookd/sdk";
 import type { SessionInfo } from "@hookd/sdk";
-import { LazyAbort } from "@hookd/sdk/internal";
+import { LazyAbort, fieldError, httpStatusOf } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import type { SessionFacts } from "../engine/session-facts.js";
 import type { Logger } from "../log.js";
@@ -30,7 +31,7 @@ import { forwardedOutput } from "./answer.js";
 import type { AnswerDialect } from "./answer.js";
 import { answerHook } from "./dispatch.js";
 import type { HookEvaluator } from "./dispatch.js";
-import { BadRequest, StopCounter, readHookRequest } from "./request.js";
+import { StopCounter, readHookRequest } from "./request.js";
 import type { PassThrough } from "./request.js";
 import { answerGeminiHook } from "./gemini.js";
 import { geminiForwardedOutput } from "./gemini-answer.js";
@@ -52,7 +53,7 @@ export interface HookHttpOptions {
   readonly evaluate: HookEvaluator;
   readonly log: Logger;
   /**
-   * The agent id of a request; may throw to refuse it (an error with an HTTP `status`, e.g. 401).
+   * The agent id of a request; may throw to refuse it (answered by the error's code, e.g. 401 for unauthenticated).
    * Default: the x-hookd-agent header, else the dialect's name ("claude-code" or "codex").
    */
   readonly resolveAgent?: (headers: IncomingHttpHeaders, dialect: HttpDialect) => string;
@@ -77,16 +78,6 @@ export interface HookHttpServer {
   close(): Promise<void>;
 }
 
-/** An error with the HTTP status to answer. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const EVENT_PATH = /^\/hooks\/([A-Za-z]+)\/?$/;
 
 function socketPath(listen: string): string | undefined {
@@ -96,7 +87,7 @@ function socketPath(listen: string): string | undefined {
 
 function hostPort(listen: string): { host: string; port: number } {
   const match = /^(.*):(\d+)$/.exec(listen);
-  if (match === null) throw new HttpError(500, `http.listen: expected host:port or a Unix socket path, got ${JSON.stringify(listen)}`);
+  if (match === null) throw new HookdError("invalid_argument", `http.listen: expected host:port or a Unix socket path, got ${JSON.stringify(listen)}`);
   const host = (match[1] ?? "").replace(/^\[(.*)\]$/, "$1");
   return { host: host === "" ? "127.0.0.1" : host, port: Number(match[2]) };
 }
@@ -110,7 +101,7 @@ function dialectOf(headers: IncomingHttpHeaders): HttpDialect {
   const value = header(headers, DIALECT_HEADER);
   if (value === undefined || value === "" || value === "claude-code") return "claude-code";
   if (value === "codex" || value === "gemini") return value;
-  throw new HttpError(400, `${DIALECT_HEADER}: expected "claude-code", "codex" or "gemini", got ${JSON.stringify(value)}`);
+  throw fieldError(DIALECT_HEADER, `expected "claude-code", "codex" or "gemini", got ${JSON.stringify(value)}`);
 }
 
 const defaultAgent = (headers: IncomingHttpHeaders, dialect: HttpDialect): string => header(headers, AGENT_HEADER) || dialect;
@@ -137,7 +128,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        reject(new HttpError(413, `the body exceeds ${limit} bytes`));
+        reject(new HookdError("too_large", `the body exceeds ${limit} bytes`));
         req.destroy();
         return;
       }
@@ -146,29 +137,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
   });
-}
-
-/** gRPC status codes the evaluate API throws (StatusError), as HTTP statuses. */
-function httpStatusOf(error: unknown): number {
-  if (error instanceof HttpError) return error.status;
-  if (error instanceof BadRequest) return 400;
-  const code = (error as { code?: unknown }).code;
-  const status = (error as { status?: unknown }).status;
-  if (typeof status === "number" && status >= 400 && status < 600) return status;
-  switch (code) {
-    case 16: // UNAUTHENTICATED
-      return 401;
-    case 7: // PERMISSION_DENIED
-      return 403;
-    case 8: // RESOURCE_EXHAUSTED
-      return 429;
-    case 1: // CANCELLED
-      return 499;
-    case 3: // INVALID_ARGUMENT
-      return 400;
-    default:
-      return 500;
-  }
 }
 
 export async function startHookHttpServer(options: HookHttpOptions): Promise<HookHttpServer> {
@@ -191,9 +159,9 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
       res.writeHead(200, { "content-type": "text/plain" }).end("ok");
       return;
     }
-    if (req.method !== "POST") throw new HttpError(405, "POST a hook's JSON to / or /hooks/<Event>");
+    if (req.method !== "POST") throw new HookdError("method_not_allowed", "POST a hook's JSON to / or /hooks/<Event>");
     const eventInPath = EVENT_PATH.exec(path)?.[1];
-    if (eventInPath === undefined && path !== "/" && path !== "/hooks" && path !== "/hooks/") throw new HttpError(404, `no such endpoint ${path}`);
+    if (eventInPath === undefined && path !== "/" && path !== "/hooks" && path !== "/hooks/") throw new HookdError("not_found", `no such endpoint ${path}`);
     const dialect = dialectOf(req.headers);
     const agentId = resolveAgent(req.headers, dialect);
     const traced = tracedEvaluator(evaluate, req.headers);
@@ -223,7 +191,7 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     const controller = new LazyAbort();
     inflight.add(controller);
     res.on("close", () => {
-      if (!res.writableFinished) controller.abort(new HttpError(499, "the client closed the request"));
+      if (!res.writableFinished) controller.abort(new HookdError("cancelled", "the client closed the request"));
     });
     try {
       const answer = await decideRequest(controller).finally(() => {
@@ -273,7 +241,7 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     address,
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
-        for (const controller of inflight) controller.abort(new HttpError(503, "hookd is shutting down"));
+        for (const controller of inflight) controller.abort(new HookdError("unavailable", "hookd is shutting down"));
         server.close(() => resolve());
         server.closeIdleConnections();
       })),

@@ -26,7 +26,7 @@ export { DEFAULT_HEALTH_POLICY } from "./remote/health.js";
 export type { HealthChange, HealthPolicy } from "./remote/health.js";
 export { createRemotePlugin } from "./remote/source.js";
 export type { ManagedPluginConfig, RemoteContext, RemotePluginConfig } from "./remote/source.js";
-export { RemoteConnection, RpcFailure } from "./remote/connection.js";
+export { RemoteConnection, isRpcFailure, rpcFailure, type RpcFailure } from "./remote/connection.js";
 export { readManifest, manifestSettings, configSettings } from "./remote/manifest.js";
 export type { ListenerSettings, ManifestSubscription, PointOverrides, RemoteManifest } from "./remote/manifest.js";
 export { channelCredentials, channelOptions, checkTarget } from "./remote/target.js";

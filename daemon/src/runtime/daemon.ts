@@ -2,7 +2,7 @@
 // to the audit trail and metrics, the plugin set (plugins/plugin-set.ts: loaded sources and the
 // frozen registry), the session store and services, and the servers (servers.ts); reloads the
 // config without dropping agents, and stops gracefully. Each concern it wires lives elsewhere.
-import { ConfigError, loadConfig, stateDir } from "../config/load.js";
+import { isConfigError, loadConfig, stateDir } from "../config/load.js";
 import { agentPermissionBypass } from "../config/bypass.js";
 import { configVersion, resolveInstanceId } from "../config/instance.js";
 import { restartOnlyChanges } from "../config/reload.js";
@@ -248,7 +248,7 @@ export class Daemon {
     try {
       next = loadConfig(this.configPath).config;
     } catch (error) {
-      return refuse(error instanceof ConfigError ? error.problems.map((p) => `${error.source}: ${p}`) : [String(error)]);
+      return refuse(isConfigError(error) ? error.details.problems.map((p) => `${error.details.source}: ${p}`) : [String(error)]);
     }
     const current = this.#config;
     let identities: AgentIdentities;

@@ -3,10 +3,11 @@
 // replacing both content and value is an error naming the proto field path. The semantic rules
 // (non-empty reasons, steer needs a message) live in validate.ts, which accepts this output.
 import type { Result } from "./result.js";
-import { Problem, decode } from "./result.js";
+import { decode } from "./result.js";
 import { DECISION_POINTS, POINT_TABLE, isDecisionPoint } from "../points/index.js";
 import type { DecisionCodec } from "../points/define.js";
 import type { DecisionPoint, PointAnswer, PointTypes, ProtoDecisionOf } from "../points/index.js";
+import { fieldError } from "../errors.js";
 
 export { DECISION_POINTS, isDecisionPoint };
 export type { DecisionCodec, DecisionPoint };
@@ -28,7 +29,7 @@ export function toProtoDecision<P extends DecisionPoint>(point: P, decision: Typ
 export function fromProtoDecision<P extends DecisionPoint>(point: P, message: ProtoDecision<P>, path = "decision"): Result<TypedDecision<P>> {
   if (!isDecisionPoint(point)) {
     return decode("invalid_decision", path, () => {
-      throw new Problem(path, `no decision for point ${JSON.stringify(point)}`);
+      throw fieldError(path, `no decision for point ${JSON.stringify(point)}`);
     });
   }
   return decisionCodec[point].fromProto(message, path);

@@ -1,9 +1,10 @@
 // The event payload of every point, typed ↔ proto, read from the point table.
 import type { Result } from "./result.js";
-import { Problem, decode } from "./result.js";
+import { decode } from "./result.js";
 import { POINT_TABLE, isPointName } from "../points/index.js";
 import type { EventCodec } from "../points/define.js";
 import type { EventOf, PointName, PointTypes, ProtoEventOf } from "../points/index.js";
+import { fieldError } from "../errors.js";
 
 export type { EventCodec };
 /** The typed and the proto event of each point. */
@@ -24,7 +25,7 @@ export function toProtoEvent<P extends PointName>(point: P, event: TypedEvent<P>
 export function fromProtoEvent<P extends PointName>(point: P, message: ProtoEvent<P>, path = "event"): Result<TypedEvent<P>> {
   if (!isPointName(point)) {
     return decode("invalid_argument", path, () => {
-      throw new Problem(path, `unknown point ${JSON.stringify(point)}`);
+      throw fieldError(path, `unknown point ${JSON.stringify(point)}`);
     });
   }
   return eventCodec[point].fromProto(message, path);

@@ -1,21 +1,13 @@
 // The result type of every total conversion and validation, and the plumbing that reads a proto
-// message into typed form: inner readers throw a Problem naming the proto field path, and one
+// message into typed form: inner readers throw a field error naming the proto field path, and one
 // boundary (`decode`) turns whatever was thrown into a HookdError result. Knows no message shapes.
 import type { ErrorCode } from "../errors.js";
-import { HookdError } from "../errors.js";
+import { HookdError, atBoundary, fieldError, hasCode, isFieldError } from "../errors.js";
 import type { JsonSnapshot } from "../json.js";
-import { JsonError, freezeBuilt, snapshotJsonText } from "../json.js";
+import { freezeBuilt, snapshotJsonText } from "../json.js";
 
 /** The outcome of a conversion or validation that never throws. */
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: HookdError };
-
-/** What an inner reader throws: `message` is `<path>: <what is wrong>`, the path in proto field names. */
-export class Problem extends Error {
-  override readonly name = "Problem";
-  constructor(path: string, detail: string) {
-    super(`${path}: ${detail}`);
-  }
-}
 
 /**
  * Runs a reader and returns its deep-frozen result, or the problem as a HookdError: JSON text
@@ -26,8 +18,9 @@ export function decode<T>(code: ErrorCode, path: string, read: () => T): Result<
   try {
     return { ok: true, value: freezeBuilt(read()) };
   } catch (error) {
-    if (error instanceof Problem) return { ok: false, error: new HookdError(code, error.message) };
-    if (error instanceof JsonError) return { ok: false, error: new HookdError("invalid_json", error.message, { cause: error }) };
+    // Inner readers throw field errors (a path in proto field names) and invalid_json ones.
+    if (isFieldError(error)) return { ok: false, error: atBoundary(error, code) };
+    if (hasCode(error, "invalid_json")) return { ok: false, error: new HookdError("invalid_json", error.message, { cause: error }) };
     const detail = error instanceof Error ? error.message : String(error);
     return { ok: false, error: new HookdError(code, `${path}: not a well-formed message (${detail})`, { cause: error }) };
   }
@@ -38,7 +31,7 @@ export function reader<M, T>(read: (message: M, path: string) => T, root: string
   return (message: M, path: string = root): Result<T> => decode(code, path, () => read(message, path));
 }
 
-/** JSON text parsed losslessly: canonical text and a frozen value. Throws JsonError naming `path`. */
+/** JSON text parsed losslessly: canonical text and a frozen value. Throws an invalid_json HookdError naming `path`. */
 export function readJson(text: string, path: string): JsonSnapshot {
   return snapshotJsonText(text, path);
 }
@@ -46,7 +39,7 @@ export function readJson(text: string, path: string): JsonSnapshot {
 /** Throws for a oneof case this code does not know (a newer peer, or a hand-built object). */
 export function unknownCase(oneof: never, path: string): never {
   const name = (oneof as { case?: unknown }).case;
-  throw new Problem(path, `unknown case ${JSON.stringify(name) ?? String(name)}`);
+  throw fieldError(path, `unknown case ${JSON.stringify(name) ?? String(name)}`);
 }
 
 /** Throws for a typed variant this code does not know; the typed form is trusted, so it is a caller bug. */
@@ -65,7 +58,7 @@ export function enumMap<N extends string, E extends number>(names: Readonly<Reco
     read: (value: E, path: string): N => {
       const name = byNumber.get(value);
       if (name !== undefined) return name;
-      throw new Problem(path, value === 0 ? "unspecified" : `unknown value ${String(value)}`);
+      throw fieldError(path, value === 0 ? "unspecified" : `unknown value ${String(value)}`);
     },
   };
 }

@@ -4,7 +4,8 @@
 import { create } from "@bufbuild/protobuf";
 import * as pb from "../proto.js";
 import type { SessionEndReason, SessionInfo, SessionSource } from "../types.js";
-import { Problem, enumMap, reader } from "./result.js";
+import { enumMap, reader } from "./result.js";
+import { fieldError } from "../errors.js";
 
 const sessionSources = enumMap<SessionSource, pb.SessionSource>({
   startup: pb.SessionSource.STARTUP,
@@ -41,7 +42,7 @@ export function toProtoSessionInfo(session: SessionInfo): pb.SessionInfo {
 
 /** Empty lineage fields are absent in the typed form (proto3 cannot tell empty from unset). */
 export function readSessionInfo(message: pb.SessionInfo | undefined, path: string): SessionInfo {
-  if (message === undefined) throw new Problem(path, "missing");
+  if (message === undefined) throw fieldError(path, "missing");
   return {
     sessionId: message.sessionId,
     agentId: message.agentId,

@@ -1,9 +1,9 @@
 // Exact conversion of the shared vocabulary (content, messages, tool definitions, sealed calls,
 // results, enums; the session facts are in session.ts, re-exported here) between protobuf messages and the typed form of types.ts.
 // `read*` functions are the inner readers the event and decision codecs compose; they throw a
-// Problem naming the proto field path, and `fromProto*` wraps each into a total Result.
+// field error naming the proto field path, and `fromProto*` wraps each into a total Result.
 import { create } from "@bufbuild/protobuf";
-import { HookdError } from "../errors.js";
+import { HookdError, fieldError } from "../errors.js";
 import type { JsonObject, JsonValue } from "../json.js";
 import { toJsonText } from "../json.js";
 import * as pb from "../proto.js";
@@ -18,7 +18,7 @@ import type {
   ToolResult,
 } from "../types.js";
 import type { Result } from "./result.js";
-import { Problem, decode, enumMap, readJson, reader, unknownCase, unknownVariant } from "./result.js";
+import { decode, enumMap, readJson, reader, unknownCase, unknownVariant } from "./result.js";
 
 // ---- enums ---------------------------------------------------------------------------------
 
@@ -68,7 +68,7 @@ export function readContentBlock(message: pb.ContentBlock, path: string): Conten
     case "image":
       return { type: "image", uri: block.value.uri, mediaType: block.value.mediaType };
     case undefined:
-      throw new Problem(path, "no block set");
+      throw fieldError(path, "no block set");
     default:
       return unknownCase(block, path);
   }
@@ -95,7 +95,7 @@ export function toProtoMessageSource(source: MessageSource): pb.MessageSource {
 }
 
 export function readMessageSource(message: pb.MessageSource | undefined, path: string): MessageSource {
-  if (message === undefined) throw new Problem(path, "missing");
+  if (message === undefined) throw fieldError(path, "missing");
   const kind = message.kind;
   switch (kind.case) {
     case "user":
@@ -107,7 +107,7 @@ export function readMessageSource(message: pb.MessageSource | undefined, path: s
     case "model":
       return { kind: "model" };
     case undefined:
-      throw new Problem(path, "no kind set");
+      throw fieldError(path, "no kind set");
     default:
       return unknownCase(kind, path);
   }
@@ -196,7 +196,7 @@ export function toProtoToolCall(call: ToolCall): pb.ToolCall {
  * its canonical form. A rewritten call's original arguments and rewriters are kept.
  */
 export function readToolCall(message: pb.ToolCall | undefined, path: string): ToolCall {
-  if (message === undefined) throw new Problem(path, "missing");
+  if (message === undefined) throw fieldError(path, "missing");
   const args = readJson(message.argumentsJson, `${path}.arguments_json`);
   const original = message.originalArgumentsJson === undefined ? undefined : readJson(message.originalArgumentsJson, `${path}.original_arguments_json`);
   return {
@@ -233,7 +233,7 @@ export function toProtoToolResult(result: ToolResult): pb.ToolResult {
 
 /** value_json is parsed losslessly; metadata_json, when set, must hold a JSON object. */
 export function readToolResult(message: pb.ToolResult | undefined, path: string): ToolResult {
-  if (message === undefined) throw new Problem(path, "missing");
+  if (message === undefined) throw fieldError(path, "missing");
   const contexts = readMessages(message.contexts, `${path}.contexts`);
   const outcome = message.outcome;
   switch (outcome.case) {
@@ -253,7 +253,7 @@ export function readToolResult(message: pb.ToolResult | undefined, path: string)
       return { isError: true, message: text, code, name, content: readContent(outcome.value.content, `${path}.failure.content`), contexts };
     }
     case undefined:
-      throw new Problem(path, "no outcome set");
+      throw fieldError(path, "no outcome set");
     default:
       return unknownCase(outcome, path);
   }
@@ -262,7 +262,7 @@ export const fromProtoToolResult = reader(readToolResult, "result");
 
 function readJsonObject(text: string, path: string): JsonObject {
   const value = readJson(text, path).value;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Problem(path, "expected a JSON object");
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw fieldError(path, "expected a JSON object");
   return value as JsonObject;
 }
 

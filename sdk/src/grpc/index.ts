@@ -41,10 +41,12 @@ export type { Requests } from "./requests.js";
 export { startUnaryCall, type UnaryCallOptions } from "./unary.js";
 export {
   StatusError,
-  STATUS_FOR_ERROR_CODE,
+  ERROR_STATUS,
+  httpStatusOf,
   invalidArgument,
   statusName,
   toStatusError,
+  type ErrorStatus,
   type StatusCode,
 } from "./status.js";
 export { bindServer, parseAddress, removeStaleSocket, type ListenAddress } from "./address.js";

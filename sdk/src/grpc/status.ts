@@ -1,6 +1,6 @@
-// StatusError: the one error type on both sides of the gRPC adapter. A handler throws it to choose
-// the status its caller gets; a typed client throws it with the status the peer sent. Owns the
-// HookdError-code → gRPC-status table; knows nothing of calls or streams.
+// StatusError: a gRPC status as a peer sent it or a handler chooses it, on both sides of the gRPC
+// adapter. Owns the one table from a HookdError code to its gRPC and its HTTP status, and the
+// reading of any thrown error through it; knows nothing of calls or streams.
 import { status } from "@grpc/grpc-js";
 import type { Metadata, StatusObject } from "@grpc/grpc-js";
 import { HookdError } from "../errors.js";
@@ -9,21 +9,60 @@ import type { ErrorCode } from "../errors.js";
 /** A numeric gRPC status code, as grpc-js's `status` enum holds them. */
 export type StatusCode = status;
 
+/** The statuses a HookdError of one code is answered with, over gRPC and over HTTP. */
+export interface ErrorStatus {
+  readonly grpc: StatusCode;
+  readonly http: number;
+}
+
 /**
- * The status a thrown HookdError is answered with. A Record, so adding a code to ERROR_CODES
- * fails the type check here until it is mapped.
+ * The status each code is answered with. A Record, so adding a code to ERROR_CODES fails the
+ * type check here until it is mapped. A gRPC status reaches HTTP through the code of its name
+ * (UNAUTHENTICATED through `unauthenticated`), or as 500 when no code has it.
  */
-export const STATUS_FOR_ERROR_CODE: Readonly<Record<ErrorCode, StatusCode>> = {
-  invalid_plugin: status.INVALID_ARGUMENT,
-  invalid_decision: status.UNKNOWN, // the handler's own answer was unusable: an application failure
-  invalid_json: status.INVALID_ARGUMENT,
-  invalid_argument: status.INVALID_ARGUMENT,
-  deadline_exceeded: status.DEADLINE_EXCEEDED,
-  unavailable: status.UNAVAILABLE,
-  cancelled: status.CANCELLED,
-  plugin_error: status.UNKNOWN, // gRPC's code for "the application threw"
-  internal: status.INTERNAL,
+export const ERROR_STATUS: Readonly<Record<ErrorCode, ErrorStatus>> = {
+  invalid_plugin: { grpc: status.INVALID_ARGUMENT, http: 400 },
+  invalid_decision: { grpc: status.UNKNOWN, http: 500 }, // the handler's own answer was unusable: an application failure
+  invalid_json: { grpc: status.INVALID_ARGUMENT, http: 400 },
+  invalid_argument: { grpc: status.INVALID_ARGUMENT, http: 400 },
+  invalid_config: { grpc: status.INVALID_ARGUMENT, http: 400 },
+  usage: { grpc: status.INVALID_ARGUMENT, http: 400 },
+  unauthenticated: { grpc: status.UNAUTHENTICATED, http: 401 },
+  permission_denied: { grpc: status.PERMISSION_DENIED, http: 403 },
+  not_found: { grpc: status.NOT_FOUND, http: 404 },
+  method_not_allowed: { grpc: status.UNIMPLEMENTED, http: 405 },
+  too_large: { grpc: status.RESOURCE_EXHAUSTED, http: 413 }, // grpc-js's own status for an oversized message
+  resource_exhausted: { grpc: status.RESOURCE_EXHAUSTED, http: 429 },
+  deadline_exceeded: { grpc: status.DEADLINE_EXCEEDED, http: 500 },
+  unavailable: { grpc: status.UNAVAILABLE, http: 503 },
+  cancelled: { grpc: status.CANCELLED, http: 499 }, // the client closed the request
+  plugin_error: { grpc: status.UNKNOWN, http: 500 }, // gRPC's code for "the application threw"
+  // The daemon handles these inside; one that escapes is a bug, answered like any other.
+  plugin_fault: { grpc: status.INTERNAL, http: 500 },
+  listener_error: { grpc: status.INTERNAL, http: 500 },
+  rpc_failure: { grpc: status.INTERNAL, http: 500 },
+  unknown_tool: { grpc: status.INTERNAL, http: 500 },
+  internal: { grpc: status.INTERNAL, http: 500 },
 };
+
+/** The code named like a gRPC status ("unauthenticated" for UNAUTHENTICATED), if there is one. */
+function codeOfStatus(code: StatusCode): ErrorCode | undefined {
+  const name = statusName(code).toLowerCase();
+  return Object.hasOwn(ERROR_STATUS, name) ? (name as ErrorCode) : undefined;
+}
+
+/**
+ * The HTTP status a failure is answered with: a HookdError's by its code, a StatusError's by the
+ * code of its status' name; anything else is a bug (500).
+ */
+export function httpStatusOf(error: unknown): number {
+  if (error instanceof HookdError) return ERROR_STATUS[error.code].http;
+  if (error instanceof StatusError) {
+    const code = codeOfStatus(error.code);
+    return code === undefined ? 500 : ERROR_STATUS[code].http;
+  }
+  return 500;
+}
 
 /** "INVALID_ARGUMENT" for 3; codes this grpc-js does not know read as "CODE_<n>". */
 export function statusName(code: number): string {
@@ -31,6 +70,11 @@ export function statusName(code: number): string {
   return name ?? `CODE_${code}`;
 }
 
+/**
+ * The error type of the gRPC wire, beside HookdError: its code is the gRPC status number a peer
+ * sent (any of them, most with no HookdError code) with the peer's trailers, and it is what agent
+ * clients catch. A HookdError becomes one at the adapter, by ERROR_STATUS.
+ */
 export class StatusError extends Error {
   override readonly name = "StatusError";
   /** Numeric, as grpc-js's `status` enum; compare with `status.NOT_FOUND` etc. */
@@ -64,7 +108,7 @@ export class StatusError extends Error {
  */
 export function toStatusError(error: unknown): StatusError {
   if (error instanceof StatusError) return error;
-  if (error instanceof HookdError) return new StatusError(STATUS_FOR_ERROR_CODE[error.code], error.message, { cause: error });
+  if (error instanceof HookdError) return new StatusError(ERROR_STATUS[error.code].grpc, error.message, { cause: error });
   if (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError")) {
     return toStatusError(HookdError.from(error));
   }

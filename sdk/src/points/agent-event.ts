@@ -3,7 +3,7 @@
 // dialect, the agent's event name and its payload as lossless JSON. Plugins subscribe by event
 // name (the subscription's matchers match `eventName`), answer nothing, and their failures are
 // contained: such an event is observed, never blocked (docs/agent-events.md says why).
-import { Problem, enumMap, readJson } from "../convert/result.js";
+import { enumMap, readJson } from "../convert/result.js";
 import { jsonText, readSessionInfo, toProtoSessionInfo } from "../convert/values.js";
 import type { Pass } from "../decisions.js";
 import { pass } from "../decisions.js";
@@ -13,6 +13,7 @@ import * as pb from "../proto.js";
 import type { SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
 import { eventCodec, protoFacts } from "./define.js";
+import { fieldError } from "../errors.js";
 
 /** The hook dialect of the agent that sent an event. */
 export type AgentDialect = "claude-code" | "codex" | "gemini";
@@ -58,7 +59,7 @@ export const agentEventPoint = {
       payloadJson: jsonText(event.payload, "event.payload"),
     }),
     (message, path) => {
-      if (message.eventName === "") throw new Problem(`${path}.event_name`, "required");
+      if (message.eventName === "") throw fieldError(`${path}.event_name`, "required");
       return {
         session: readSessionInfo(message.session, `${path}.session`),
         dialect: dialects.read(message.dialect, `${path}.dialect`),

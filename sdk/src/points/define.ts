@@ -6,9 +6,10 @@ import type { DescMessage, Message, MessageInitShape } from "@bufbuild/protobuf"
 import { create } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { Result } from "../convert/result.js";
-import { Problem, decode } from "../convert/result.js";
+import { decode } from "../convert/result.js";
 import * as pb from "../proto.js";
 import type { AgentMessage, DecisionTrace } from "../types.js";
+import { fieldError } from "../errors.js";
 
 /**
  * How a point calls its plugins (the seed's kinds of authority):
@@ -79,7 +80,7 @@ export interface EvaluateSpec<Event, Options, Evaluation, M extends EvaluateMeth
   requestFields(options: Options): Record<string, unknown>;
   /** The options those fields stand for (daemon side). */
   requestOptions(request: Message): Omit<Options, keyof EvaluateOptions>;
-  /** Reads the typed evaluation from the response (client side); throws a Problem naming the field. */
+  /** Reads the typed evaluation from the response (client side); throws a field error naming the field. */
   readResponse(response: Message, event: Event): Evaluation;
   /** Builds the response from the typed evaluation (daemon side). */
   toResponse(evaluation: Evaluation): Record<string, unknown>;
@@ -105,7 +106,7 @@ export interface PointSpec<N extends string = string, T extends PointShape = Poi
   readonly decision: DecisionCodec<T> | undefined;
   /** The answers taken without the schema walk when given as an object holding only their `kind`. */
   readonly singletons: readonly { readonly kind: string }[];
-  /** Reads an untyped answer (pass included); throws `Invalid` naming the field. The copy is frozen by the caller. */
+  /** Reads an untyped answer (pass included); throws a field error naming the field. The copy is frozen by the caller. */
   readAnswer(input: unknown, path: string): T["answer"];
   /** The decision when nobody decides, for waterfalls and guards; undefined elsewhere. */
   fallback(event: T["event"]): T["decision"] | undefined;
@@ -140,7 +141,7 @@ export function toProtoTrace(trace: DecisionTrace): MessageInitShape<typeof pb.D
 }
 
 export function readTrace(message: pb.DecisionTrace | undefined, path: string): DecisionTrace {
-  if (message === undefined) throw new Problem(path, "missing");
+  if (message === undefined) throw fieldError(path, "missing");
   return {
     decidedBy: message.decidedBy,
     ...(message.failureCause === "" ? {} : { failureCause: message.failureCause }),
@@ -180,7 +181,7 @@ export function decisionCodec<T extends PointShape>(
     fromProto: (message, path = "decision") =>
       decode("invalid_decision", path, () => {
         const oneof = (message as unknown as { decision: { case: string | undefined } }).decision;
-        if (oneof.case === undefined) throw new Problem(path, "no decision set");
+        if (oneof.case === undefined) throw fieldError(path, "no decision set");
         return read(oneof as SetOneof<T["protoDecision"]>, path);
       }),
   };
@@ -198,7 +199,7 @@ export interface EvaluateOptions {
 
 /** The decision required in an evaluate response: a missing one, or one the codec refuses, is thrown. */
 export function needDecision<M, T>(message: M | undefined, read: (message: M) => Result<T>): T {
-  if (message === undefined) throw new Problem("response.decision", "missing");
+  if (message === undefined) throw fieldError("response.decision", "missing");
   const result = read(message);
   if (!result.ok) throw result.error;
   return result.value;

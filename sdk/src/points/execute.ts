@@ -8,13 +8,14 @@ import type { Pass } from "../decisions.js";
 import { pass } from "../decisions.js";
 import type { Awaitable, ExecuteContext } from "../handler.js";
 import * as pb from "../proto.js";
-import { Invalid, PASS_SCHEMA, describe, parse, readToolResult } from "../schema.js";
+import { PASS_SCHEMA, describe, parse, readToolResult } from "../schema.js";
 import type { ToolResult } from "../types.js";
 import { failureResult } from "../types.js";
 import type { OneofInit, PointSpec } from "./define.js";
 import { PASS_ONEOF, decisionCodec, eventCodec, protoFacts } from "./define.js";
 import type { ToolCallEvent } from "./tool-events.js";
 import { callToolName, readCallEvent, toCallEvent } from "./tool-events.js";
+import { fieldError } from "../errors.js";
 
 export type ExecuteEvent = ToolCallEvent;
 
@@ -48,7 +49,7 @@ export const executePoint = {
   singletons: [pass()],
   readAnswer(input, path) {
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
-      throw new Invalid(path, `expected a tool result or pass, got ${describe(input)}`);
+      throw fieldError(path, `expected a tool result or pass, got ${describe(input)}`);
     }
     if (!("kind" in input)) return readToolResult(input, path);
     parse(PASS_SCHEMA, input, path, 'expected "pass" (a tool result has no kind)');

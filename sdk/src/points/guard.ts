@@ -5,13 +5,14 @@ import { z } from "zod";
 import { unknownCase, unknownVariant } from "../convert/result.js";
 import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
-import { Invalid, kind, readKind } from "../schema.js";
+import { kind, readKind } from "../schema.js";
 import type { OneofInit, PointSpec } from "./define.js";
 import { decisionCodec, eventCodec, protoFacts } from "./define.js";
 import type { DenyDecision } from "./deny.js";
 import { DENY_SCHEMA, deny } from "./deny.js";
 import type { ToolCallEvent } from "./tool-events.js";
 import { callToolName, readCallEvent, toCallEvent } from "./tool-events.js";
+import { fieldError } from "../errors.js";
 
 export interface AbstainDecision {
   readonly kind: "abstain";
@@ -60,7 +61,7 @@ export const guardPoint = {
   singletons: [ABSTAIN],
   readAnswer(input, path) {
     if (typeof input === "object" && input !== null && (input as { kind?: unknown }).kind === "allow") {
-      throw new Invalid(`${path}.kind`, 'a guard can only deny or abstain, not "allow"');
+      throw fieldError(`${path}.kind`, 'a guard can only deny or abstain, not "allow"');
     }
     const data = readKind(KINDS, input, path);
     return data.kind === "abstain" ? abstain() : (data as DenyDecision);

@@ -4,16 +4,16 @@
 // Default: accept unchanged.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { z } from "zod";
-import { Problem, readJson, unknownCase, unknownVariant } from "../convert/result.js";
+import { readJson, unknownCase, unknownVariant } from "../convert/result.js";
 import { jsonText, readContent, readContributedMessages, readToolResult, toProtoContent, toProtoMessages, toProtoToolResult } from "../convert/values.js";
 import type { Pass } from "../decisions.js";
 import { pass } from "../decisions.js";
-import { HookdError } from "../errors.js";
+import { HookdError, fieldError } from "../errors.js";
 import type { Awaitable, WaterfallContext } from "../handler.js";
 import type { JsonValue } from "../json.js";
 import { snapshotJson } from "../json.js";
 import * as pb from "../proto.js";
-import { Invalid, PASS_SCHEMA, contentBlock, contexts, kind, messages, parse, readKind } from "../schema.js";
+import { PASS_SCHEMA, contentBlock, contexts, kind, messages, parse, readKind } from "../schema.js";
 import type { AgentMessage, ContentBlock, DecisionTrace, ToolResult } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
 import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, protoFacts, readTrace, toProtoTrace } from "./define.js";
@@ -90,7 +90,7 @@ const BOTH = "cannot replace both content and value";
 
 /** `value` present with any value, `undefined` included, replaces the canonical value and must be JSON. */
 function readAcceptAnswer(input: object, path: string): AcceptDecision {
-  if ("value" in input && (input as { content?: unknown }).content !== undefined) throw new Invalid(path, `accept ${BOTH}`);
+  if ("value" in input && (input as { content?: unknown }).content !== undefined) throw fieldError(path, `accept ${BOTH}`);
   const data = parse(ACCEPT, input, path);
   const extra = contexts(data.additionalContexts);
   if ("value" in input) return { kind: "accept", value: snapshotJson(data.value, `${path}.value`).value, ...extra };
@@ -113,7 +113,7 @@ function toAccept(decision: AcceptDecision): MessageInitShape<typeof pb.AcceptSc
 }
 
 function readAccept(message: pb.Accept, path: string): AcceptDecision {
-  if (message.content !== undefined && message.valueJson !== undefined) throw new Problem(path, BOTH);
+  if (message.content !== undefined && message.valueJson !== undefined) throw fieldError(path, BOTH);
   const extra = protoContexts(message.additionalContexts, `${path}.additional_contexts`);
   if (message.content !== undefined) return { kind: "accept", content: readContent(message.content.blocks, `${path}.content.blocks`), ...extra };
   if (message.valueJson !== undefined) return { kind: "accept", value: readJson(message.valueJson, `${path}.value_json`).value, ...extra };

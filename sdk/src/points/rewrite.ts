@@ -9,7 +9,7 @@
 // rewrite plugin is fail-closed by default. Running the call with the arguments it would have
 // fixed is exactly what it exists to prevent; its fail-closed answer denies the call, naming it.
 import { z } from "zod";
-import { Problem, readJson, unknownCase, unknownVariant } from "../convert/result.js";
+import { readJson, unknownCase, unknownVariant } from "../convert/result.js";
 import { readToolCall, toProtoToolCall } from "../convert/values.js";
 import type { Pass } from "../decisions.js";
 import { pass } from "../decisions.js";
@@ -18,7 +18,7 @@ import type { JsonObject, JsonSnapshot } from "../json.js";
 import { snapshotJson } from "../json.js";
 import { isJsonObject, applyMergePatch } from "../merge-patch.js";
 import * as pb from "../proto.js";
-import { Invalid, PASS_SCHEMA, kind, readKind } from "../schema.js";
+import { PASS_SCHEMA, kind, readKind } from "../schema.js";
 import type { DecisionTrace, ToolCall } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
 import { PASS_ONEOF, decisionCodec, eventCodec, protoFacts, readTrace, toProtoTrace } from "./define.js";
@@ -26,6 +26,7 @@ import type { DenyDecision } from "./deny.js";
 import { deny } from "./deny.js";
 import type { ToolCallEvent } from "./tool-events.js";
 import { callToolName, readCallEvent, toCallEvent } from "./tool-events.js";
+import { fieldError } from "../errors.js";
 
 /** The proposed call, its arguments as the previous rewriting plugin left them. */
 export type RewriteEvent = ToolCallEvent;
@@ -70,9 +71,9 @@ const KINDS = {
 
 /** A JSON object, snapshotted; `what` says why anything else is refused. */
 function objectSnapshot(value: unknown, path: string, what: string): JsonSnapshot {
-  if (value === undefined) throw new Invalid(path, "required");
+  if (value === undefined) throw fieldError(path, "required");
   const snapshot = snapshotJson(value, path);
-  if (!isJsonObject(snapshot.value)) throw new Invalid(path, `expected a JSON object: ${what}`);
+  if (!isJsonObject(snapshot.value)) throw fieldError(path, `expected a JSON object: ${what}`);
   return snapshot;
 }
 const REPLACE_OBJECT = "the arguments of a call are an object";
@@ -80,7 +81,7 @@ const PATCH_OBJECT = "any other merge patch would replace the arguments with a n
 
 function jsonObjectText(text: string, path: string, what: string): JsonObject {
   const { value } = readJson(text, path);
-  if (!isJsonObject(value)) throw new Problem(path, `expected a JSON object: ${what}`);
+  if (!isJsonObject(value)) throw fieldError(path, `expected a JSON object: ${what}`);
   return value;
 }
 
@@ -128,7 +129,7 @@ export const rewritePoint = {
         case "replace": return { case: "replace", value: { argumentsJson: snapshotJson(d.arguments, "decision.arguments").text } };
         case "patch": return { case: "patch", value: { mergePatchJson: snapshotJson(d.mergePatch, "decision.mergePatch").text } };
         // Only a failure policy stands for a deny; the wire has no way to say it.
-        case "deny": throw new Invalid("decision.kind", "a rewrite plugin can never deny");
+        case "deny": throw fieldError("decision.kind", "a rewrite plugin can never deny");
         default: return unknownVariant(d, "decision", "invalid_decision");
       }
     },
@@ -145,7 +146,7 @@ export const rewritePoint = {
   readAnswer(input, path) {
     const kindOf = typeof input === "object" && input !== null ? (input as { kind?: unknown }).kind : undefined;
     if (kindOf === "allow" || kindOf === "deny" || kindOf === "ask") {
-      throw new Invalid(`${path}.kind`, `a rewrite can only replace, patch or pass, never ${JSON.stringify(kindOf)}`);
+      throw fieldError(`${path}.kind`, `a rewrite can only replace, patch or pass, never ${JSON.stringify(kindOf)}`);
     }
     const data = readKind(KINDS, input, path) as z.output<(typeof KINDS)[keyof typeof KINDS]>;
     switch (data.kind) {
@@ -166,7 +167,7 @@ function readOutcome(response: pb.EvaluateRewriteResponse): RewriteEvaluation["o
   switch (outcome.case) {
     case "call": return { kind: "call", call: readToolCall(outcome.value, "response.call") };
     case "deny": return deny(outcome.value.reason);
-    case undefined: throw new Problem("response.outcome", "missing");
+    case undefined: throw fieldError("response.outcome", "missing");
     default: return unknownCase(outcome, "response.outcome");
   }
 }

@@ -70,7 +70,7 @@ export async function decideTurnStop(env: PointEnv, event: TurnStoppingEvent, op
   const started = performance.now();
   const outcome = await decide(env, "turn-stopping", event);
   const stop = settleTurnStop(outcome, event, options);
-  const decidedBy = stop.kind === "error" ? stop.error.plugin : stop.kind === "close" ? DEFAULT_DECIDER : stop.steeredBy.join(",") || "queued-steering";
+  const decidedBy = stop.kind === "error" ? stop.error.details.plugin : stop.kind === "close" ? DEFAULT_DECIDER : stop.steeredBy.join(",") || "queued-steering";
   const reason = stop.kind === "error" ? stop.error.message : stop.kind === "capped" ? stop.detail : undefined;
   const cause = stop.kind === "close" ? stop.cause : undefined;
   const durationUs = elapsedUs(started);

@@ -29,10 +29,8 @@ export interface TurnDeps {
   readonly env: (turn: number, step: number, signal: AbortSignal) => PointEnv;
 }
 
-/** A failure of the model step or the tool runner: the turn ends with reason "error". */
-class StepFailure extends Error {
-  override readonly name = "StepFailure";
-}
+/** What a failed model step or tool runner gives instead of a result: the turn ends with reason "error" and this detail. */
+type StepFailure = string;
 
 /** A finished turn, and the follow-up it claimed (the session settles it once the turn is cleared). */
 export interface TurnRecord {
@@ -109,9 +107,11 @@ class TurnRun {
       bus.emit({ type: "step-started", scope: this.#scope(this.#step), messages: entered });
 
       const reply = await this.#modelStep(entered);
+      if (typeof reply === "string") return this.#end("error", reply);
       [this.#lastAssistant] = history.record([reply.assistant], { role: "assistant", source: { kind: "model" } });
       if (reply.toolCalls.length > 0) {
-        await this.#toolBatch(reply.toolCalls);
+        const failed = await this.#toolBatch(reply.toolCalls);
+        if (failed !== undefined) return this.#end("error", failed);
         continue; // a tool continuation: pre-step fires again, with an empty batch if nothing waits
       }
 
@@ -146,17 +146,18 @@ class TurnRun {
     }
   }
 
-  async #modelStep(entered: readonly AgentMessage[]): Promise<StepReply> {
+  /** The model's reply, or the failure's detail (a rejection after the turn's abort is rethrown). */
+  async #modelStep(entered: readonly AgentMessage[]): Promise<StepReply | StepFailure> {
     const input = { turn: this.turn, step: this.#step, messages: entered, history: this.deps.history.snapshot(), signal: this.signal };
     let reply: StepReply;
     try {
       reply = await untilAborted(new Promise<StepReply>((resolve) => resolve(this.deps.runStep(input))), this.signal);
     } catch (error) {
       if (this.signal.aborted) throw error;
-      throw new StepFailure(`model step ${this.#step} failed: ${HookdError.from(error).message}`);
+      return `model step ${this.#step} failed: ${HookdError.from(error).message}`;
     }
     if (typeof reply !== "object" || reply === null || typeof reply.assistant !== "object" || !Array.isArray(reply.toolCalls)) {
-      throw new StepFailure(`model step ${this.#step} failed: the reply has no assistant message or toolCalls list`);
+      return `model step ${this.#step} failed: the reply has no assistant message or toolCalls list`;
     }
     return reply;
   }
@@ -164,9 +165,10 @@ class TurnRun {
   /**
    * Runs the batch and appends, once it settles: every result in model order, then the batch's
    * context FIFO (injections and each call's contexts in the order they arrived or committed). Also when the runner failed or the turn was cancelled, so every proposed call
-   * has a result and buffered contexts are appended before the turn closes.
+   * has a result and buffered contexts are appended before the turn closes. Resolves to the
+   * runner's failure, if it failed.
    */
-  async #toolBatch(calls: readonly ProposedCall[]): Promise<void> {
+  async #toolBatch(calls: readonly ProposedCall[]): Promise<StepFailure | undefined> {
     const { inbox, history, bus, info } = this.deps;
     const ctx = {
       session: info,
@@ -200,12 +202,11 @@ class TurnRun {
     const appended = history.record(contexts);
     if (appended.length > 0) bus.emit({ type: "contexts-appended", scope: this.#scope(this.#step), messages: appended });
     this.signal.throwIfAborted();
-    if (failure !== undefined) throw new StepFailure(`tool batch of step ${this.#step} failed: ${describe(failure)}`);
+    return failure === undefined ? undefined : `tool batch of step ${this.#step} failed: ${describe(failure)}`;
   }
 
   #failed(error: unknown): TurnOutcome {
     if (this.signal.aborted) return this.#end("aborted", reasonText(this.signal.reason));
-    if (error instanceof StepFailure) return this.#end("error", error.message);
     return this.#end("error", `internal error in the loop: ${describe(error)}`);
   }
 

@@ -42,7 +42,7 @@ export interface Ask {
 export async function resolveAsk(env: PointEnv, ask: Ask, seam: ApprovalSeam | undefined, returnAsk: boolean): Promise<AskResolution> {
   const started = performance.now();
   const outcome = await decide(env, "approval", { session: ask.session, call: ask.call, reason: ask.reason, askedBy: ask.askedBy });
-  if (outcome.type === "error") return { kind: "error", decidedBy: outcome.error.plugin, reason: outcome.error.message, trace: outcome.trace };
+  if (outcome.type === "error") return { kind: "error", decidedBy: outcome.error.details.plugin, reason: outcome.error.message, trace: outcome.trace };
   const decision = outcome.decision;
   const cause = outcome.fault?.fault;
   switch (decision.kind) {

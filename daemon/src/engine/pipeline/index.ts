@@ -14,7 +14,7 @@ export type { ReviewOutcome } from "./review.js";
 export { finalizeResult } from "./finalize.js";
 export { resolveApproval } from "./approval.js";
 export type { ApprovalAnswer, ApprovalSeam, ApprovalRequest, ApprovalOutcome, ApprovalResolution } from "./approval.js";
-export { UnknownToolError, presentValue, toolLookup } from "./spec.js";
+export { presentValue, toolLookup, unknownTool } from "./spec.js";
 export type { ToolSpec, ToolLookup, Dispatch, AwaitedFinalize } from "./spec.js";
 export { FAILURE_CODES, type FailureCode } from "./normalize.js";
 export { DEFAULT_MAX_CONCURRENCY } from "./gate.js";

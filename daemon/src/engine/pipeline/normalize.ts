@@ -1,11 +1,11 @@
 // Normalization: whatever a tool body, a wrapper, a listener or a definition hook produced
 // becomes a frozen, losslessly snapshotted ToolResult, and every failure the pipeline authors is
 // built here. Owns the failure codes and the presentation rule; decides no policy.
-import { HookdError, deepFreeze, validateToolResult } from "@hookd/sdk";
+import { HookdError, deepFreeze, hasCode, validateToolResult } from "@hookd/sdk";
 import type { AgentMessage, ContentBlock, JsonObject, ToolFailure, ToolResult, ToolSuccess } from "@hookd/sdk";
 import type { Cancellation } from "@hookd/sdk/internal";
 import type { ListenerError } from "../faults.js";
-import { UnknownToolError, presentValue } from "./spec.js";
+import { presentValue } from "./spec.js";
 import type { ToolSpec } from "./spec.js";
 
 /**
@@ -42,7 +42,7 @@ export function pipelineFailure(code: FailureCode, message: string, name: string
 /** A thrown error as a failure, named by the error's own name. An abort of `signal` is a cancellation. */
 export function thrownFailure(error: unknown, code: FailureCode, signal?: Cancellation): ToolFailure {
   if (signal?.aborted === true) return abortFailure(signal);
-  if (error instanceof UnknownToolError) return pipelineFailure("unknown_tool", error.message);
+  if (hasCode(error, "unknown_tool")) return pipelineFailure("unknown_tool", error.message);
   return pipelineFailure(code, messageOf(error), error instanceof Error ? error.name : "Error");
 }
 
@@ -62,7 +62,7 @@ export function cancelledFailure(signal: Cancellation, contexts: readonly AgentM
 
 /** A handler that threw or answered something unusable: a final failure named by its plugin. */
 export function listenerFailure(error: ListenerError, contexts: readonly AgentMessage[] = []): ToolFailure {
-  return pipelineFailure("listener_error", error.message, error.plugin, contexts);
+  return pipelineFailure("listener_error", error.message, error.details.plugin, contexts);
 }
 
 /** A frozen, losslessly snapshotted copy of a candidate result, or `onInvalid`'s failure. */

@@ -77,7 +77,7 @@ async function decidePolicy(
 ): Promise<PolicyVerdict> {
   if (env.signal.aborted) return cancelled(env.signal);
   const pre = await decide(env, "pre-tool", { session, call });
-  if (pre.type === "error") return { kind: "error", phase: "pre-tool", decidedBy: pre.error.plugin, reason: pre.error.message, trace: pre.trace };
+  if (pre.type === "error") return { kind: "error", phase: "pre-tool", decidedBy: pre.error.details.plugin, reason: pre.error.message, trace: pre.trace };
   let allowed: PolicyVerdict & { kind: "allow" | "ask" };
   const decision = pre.decision;
   const preTrace = pre.trace;
@@ -114,7 +114,7 @@ async function decidePolicy(
   if (env.signal.aborted) return cancelled(env.signal);
   at.phase = "guard";
   const guards = await decide(env, "guard", { session, call });
-  if (guards.type === "error") return { kind: "error", phase: "guard", decidedBy: guards.error.plugin, reason: guards.error.message, trace: guards.trace };
+  if (guards.type === "error") return { kind: "error", phase: "guard", decidedBy: guards.error.details.plugin, reason: guards.error.message, trace: guards.trace };
   // A guard's deny overrides what the waterfall (or the approval) decided; abstaining guards do not.
   if (guards.decision.kind === "deny") return { kind: "deny", phase: "guard", decidedBy: guards.decidedBy, reason: guards.decision.reason, ...causeOf(guards), trace: guards.trace };
   return allowed;

@@ -3,7 +3,7 @@
 // A decision that cannot apply is a listener failure. Reused as is by the evaluate API.
 import { HookdError, unreachable } from "@hookd/sdk";
 import type { AgentMessage, DecisionTrace, PostToolDecision, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
-import { ListenerError } from "../faults.js";
+import { listenerError } from "../faults.js";
 import { decide } from "../decide.js";
 import type { Decided, PointEnv } from "../decide.js";
 import { LISTENER_ERROR, elapsedUs, traceOf } from "../verdict.js";
@@ -44,7 +44,7 @@ export async function reviewResult(
     const result = pipelineFailure("internal", `internal error in the post-tool phase: ${messageOf(error)}`, PIPELINE, candidate.contexts);
     return { result, applied: "error", decidedBy: PIPELINE, trace: traceOf(PIPELINE, LISTENER_ERROR, elapsedUs(started)) };
   }
-  if (outcome.type === "error") return { result: listenerFailure(outcome.error, candidate.contexts), applied: "error", decidedBy: outcome.error.plugin, trace: outcome.trace };
+  if (outcome.type === "error") return { result: listenerFailure(outcome.error, candidate.contexts), applied: "error", decidedBy: outcome.error.details.plugin, trace: outcome.trace };
   const cause = outcome.fault?.fault;
   const applied = applyDecision(outcome.decision, outcome.decidedBy, candidate, spec);
   const trace = applied.applied === "error" ? traceOf(applied.decidedBy, LISTENER_ERROR, elapsedUs(started)) : outcome.trace;
@@ -57,7 +57,7 @@ function applyDecision(decision: PostToolDecision, plugin: string, candidate: To
       return { result: blocked(decision.feedback, plugin, decision.additionalContexts ?? []), applied: "block", decidedBy: plugin };
     case "accept": {
       const unusable = (detail: string): ReviewOutcome => {
-        const error = new ListenerError(plugin, "post-tool", new HookdError("invalid_decision", detail));
+        const error = listenerError(plugin, "post-tool", new HookdError("invalid_decision", detail));
         return { result: listenerFailure(error, candidate.contexts), applied: "error", decidedBy: plugin };
       };
       const hasValue = Object.hasOwn(decision, "value");

@@ -44,7 +44,7 @@ export async function rewriteCall(env: PointEnv, session: SessionInfo, call: Too
         return { kind: "deny", phase: "rewrite", decidedBy: outcome.decidedBy, reason: decision.reason, ...(cause === undefined ? {} : { cause }), trace: outcome.trace };
       }
       case "error":
-        return { kind: "error", phase: "rewrite", decidedBy: outcome.error.plugin, reason: outcome.error.message, trace: outcome.trace };
+        return { kind: "error", phase: "rewrite", decidedBy: outcome.error.details.plugin, reason: outcome.error.message, trace: outcome.trace };
       default:
         return unreachable(outcome, "rewrite outcome");
     }

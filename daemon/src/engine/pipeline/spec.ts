@@ -1,7 +1,7 @@
 // What the pipeline knows of a tool: its name, whether its dispatch may overlap others, and the
 // definition-owned hooks (presentation, value check, final content). Also the core-dispatch
 // callback type. Owns these shapes and the default presentation; runs none of the phases.
-import { toJsonText } from "@hookd/sdk";
+import { HookdError, toJsonText } from "@hookd/sdk";
 import type { ContentBlock, JsonValue, ToolCall, ToolResult } from "@hookd/sdk";
 
 export interface ToolSpec {
@@ -44,12 +44,9 @@ export type ToolLookup = (toolName: string) => ToolSpec | undefined;
  */
 export type Dispatch = (call: ToolCall, signal: AbortSignal) => Promise<unknown>;
 
-/** Thrown by a Dispatch that does not know the call's tool: the result is an unknown_tool failure. */
-export class UnknownToolError extends Error {
-  override readonly name = "UnknownToolError";
-  constructor(readonly toolName: string) {
-    super(`unknown tool ${JSON.stringify(toolName)}`);
-  }
+/** What a Dispatch throws for a tool it does not know: the result is an unknown_tool failure. */
+export function unknownTool(toolName: string): HookdError<{ readonly toolName: string }> {
+  return new HookdError("unknown_tool", `unknown tool ${JSON.stringify(toolName)}`, { details: { toolName } });
 }
 
 /** The default presentation: a string is one text block; anything else its canonical JSON text. */

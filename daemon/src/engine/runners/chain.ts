@@ -10,7 +10,8 @@ import type { HandlerContext } from "@hookd/sdk";
 import { CallContext } from "@hookd/sdk/internal";
 import type { LazyAbort } from "@hookd/sdk/internal";
 import { isPass } from "../decisions.js";
-import { ListenerError } from "../faults.js";
+import { listenerError } from "../faults.js";
+import type { ListenerError } from "../faults.js";
 import type { Invocation } from "../invoke.js";
 import { callListener } from "../invoke.js";
 import type { Listener } from "../listener.js";
@@ -50,7 +51,7 @@ export async function runChain<E, D>(listeners: readonly Listener[], event: E, a
     try {
       next = apply(current, result.answer as D, listener.plugin);
     } catch (error) {
-      return { type: "error", error: new ListenerError(listener.plugin, listener.point, HookdError.from(error)) };
+      return { type: "error", error: listenerError(listener.plugin, listener.point, HookdError.from(error)) };
     }
     if (next === undefined) continue;
     current = freeze(next);

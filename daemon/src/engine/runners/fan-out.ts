@@ -29,10 +29,8 @@ export function foldSettled<D>(settled: Settled, listener: Listener): FoldStep<D
 }
 
 /** The abort reason of a fanned-out call whose answer is no longer needed. */
-export class AnswerNotNeeded extends HookdError {
-  constructor(decidedByPlugin: string) {
-    super("cancelled", `answer not needed: ${decidedByPlugin} decided first`);
-  }
+export function answerNotNeeded(decidedByPlugin: string): HookdError {
+  return new HookdError("cancelled", `answer not needed: ${decidedByPlugin} decided first`);
 }
 
 /** Resolves in the event loop's next turn, after pending I/O (setImmediate). */
@@ -102,7 +100,7 @@ export async function fanOut<D>(listeners: readonly Listener[], start: number, e
     // Cut off the calls still running, if any: with all of them answered, the abort (an Error
     // with its async stack, and an event) would cost time for nothing.
     if (!discard.aborted && settledCalls < pending.length) {
-      discard.abort(new AnswerNotNeeded(outcome?.type === "decided" ? outcome.decidedBy : (outcome?.error.plugin ?? "")));
+      discard.abort(answerNotNeeded(outcome?.type === "decided" ? outcome.decidedBy : (outcome?.error.details.plugin ?? "")));
     }
     const rest = await Promise.all(pending.slice(used));
     rest.forEach((settled, offset) => {

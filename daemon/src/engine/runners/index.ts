@@ -1,6 +1,6 @@
 // The runners, one per point mode: what decide.ts dispatches to.
 export { runWaterfall } from "./waterfall.js";
-export { fanOut, foldSettled, AnswerNotNeeded } from "./fan-out.js";
+export { fanOut, foldSettled, answerNotNeeded } from "./fan-out.js";
 export type { Settled, FoldStep } from "./fan-out.js";
 export { runGuards } from "./guards.js";
 export { runNotification } from "./notify.js";

@@ -1,5 +1,5 @@
 // The merged hook outcome to the hookd decision of the point it fired at, and the failure policy
-// for hooks that failed. Pure; the listener turns a "fault" into a PluginFault so the engine
+// for hooks that failed. Pure; the listener turns a "fault" into a plugin fault so the engine
 // records it and applies the point's refusal (deny, reject, block) exactly as for any plugin.
 //   rewrite:       PreToolUse updatedInput (folded in file order) -> replace{arguments}
 //   pre-tool:      stop or deny -> deny (a default reason when none); ask -> ask; allow -> allow

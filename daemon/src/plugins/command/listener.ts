@@ -13,7 +13,7 @@
 import { compileToolMatcher, snapshotJson } from "@hookd/sdk";
 import type { FailurePolicy, PointName, SessionInfo } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
-import { PluginFault } from "../../engine/faults.js";
+import { pluginFault } from "../../engine/faults.js";
 import type { EventOf, Listener, ListenerCall, ListenerTraits } from "../../engine/listener.js";
 import { childEnv } from "../../child-env.js";
 import { decide } from "./decide.js";
@@ -259,7 +259,7 @@ async function fire(c: FireContext, data: EventOf<CommandPoint>, signal: AbortSi
     ...(reused === undefined ? {} : { reused: "rewrite" as const }),
     ...(deferred === undefined ? {} : { deferredContexts: deferred }),
   });
-  if (decided.type === "fault") throw new PluginFault(c.options.plugin, point, decided.cause, decided.detail);
+  if (decided.type === "fault") throw pluginFault(c.options.plugin, point, decided.cause, decided.detail);
   return decided.answer;
 }
 

@@ -3,7 +3,7 @@
 // agent-event listener's fixed shape. Each dialect keeps its own matching, payload and running.
 import type { AgentEventEvent } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
-import { PluginFault } from "../../engine/faults.js";
+import { pluginFault } from "../../engine/faults.js";
 import type { FaultCause } from "../../engine/faults.js";
 import type { Listener, ListenerCall, ListenerTraits } from "../../engine/listener.js";
 import type { HookErrorKind } from "./output.js";
@@ -42,7 +42,7 @@ export function settleObserved(plugin: string, event: string, results: readonly 
   onObserved?.({ plugin, event, results, notHonoured, systemMessages: results.flatMap((r) => (r.systemMessage === undefined ? [] : [r.systemMessage])) });
   const failed = results.filter((r) => r.error !== undefined);
   const [first] = failed;
-  if (first?.error !== undefined) throw new PluginFault(plugin, "agent-event", CAUSE[first.error.kind], failed.map((r) => `${r.hook}: ${r.error?.message ?? "failed"}`).join("; "));
+  if (first?.error !== undefined) throw pluginFault(plugin, "agent-event", CAUSE[first.error.kind], failed.map((r) => `${r.hook}: ${r.error?.message ?? "failed"}`).join("; "));
   return PASS;
 }
 

@@ -7,7 +7,7 @@
 // plugin.ts's, and how a call fails is calls.ts's.
 import type { ChannelCredentials, ChannelOptions } from "@grpc/grpc-js";
 import type { PointName } from "@hookd/sdk";
-import { PluginFault } from "../../engine/faults.js";
+import { type PluginFault, pluginFault } from "../../engine/faults.js";
 import type { Logger } from "../../log.js";
 import type { PluginHealth } from "../source.js";
 import { RemoteConnection } from "./connection.js";
@@ -155,9 +155,9 @@ export class Admission {
   failFast(point: PointName): PluginFault {
     const last = this.#lastError === undefined ? "" : ` (last error: ${this.#lastError})`;
     if (this.#health === "ejected") {
-      return new PluginFault(this.#options.name, point, "ejected", `ejected after repeated failures until its health check passes${last}`);
+      return pluginFault(this.#options.name, point, "ejected", `ejected after repeated failures until its health check passes${last}`);
     }
-    return new PluginFault(this.#options.name, point, "unavailable", `${this.#options.target} is ${this.#health}${last}`);
+    return pluginFault(this.#options.name, point, "unavailable", `${this.#options.target} is ${this.#health}${last}`);
   }
 
   #eject(consecutive: number): void {

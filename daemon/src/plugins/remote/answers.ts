@@ -8,30 +8,35 @@ import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
 import { WireType } from "@bufbuild/protobuf/wire";
 import { status } from "@grpc/grpc-js";
 import type { StatusObject } from "@grpc/grpc-js";
-import { POINTS, pass } from "@hookd/sdk";
+import { HookdError, POINTS, hasCode, pass } from "@hookd/sdk";
 import { PLUGIN_METHODS, fromProtoDecision, fromProtoPoint, isDecisionPoint, toProtoEvent, toProtoPoint } from "@hookd/sdk/internal";
 import type { PointName } from "@hookd/sdk";
 import type { DecisionPoint, ProtoDecision } from "@hookd/sdk/internal";
 import { pb, serviceDefinition, statusName } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
-import { PluginFault } from "../../engine/faults.js";
+import { isPluginFault } from "../../engine/faults.js";
 import type { FaultCause } from "../../engine/faults.js";
 import type { EventOf } from "../../engine/listener.js";
 
-/** Why one RPC gave no usable answer. The plugin wraps it into a PluginFault naming itself. */
-export class RpcFailure extends Error {
-  override readonly name = "RpcFailure";
-  constructor(
-    readonly fault: FaultCause,
-    detail: string,
-    /**
-     * The caller cut the call short (turn aborted, or the point's budget ran out before the
-     * plugin's own deadline): reported, but not counted against the plugin's health.
-     */
-    readonly byCaller = false,
-  ) {
-    super(detail);
-  }
+/** Why one RPC gave no usable answer. The plugin wraps it into a plugin fault naming itself. */
+export interface RpcFailureDetails {
+  readonly fault: FaultCause;
+  /**
+   * The caller cut the call short (turn aborted, or the point's budget ran out before the
+   * plugin's own deadline): reported, but not counted against the plugin's health.
+   */
+  readonly byCaller: boolean;
+}
+
+export type RpcFailure = HookdError<RpcFailureDetails>;
+
+export function rpcFailure(fault: FaultCause, detail: string, byCaller = false): RpcFailure {
+  return new HookdError("rpc_failure", detail, { details: { fault, byCaller } });
+}
+
+/** Only rpcFailure() makes the code, so the code says the details are there. */
+export function isRpcFailure(error: unknown): error is RpcFailure {
+  return hasCode(error, "rpc_failure");
 }
 
 export interface PointRpc {
@@ -103,7 +108,7 @@ export function decodeAnswer(point: PointName, rpc: PointRpc, bytes: Buffer): un
   try {
     message = fromBinary(rpc.output, bytes);
   } catch (error) {
-    throw new RpcFailure("invalid_answer", `${rpc.output.typeName}: cannot decode ${bytes.length} bytes: ${(error as Error).message}`);
+    throw rpcFailure("invalid_answer", `${rpc.output.typeName}: cannot decode ${bytes.length} bytes: ${(error as Error).message}`);
   }
   if (!isDecisionPoint(point)) return pass(); // an observer answers nothing
   const decision = (message as { decision?: ProtoDecision<DecisionPoint> }).decision;
@@ -111,15 +116,15 @@ export function decodeAnswer(point: PointName, rpc: PointRpc, bytes: Buffer): un
     const foreign = message.$unknown?.find((field) => field.wireType === WireType.LengthDelimited && field.no !== rpc.field && fromProtoPoint(field.no).ok);
     if (foreign !== undefined) {
       const other = fromProtoPoint(foreign.no);
-      throw new RpcFailure(
+      throw rpcFailure(
         "wrong_point",
         `the ${point} RPC was answered with the decision of ${other.ok ? other.value : "another point"} (field ${foreign.no}, expected ${rpc.field})`,
       );
     }
-    throw new RpcFailure("invalid_answer", `${rpc.output.typeName}: no decision`);
+    throw rpcFailure("invalid_answer", `${rpc.output.typeName}: no decision`);
   }
   const converted = fromProtoDecision(point, decision, "decision");
-  if (!converted.ok) throw new RpcFailure("invalid_answer", converted.error.message);
+  if (!converted.ok) throw rpcFailure("invalid_answer", converted.error.message);
   return converted.value;
 }
 
@@ -128,15 +133,15 @@ export function statusFailure(error: StatusObject, deadlineMs: number, target: s
   // A server that enforces the deadline it was sent (grpc-go does) may cancel the call a moment
   // before our own timer fires: at the deadline, that is still a missed deadline.
   if (error.code === status.CANCELLED && elapsedMs >= deadlineMs - DEADLINE_SLACK_MS) {
-    return new RpcFailure("deadline_exceeded", `no answer within ${deadlineMs} ms (${status_})`);
+    return rpcFailure("deadline_exceeded", `no answer within ${deadlineMs} ms (${status_})`);
   }
   switch (error.code) {
     case status.DEADLINE_EXCEEDED:
-      return new RpcFailure("deadline_exceeded", `no answer within ${deadlineMs} ms (${status_})`);
+      return rpcFailure("deadline_exceeded", `no answer within ${deadlineMs} ms (${status_})`);
     case status.UNAVAILABLE:
-      return new RpcFailure("unavailable", `cannot reach ${target} (${status_})`);
+      return rpcFailure("unavailable", `cannot reach ${target} (${status_})`);
     default:
-      return new RpcFailure("error_status", status_);
+      return rpcFailure("error_status", status_);
   }
 }
 
@@ -144,16 +149,16 @@ export function statusFailure(error: StatusObject, deadlineMs: number, target: s
 const DEADLINE_SLACK_MS = 20;
 
 /**
- * The engine aborts the call's signal with a PluginFault at the effective deadline: the smaller
+ * The engine aborts the call's signal with a plugin fault at the effective deadline: the smaller
  * of the plugin's deadline and what is left of the point's budget. Only the plugin's own
  * deadline passing is its failure; anything else is the caller giving up.
  */
 export function cancelled(signal: Cancellation, elapsedMs: number, deadlineMs: number): RpcFailure {
   const reason: unknown = signal.reason;
-  if (reason instanceof PluginFault) {
+  if (isPluginFault(reason)) {
     const own = elapsedMs >= deadlineMs - DEADLINE_SLACK_MS;
     const why = own ? `no answer within ${deadlineMs} ms` : `the point's budget ran out after ${Math.round(elapsedMs)} ms`;
-    return new RpcFailure(reason.fault, `the call was cancelled: ${why}`, !own);
+    return rpcFailure(reason.details.fault, `the call was cancelled: ${why}`, !own);
   }
-  return new RpcFailure("error_status", "CANCELLED: the caller cancelled the call", true);
+  return rpcFailure("error_status", "CANCELLED: the caller cancelled the call", true);
 }

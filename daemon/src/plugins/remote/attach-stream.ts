@@ -14,7 +14,8 @@ import type { Cancellation } from "@hookd/sdk/internal";
 import type { PointName } from "@hookd/sdk";
 import type { EventOf } from "../../engine/listener.js";
 import type { Logger } from "../../log.js";
-import { RPCS, RpcFailure, answerOf, cancelled, encodeRequest, statusFailure } from "./answers.js";
+import { RPCS, answerOf, cancelled, encodeRequest, isRpcFailure, rpcFailure, statusFailure } from "./answers.js";
+import type { RpcFailure } from "./answers.js";
 import { ATTACH_FIELD_OFFSET, callFrame, cancelFrame, openFrame, readAnswer } from "./attach-wire.js";
 import type { AnswerFrame } from "./attach-wire.js";
 
@@ -100,7 +101,7 @@ export class AttachStream {
       try {
         request = encodeRequest(point, RPCS[point], event);
       } catch (error) {
-        reject(new RpcFailure("error_status", `the event could not be encoded: ${error instanceof Error ? error.message : String(error)}`));
+        reject(rpcFailure("error_status", `the event could not be encoded: ${error instanceof Error ? error.message : String(error)}`));
         return;
       }
       const id = ++this.#lastId;
@@ -142,7 +143,7 @@ export class AttachStream {
 
   #expire(entry: Pending): void {
     const waited = entry.sent ? "" : ` (it waited for one of the stream's ${this.#options.window} call slots)`;
-    this.#settle(entry, new RpcFailure("deadline_exceeded", `no answer within ${entry.deadlineMs} ms on the Attach stream${waited}`), true);
+    this.#settle(entry, rpcFailure("deadline_exceeded", `no answer within ${entry.deadlineMs} ms on the Attach stream${waited}`), true);
   }
 
   /** Takes the call off the stream; `cancel` tells the plugin it need not answer. */
@@ -167,7 +168,7 @@ export class AttachStream {
 
   #settle(entry: Pending, outcome: RpcFailure | { readonly answer: unknown }, cancel = false): void {
     if (!this.#take(entry, cancel)) return;
-    if (outcome instanceof RpcFailure) entry.reject(outcome);
+    if (isRpcFailure(outcome)) entry.reject(outcome);
     else entry.resolve(outcome.answer);
   }
 
@@ -244,7 +245,7 @@ export class AttachStream {
       clearTimeout(entry.timer);
       entry.unlink?.();
       if (unimplemented || !entry.sent) this.#reroute(entry);
-      else entry.reject(new RpcFailure("unavailable", `cannot reach ${this.#options.target} (the Attach stream ended with the call in flight: ${detail})`));
+      else entry.reject(rpcFailure("unavailable", `cannot reach ${this.#options.target} (the Attach stream ended with the call in flight: ${detail})`));
     }
     this.#options.ended({ unimplemented, detail, answered: this.#answered });
   }
@@ -253,10 +254,10 @@ export class AttachStream {
   #reroute(entry: Pending): void {
     const left = entry.deadlineMs - (performance.now() - entry.started);
     if (left <= 0) {
-      entry.reject(new RpcFailure("deadline_exceeded", `no answer within ${entry.deadlineMs} ms`));
+      entry.reject(rpcFailure("deadline_exceeded", `no answer within ${entry.deadlineMs} ms`));
       return;
     }
-    entry.fallback(left).then(entry.resolve, (error: unknown) => entry.reject(error instanceof RpcFailure ? error : new RpcFailure("error_status", String(error))));
+    entry.fallback(left).then(entry.resolve, (error: unknown) => entry.reject(isRpcFailure(error) ? error : rpcFailure("error_status", String(error))));
   }
 }
 
@@ -265,26 +266,26 @@ function outcomeOf(point: PointName, reply: AnswerFrame["reply"], target: string
   const rpc = RPCS[point];
   switch (reply.kind) {
     case "error":
-      if (reply.code === Number(status.OK)) return new RpcFailure("invalid_answer", "the plugin answered a CallError with code OK");
+      if (reply.code === Number(status.OK)) return rpcFailure("invalid_answer", "the plugin answered a CallError with code OK");
       return statusFailure({ code: reply.code, details: reply.message, metadata: new Metadata() }, deadlineMs, target, elapsedMs);
     case "none":
-      return new RpcFailure("invalid_answer", "the answer frame carries no reply");
+      return rpcFailure("invalid_answer", "the answer frame carries no reply");
     case "response": {
       const expected = ATTACH_FIELD_OFFSET + rpc.field;
       if (reply.field !== expected) {
         const other = fromProtoPoint(reply.field - ATTACH_FIELD_OFFSET);
-        if (!other.ok) return new RpcFailure("invalid_answer", `the answer frame's reply is field ${reply.field}, which is no point's response`);
-        return new RpcFailure("wrong_point", `the ${point} call was answered with the response of ${other.value} (field ${reply.field}, expected ${expected})`);
+        if (!other.ok) return rpcFailure("invalid_answer", `the answer frame's reply is field ${reply.field}, which is no point's response`);
+        return rpcFailure("wrong_point", `the ${point} call was answered with the response of ${other.value} (field ${reply.field}, expected ${expected})`);
       }
       try {
         return { answer: answerOf(point, rpc, Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength)) };
       } catch (failure) {
-        return failure instanceof RpcFailure ? failure : new RpcFailure("invalid_answer", String(failure));
+        return isRpcFailure(failure) ? failure : rpcFailure("invalid_answer", String(failure));
       }
     }
     default: {
       const unknownReply: never = reply;
-      return new RpcFailure("invalid_answer", `unknown reply ${String(unknownReply)}`);
+      return rpcFailure("invalid_answer", `unknown reply ${String(unknownReply)}`);
     }
   }
 }

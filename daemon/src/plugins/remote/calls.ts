@@ -1,13 +1,13 @@
 // The calls of a remote plugin: one Listener (kind "remote", or "managed") per subscribed point, each call one
-// RPC on the admitted channel with the listener's deadline. Every failure is a PluginFault,
+// RPC on the admitted channel with the listener's deadline. Every failure is a plugin fault,
 // classified here once (a dropped channel of a managed plugin whose process died is "crashed"),
 // so the listener's failure policy decides; failures feed the counters and the ejection.
 import type { PointName } from "@hookd/sdk";
-import { PluginFault } from "../../engine/faults.js";
+import { pluginFault } from "../../engine/faults.js";
 import type { FaultCause } from "../../engine/faults.js";
 import type { EventOf, Listener, ListenerCall, ListenerTraits } from "../../engine/listener.js";
 import type { Admission } from "./admission.js";
-import { RpcFailure } from "./connection.js";
+import { isRpcFailure, rpcFailure } from "./connection.js";
 import type { ListenerSettings } from "./manifest.js";
 import type { CallStats } from "./stats.js";
 
@@ -48,7 +48,7 @@ export function remoteListeners(site: CallSite, settings: readonly ListenerSetti
   );
 }
 
-/** Every failure is a PluginFault, so the listener's failure policy decides. */
+/** Every failure is a plugin fault, so the listener's failure policy decides. */
 async function call(site: CallSite, point: PointName, deadlineMs: number, event: EventOf<PointName>, engine: ListenerCall): Promise<unknown> {
   const { admission, stats } = site;
   stats.called();
@@ -68,14 +68,14 @@ async function call(site: CallSite, point: PointName, deadlineMs: number, event:
     return answer;
   } catch (error) {
     stats.sample(performance.now() - started);
-    const failure = error instanceof RpcFailure ? error : new RpcFailure("error_status", String(error));
-    if (failure.byCaller) {
+    const failure = isRpcFailure(error) ? error : rpcFailure("error_status", String(error));
+    if (failure.details.byCaller) {
       stats.cancelledByCaller();
-      throw new PluginFault(site.plugin, point, failure.fault, failure.message);
+      throw pluginFault(site.plugin, point, failure.details.fault, failure.message);
     }
-    const crashed = failure.fault === "unavailable" && site.crashed !== undefined && (await site.crashed());
-    const cause: FaultCause = crashed ? "crashed" : failure.fault;
-    const fault = new PluginFault(site.plugin, point, cause, failure.message);
+    const crashed = failure.details.fault === "unavailable" && site.crashed !== undefined && (await site.crashed());
+    const cause: FaultCause = crashed ? "crashed" : failure.details.fault;
+    const fault = pluginFault(site.plugin, point, cause, failure.message);
     admission.callFailed(`${point}: ${cause.replace(/_/g, " ")}: ${failure.message}`, stats.failed());
     throw fault;
   }

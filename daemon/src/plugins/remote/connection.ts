@@ -11,13 +11,13 @@ import type { Cancellation, TypedClient } from "@hookd/sdk/internal";
 import type { EventOf } from "../../engine/listener.js";
 import type { Logger } from "../../log.js";
 import { silentLogger } from "../../log.js";
-import { RPCS, RpcFailure, answerOf, cancelled, encodeRequest, statusFailure } from "./answers.js";
+import { RPCS, answerOf, cancelled, encodeRequest, isRpcFailure, rpcFailure, statusFailure } from "./answers.js";
 import { AttachLink } from "./attach-link.js";
 import type { AttachSettings } from "./attach-link.js";
 import { readManifest } from "./manifest.js";
 import type { RemoteManifest } from "./manifest.js";
 
-export { RpcFailure } from "./answers.js";
+export { isRpcFailure, rpcFailure, type RpcFailure } from "./answers.js";
 
 /** What the connection tells its owner about the stream path. */
 export interface ConnectionEvents {
@@ -142,7 +142,7 @@ export class RemoteConnection {
    */
   #rerouted<P extends PointName>(point: P, event: EventOf<P>, deadlineMs: number, signal: Cancellation, traceparent?: string): Promise<unknown> {
     if (this.#channel.getConnectivityState(false) !== connectivityState.READY) {
-      return Promise.reject(new RpcFailure("unavailable", `cannot reach ${this.target}: the connection was lost before the call was sent`));
+      return Promise.reject(rpcFailure("unavailable", `cannot reach ${this.target}: the connection was lost before the call was sent`));
     }
     return this.unary(point, event, deadlineMs, signal, traceparent);
   }
@@ -165,19 +165,19 @@ export class RemoteConnection {
       try {
         request = encodeRequest(point, rpc, event);
       } catch (error) {
-        reject(new RpcFailure("error_status", `the event could not be encoded: ${error instanceof Error ? error.message : String(error)}`));
+        reject(rpcFailure("error_status", `the event could not be encoded: ${error instanceof Error ? error.message : String(error)}`));
         return;
       }
       const options = { deadline: Date.now() + deadlineMs, cancellation: signal, ...(traceparent === undefined ? {} : { metadata: traceMetadata(traceparent) }) };
       startUnaryCall(this.#channel, rpc.path, request, options, (received, response) => {
         const elapsedMs = performance.now() - started;
         if (received.code !== status.OK) reject(signal.aborted ? cancelled(signal, elapsedMs, deadlineMs) : statusFailure(received, deadlineMs, this.target, elapsedMs));
-        else if (response === undefined) reject(new RpcFailure("invalid_answer", "the plugin sent no response message"));
+        else if (response === undefined) reject(rpcFailure("invalid_answer", "the plugin sent no response message"));
         else {
           try {
             resolve(answerOf(point, rpc, response));
           } catch (failure) {
-            reject(failure instanceof RpcFailure ? failure : new RpcFailure("invalid_answer", String(failure)));
+            reject(isRpcFailure(failure) ? failure : rpcFailure("invalid_answer", String(failure)));
           }
         }
       });

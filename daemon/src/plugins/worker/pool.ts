@@ -3,7 +3,7 @@
 // handler's ctx.signal in the worker; if the worker has not answered within a short grace, the
 // piscina task is aborted, which terminates the worker (nothing else stops a spinning handler)
 // and piscina boots a replacement. Owns the piscina options, the worker entry's location and the
-// classification of pool failures into PluginFaults; knows nothing of points or decisions.
+// classification of pool failures into plugin faults; knows nothing of points or decisions.
 import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -12,7 +12,8 @@ import type { ResourceLimits } from "node:worker_threads";
 import { ERROR_CODES, HookdError } from "@hookd/sdk";
 import type { ErrorCode, PointName } from "@hookd/sdk";
 import { Piscina } from "piscina";
-import { PluginFault } from "../../engine/faults.js";
+import { isPluginFault, pluginFault } from "../../engine/faults.js";
+import type { PluginFault } from "../../engine/faults.js";
 import { CALL_STATE, decodeValue, encodeValue } from "./protocol.js";
 import type { PluginManifest, ThrownError, WorkerReply, WorkerTask } from "./protocol.js";
 
@@ -119,13 +120,13 @@ export class WorkerPool {
 
   /**
    * Runs the handler of `target` in a worker with a structured-clone copy of `event` and returns
-   * its answer (unvalidated). Rejects with a PluginFault when the worker could not answer
+   * its answer (unvalidated). Rejects with a plugin fault when the worker could not answer
    * (crashed, module unavailable, pool closed or full), with `signal.reason` once `signal` is
    * aborted, and with the handler's own error when it threw.
    */
   async call(target: WorkerTarget, event: unknown, signal: AbortSignal): Promise<unknown> {
     signal.throwIfAborted();
-    if (this.#closing !== undefined) throw new PluginFault(target.plugin, target.point, "unavailable", "the worker pool is closed");
+    if (this.#closing !== undefined) throw pluginFault(target.plugin, target.point, "unavailable", "the worker pool is closed");
     let encoded;
     try {
       encoded = encodeValue(event, "event");
@@ -137,7 +138,7 @@ export class WorkerPool {
     let grace: NodeJS.Timeout | undefined;
     const onAbort = (): void => {
       const reason: unknown = signal.reason;
-      const deadline = (reason instanceof PluginFault && reason.fault === "deadline_exceeded") || (reason instanceof Error && reason.name === "TimeoutError");
+      const deadline = (isPluginFault(reason) && reason.details.fault === "deadline_exceeded") || (reason instanceof Error && reason.name === "TimeoutError");
       Atomics.compareExchange(state, 0, CALL_STATE.RUNNING, deadline ? CALL_STATE.DEADLINE : CALL_STATE.CANCELLED);
       Atomics.notify(state, 0);
       if (this.#abortGraceMs === 0) terminate.abort(reason);
@@ -161,7 +162,7 @@ export class WorkerPool {
       case "error":
         throw rebuildError(reply.error);
       case "unavailable":
-        throw new PluginFault(target.plugin, target.point, "unavailable", reply.message);
+        throw pluginFault(target.plugin, target.point, "unavailable", reply.message);
       case "aborted":
       case "manifest":
         throw new HookdError("internal", `worker answered ${reply.type} to a call that was not aborted`);
@@ -181,7 +182,7 @@ function poolFault(target: WorkerTarget, error: unknown): PluginFault {
   const refused =
     (error instanceof Error && error.name === "AbortError") || // the pool was closed under the task
     /^(Task queue is at limit|No task queue available|Terminating worker thread)/.test(message);
-  return new PluginFault(target.plugin, target.point, refused ? "unavailable" : "crashed", message);
+  return pluginFault(target.plugin, target.point, refused ? "unavailable" : "crashed", message);
 }
 
 function rebuildError(error: ThrownError): Error {

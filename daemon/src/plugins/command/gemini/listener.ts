@@ -13,7 +13,7 @@ import { accept, ask, block, compileToolMatcher, deny, enter, inject, pluginMess
 import type { FailurePolicy, JsonObject, PointName, SessionInfo } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
 import { childEnv } from "../../../child-env.js";
-import { PluginFault } from "../../../engine/faults.js";
+import { pluginFault } from "../../../engine/faults.js";
 import type { FaultCause } from "../../../engine/faults.js";
 import type { EventOf, Listener, ListenerCall, ListenerTraits } from "../../../engine/listener.js";
 import { ownBudget } from "../listener.js";
@@ -217,7 +217,7 @@ export function geminiCommandListeners(model: GeminiHooksModel, options: GeminiL
       // Fail-open: a failed hook is Gemini's non-blocking warning. Fail-closed: the point refuses,
       // unless the answer already refuses (its reason is the more useful one).
       if (first?.error === undefined || policy === "fail-open" || refuses(answer) || point === "session-end") return answer;
-      throw new PluginFault(options.plugin, point, CAUSE[first.error.kind], merged.errors.map((r) => `${r.hook}: ${r.error?.message ?? "failed"}`).join("; "));
+      throw pluginFault(options.plugin, point, CAUSE[first.error.kind], merged.errors.map((r) => `${r.hook}: ${r.error?.message ?? "failed"}`).join("; "));
     };
     const deadlineMs = settings.deadlineMs ?? longestMs + GRACE_MS;
     listeners.push({
