@@ -6,7 +6,7 @@
 import type { Message } from "@bufbuild/protobuf";
 import { status } from "@grpc/grpc-js";
 import { EVALUATED_POINTS, EVALUATE_TABLE, block, deny, reject } from "@hookd/sdk";
-import type { AgentMessage, ApprovalDecision, DecisionTrace, EvaluateSpec, EvaluatedPoint, Pass, PostToolDecision, PreStepDecision, PreToolDecision, RewriteEvaluation, SessionInfo, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
+import type { AgentMessage, ApprovalDecision, Budgets, DecisionTrace, EvaluateSpec, EvaluatedPoint, Pass, PostToolDecision, PreStepDecision, PreToolDecision, RewriteEvaluation, SessionInfo, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
 import type { Cancellation, ProtoEvent, ServerCallInfo } from "@hookd/sdk/internal";
 import { StatusError } from "@hookd/sdk/internal";
 import type { EventBus, EventScope } from "../engine/events.js";
@@ -29,7 +29,8 @@ export interface EvaluateDeps {
   readonly bus: EventBus;
   readonly identities: AgentIdentities;
   readonly store: SessionStore;
-  readonly limits: () => { readonly pointBudgetMs: number; readonly sessionEndBudgetMs: number; readonly maxSteeredContinuations: number };
+  /** The config's budgets (each point runs under the one its spec names) and the steering cap. */
+  readonly limits: () => Required<Budgets> & { readonly maxSteeredContinuations: number };
   /** The per-agent and daemon-wide in-flight caps every evaluate call passes. */
   readonly admission: Admission;
   readonly tracing?: Tracing; // set when `tracing.otlp` is configured
@@ -163,11 +164,8 @@ export class EvaluateService {
     await this.#admit(event.session, () => decide(this.#env(event.session, { turn: event.turn, step: event.steps }, options), "turn-end", event));
   }
 
-  /** Bounded like the hosted loop's: the session-end budget, not the general point budget. */
   async evaluateSessionEnd(event: EventOf<"session-end">, options: EvaluateOptions): Promise<void> {
-    await this.#admit(event.session, () =>
-      decide({ ...this.#env(event.session, { turn: event.turns, step: 0 }, options), pointBudgetMs: this.#deps.limits().sessionEndBudgetMs }, "session-end", event),
-    );
+    await this.#admit(event.session, () => decide(this.#env(event.session, { turn: event.turns, step: 0 }, options), "session-end", event));
   }
 
   /** An agent's own event no typed point carries: its subscribers observe it; the record names the event. */
@@ -251,11 +249,13 @@ export class EvaluateService {
   }
 
   #env(session: SessionInfo, scope: Omit<EventScope, "sessionId" | "agentId">, options: EvaluateOptions): PointEnv {
+    const limits = this.#deps.limits();
     return {
       registry: this.#deps.registry(),
       bus: options.bus ?? this.#deps.bus,
       signal: options.signal,
-      pointBudgetMs: this.#deps.limits().pointBudgetMs,
+      pointBudgetMs: limits.pointBudgetMs,
+      sessionEndBudgetMs: limits.sessionEndBudgetMs,
       scope: { sessionId: session.sessionId, agentId: session.agentId, ...scope },
       ...(this.#deps.tracing === undefined ? {} : { trace: this.#deps.tracing.under(options.trace) }),
     };

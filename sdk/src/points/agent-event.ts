@@ -12,7 +12,7 @@ import type { JsonValue } from "../json.js";
 import * as pb from "../proto.js";
 import type { SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import { eventCodec } from "./define.js";
+import { POINT_BUDGET, eventCodec } from "./define.js";
 
 /** The hook dialect of the agent that sent an event. */
 export type AgentDialect = "claude-code" | "codex" | "gemini";
@@ -49,6 +49,7 @@ export const agentEventPoint = {
   mode: "notification",
   toolScoped: false,
   gate: false,
+  budget: POINT_BUDGET,
   proto: pb.Point.AGENT_EVENT,
   pluginMethod: "agentEvent",
   // Subscriptions name the events they want, with the same whole-name globs tools use.

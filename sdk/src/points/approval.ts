@@ -13,7 +13,7 @@ import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, needsReason, readKind } from "../schema.js";
 import type { DecisionTrace, SessionInfo, ToolCall } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, readTrace, toProtoTrace } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, needDecision, readTrace, toProtoTrace } from "./define.js";
 import type { RejectDecision } from "./pre-step.js";
 import { reject } from "./pre-step.js";
 import { callToolName } from "./tool-events.js";
@@ -69,6 +69,7 @@ export const approvalPoint = {
   toolScoped: true,
   matchKey: callToolName,
   gate: true,
+  budget: POINT_BUDGET,
   proto: pb.Point.APPROVAL,
   pluginMethod: "approve",
   event: eventCodec<ApprovalTypes, typeof pb.ApprovalEventSchema>(

@@ -12,7 +12,7 @@ import { Invalid, PASS_SCHEMA, describe, parse, readToolResult } from "../schema
 import type { ToolResult } from "../types.js";
 import { failureResult } from "../types.js";
 import type { OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec } from "./define.js";
 import type { ToolCallEvent } from "./tool-events.js";
 import { callToolName, readCallEvent, toCallEvent } from "./tool-events.js";
 
@@ -35,6 +35,7 @@ export const executePoint = {
   toolScoped: true,
   matchKey: callToolName,
   gate: false,
+  budget: POINT_BUDGET,
   proto: pb.Point.EXECUTE,
   pluginMethod: "execute",
   event: eventCodec<ExecuteTypes, typeof pb.ExecuteEventSchema>(pb.ExecuteEventSchema, toCallEvent, readCallEvent),

@@ -7,7 +7,7 @@ import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
 import { Invalid, kind, readKind } from "../schema.js";
 import type { OneofInit, PointSpec } from "./define.js";
-import { decisionCodec, eventCodec } from "./define.js";
+import { POINT_BUDGET, decisionCodec, eventCodec } from "./define.js";
 import type { DenyDecision } from "./deny.js";
 import { DENY_SCHEMA, deny } from "./deny.js";
 import type { ToolCallEvent } from "./tool-events.js";
@@ -41,6 +41,7 @@ export const guardPoint = {
   toolScoped: true,
   matchKey: callToolName,
   gate: true,
+  budget: POINT_BUDGET,
   proto: pb.Point.GUARD,
   pluginMethod: "guard",
   event: eventCodec<GuardTypes, typeof pb.GuardEventSchema>(pb.GuardEventSchema, toCallEvent, readCallEvent),

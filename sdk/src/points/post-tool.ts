@@ -16,7 +16,7 @@ import * as pb from "../proto.js";
 import { Invalid, PASS_SCHEMA, contentBlock, contexts, kind, messages, parse, readKind } from "../schema.js";
 import type { AgentMessage, ContentBlock, DecisionTrace, ToolResult } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, readTrace, toProtoTrace } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, needDecision, readTrace, toProtoTrace } from "./define.js";
 import type { ToolOutcomeEvent } from "./tool-events.js";
 import { callToolName, readOutcomeEvent, toOutcomeEvent } from "./tool-events.js";
 
@@ -126,6 +126,7 @@ export const postToolPoint = {
   toolScoped: true,
   matchKey: callToolName,
   gate: true,
+  budget: POINT_BUDGET,
   proto: pb.Point.POST_TOOL,
   pluginMethod: "postTool",
   event: eventCodec<PostToolTypes, typeof pb.PostToolEventSchema>(pb.PostToolEventSchema, toOutcomeEvent, readOutcomeEvent),

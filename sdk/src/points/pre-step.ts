@@ -12,7 +12,7 @@ import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, messages, needsReason, readKind } from "../schema.js";
 import type { AgentMessage, DecisionTrace, SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, readTrace, toProtoTrace } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, needDecision, readTrace, toProtoTrace } from "./define.js";
 
 export interface PreStepEvent {
   readonly session: SessionInfo;
@@ -62,6 +62,7 @@ export const preStepPoint = {
   mode: "waterfall",
   toolScoped: false,
   gate: true,
+  budget: POINT_BUDGET,
   proto: pb.Point.PRE_STEP,
   pluginMethod: "preStep",
   event: eventCodec<PreStepTypes, typeof pb.PreStepEventSchema>(

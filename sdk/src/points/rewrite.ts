@@ -21,7 +21,7 @@ import * as pb from "../proto.js";
 import { Invalid, PASS_SCHEMA, kind, readKind } from "../schema.js";
 import type { DecisionTrace, ToolCall } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, readTrace, toProtoTrace } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, readTrace, toProtoTrace } from "./define.js";
 import type { DenyDecision } from "./deny.js";
 import { deny } from "./deny.js";
 import type { ToolCallEvent } from "./tool-events.js";
@@ -121,6 +121,7 @@ export const rewritePoint = {
   toolScoped: true,
   matchKey: callToolName,
   gate: true,
+  budget: POINT_BUDGET,
   proto: pb.Point.REWRITE,
   pluginMethod: "rewrite",
   event: eventCodec<RewriteTypes, typeof pb.RewriteEventSchema>(pb.RewriteEventSchema, toCallEvent, readCallEvent),

@@ -9,7 +9,7 @@ import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
 import type { SessionEndReason, SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import { eventCodec } from "./define.js";
+import { SESSION_END_BUDGET, eventCodec } from "./define.js";
 
 export interface SessionEndEvent {
   readonly session: SessionInfo;
@@ -35,6 +35,8 @@ export const sessionEndPoint = {
   mode: "notification",
   toolScoped: false,
   gate: false,
+  budget: SESSION_END_BUDGET,
+  endsSession: true,
   proto: pb.Point.SESSION_END,
   pluginMethod: "sessionEnd",
   event: eventCodec<SessionEndTypes, typeof pb.SessionEndEventSchema>(

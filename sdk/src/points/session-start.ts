@@ -20,7 +20,7 @@ import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, messages, readKind } from "../schema.js";
 import type { AgentMessage, SessionInfo, SessionSource, ToolDefinitionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec } from "./define.js";
 
 export interface SessionStartEvent {
   readonly session: SessionInfo;
@@ -58,6 +58,7 @@ export const sessionStartPoint = {
   mode: "notification",
   toolScoped: false,
   gate: false,
+  budget: POINT_BUDGET,
   proto: pb.Point.SESSION_START,
   pluginMethod: "sessionStart",
   event: eventCodec<SessionStartTypes, typeof pb.SessionStartEventSchema>(

@@ -6,7 +6,7 @@ import { pass } from "../decisions.js";
 import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import { eventCodec } from "./define.js";
+import { POINT_BUDGET, eventCodec } from "./define.js";
 import type { ToolOutcomeEvent } from "./tool-events.js";
 import { callToolName, readOutcomeEvent, toOutcomeEvent } from "./tool-events.js";
 
@@ -29,6 +29,7 @@ export const toolResultPoint = {
   toolScoped: true,
   matchKey: callToolName,
   gate: false,
+  budget: POINT_BUDGET,
   proto: pb.Point.TOOL_RESULT,
   pluginMethod: "toolResult",
   event: eventCodec<ToolResultTypes, typeof pb.ToolResultEventSchema>(pb.ToolResultEventSchema, toOutcomeEvent, readOutcomeEvent),

@@ -9,7 +9,7 @@ import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
 import type { SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import { eventCodec } from "./define.js";
+import { POINT_BUDGET, eventCodec } from "./define.js";
 
 /** How a turn ended. */
 export type TurnEndOutcome = "completed" | "blocked" | "continuation_cap" | "cancelled" | "error";
@@ -47,6 +47,7 @@ export const turnEndPoint = {
   mode: "notification",
   toolScoped: false,
   gate: false,
+  budget: POINT_BUDGET,
   proto: pb.Point.TURN_END,
   pluginMethod: "turnEnd",
   event: eventCodec<TurnEndTypes, typeof pb.TurnEndEventSchema>(

@@ -11,7 +11,7 @@ import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, messages, readKind } from "../schema.js";
 import type { AgentMessage, DecisionTrace, SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, readTrace, toProtoTrace } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, needDecision, readTrace, toProtoTrace } from "./define.js";
 
 export interface TurnStoppingEvent {
   readonly session: SessionInfo;
@@ -60,6 +60,7 @@ export const turnStoppingPoint = {
   mode: "notification",
   toolScoped: false,
   gate: false,
+  budget: POINT_BUDGET,
   proto: pb.Point.TURN_STOPPING,
   pluginMethod: "turnStopping",
   event: eventCodec<TurnStoppingTypes, typeof pb.TurnStoppingEventSchema>(
