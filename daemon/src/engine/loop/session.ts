@@ -137,7 +137,7 @@ export class EngineSession {
     return message;
   }
 
-  /** Aborts the running turn (it ends "aborted" with this reason). False when no turn runs. */
+  /** Aborts the running turn (it ends "cancelled" with this reason). False when no turn runs. */
   cancel(reason = "cancelled"): boolean {
     if (this.#current === undefined) return false;
     this.#current.controller.abort(new HookdError("cancelled", reason));
@@ -161,7 +161,7 @@ export class EngineSession {
     this.#lifetime.abort(error);
     this.#current?.controller.abort(error);
     for (const followUp of this.#inbox.dropFollowUps()) {
-      followUp.settle(Object.freeze({ turn: 0, reason: "aborted", detail: `${reason}; the follow-up never ran`, steps: 0 }));
+      followUp.settle(Object.freeze({ turn: 0, reason: "cancelled", detail: `${reason}; the follow-up never ran`, steps: 0 }));
     }
     await this.whenIdle();
     await notifySessionEnd(this.#endEnv(), this.info, ending, reason, this.#turns, (message) => this.#log(message));
