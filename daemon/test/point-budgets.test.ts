@@ -5,6 +5,7 @@
 import { POINTS, POINT_TABLE, events } from "@hookd/sdk";
 import type { PointSpec } from "@hookd/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { configSchema } from "../src/config/schema.js";
 import { decide } from "../src/engine/decide.js";
 import { EventBus } from "../src/engine/events.js";
 import type { EngineEvent } from "../src/engine/events.js";
@@ -12,6 +13,7 @@ import type { Invocation } from "../src/engine/invoke.js";
 import type { Listener } from "../src/engine/listener.js";
 import { PluginRegistry } from "../src/engine/registry.js";
 import { ownBudget } from "../src/plugins/command/listener.js";
+import { evaluateLimits } from "../src/runtime/session-limits.js";
 import { deferred, listener } from "./fixtures/listeners.js";
 
 afterEach(() => {
@@ -70,5 +72,13 @@ describe("the budget a point runs under comes from its spec", () => {
 
   it("a command listener declares its own need only where its point's budget stretches", () => {
     expect(POINTS.filter((point) => ownBudget(point, 5_000).ownBudgetMs === undefined)).toEqual(POINTS.filter((point) => !POINT_TABLE[point].budget.stretches));
+  });
+
+  it("the evaluate calls read the config's budgets whole, built once per config and not on every call", () => {
+    const config = configSchema.parse({ listeners: [{ unix: "/tmp/unused.sock" }], defaults: { pointBudgetMs: 3_000, sessionEndBudgetMs: 500 } });
+    expect(evaluateLimits(config)).toEqual({ pointBudgetMs: 3_000, sessionEndBudgetMs: 500, maxSteeredContinuations: 8 });
+    expect(evaluateLimits(config)).toBe(evaluateLimits(config));
+    const reloaded = configSchema.parse({ listeners: [{ unix: "/tmp/unused.sock" }], defaults: { sessionEndBudgetMs: 700 } });
+    expect(evaluateLimits(reloaded)).toEqual({ pointBudgetMs: 10_000, sessionEndBudgetMs: 700, maxSteeredContinuations: 8 });
   });
 });

@@ -58,6 +58,7 @@ export async function openPipeline(config: Config, log: Logger, readyMs: number)
   });
   const { limits } = config;
   const budgets = configuredBudgets(config);
+  const evaluateLimits = Object.freeze({ ...budgets, maxSteeredContinuations: limits.maxSteeredContinuations });
   const store = new SessionStore(
     { maxSessions: limits.maxSessions, maxSessionsPerAgent: limits.maxSessionsPerAgent, resumeWindowMs: limits.resumeWindowMs },
     {
@@ -80,7 +81,7 @@ export async function openPipeline(config: Config, log: Logger, readyMs: number)
     // The event's own agent id is taken as it is: eval has no connection to authenticate.
     identities: new AgentIdentities([]),
     store,
-    limits: () => ({ ...budgets, maxSteeredContinuations: limits.maxSteeredContinuations }),
+    limits: () => evaluateLimits,
     admission: new Admission(() => ({ maxInflightPerAgent: limits.maxInflightPerAgent, maxInflight: limits.maxInflight })),
   });
   return { evaluate, registry: plugins.registry, records, statuses: () => plugins.statuses(), unready, close: cleanup };

@@ -38,6 +38,16 @@ export function sessionDeps(
   };
 }
 
-export function evaluateLimits(config: Config): Required<Budgets> & { readonly maxSteeredContinuations: number } {
-  return { ...configuredBudgets(config), maxSteeredContinuations: config.limits.maxSteeredContinuations };
+type EvaluateLimits = Required<Budgets> & { readonly maxSteeredContinuations: number };
+
+/** Built once per config (a reload makes a new one): every evaluate call reads them, so reading must not allocate. */
+const evaluateLimitsByConfig = new WeakMap<Config, EvaluateLimits>();
+
+export function evaluateLimits(config: Config): EvaluateLimits {
+  let limits = evaluateLimitsByConfig.get(config);
+  if (limits === undefined) {
+    limits = Object.freeze({ ...configuredBudgets(config), maxSteeredContinuations: config.limits.maxSteeredContinuations });
+    evaluateLimitsByConfig.set(config, limits);
+  }
+  return limits;
 }
