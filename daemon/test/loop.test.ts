@@ -653,7 +653,7 @@ describe("the inbox while a turn runs", () => {
 // ---- cancellation ------------------------------------------------------------------------------
 
 describe("cancellation", () => {
-  test("cancel() mid model step aborts the turn's signal; the turn ends aborted; the next prompt runs", async () => {
+  test("cancel() mid model step aborts the turn's signal; the turn ends cancelled; the next prompt runs", async () => {
     const modelCalled = deferred<AbortSignal>();
     const model = new ScriptedModel(
       (input) => {
@@ -667,8 +667,8 @@ describe("cancellation", () => {
     const signal = await modelCalled.promise;
     expect(session.cancel("user pressed stop")).toBe(true);
     expect(signal.aborted).toBe(true);
-    expect(await first).toEqual({ turn: 1, reason: "aborted", detail: "user pressed stop", steps: 1 });
-    expect(ofType("turn-ended").map((e) => [e.reason, e.detail])).toEqual([["aborted", "user pressed stop"]]);
+    expect(await first).toEqual({ turn: 1, reason: "cancelled", detail: "user pressed stop", steps: 1 });
+    expect(ofType("turn-ended").map((e) => [e.reason, e.detail])).toEqual([["cancelled", "user pressed stop"]]);
     expect(session.cancel("nothing running")).toBe(false);
     expect(await session.followUp("next")).toMatchObject({ turn: 2, reason: "completed" });
   });
@@ -699,7 +699,7 @@ describe("cancellation", () => {
     const turn = session.followUp("x");
     await entered.promise;
     session.cancel("agent disconnected");
-    expect(await turn).toEqual({ turn: 1, reason: "aborted", detail: "agent disconnected", steps: 0 });
+    expect(await turn).toEqual({ turn: 1, reason: "cancelled", detail: "agent disconnected", steps: 0 });
     expect(sawAbort).toBe(true);
     expect(model.calls).toHaveLength(0);
   });
@@ -724,7 +724,7 @@ describe("cancellation", () => {
     session.inject("injected while running");
     session.cancel("stop now");
     expect(signal.aborted).toBe(true);
-    expect(await turn).toEqual({ turn: 1, reason: "aborted", detail: "stop now", steps: 1 });
+    expect(await turn).toEqual({ turn: 1, reason: "cancelled", detail: "stop now", steps: 1 });
     // The runner hands its contexts over only as it settles, so the earlier injection comes first.
     expect(texts(session.history)).toEqual(["run it", "calling c1", "cancelled c1", "injected while running", "partial output saved"]);
     const tail = events.filter((e) => e.type === "contexts-appended" || e.type === "turn-ended").map((e) => e.type);
@@ -745,7 +745,7 @@ describe("cancellation", () => {
     await running.promise;
     session.inject("note");
     session.cancel("bye");
-    expect(await turn).toMatchObject({ reason: "aborted", detail: "bye" });
+    expect(await turn).toMatchObject({ reason: "cancelled", detail: "bye" });
     expect(session.history.map((m) => [m.source, messageText(m)])).toEqual([
       [{ kind: "user" }, "run"],
       [{ kind: "model" }, "calling c1, c2"],
@@ -767,8 +767,8 @@ describe("cancellation", () => {
     await modelCalled.promise;
     const second = session.followUp("b");
     lifetime.abort(new Error("agent disconnected"));
-    expect(await first).toMatchObject({ turn: 1, reason: "aborted", detail: expect.stringContaining("agent disconnected") as unknown });
-    expect(await second).toMatchObject({ turn: 0, reason: "aborted" });
+    expect(await first).toMatchObject({ turn: 1, reason: "cancelled", detail: expect.stringContaining("agent disconnected") as unknown });
+    expect(await second).toMatchObject({ turn: 0, reason: "cancelled" });
     await session.whenIdle();
     expect(session.closed).toBe(true);
     expect(() => session.followUp("c")).toThrow(/closed/);
@@ -833,8 +833,8 @@ describe("limits and lifecycle", () => {
     const second = session.followUp("b");
     await modelCalled.promise;
     await session.close("shutting down");
-    expect(await first).toEqual({ turn: 1, reason: "aborted", detail: "shutting down", steps: 1 });
-    expect(await second).toEqual({ turn: 0, reason: "aborted", detail: "shutting down; the follow-up never ran", steps: 0 });
+    expect(await first).toEqual({ turn: 1, reason: "cancelled", detail: "shutting down", steps: 1 });
+    expect(await second).toEqual({ turn: 0, reason: "cancelled", detail: "shutting down; the follow-up never ran", steps: 0 });
     expect(() => session.steer("x")).toThrow(/closed/);
   });
 });

@@ -113,15 +113,15 @@ describe("turn-end: how each turn ended, with its step count", () => {
     const first = session.followUp("runs");
     await started[0]?.promise;
     expect(session.cancel("the user pressed escape")).toBe(true);
-    expect(await first).toMatchObject({ turn: 1, reason: "aborted", steps: 1 });
+    expect(await first).toMatchObject({ turn: 1, reason: "cancelled", steps: 1 });
     expect(rec.turnEnds.map((e) => [e.turn, e.outcome, e.steps, e.detail])).toEqual([[1, "cancelled", 1, "the user pressed escape"]]);
 
     const second = session.followUp("hangs");
     const queued = session.followUp("never runs");
     await started[1]?.promise;
     await session.close("bye");
-    expect(await second).toMatchObject({ turn: 2, reason: "aborted" });
-    expect(await queued).toMatchObject({ turn: 0, reason: "aborted" });
+    expect(await second).toMatchObject({ turn: 2, reason: "cancelled" });
+    expect(await queued).toMatchObject({ turn: 0, reason: "cancelled" });
     expect(rec.turnEnds.map((e) => [e.turn, e.outcome])).toEqual([
       [1, "cancelled"],
       [2, "cancelled"],

@@ -242,7 +242,7 @@ describe("a hosted turn", () => {
 
     expect(settled).toEqual([
       ["first", { turn: 1, reason: "completed", detail: "", steps: 1 }],
-      ["third", { turn: 0, reason: "aborted", detail: "session closed; the follow-up never ran", steps: 0 }],
+      ["third", { turn: 0, reason: "cancelled", detail: "session closed; the follow-up never ran", steps: 0 }],
       ["second", { turn: 2, reason: "blocked", detail: "rejected by gate", steps: 1 }],
     ]);
     expect(session.problems).toEqual([]);
@@ -317,8 +317,8 @@ describe("a hosted turn", () => {
     await session.cancel("user pressed escape");
     expect(await expectFrame(daemon, "cancel")).toMatchObject({ reason: "user pressed escape" });
     await daemon.send(turnEnded(1, pb.TurnEndReason.ABORTED, "user pressed escape", 0));
-    expect(await turn).toEqual({ turn: 1, reason: "aborted", detail: "user pressed escape", steps: 0 });
-    expect(await stepAborted.promise).toMatchObject({ code: "cancelled", message: "turn 1 ended (aborted)" });
+    expect(await turn).toEqual({ turn: 1, reason: "cancelled", detail: "user pressed escape", steps: 0 });
+    expect(await stepAborted.promise).toMatchObject({ code: "cancelled", message: "turn 1 ended (cancelled)" });
 
     // The aborted step's error reply was dropped: the next frame is the steer sent after it.
     await session.steer("next time, be brief");
@@ -510,7 +510,7 @@ describe("failures and problems", () => {
 });
 
 describe("ending a session", () => {
-  test("detach ends the stream without CloseSession; a pending follow-up settles as aborted", async () => {
+  test("detach ends the stream without CloseSession; a pending follow-up settles as cancelled", async () => {
     const started = deferred();
     const { session, daemon } = await openSession(connect(), handlers({ onEvent: (event) => event.type === "turn-started" && started.resolve() }));
     const pending = session.followUp("hello");
@@ -519,7 +519,7 @@ describe("ending a session", () => {
     await started.promise;
     await session.detach();
     expect(await daemon.next()).toBeUndefined(); // no close frame: the stream just ended
-    expect(await pending).toMatchObject({ turn: 3, reason: "aborted" });
+    expect(await pending).toMatchObject({ turn: 3, reason: "cancelled" });
     expect(await session.ended).toBeUndefined();
     await expect(session.steer("late")).rejects.toMatchObject({ code: status.FAILED_PRECONDITION });
   });

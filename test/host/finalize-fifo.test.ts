@@ -233,7 +233,7 @@ describe("finalize over the hosted loop", () => {
       },
     });
     const end = agent.session.followUp("run: hold");
-    await expect(end).resolves.toMatchObject({ reason: "aborted" });
+    await expect(end).resolves.toMatchObject({ reason: "cancelled" });
     release();
     expect(countByCall(agent.finalized)).toEqual({ "call-1": 1 });
     expect(agent.finalized[0]?.candidate).toMatchObject({ isError: true, code: "cancelled" });

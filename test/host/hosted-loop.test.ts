@@ -168,7 +168,7 @@ describe("hosted loop, two agents on one daemon", () => {
     const turn = agent.prompt("run: hang");
     await waitForFile(logFile, "started call-1");
     await agent.session.detach();
-    await expect(turn).resolves.toMatchObject({ reason: "aborted" });
+    await expect(turn).resolves.toMatchObject({ reason: "cancelled" });
     await waitForFile(logFile, "cancelled call-1");
     agent.client.close();
 

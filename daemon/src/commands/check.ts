@@ -6,7 +6,8 @@
 // any problem.
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname } from "node:path";
-import { POINTS } from "@hookd/sdk";
+import { POINTS, POINT_TABLE } from "@hookd/sdk";
+import { configuredBudgets } from "../config/budgets.js";
 import { isConfigError, loadConfig, stateDir } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import type { Listener } from "../engine/listener.js";
@@ -77,8 +78,7 @@ export async function buildReport(configFile: string | undefined, probeMs: numbe
   let pool: WorkerPool | undefined;
   const context: LoadContext = {
     defaultDeadlineMs: config.defaults.deadlineMs,
-    pointBudgetMs: config.defaults.pointBudgetMs,
-    sessionEndBudgetMs: config.defaults.sessionEndBudgetMs,
+    budgets: configuredBudgets(config),
     pointBudgetIsDefault: config.defaults.pointBudgetIsDefault,
     workerPool: () => (pool ??= new WorkerPool({ size: 1 })),
     log,
@@ -124,11 +124,12 @@ function addOrder(config: Config, sources: readonly PluginSource[], report: Chec
     report.problems.push(`plugins: ${messageOf(error)}`);
     return;
   }
+  const budgets = configuredBudgets(config);
   const rows: (string | number)[][] = [];
   for (const point of POINTS) {
-    // The deadline that really applies: the point's budget cuts a longer one (shown beside it).
-    // A default point budget grows by the listener's own need (a command plugin's hooks' time).
-    const budget = (l: Listener): number => (point === "session-end" ? config.defaults.sessionEndBudgetMs : config.defaults.pointBudgetMs + registry.extraBudgetMs([l]));
+    // The deadline that really applies: the budget the point's spec names cuts a longer one
+    // (shown beside it); a default budget grows by the listener's own need, as the engine's does.
+    const budget = (l: Listener): number => budgets[POINT_TABLE[point].budget.of] + registry.extraBudgetMs([l]);
     const deadline = (l: Listener): string => (l.deadlineMs > budget(l) ? `${budget(l)}ms (budget; own ${l.deadlineMs}ms)` : `${l.deadlineMs}ms`);
     registry.listeners(point).forEach((l, i) => rows.push([point, i + 1, l.plugin, l.kind, l.priority, deadline(l), l.failurePolicy]));
     // Shadow plugins are called beside the chain and never applied, so they have no place in its order.

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { configuredBudgets } from "../config/budgets.js";
 import type { Config } from "../config/schema.js";
 import { EventBus } from "../engine/events.js";
 import type { PluginRegistry } from "../engine/registry.js";
@@ -55,7 +56,9 @@ export async function openPipeline(config: Config, log: Logger, readyMs: number)
     const record = toAuditRecord(event);
     if (record !== undefined) records.push(record);
   });
-  const { limits, defaults } = config;
+  const { limits } = config;
+  const budgets = configuredBudgets(config);
+  const evaluateLimits = Object.freeze({ ...budgets, maxSteeredContinuations: limits.maxSteeredContinuations });
   const store = new SessionStore(
     { maxSessions: limits.maxSessions, maxSessionsPerAgent: limits.maxSessionsPerAgent, resumeWindowMs: limits.resumeWindowMs },
     {
@@ -65,8 +68,7 @@ export async function openPipeline(config: Config, log: Logger, readyMs: number)
       limits: {
         maxSteeredContinuations: limits.maxSteeredContinuations,
         maxStepsPerTurn: limits.maxStepsPerTurn,
-        pointBudgetMs: defaults.pointBudgetMs,
-        sessionEndBudgetMs: defaults.sessionEndBudgetMs,
+        ...budgets,
         toolConcurrency: limits.toolConcurrency,
         approvalTimeoutMs: limits.approvalTimeoutMs,
         finalizeTimeoutMs: limits.finalizeTimeoutMs,
@@ -79,7 +81,7 @@ export async function openPipeline(config: Config, log: Logger, readyMs: number)
     // The event's own agent id is taken as it is: eval has no connection to authenticate.
     identities: new AgentIdentities([]),
     store,
-    limits: () => ({ pointBudgetMs: defaults.pointBudgetMs, sessionEndBudgetMs: defaults.sessionEndBudgetMs, maxSteeredContinuations: limits.maxSteeredContinuations }),
+    limits: () => evaluateLimits,
     admission: new Admission(() => ({ maxInflightPerAgent: limits.maxInflightPerAgent, maxInflight: limits.maxInflight })),
   });
   return { evaluate, registry: plugins.registry, records, statuses: () => plugins.statuses(), unready, close: cleanup };

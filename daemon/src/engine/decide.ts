@@ -8,7 +8,7 @@
 // environment a decided point is one span and each of its calls a child (engine/tracing.ts).
 // Knows the modes, never a point by name.
 import { POINT_TABLE, matchKeyOf, unreachable } from "@hookd/sdk";
-import type { DecisionOf, EventOf, PointName, PointSpec, PointTable, ToolCall, ToolResult } from "@hookd/sdk";
+import type { Budgets, DecisionOf, EventOf, PointName, PointSpec, PointTable, ToolCall, ToolResult } from "@hookd/sdk";
 import { freezeBuilt } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import { reasonOf } from "./decisions.js";
@@ -31,7 +31,8 @@ import { summarize } from "./tracing.js";
 import type { Traced } from "./verdict.js";
 import { LISTENER_ERROR, elapsedUs, recordDecision, traced } from "./verdict.js";
 
-export interface PointEnv {
+/** Where points are decided. Of its budgets, a point's sequential plugins together run under the one its spec names (PointSpec.budget). */
+export interface PointEnv extends Budgets {
   readonly registry: PluginRegistry;
   readonly bus: EventBus;
   readonly scope: EventScope;
@@ -40,8 +41,6 @@ export interface PointEnv {
    * call's is lazy, so a point whose plugins answer synchronously never makes its AbortSignal.
    */
   readonly signal: Cancellation;
-  /** Total time all of a point's sequential plugins may take, in milliseconds. */
-  readonly pointBudgetMs?: number;
   /** Set when tracing is on: each decided point becomes a span, its plugin calls child spans. */
   readonly trace?: DecisionTracer;
 }
@@ -105,7 +104,8 @@ function enforced<P extends PointName>(
   args: ModeArgs<P>,
   span: DecisionSpan | undefined,
 ): Promise<Decided<P>> {
-  const runOptions = (env: PointEnv, listeners: readonly Listener[]): RunOptions => optionsOf(env, listeners, span);
+  const budgetMs = env[spec.budget.of];
+  const runOptions = (env: PointEnv, listeners: readonly Listener[]): RunOptions => optionsOf(env, budgetMs, listeners, span);
   const mode = spec.mode;
   switch (mode) {
     case "waterfall":
@@ -137,11 +137,11 @@ function enforced<P extends PointName>(
 
 const NO_ANSWERS: NotificationOutcome<never> = Object.freeze({ answers: [], errors: [] });
 
-function optionsOf(env: PointEnv, listeners: readonly Listener[], span: DecisionSpan | undefined): RunOptions {
+function optionsOf(env: PointEnv, budgetMs: number | undefined, listeners: readonly Listener[], span: DecisionSpan | undefined): RunOptions {
   return {
     signal: env.signal,
     ...(span === undefined ? {} : { trace: span }),
-    ...(env.pointBudgetMs === undefined ? {} : { budgetEnd: performance.now() + env.pointBudgetMs + env.registry.extraBudgetMs(listeners) }),
+    ...(budgetMs === undefined ? {} : { budgetEnd: performance.now() + budgetMs + env.registry.extraBudgetMs(listeners) }),
     onInvocation: (invocation) => env.bus.emit({ type: "invocation", scope: env.scope, invocation }),
   };
 }

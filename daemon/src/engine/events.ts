@@ -1,10 +1,8 @@
 // The engine's event stream: what happened, in order, for the audit log, metrics and the hosted
 // loop's stream to consume. Observers are called synchronously and must not throw (a throwing
 // observer is contained and reported once to the engine's logger).
-import type { AgentMessage, DecisionTrace, PointName, ToolCall, ToolResult } from "@hookd/sdk";
+import type { AgentMessage, DecisionTrace, PointName, ToolCall, ToolResult, TurnEndOutcome } from "@hookd/sdk";
 import type { Invocation } from "./invoke.js";
-
-export type TurnEndReason = "completed" | "blocked" | "error" | "aborted" | "continuation_cap";
 
 /** Where in a session an event happened. */
 export interface EventScope {
@@ -65,7 +63,7 @@ export type EngineEvent =
   /** A call's final result, after every phase, in model order; `trace` says who decided whether it could run. */
   | { readonly type: "call-settled"; readonly scope: EventScope; readonly call: ToolCall; readonly result: ToolResult; readonly trace?: DecisionTrace }
   | { readonly type: "contexts-appended"; readonly scope: EventScope; readonly messages: readonly AgentMessage[] }
-  | { readonly type: "turn-ended"; readonly scope: EventScope; readonly reason: TurnEndReason; readonly detail: string; readonly steps: number };
+  | { readonly type: "turn-ended"; readonly scope: EventScope; readonly reason: TurnEndOutcome; readonly detail: string; readonly steps: number };
 
 export type EngineObserver = (event: EngineEvent) => void;
 

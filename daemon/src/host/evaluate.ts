@@ -5,7 +5,7 @@
 // is total: a plugin's own error becomes the point's refusal (deny, reject, block) with the failure named in the trace.
 import type { Message } from "@bufbuild/protobuf";
 import { EVALUATED_POINTS, EVALUATE_TABLE, matchKeyOf } from "@hookd/sdk";
-import type { EvaluateSpec, EvaluatedPoint, EvaluationOf, SessionInfo } from "@hookd/sdk";
+import type { Budgets, EvaluateSpec, EvaluatedPoint, EvaluationOf, SessionInfo } from "@hookd/sdk";
 import type { Cancellation, ProtoEvent, ServerCallInfo } from "@hookd/sdk/internal";
 import type { EventBus, EventScope } from "../engine/events.js";
 import type { EventOf } from "../engine/listener.js";
@@ -26,7 +26,8 @@ export interface EvaluateDeps {
   readonly bus: EventBus;
   readonly identities: AgentIdentities;
   readonly store: SessionStore;
-  readonly limits: () => { readonly pointBudgetMs: number; readonly sessionEndBudgetMs: number; readonly maxSteeredContinuations: number };
+  /** The config's budgets (each point runs under the one its spec names) and the steering cap. */
+  readonly limits: () => Required<Budgets> & { readonly maxSteeredContinuations: number };
   /** The per-agent and daemon-wide in-flight caps every evaluate call passes. */
   readonly admission: Admission;
   readonly tracing?: Tracing; // set when `tracing.otlp` is configured
@@ -134,8 +135,8 @@ export class EvaluateService {
       registry: this.#deps.registry(),
       bus: options.bus ?? this.#deps.bus,
       signal: options.signal,
-      // Bounded like the hosted loop's: session-end runs under the session-end budget, not the general point budget.
-      pointBudgetMs: point === "session-end" ? limits.sessionEndBudgetMs : limits.pointBudgetMs,
+      pointBudgetMs: limits.pointBudgetMs,
+      sessionEndBudgetMs: limits.sessionEndBudgetMs,
       scope: scopeOf(event),
       ...(this.#deps.tracing === undefined ? {} : { trace: this.#deps.tracing.under(options.trace) }),
     };

@@ -73,7 +73,15 @@ export class HostedSession {
       lookup ??= toolLookup(tools.map((tool) => this.#toolSpec(tool)));
       const outcome = await runToolBatch(
         {
-          env: { registry: deps.registry(), bus: this.#bus, signal: ctx.signal, pointBudgetMs: deps.limits.pointBudgetMs, scope: this.#scope(ctx.turn, ctx.step), trace: this.#tracer },
+          env: {
+            registry: deps.registry(),
+            bus: this.#bus,
+            signal: ctx.signal,
+            pointBudgetMs: deps.limits.pointBudgetMs,
+            sessionEndBudgetMs: deps.limits.sessionEndBudgetMs,
+            scope: this.#scope(ctx.turn, ctx.step),
+            trace: this.#tracer,
+          },
           session: ctx.session,
           tools: lookup,
           dispatch: (call, signal) => this.#dispatch(call, signal),

@@ -3,10 +3,10 @@
 // each call attached to its result. Owns the frame shapes of events; requests and replies are
 // hosted-session.ts's.
 import type { create } from "@bufbuild/protobuf";
-import { toProtoTrace } from "@hookd/sdk";
+import { toProtoTrace, turnEndedReasons } from "@hookd/sdk";
 import { toProtoMessage, toProtoToolCall, toProtoToolResult } from "@hookd/sdk/internal";
-import { pb } from "@hookd/sdk/internal";
-import type { EngineEvent, TurnEndReason } from "../engine/events.js";
+import type { pb } from "@hookd/sdk/internal";
+import type { EngineEvent } from "../engine/events.js";
 
 type SessionResponseInit = Parameters<typeof create<typeof pb.SessionResponseSchema>>[1];
 type Frame = NonNullable<SessionResponseInit>["frame"];
@@ -15,14 +15,6 @@ type Frame = NonNullable<SessionResponseInit>["frame"];
 export interface AgentStream {
   send(frame: Frame): void;
 }
-
-const END_REASON: Record<TurnEndReason, pb.TurnEndReason> = {
-  completed: pb.TurnEndReason.COMPLETED,
-  blocked: pb.TurnEndReason.BLOCKED,
-  error: pb.TurnEndReason.ERROR,
-  aborted: pb.TurnEndReason.ABORTED,
-  continuation_cap: pb.TurnEndReason.CONTINUATION_CAP,
-};
 
 export class SessionRelay {
   /** Turns engine events into frames for the agent. */
@@ -45,7 +37,7 @@ export class SessionRelay {
       case "turn-ended":
         stream?.send({
           case: "turnEnded",
-          value: { turn: event.scope.turn, reason: END_REASON[event.reason], detail: event.detail, steps: event.steps },
+          value: { turn: event.scope.turn, reason: turnEndedReasons.toProto(event.reason), detail: event.detail, steps: event.steps },
         });
         return;
       case "invocation":

@@ -21,8 +21,8 @@ import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
-import { HookdError } from "@hookd/sdk";
-import type { SessionInfo } from "@hookd/sdk";
+import { HookdError, POINT_TABLE } from "@hookd/sdk";
+import type { PointSpec, SessionInfo } from "@hookd/sdk";
 import { LazyAbort, fieldError, httpStatusOf } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import type { SessionFacts } from "../engine/session-facts.js";
@@ -177,7 +177,7 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
       decideRequest = (signal) => answerGeminiHook(traced, request, signal);
     } else {
       const request = readHookRequest(text, { agentId, dialect, ...expected, steeredContinuations });
-      told = { session: request.session, passThrough: request.passThrough, ends: request.point === "session-end" };
+      told = { session: request.session, passThrough: request.passThrough, ends: (POINT_TABLE[request.point] as PointSpec).endsSession === true };
       decideRequest = (signal) => {
         log.debug("hook request", { event: request.event, dialect, sessionId: request.session.sessionId, agentId, ...request.passThrough });
         return answerHook(traced === evaluate ? deps : { ...deps, evaluate: traced }, request, dialect, signal);

@@ -4,6 +4,7 @@
 // Each kind builds its source in its own folder; this file only dispatches.
 import { join } from "node:path";
 import { HookdError } from "@hookd/sdk";
+import type { Budgets } from "@hookd/sdk";
 import { runtimeDir } from "../config/load.js";
 import type { PluginConfig } from "../config/schema.js";
 import type { SessionFacts } from "../engine/session-facts.js";
@@ -23,9 +24,8 @@ import { workerSource } from "./worker/source.js";
 
 export interface LoadContext {
   readonly defaultDeadlineMs: number;
-  /** The point budgets in force (config `defaults`): command hooks they would cut short are warned about. */
-  readonly pointBudgetMs?: number;
-  readonly sessionEndBudgetMs?: number;
+  /** The budgets in force (config `defaults`): command hooks they would cut short are warned about. */
+  readonly budgets?: Budgets;
   /** The config leaves the point budget to its default: command hooks then stretch it (never cut by it). */
   readonly pointBudgetIsDefault?: boolean;
   /** Created on first use: only configs with worker plugins pay for a pool. */
@@ -99,8 +99,7 @@ export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Pr
 /** The budgets a command plugin's hooks run under, to warn about those they cut. */
 function budgetsOf(context: LoadContext): PointBudgets {
   return {
-    ...(context.pointBudgetMs === undefined ? {} : { pointBudgetMs: context.pointBudgetMs }),
-    ...(context.sessionEndBudgetMs === undefined ? {} : { sessionEndBudgetMs: context.sessionEndBudgetMs }),
+    ...context.budgets,
     ...(context.pointBudgetIsDefault === true ? { stretch: true } : {}),
   };
 }

@@ -10,6 +10,7 @@
 // daemon applies the rest of a reload (runtime/daemon.ts).
 import { isDeepStrictEqual } from "node:util";
 import { runtimeDir } from "../config/load.js";
+import { configuredBudgets } from "../config/budgets.js";
 import type { Config, PluginConfig } from "../config/schema.js";
 import type { Listener, ListenerMode } from "../engine/listener.js";
 import { PluginRegistry } from "../engine/registry.js";
@@ -215,8 +216,7 @@ export class PluginSet {
     const { log, pluginSocketDir, daemonVersion } = this.#options;
     return {
       defaultDeadlineMs: config.defaults.deadlineMs,
-      pointBudgetMs: config.defaults.pointBudgetMs,
-      sessionEndBudgetMs: config.defaults.sessionEndBudgetMs,
+      budgets: configuredBudgets(config),
       pointBudgetIsDefault: config.defaults.pointBudgetIsDefault,
       workerPool: () => (this.#pool ??= new WorkerPool({ size: config.workers.size, onError: (error) => log.error("worker pool error", { error }) })),
       log,

@@ -1,6 +1,8 @@
 // What the session store, every hosted session and the evaluate calls take from the config: the
 // store's caps and the loop's and points' limits. Read again on each reload (the store and new
 // sessions take the new values).
+import type { Budgets } from "@hookd/sdk";
+import { configuredBudgets } from "../config/budgets.js";
 import type { Config } from "../config/schema.js";
 import type { EventBus } from "../engine/events.js";
 import type { PluginRegistry } from "../engine/registry.js";
@@ -28,8 +30,7 @@ export function sessionDeps(
     limits: {
       maxSteeredContinuations: config.limits.maxSteeredContinuations,
       maxStepsPerTurn: config.limits.maxStepsPerTurn,
-      pointBudgetMs: config.defaults.pointBudgetMs,
-      sessionEndBudgetMs: config.defaults.sessionEndBudgetMs,
+      ...configuredBudgets(config),
       toolConcurrency: config.limits.toolConcurrency,
       approvalTimeoutMs: config.limits.approvalTimeoutMs,
       finalizeTimeoutMs: config.limits.finalizeTimeoutMs,
@@ -37,6 +38,16 @@ export function sessionDeps(
   };
 }
 
-export function evaluateLimits(config: Config): { readonly pointBudgetMs: number; readonly sessionEndBudgetMs: number; readonly maxSteeredContinuations: number } {
-  return { pointBudgetMs: config.defaults.pointBudgetMs, sessionEndBudgetMs: config.defaults.sessionEndBudgetMs, maxSteeredContinuations: config.limits.maxSteeredContinuations };
+type EvaluateLimits = Required<Budgets> & { readonly maxSteeredContinuations: number };
+
+/** Built once per config (a reload makes a new one): every evaluate call reads them, so reading must not allocate. */
+const evaluateLimitsByConfig = new WeakMap<Config, EvaluateLimits>();
+
+export function evaluateLimits(config: Config): EvaluateLimits {
+  let limits = evaluateLimitsByConfig.get(config);
+  if (limits === undefined) {
+    limits = Object.freeze({ ...configuredBudgets(config), maxSteeredContinuations: config.limits.maxSteeredContinuations });
+    evaluateLimitsByConfig.set(config, limits);
+  }
+  return limits;
 }

@@ -11,8 +11,9 @@ import { fromProtoContentBlock, readMessages, readToolCall, readToolResult, toPr
 import { StatusError } from "../grpc/status.js";
 import * as pb from "../proto.js";
 import { readTrace } from "../points/define.js";
+import { turnEndedReasons } from "../points/turn-end.js";
 import type { AgentMessage, ContentBlock, DecisionTrace, ToolCall, ToolResult } from "../types.js";
-import type { CloseReason, OpenSessionOptions, PromptContent, SessionOpenedInfo, TurnEnd, TurnEndReason } from "./types.js";
+import type { CloseReason, OpenSessionOptions, PromptContent, SessionOpenedInfo, TurnEnd } from "./types.js";
 
 export type RequestFrame = MessageInitShape<typeof pb.SessionRequestSchema>;
 
@@ -92,23 +93,15 @@ export function readToolResultNotice(message: pb.ToolResultNotice): Result<{ cal
   }));
 }
 
-const REASONS: Readonly<Record<number, TurnEndReason>> = {
-  [pb.TurnEndReason.COMPLETED]: "completed",
-  [pb.TurnEndReason.BLOCKED]: "blocked",
-  [pb.TurnEndReason.ERROR]: "error",
-  [pb.TurnEndReason.ABORTED]: "aborted",
-  [pb.TurnEndReason.CONTINUATION_CAP]: "continuation_cap",
-};
-
 /**
  * An unspecified or unknown reason still ends the turn (its follow-up must settle): it reads as
  * "error" with the detail saying so, and `problem` says what was wrong.
  */
 export function readTurnEnded(message: pb.TurnEnded): { end: TurnEnd; problem?: string } {
-  const reason = REASONS[message.reason];
-  const end = { turn: message.turn, reason: reason ?? "error", detail: message.detail, steps: message.steps };
-  if (reason !== undefined) return { end: Object.freeze(end) };
-  const problem = `turn_ended.reason: ${message.reason === pb.TurnEndReason.UNSPECIFIED ? "unspecified" : `unknown value ${message.reason}`}`;
+  const read = decode("invalid_argument", "turn_ended.reason", () => turnEndedReasons.read(message.reason, "turn_ended.reason"));
+  const end = { turn: message.turn, reason: read.ok ? read.value : "error", detail: message.detail, steps: message.steps };
+  if (read.ok) return { end: Object.freeze(end) };
+  const problem = read.error.message;
   return { end: Object.freeze({ ...end, detail: end.detail === "" ? problem : end.detail }), problem };
 }
 

@@ -130,7 +130,7 @@ export class Session implements HostedSession {
     for (const followUp of pending) {
       if (failure === undefined && how !== "open") {
         // The agent ended it: the turn is aborted, as the daemon does when an agent leaves.
-        followUp.resolve(Object.freeze({ turn: followUp.turn ?? 0, reason: "aborted", detail: `${why} before this turn ended`, steps: 0 }));
+        followUp.resolve(Object.freeze({ turn: followUp.turn ?? 0, reason: "cancelled", detail: `${why} before this turn ended`, steps: 0 }));
       } else {
         followUp.reject(lost);
       }

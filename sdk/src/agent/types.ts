@@ -3,6 +3,7 @@
 // Types only; the behaviour lives in session.ts, handlers.ts and evaluate.ts.
 import type { ChannelCredentials, ChannelOptions } from "@grpc/grpc-js";
 import type { StatusError } from "../grpc/status.js";
+import type { TurnEndOutcome } from "../points/turn-end.js";
 import type { AgentMessage, ContentBlock, DecisionTrace, ToolCall, ToolDefinitionInfo, ToolResult } from "../types.js";
 
 export interface ConnectOptions {
@@ -161,12 +162,13 @@ export interface AgentHandlers {
   readonly onEvent?: (event: SessionEvent) => void;
 }
 
-export type TurnEndReason = "completed" | "blocked" | "error" | "aborted" | "continuation_cap";
+/** @deprecated The turn-end point's `TurnEndOutcome`, the one vocabulary of turn ends (a cancelled turn was "aborted" before). */
+export type TurnEndReason = TurnEndOutcome;
 
 export interface TurnEnd {
   /** 0 for a follow-up that never ran (the session closed first). */
   readonly turn: number;
-  readonly reason: TurnEndReason;
+  readonly reason: TurnEndOutcome;
   /** The reject reason, the error text, the cancel reason or the cap; "" when completed. */
   readonly detail: string;
   readonly steps: number;
@@ -237,7 +239,7 @@ export interface HostedSession {
   steer(content: PromptContent): Promise<void>;
   /** Context for the running turn's next step. Resolves once sent. */
   inject(content: PromptContent): Promise<void>;
-  /** Cancels the running turn (it ends "aborted"). Resolves once sent. */
+  /** Cancels the running turn (it ends "cancelled"). Resolves once sent. */
   cancel(reason?: string): Promise<void>;
   /**
    * Sends CloseSession with `reason` (default "closed"; the session cannot be resumed),

@@ -12,7 +12,7 @@ import type { JsonValue } from "../json.js";
 import * as pb from "../proto.js";
 import type { SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import { eventCodec, protoFacts } from "./define.js";
+import { POINT_BUDGET, eventCodec, protoFacts } from "./define.js";
 import { fieldError } from "../errors.js";
 
 /** The hook dialect of the agent that sent an event. */
@@ -47,6 +47,7 @@ const dialects = enumMap<AgentDialect, pb.AgentDialect>({
 
 export const agentEventPoint = {
   ...protoFacts("agent-event"),
+  budget: POINT_BUDGET,
   pluginMethod: "agentEvent",
   // Subscriptions name the events they want, with the same whole-name globs tools use.
   matchKey: (event) => event.eventName,

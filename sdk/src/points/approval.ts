@@ -13,7 +13,7 @@ import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, needsReason, readKind } from "../schema.js";
 import type { DecisionTrace, SessionInfo, ToolCall } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, protoFacts, readTrace, toProtoTrace } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, needDecision, protoFacts, readTrace, toProtoTrace } from "./define.js";
 import type { RejectDecision } from "./pre-step.js";
 import { reject } from "./pre-step.js";
 import { callToolName } from "./tool-events.js";
@@ -66,6 +66,7 @@ const KINDS = {
 export const approvalPoint = {
   ...protoFacts("approval"),
   matchKey: callToolName,
+  budget: POINT_BUDGET,
   pluginMethod: "approve",
   event: eventCodec<ApprovalTypes, typeof pb.ApprovalEventSchema>(
     pb.ApprovalEventSchema,

@@ -1,6 +1,6 @@
 // The shape every point file fills in: one `PointSpec` states a point's whole rule (mode,
-// tool scope, gate, proto codecs, RPC methods, how untyped answers are read, the default and the
-// fail-closed answer). Mechanisms (runners, validation, conversion, RPC tables) read these specs
+// tool scope, gate, budget, proto codecs, RPC methods, how untyped answers are read, the default
+// and the fail-closed answer). Mechanisms (runners, validation, conversion, RPC tables) read these specs
 // through the table in index.ts and never name a point themselves.
 import type { DescMessage, Message, MessageInitShape } from "@bufbuild/protobuf";
 import { create } from "@bufbuild/protobuf";
@@ -86,6 +86,25 @@ export interface EvaluateSpec<Event, Options, Evaluation, M extends EvaluateMeth
   toResponse(evaluation: Evaluation): Record<string, unknown>;
 }
 
+/** The daemon's budgets (its config `defaults`) a point can run under, by their config names. */
+export type BudgetName = "pointBudgetMs" | "sessionEndBudgetMs";
+/** The daemon's budgets in milliseconds, as one value a point's `budget` indexes; absent: unbudgeted. */
+export type Budgets = { readonly [B in BudgetName]?: number };
+
+/**
+ * The budget bounding all of a point's plugins together. `stretches`: while the config leaves
+ * the budget to its default, a listener's own need (a command hook's timeout) stretches it.
+ */
+export interface PointBudget {
+  readonly of: BudgetName;
+  readonly stretches: boolean;
+}
+
+/** The point budget: most points run under it. */
+export const POINT_BUDGET: PointBudget = Object.freeze({ of: "pointBudgetMs", stretches: true });
+/** session-end's own budget: a daemon stop ends every open session under it, so nothing stretches it. */
+export const SESSION_END_BUDGET: PointBudget = Object.freeze({ of: "sessionEndBudgetMs", stretches: false });
+
 export interface PointSpec<N extends string = string, T extends PointShape = PointShape> {
   // name, proto, mode, toolScoped and gate come from the proto (`protoFacts`), never written here.
   readonly name: N;
@@ -99,6 +118,9 @@ export interface PointSpec<N extends string = string, T extends PointShape = Poi
   matchKey?(event: T["event"]): string;
   /** A failing plugin refuses by default (fail-closed); otherwise it is passed over (fail-open). */
   readonly gate: boolean;
+  readonly budget: PointBudget;
+  /** Set on the point that fires once the session is over: what the daemon keeps of the session may go. */
+  readonly endsSession?: true;
   readonly proto: pb.Point;
   readonly pluginMethod: PluginMethod;
   readonly event: EventCodec<T>;

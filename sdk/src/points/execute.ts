@@ -12,7 +12,7 @@ import { PASS_SCHEMA, describe, parse, readToolResult } from "../schema.js";
 import type { ToolResult } from "../types.js";
 import { failureResult } from "../types.js";
 import type { OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, protoFacts } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, protoFacts } from "./define.js";
 import type { ToolCallEvent } from "./tool-events.js";
 import { callToolName, readCallEvent, toCallEvent } from "./tool-events.js";
 import { fieldError } from "../errors.js";
@@ -33,6 +33,7 @@ export interface ExecuteTypes {
 export const executePoint = {
   ...protoFacts("execute"),
   matchKey: callToolName,
+  budget: POINT_BUDGET,
   pluginMethod: "execute",
   event: eventCodec<ExecuteTypes, typeof pb.ExecuteEventSchema>(pb.ExecuteEventSchema, toCallEvent, readCallEvent),
   decision: decisionCodec<ExecuteTypes>(

@@ -7,7 +7,7 @@ import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
 import { kind, readKind } from "../schema.js";
 import type { OneofInit, PointSpec } from "./define.js";
-import { decisionCodec, eventCodec, protoFacts } from "./define.js";
+import { POINT_BUDGET, decisionCodec, eventCodec, protoFacts } from "./define.js";
 import type { DenyDecision } from "./deny.js";
 import { DENY_SCHEMA, deny } from "./deny.js";
 import type { ToolCallEvent } from "./tool-events.js";
@@ -39,6 +39,7 @@ const KINDS = { abstain: z.strictObject({ kind: kind("abstain") }), deny: DENY_S
 export const guardPoint = {
   ...protoFacts("guard"),
   matchKey: callToolName,
+  budget: POINT_BUDGET,
   pluginMethod: "guard",
   event: eventCodec<GuardTypes, typeof pb.GuardEventSchema>(pb.GuardEventSchema, toCallEvent, readCallEvent),
   decision: decisionCodec<GuardTypes>(

@@ -45,7 +45,7 @@ export * from "./turn-end.js";
 export * from "./session-end.js";
 export * from "./agent-event.js";
 export type { ToolCallEvent, ToolOutcomeEvent } from "./tool-events.js";
-export type { EvaluateOptions, EvaluateSpec, PointMode, PointSpec, PointShape } from "./define.js";
+export type { BudgetName, Budgets, EvaluateOptions, EvaluateSpec, PointBudget, PointMode, PointSpec, PointShape } from "./define.js";
 export { readTrace, toProtoTrace } from "./define.js";
 
 /** The types of each point. */

@@ -16,7 +16,7 @@ import * as pb from "../proto.js";
 import { PASS_SCHEMA, contentBlock, contexts, kind, messages, parse, readKind } from "../schema.js";
 import type { AgentMessage, ContentBlock, DecisionTrace, ToolResult } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, protoFacts, readTrace, toProtoTrace } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, needDecision, protoFacts, readTrace, toProtoTrace } from "./define.js";
 import type { ToolOutcomeEvent } from "./tool-events.js";
 import { callToolName, readOutcomeEvent, toOutcomeEvent } from "./tool-events.js";
 
@@ -123,6 +123,7 @@ function readAccept(message: pb.Accept, path: string): AcceptDecision {
 export const postToolPoint = {
   ...protoFacts("post-tool"),
   matchKey: callToolName,
+  budget: POINT_BUDGET,
   pluginMethod: "postTool",
   event: eventCodec<PostToolTypes, typeof pb.PostToolEventSchema>(pb.PostToolEventSchema, toOutcomeEvent, readOutcomeEvent),
   decision: decisionCodec<PostToolTypes>(

@@ -12,7 +12,7 @@ import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, messages, needsReason, readKind } from "../schema.js";
 import type { AgentMessage, DecisionTrace, SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, protoFacts, readTrace, toProtoTrace } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, needDecision, protoFacts, readTrace, toProtoTrace } from "./define.js";
 
 export interface PreStepEvent {
   readonly session: SessionInfo;
@@ -59,6 +59,7 @@ const KINDS = {
 
 export const preStepPoint = {
   ...protoFacts("pre-step"),
+  budget: POINT_BUDGET,
   pluginMethod: "preStep",
   event: eventCodec<PreStepTypes, typeof pb.PreStepEventSchema>(
     pb.PreStepEventSchema,

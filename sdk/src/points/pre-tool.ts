@@ -10,7 +10,7 @@ import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, needsReason, readKind } from "../schema.js";
 import type { DecisionTrace } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, protoFacts, readTrace, toProtoTrace } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, needDecision, protoFacts, readTrace, toProtoTrace } from "./define.js";
 import type { DenyDecision } from "./deny.js";
 import { DENY_SCHEMA, deny } from "./deny.js";
 import type { ToolCallEvent } from "./tool-events.js";
@@ -60,6 +60,7 @@ const KINDS = {
 export const preToolPoint = {
   ...protoFacts("pre-tool"),
   matchKey: callToolName,
+  budget: POINT_BUDGET,
   pluginMethod: "preTool",
   event: eventCodec<PreToolTypes, typeof pb.PreToolEventSchema>(pb.PreToolEventSchema, toCallEvent, readCallEvent),
   decision: decisionCodec<PreToolTypes>(

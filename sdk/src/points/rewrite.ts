@@ -21,7 +21,7 @@ import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, readKind } from "../schema.js";
 import type { DecisionTrace, ToolCall } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, protoFacts, readTrace, toProtoTrace } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, protoFacts, readTrace, toProtoTrace } from "./define.js";
 import type { DenyDecision } from "./deny.js";
 import { deny } from "./deny.js";
 import type { ToolCallEvent } from "./tool-events.js";
@@ -119,6 +119,7 @@ function applyRewrite(event: RewriteEvent, decision: RewriteDecision | DenyDecis
 export const rewritePoint = {
   ...protoFacts("rewrite"),
   matchKey: callToolName,
+  budget: POINT_BUDGET,
   pluginMethod: "rewrite",
   event: eventCodec<RewriteTypes, typeof pb.RewriteEventSchema>(pb.RewriteEventSchema, toCallEvent, readCallEvent),
   decision: decisionCodec<RewriteTypes>(

@@ -9,7 +9,7 @@ import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
 import type { SessionEndReason, SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import { eventCodec, protoFacts } from "./define.js";
+import { SESSION_END_BUDGET, eventCodec, protoFacts } from "./define.js";
 
 export interface SessionEndEvent {
   readonly session: SessionInfo;
@@ -32,6 +32,8 @@ export interface SessionEndTypes {
 
 export const sessionEndPoint = {
   ...protoFacts("session-end"),
+  budget: SESSION_END_BUDGET,
+  endsSession: true,
   pluginMethod: "sessionEnd",
   event: eventCodec<SessionEndTypes, typeof pb.SessionEndEventSchema>(
     pb.SessionEndEventSchema,

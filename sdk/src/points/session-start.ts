@@ -20,7 +20,7 @@ import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, messages, readKind } from "../schema.js";
 import type { AgentMessage, SessionInfo, SessionSource, ToolDefinitionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, protoFacts } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, protoFacts } from "./define.js";
 
 export interface SessionStartEvent {
   readonly session: SessionInfo;
@@ -55,6 +55,7 @@ const KINDS = { inject: z.strictObject({ kind: kind("inject"), messages }), pass
 
 export const sessionStartPoint = {
   ...protoFacts("session-start"),
+  budget: POINT_BUDGET,
   pluginMethod: "sessionStart",
   event: eventCodec<SessionStartTypes, typeof pb.SessionStartEventSchema>(
     pb.SessionStartEventSchema,

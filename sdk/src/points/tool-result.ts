@@ -6,7 +6,7 @@ import { pass } from "../decisions.js";
 import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import { eventCodec, protoFacts } from "./define.js";
+import { POINT_BUDGET, eventCodec, protoFacts } from "./define.js";
 import type { ToolOutcomeEvent } from "./tool-events.js";
 import { callToolName, readOutcomeEvent, toOutcomeEvent } from "./tool-events.js";
 
@@ -26,6 +26,7 @@ export interface ToolResultTypes {
 export const toolResultPoint = {
   ...protoFacts("tool-result"),
   matchKey: callToolName,
+  budget: POINT_BUDGET,
   pluginMethod: "toolResult",
   event: eventCodec<ToolResultTypes, typeof pb.ToolResultEventSchema>(pb.ToolResultEventSchema, toOutcomeEvent, readOutcomeEvent),
   decision: undefined,

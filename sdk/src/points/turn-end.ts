@@ -1,6 +1,8 @@
 // turn-end: a notification after each turn, with how it ended (completed, blocked by pre-step,
 // stopped at the continuation cap, cancelled, error) and how many steps it ran. Observers answer
-// nothing and their failures are contained. A follow-up that never ran is not a turn.
+// nothing and their failures are contained. A follow-up that never ran is not a turn. How a turn
+// ends has one vocabulary, declared here: the engine, this point, the session stream and the
+// agent SDK all use it.
 import { enumMap } from "../convert/result.js";
 import { readSessionInfo, toProtoSessionInfo } from "../convert/values.js";
 import type { Pass } from "../decisions.js";
@@ -9,9 +11,9 @@ import type { Awaitable, HandlerContext } from "../handler.js";
 import * as pb from "../proto.js";
 import type { SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
-import { eventCodec, protoFacts } from "./define.js";
+import { POINT_BUDGET, eventCodec, protoFacts } from "./define.js";
 
-/** How a turn ended. */
+/** How a turn ended: the turn-end event's outcome, the engine's and the agent SDK's turn end reason. */
 export type TurnEndOutcome = "completed" | "blocked" | "continuation_cap" | "cancelled" | "error";
 
 export interface TurnEndEvent {
@@ -42,8 +44,21 @@ const outcomes = enumMap<TurnEndOutcome, pb.TurnEndOutcome>({
   error: pb.TurnEndOutcome.ERROR,
 });
 
+/**
+ * The same outcomes on a hosted session's turn_ended frame (host.proto TurnEndReason), which was
+ * released with other numbers and names `cancelled` ABORTED.
+ */
+export const turnEndedReasons = enumMap<TurnEndOutcome, pb.TurnEndReason>({
+  completed: pb.TurnEndReason.COMPLETED,
+  blocked: pb.TurnEndReason.BLOCKED,
+  continuation_cap: pb.TurnEndReason.CONTINUATION_CAP,
+  cancelled: pb.TurnEndReason.ABORTED,
+  error: pb.TurnEndReason.ERROR,
+});
+
 export const turnEndPoint = {
   ...protoFacts("turn-end"),
+  budget: POINT_BUDGET,
   pluginMethod: "turnEnd",
   event: eventCodec<TurnEndTypes, typeof pb.TurnEndEventSchema>(
     pb.TurnEndEventSchema,

@@ -11,7 +11,7 @@ import * as pb from "../proto.js";
 import { PASS_SCHEMA, kind, messages, readKind } from "../schema.js";
 import type { AgentMessage, DecisionTrace, SessionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
-import { PASS_ONEOF, decisionCodec, eventCodec, needDecision, protoFacts, readTrace, toProtoTrace } from "./define.js";
+import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, needDecision, protoFacts, readTrace, toProtoTrace } from "./define.js";
 
 export interface TurnStoppingEvent {
   readonly session: SessionInfo;
@@ -57,6 +57,7 @@ const KINDS = {
 
 export const turnStoppingPoint = {
   ...protoFacts("turn-stopping"),
+  budget: POINT_BUDGET,
   pluginMethod: "turnStopping",
   event: eventCodec<TurnStoppingTypes, typeof pb.TurnStoppingEventSchema>(
     pb.TurnStoppingEventSchema,

@@ -2,30 +2,16 @@
 // its steps) and session-end once the session is over (why, how many turns). Both are contained:
 // a failing observer is logged and changes nothing. Their environment is the caller's: these
 // points run after the turn's or the session's own signal was aborted, so they get a fresh one.
-import type { SessionEndReason, SessionInfo, TurnEndOutcome } from "@hookd/sdk";
-import type { TurnEndReason } from "../events.js";
+import type { SessionEndReason, SessionInfo } from "@hookd/sdk";
 import { decide } from "../decide.js";
 import type { PointEnv } from "../decide.js";
 import type { TurnOutcome } from "./types.js";
-
-/** The loop's end reasons as turn-end outcomes: an aborted turn was cancelled. */
-const OUTCOMES: Readonly<Record<TurnEndReason, TurnEndOutcome>> = Object.freeze({
-  completed: "completed",
-  blocked: "blocked",
-  continuation_cap: "continuation_cap",
-  aborted: "cancelled",
-  error: "error",
-});
-
-export function turnEndOutcome(reason: TurnEndReason): TurnEndOutcome {
-  return OUTCOMES[reason];
-}
 
 type Log = (message: string) => void;
 
 /** Fires turn-end for a turn that ran (turn >= 1). Never rejects. */
 export async function notifyTurnEnd(env: PointEnv, session: SessionInfo, ended: TurnOutcome, log: Log): Promise<void> {
-  const event = { session, turn: ended.turn, outcome: turnEndOutcome(ended.reason), detail: ended.detail, steps: ended.steps };
+  const event = { session, turn: ended.turn, outcome: ended.reason, detail: ended.detail, steps: ended.steps };
   await contained(log, `session ${session.sessionId}: turn-end`, () => decide(env, "turn-end", event));
 }
 

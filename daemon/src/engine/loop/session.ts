@@ -4,7 +4,7 @@
 import { HookdError, deepFreeze, isDeeplyFrozen } from "@hookd/sdk";
 import { LazyAbort } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
-import type { AgentMessage, MessageSource, SessionEndReason, SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
+import type { AgentMessage, Budgets, MessageSource, SessionEndReason, SessionInfo, SessionSource, ToolDefinitionInfo } from "@hookd/sdk";
 import type { EventBus } from "../events.js";
 import { decide } from "../decide.js";
 import type { PointEnv } from "../decide.js";
@@ -137,7 +137,7 @@ export class EngineSession {
     return message;
   }
 
-  /** Aborts the running turn (it ends "aborted" with this reason). False when no turn runs. */
+  /** Aborts the running turn (it ends "cancelled" with this reason). False when no turn runs. */
   cancel(reason = "cancelled"): boolean {
     if (this.#current === undefined) return false;
     this.#current.controller.abort(new HookdError("cancelled", reason));
@@ -161,7 +161,7 @@ export class EngineSession {
     this.#lifetime.abort(error);
     this.#current?.controller.abort(error);
     for (const followUp of this.#inbox.dropFollowUps()) {
-      followUp.settle(Object.freeze({ turn: 0, reason: "aborted", detail: `${reason}; the follow-up never ran`, steps: 0 }));
+      followUp.settle(Object.freeze({ turn: 0, reason: "cancelled", detail: `${reason}; the follow-up never ran`, steps: 0 }));
     }
     await this.whenIdle();
     await notifySessionEnd(this.#endEnv(), this.info, ending, reason, this.#turns, (message) => this.#log(message));
@@ -251,23 +251,26 @@ export class EngineSession {
     }
   }
 
-  #env(turn: number, step: number, signal: Cancellation): PointEnv {
-    const { pointBudgetMs } = this.limits;
+  #env(turn: number, step: number, signal: Cancellation, budgets: Budgets = this.limits): PointEnv {
     return {
       registry: this.#registry(),
       bus: this.#deps.bus,
       scope: { sessionId: this.info.sessionId, agentId: this.info.agentId, turn, step },
       signal,
-      ...(pointBudgetMs === undefined ? {} : { pointBudgetMs }),
+      pointBudgetMs: budgets.pointBudgetMs,
+      sessionEndBudgetMs: budgets.sessionEndBudgetMs,
       ...(this.#trace === undefined ? {} : { trace: this.#trace() }),
     };
   }
 
-  /** The end points' environment: a signal of their own (the session's is aborted), the session-end budget. */
+  /**
+   * The end points' environment: a signal of their own (the session's is aborted), and the
+   * session-end budget (absent: the point budget) for every point of the end, so a turn-end the
+   * end cut short cannot hold it either.
+   */
   #endEnv(): PointEnv {
-    const env = this.#env(this.#turns, 0, new LazyAbort());
     const budget = this.limits.sessionEndBudgetMs ?? this.limits.pointBudgetMs;
-    return budget === undefined ? env : { ...env, pointBudgetMs: budget };
+    return this.#env(this.#turns, 0, new LazyAbort(), budget === undefined ? {} : { pointBudgetMs: budget, sessionEndBudgetMs: budget });
   }
 
   #log(message: string): void {

@@ -4,8 +4,8 @@
 // natural stop only through steering. Owns step order, end reasons and the step cap; the queues,
 // history and the merge at the natural stop live in their own modules.
 import { HookdError, text, unreachable } from "@hookd/sdk";
-import type { AgentMessage, ContentBlock, SessionInfo } from "@hookd/sdk";
-import type { EventBus, EventScope, TurnEndReason } from "../events.js";
+import type { AgentMessage, ContentBlock, SessionInfo, TurnEndOutcome } from "@hookd/sdk";
+import type { EventBus, EventScope } from "../events.js";
 import { decide } from "../decide.js";
 import type { PointEnv } from "../decide.js";
 import type { History } from "./history.js";
@@ -206,11 +206,11 @@ class TurnRun {
   }
 
   #failed(error: unknown): TurnOutcome {
-    if (this.signal.aborted) return this.#end("aborted", reasonText(this.signal.reason));
+    if (this.signal.aborted) return this.#end("cancelled", reasonText(this.signal.reason));
     return this.#end("error", `internal error in the loop: ${describe(error)}`);
   }
 
-  #end(reason: TurnEndReason, detail: string): TurnOutcome {
+  #end(reason: TurnEndOutcome, detail: string): TurnOutcome {
     return Object.freeze({ turn: this.turn, reason, detail, steps: this.#step });
   }
 

@@ -2,8 +2,7 @@
 // tool execution (the pipeline in engine/pipeline implements it; the integrator wires it in), the
 // limits, and what a finished turn reports. Types and defaults only; no behaviour.
 import { HookdError } from "@hookd/sdk";
-import type { AgentMessage, SessionInfo } from "@hookd/sdk";
-import type { TurnEndReason } from "../events.js";
+import type { AgentMessage, SessionInfo, TurnEndOutcome } from "@hookd/sdk";
 import type { ProposedCall, ToolBatchOutcome } from "../calls.js";
 
 export type { ProposedCall, ToolBatchOutcome };
@@ -95,7 +94,7 @@ export function resolveLimits(limits: Partial<LoopLimits> = {}): LoopLimits {
 export interface TurnOutcome {
   /** The turn's number; 0 for a follow-up that never ran (the session closed first). */
   readonly turn: number;
-  readonly reason: TurnEndReason;
+  readonly reason: TurnEndOutcome;
   /**
    * The reject reason, the error text, the cancel reason or the cap. "" when completed normally
    * (a note when the step's plugins entered an empty first batch and no step ran).

@@ -1,21 +1,26 @@
 // Each hook's effective deadline: the smaller of its own timeout (the agent's default when it
-// sets none), its listener's deadline and the point's budget (session-end has its own). A point
-// budget the config leaves to its default grows by the listener's own need (registry.ts), so it
-// cuts no hook; an explicit one can. A hook whose timeout is longer than what hookd gives it
+// sets none), its listener's deadline and the budget its point's spec names. A budget the config
+// leaves to its default grows by the listener's own need where the spec lets it (registry.ts), so
+// it cuts no hook; an explicit one can. A hook whose timeout is longer than what hookd gives it
 // would be cut silently; this names every such hook, so the load warns and `hookd check` shows
 // the deadline that really applies.
-import type { PointName } from "@hookd/sdk";
+import { POINT_TABLE } from "@hookd/sdk";
+import type { BudgetName, Budgets, PointName } from "@hookd/sdk";
 import { EVENTS_AT_POINT } from "./dialect.js";
 import type { GeminiHookEvent, GeminiHooksModel } from "./gemini/parse.js";
 import type { HooksModel } from "./parse.js";
 
 /** The daemon's budgets (config `defaults`); absent: unbudgeted. */
-export interface PointBudgets {
-  readonly pointBudgetMs?: number;
-  readonly sessionEndBudgetMs?: number;
-  /** The point budget is the default: listeners' own needs stretch it (never session-end's). */
+export interface PointBudgets extends Budgets {
+  /** The point budget is the default: listeners' own needs stretch it, at points whose spec lets them. */
   readonly stretch?: boolean;
 }
+
+/** What a budget is called where it cuts a hook; the setting that raises it is `defaults.<its name>`. */
+const CUT_BY: Readonly<Record<BudgetName, "point budget" | "session-end budget">> = {
+  pointBudgetMs: "point budget",
+  sessionEndBudgetMs: "session-end budget",
+};
 
 /** One runnable hook: where it runs and the timeout the agent would give it. */
 export interface HookTimeout {
@@ -34,7 +39,7 @@ export interface HookDeadline {
   /** What hookd gives it. */
   readonly effectiveMs: number;
   /** What cuts it, when effectiveMs < timeoutMs. */
-  readonly cutBy?: "listener deadline" | "point budget" | "session-end budget";
+  readonly cutBy?: "listener deadline" | (typeof CUT_BY)[BudgetName];
   /** The timeout was written in the file (not the agent's default). */
   readonly ownTimeout: boolean;
 }
@@ -85,15 +90,15 @@ export function geminiHookTimeouts(model: GeminiHooksModel): HookTimeout[] {
 /** Every runnable hook's effective deadline, in file order. */
 export function hookDeadlines(hooks: readonly HookTimeout[], listenerDeadlineMs: (point: PointName) => number | undefined, budgets: PointBudgets): HookDeadline[] {
   return hooks.map(({ hook, point, timeoutMs, ownTimeout }) => {
-    const budgetName = point === "session-end" ? "session-end budget" : "point budget";
+    const { of, stretches } = POINT_TABLE[point].budget;
     const listener = listenerDeadlineMs(point);
-    let budget = point === "session-end" ? budgets.sessionEndBudgetMs : budgets.pointBudgetMs;
-    // A default budget grows by the listener's own deadline (its ownBudgetMs) wherever the hook runs.
-    if (budget !== undefined && budgets.stretch === true && point !== "session-end") budget += listener ?? 0;
+    let budget = budgets[of];
+    // A default budget grows by the listener's own deadline (its ownBudgetMs) wherever the spec lets it.
+    if (budget !== undefined && budgets.stretch === true && stretches) budget += listener ?? 0;
     let effectiveMs = timeoutMs;
     let cutBy: HookDeadline["cutBy"];
     if (listener !== undefined && listener < effectiveMs) [effectiveMs, cutBy] = [listener, "listener deadline"];
-    if (budget !== undefined && budget < effectiveMs) [effectiveMs, cutBy] = [budget, budgetName];
+    if (budget !== undefined && budget < effectiveMs) [effectiveMs, cutBy] = [budget, CUT_BY[of]];
     return { hook, point, timeoutMs, effectiveMs, ownTimeout, ...(cutBy === undefined ? {} : { cutBy }) };
   });
 }
@@ -101,6 +106,7 @@ export function hookDeadlines(hooks: readonly HookTimeout[], listenerDeadlineMs:
 /** The load-time warning for a hook whose own timeout hookd cuts short; undefined when none is needed. */
 export function deadlineWarning(row: HookDeadline): string | undefined {
   if (row.cutBy === undefined || !row.ownTimeout) return undefined;
-  const raise = row.cutBy === "point budget" ? "defaults.pointBudgetMs" : row.cutBy === "session-end budget" ? "defaults.sessionEndBudgetMs" : `points.${row.point}.deadlineMs`;
+  const budget = (Object.keys(CUT_BY) as BudgetName[]).find((name) => CUT_BY[name] === row.cutBy);
+  const raise = budget === undefined ? `points.${row.point}.deadlineMs` : `defaults.${budget}`;
   return `${row.hook}: its timeout is ${row.timeoutMs / 1000} s but the ${row.cutBy} cuts it at ${row.effectiveMs} ms at ${row.point} (raise ${raise} to give it its time)`;
 }

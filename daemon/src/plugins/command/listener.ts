@@ -10,7 +10,7 @@
 // really run). Its additionalContext is delivered with the call's result at post-tool, the only
 // place the typed surface carries a context for a call. Owns the orchestration; the steps live
 // in their own modules.
-import { compileToolMatcher, snapshotJson } from "@hookd/sdk";
+import { POINT_TABLE, compileToolMatcher, snapshotJson } from "@hookd/sdk";
 import type { FailurePolicy, PointName, SessionInfo } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
 import { pluginFault } from "../../engine/faults.js";
@@ -138,12 +138,12 @@ function runEvents(point: CommandPoint, model: HooksModel): HookEvent[] {
 }
 
 /**
- * What the hooks need of their point's budget: their listener's deadline. Not at session-end,
- * whose budget also bounds a daemon stop (every open session ends under it): a SessionEnd hook
- * longer than `defaults.sessionEndBudgetMs` is warned about and cut, as before.
+ * What the hooks need of their point's budget: their listener's deadline, where the point's spec
+ * lets listeners stretch its budget. Not session-end's, which also bounds a daemon stop: a
+ * SessionEnd hook longer than `defaults.sessionEndBudgetMs` is warned about and cut.
  */
 export function ownBudget(point: PointName, deadlineMs: number): { readonly ownBudgetMs?: number } {
-  return point === "session-end" ? {} : { ownBudgetMs: deadlineMs };
+  return POINT_TABLE[point].budget.stretches ? { ownBudgetMs: deadlineMs } : {};
 }
 
 /** The listeners of a parsed hooks file: one per point with at least one runnable hook. */

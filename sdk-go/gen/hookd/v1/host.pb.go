@@ -149,6 +149,9 @@ func (ApprovalOutcome) EnumDescriptor() ([]byte, []int) {
 	return file_hookd_v1_host_proto_rawDescGZIP(), []int{1}
 }
 
+// How a turn ended, on the session stream: the turn-end point's outcomes (TurnEndOutcome in
+// points.proto), one vocabulary released twice with different numbers. The SDKs read both into
+// the same names; ABORTED is the outcome `cancelled`.
 type TurnEndReason int32
 
 const (
@@ -158,7 +161,8 @@ const (
 	TurnEndReason_TURN_END_REASON_BLOCKED TurnEndReason = 2
 	// A model step, a plugin at a loop point, or the daemon failed; `detail` says what.
 	TurnEndReason_TURN_END_REASON_ERROR TurnEndReason = 3
-	// Cancelled by the agent, or the agent disconnected.
+	// Cancelled by the agent, or the agent disconnected: the outcome `cancelled`
+	// (TURN_END_OUTCOME_CANCELLED).
 	TurnEndReason_TURN_END_REASON_ABORTED TurnEndReason = 4
 	// Steering continued the turn more times than the cap allows.
 	TurnEndReason_TURN_END_REASON_CONTINUATION_CAP TurnEndReason = 5

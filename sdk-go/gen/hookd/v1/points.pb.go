@@ -45,7 +45,8 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// How a turn ended.
+// How a turn ended: one vocabulary with the session stream's TurnEndReason (host.proto), whose
+// ABORTED is CANCELLED here.
 type TurnEndOutcome int32
 
 const (

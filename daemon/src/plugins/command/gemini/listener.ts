@@ -9,7 +9,7 @@
 //                   the arguments that will really run.
 // Hooks of a firing run concurrently, or one after another when any matched group is
 // `sequential` (each seeing the previous one's tool_input / context, as Gemini does).
-import { accept, ask, block, compileToolMatcher, deny, enter, inject, pluginMessage, reject, replace, snapshotJson, steer } from "@hookd/sdk";
+import { POINT_TABLE, accept, ask, block, compileToolMatcher, deny, enter, inject, pluginMessage, reject, replace, snapshotJson, steer } from "@hookd/sdk";
 import type { FailurePolicy, JsonObject, PointName, SessionInfo } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
 import { childEnv } from "../../../child-env.js";
@@ -190,9 +190,11 @@ export function geminiCommandListeners(model: GeminiHooksModel, options: GeminiL
     const timeouts = groups.flatMap((group) => group.hooks.map((hook) => hook.timeoutMs));
     // Sequential groups run their hooks one after another: the deadline covers all of them.
     const longestMs = groups.some((group) => group.sequential) ? timeouts.reduce((a, b) => a + b, 0) : Math.max(...timeouts);
+    // A point whose handlers answer nothing (session-end) gets no pass and no fail-closed refusal.
+    const answersNothing = POINT_TABLE[point].decision === undefined;
     const fire = async (data: unknown, signal: AbortSignal): Promise<unknown> => {
       const input = inputOf(point, data);
-      if (input === undefined) return point === "session-end" ? undefined : PASS;
+      if (input === undefined) return answersNothing ? undefined : PASS;
       const callId = isTool ? (data as EventOf<"pre-tool">).call.callId : "";
       const kept = point === "pre-tool" ? held.get(callId) : undefined;
       if (kept !== undefined) held.delete(callId);
@@ -200,7 +202,7 @@ export function geminiCommandListeners(model: GeminiHooksModel, options: GeminiL
       if (merged === undefined) {
         const tool = isTool ? (data as EventOf<"pre-tool">).call.toolName : geminiTrigger(input);
         const { hooks, sequential } = select(groups, tool);
-        if (hooks.length === 0) return point === "session-end" ? undefined : PASS;
+        if (hooks.length === 0) return answersNothing ? undefined : PASS;
         const results = await runAll(input, hooks, sequential, options, signal);
         signal.throwIfAborted();
         merged = mergeGeminiResults(results);
@@ -216,7 +218,7 @@ export function geminiCommandListeners(model: GeminiHooksModel, options: GeminiL
       const [first] = merged.errors;
       // Fail-open: a failed hook is Gemini's non-blocking warning. Fail-closed: the point refuses,
       // unless the answer already refuses (its reason is the more useful one).
-      if (first?.error === undefined || policy === "fail-open" || refuses(answer) || point === "session-end") return answer;
+      if (first?.error === undefined || policy === "fail-open" || refuses(answer) || answersNothing) return answer;
       throw pluginFault(options.plugin, point, CAUSE[first.error.kind], merged.errors.map((r) => `${r.hook}: ${r.error?.message ?? "failed"}`).join("; "));
     };
     const deadlineMs = settings.deadlineMs ?? longestMs + GRACE_MS;

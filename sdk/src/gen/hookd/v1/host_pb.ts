@@ -1562,6 +1562,10 @@ export const ApprovalOutcomeSchema: GenEnum<ApprovalOutcome> = /*@__PURE__*/
   enumDesc(file_hookd_v1_host, 1);
 
 /**
+ * How a turn ended, on the session stream: the turn-end point's outcomes (TurnEndOutcome in
+ * points.proto), one vocabulary released twice with different numbers. The SDKs read both into
+ * the same names; ABORTED is the outcome `cancelled`.
+ *
  * @generated from enum hookd.v1.TurnEndReason
  */
 export enum TurnEndReason {
@@ -1590,7 +1594,8 @@ export enum TurnEndReason {
   ERROR = 3,
 
   /**
-   * Cancelled by the agent, or the agent disconnected.
+   * Cancelled by the agent, or the agent disconnected: the outcome `cancelled`
+   * (TURN_END_OUTCOME_CANCELLED).
    *
    * @generated from enum value: TURN_END_REASON_ABORTED = 4;
    */

@@ -1126,7 +1126,8 @@ export const AgentEventEventSchema: GenMessage<AgentEventEvent> = /*@__PURE__*/
   messageDesc(file_hookd_v1_points, 36);
 
 /**
- * How a turn ended.
+ * How a turn ended: one vocabulary with the session stream's TurnEndReason (host.proto), whose
+ * ABORTED is CANCELLED here.
  *
  * @generated from enum hookd.v1.TurnEndOutcome
  */
