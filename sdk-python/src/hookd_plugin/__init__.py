@@ -27,7 +27,7 @@ from hookd_plugin.plugin import FailurePolicyName, Plugin, PluginError, Transpor
 from hookd_plugin.points import PointName
 from hookd_plugin.serve import HEALTH_SERVICES, SOCKET_ENV, PluginServer, main, serve, serve_async
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "HEALTH_SERVICES", "SOCKET_ENV", "Abstain", "Accept", "Allow", "ApprovalAnswer", "Approve",
