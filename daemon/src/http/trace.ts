@@ -2,16 +2,11 @@
 // call the request makes, so the request's decisions are spans under the agent's trace.
 import type { IncomingHttpHeaders } from "node:http";
 import { traceContextOfHttp } from "../host/trace-context.js";
+import type { HookEvaluator } from "./dispatch.js";
 
-/** `evaluate` with the request's trace context added to each call's options; itself when it has none. */
-export function tracedEvaluator<E extends object>(evaluate: E, headers: IncomingHttpHeaders): E {
+/** `evaluator` with the request's trace context added to each call's options; itself when it has none. */
+export function tracedEvaluator(evaluator: HookEvaluator, headers: IncomingHttpHeaders): HookEvaluator {
   const trace = traceContextOfHttp(headers);
-  if (trace === undefined) return evaluate;
-  return new Proxy(evaluate, {
-    get(target, key) {
-      const value: unknown = Reflect.get(target, key);
-      if (typeof value !== "function") return value;
-      return (event: unknown, options: object): unknown => Reflect.apply(value, target, [event, { ...options, trace }]);
-    },
-  });
+  if (trace === undefined) return evaluator;
+  return { evaluate: (point, event, options) => evaluator.evaluate(point, event, { ...options, trace }) };
 }
