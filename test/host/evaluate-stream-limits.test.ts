@@ -99,7 +99,7 @@ describe("the Evaluate stream under the in-flight caps", () => {
     const stopped = daemon.stop();
     await expect(stream.ended).resolves.toMatchObject({ codeName: "UNAVAILABLE", details: "hookd is shutting down; reconnect" });
     expect(stream.received).toEqual([]);
-    expect(await stopped).toBe(0);
+    expect(await stopped).toEqual({ code: 0, signal: null });
     expect(daemon.logs.some((line) => line.msg === "hookd stopped")).toBe(true);
   });
 });

@@ -2,11 +2,14 @@
 // service limited to its own socket, server reflection and health through `buf curl`, and
 // `hookd check` on good and bad configs.
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { ROOT, Workdir, adminClient, closeClient, pluginEntry, runCli, startDaemon } from "./support.js";
 import type { RunningDaemon } from "./support.js";
+
+const DAEMON_VERSION = (JSON.parse(readFileSync(join(ROOT, "daemon/package.json"), "utf8")) as { version: string }).version;
 
 const run = promisify(execFile);
 const BUF = join(ROOT, "node_modules/.bin/buf");
@@ -36,7 +39,7 @@ describe("HookAdmin and the operator commands", () => {
 
     const status = await runCli(["status", "--socket", socket]);
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/version\s+0\.1\.0/);
+    expect(status.stdout).toMatch(new RegExp(`version\\s+${DAEMON_VERSION.replaceAll(".", "\\.")}`));
     expect(status.stdout).toContain(`pid                ${daemon.child.pid}`);
     expect(status.stdout).toContain(`unix://${socket}`);
     expect(status.stdout).toContain(config);
