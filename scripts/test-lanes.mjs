@@ -21,14 +21,16 @@ export const LANES = [
   { name: "e2e:host", kind: "e2e", nodes: "every", paths: ["test/host/"] },
   { name: "e2e:plugins", kind: "e2e", nodes: "every", paths: ["test/plugins/", "hooks-examples/typescript/test/"] },
   { name: "e2e:command", kind: "e2e", nodes: "every", paths: ["test/command/"] },
+  // The conformance table's TypeScript flavours and the re-admission rows (a raw grpc-js plugin
+  // and the raw Python one).
   { name: "e2e:conformance", kind: "e2e", nodes: "every", paths: ["test/conformance/"] },
   { name: "e2e:faults", kind: "e2e", nodes: "every", paths: ["test/faults/"] },
   { name: "e2e:security", kind: "e2e", nodes: "every", paths: ["test/security/"] },
   { name: "e2e:ops", kind: "e2e", nodes: "every", paths: ["test/ops/"] },
   // The SDK's tarball is installed and run on this Node, as a plugin author would.
   { name: "e2e:packaging", kind: "e2e", nodes: "every", paths: ["test/packaging/"] },
-  // The bench harness starts its floors and hookd on this Node.
-  { name: "e2e:bench", kind: "e2e", nodes: "every", paths: ["test/bench/"] },
+  // The benchmark's harness and arithmetic: a development tool, run on the Node running npm.
+  { name: "e2e:bench", kind: "e2e", nodes: "first", paths: ["test/bench/"] },
   // The SDK's client balancing over grpc-js alone, no proxy in front.
   { name: "e2e:fleet-client", kind: "e2e", nodes: "every", paths: ["test/fleet/client-balancing.test.ts"] },
   // Real Claude Code, Codex and Gemini CLI binaries (scripts/setup-agents.sh). test/command's
@@ -40,6 +42,9 @@ export const LANES = [
   { name: "e2e:nspawn", kind: "e2e", nodes: "first", paths: ["test/ops/nspawn.test.ts"] },
   // The console page in Chromium (scripts/setup-chromium.sh).
   { name: "e2e:browser", kind: "e2e", nodes: "first", paths: ["test/ops/console.test.ts"] },
+  // The conformance table's Python and Go plugins (their SDKs and raw stubs): the same programs
+  // whatever Node runs the daemon.
+  { name: "e2e:conformance-polyglot", kind: "e2e", nodes: "first", paths: ["test/conformance/polyglot.test.ts", "test/conformance/python-raw-plugin.test.ts"] },
   // The OpenTelemetry Collector (scripts/setup-otel-collector.sh); the daemon's tracing itself is
   // in unit:daemon.
   { name: "e2e:otel-collector", kind: "e2e", nodes: "first", paths: ["test/ops/tracing.test.ts"] },

@@ -2,7 +2,7 @@
 // Python and Go conformance plugins (test/conformance/plugins, whose headers list the scenarios).
 // A row names its point, its input (the scenario the plugins key on), the failure policy (which
 // daemon), and the expected typed decision, decider, failure cause and audited outcome. The
-// driver is conformance.test.ts.
+// driver is suite.ts.
 import { pluginMessage, snapshotJson, text, userMessage } from "@hookd/sdk";
 import type { AgentDialect, AgentMessage, FailurePolicy, JsonValue, PostToolDecision, PreStepDecision, PreToolDecision, ToolResult } from "@hookd/sdk";
 import { expect } from "vitest";

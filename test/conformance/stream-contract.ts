@@ -4,7 +4,7 @@
 // reaching the plugin as a cancel frame; for the raw stream plugin alone, an answer sent twice
 // (refused, counted, the stream goes on) and the plugin ending its stream (the calls in flight
 // fail as unavailable, later calls are answered). The scenarios are the plugins' (their
-// docstring), at approval, the point whose deadline conformance.test.ts makes long for them.
+// docstring), at approval, the point whose deadline suite.ts makes long for them.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -14,7 +14,7 @@ import { closeClient, createClient, pb } from "@hookd/sdk/internal";
 import { expect, it } from "vitest";
 import { someText } from "./rows.js";
 
-/** What the rows need of the test's agent (conformance.test.ts's Agent). */
+/** What the rows need of the test's agent (suite.ts's Agent). */
 export interface StreamDriver {
   readonly client: HostClient;
   /** Where the plugin writes its records. */

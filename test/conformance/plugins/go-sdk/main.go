@@ -1,6 +1,6 @@
 // Command conformance-plugin is the hookd conformance plugin written with the Go SDK
 // (conformance-go, SDK flavour). It behaves exactly like the raw-stub Go plugin (../go) and the TypeScript
-// and Python ones, so one scenario table (test/conformance/conformance.test.ts) runs against all
+// and Python ones, so one scenario table (test/conformance/suite.ts) runs against all
 // of them through a real daemon, here over both transports: the Attach stream (the SDK's default)
 // and unary ($HOOKD_CONFORMANCE_TRANSPORT=unary makes the manifest ask for it).
 //

@@ -1,6 +1,6 @@
 // Command conformance-plugin is the hookd conformance plugin in Go (conformance-go). It behaves
 // exactly like the TypeScript and Python conformance plugins, so one scenario table
-// (test/conformance/conformance.test.ts) runs against all three through a real daemon.
+// (test/conformance/suite.ts) runs against all three through a real daemon.
 //
 // The scenario is read from the event: at pre-tool, post-tool, rewrite and approval from the tool
 // call's arguments field "scenario"; at pre-step from the text of the first message ("inject…",

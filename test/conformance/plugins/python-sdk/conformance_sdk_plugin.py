@@ -1,7 +1,7 @@
 """conformance-python (SDK flavour): the hookd conformance plugin, written on the Python SDK (hookd_plugin).
 
 It behaves exactly like the raw-stub conformance plugins (../python/conformance_plugin.py lists
-the scenarios, read from the event the same way), so the same table in conformance.test.ts runs
+the scenarios, read from the event the same way), so the same table in suite.ts runs
 against it, once over each transport: $HOOKD_CONFORMANCE_TRANSPORT=unary makes the manifest ask
 for unary, anything else leaves the daemon the Attach stream. Sync and async handlers are mixed on
 purpose (pre-tool, post-tool, pre-step and approval are plain functions run in worker threads;

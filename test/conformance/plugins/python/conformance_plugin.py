@@ -1,7 +1,7 @@
 """conformance-python: the hookd conformance plugin, in Python with plain grpcio.
 
 Every conformance plugin (TypeScript, Python, Go) behaves the same way, so one scenario table in
-test/conformance/conformance.test.ts runs against each of them through a real daemon. The
+test/conformance/suite.ts runs against each of them through a real daemon. The
 scenario is read from the event:
 
 - pre-tool, post-tool, rewrite and approval: the tool call's arguments JSON field "scenario";
@@ -36,7 +36,7 @@ session-end, turn-end: record the event as JSON in $HOOKD_CONFORMANCE_RECORDS/<p
 agent-event: subscribed with the matcher "Conformance*"; records the dialect, the event name and
            the payload's JSON text the same way
 
-The stream contract (the rows conformance.test.ts runs for every flavour served over Attach),
+The stream contract (the rows suite.ts runs for every flavour served over Attach),
 at approval, whose deadline the test makes long since these rows wait on steps of its own; a
 call pairs with another through the arguments field "pair":
     slow           once the fast call of the same pair has been answered, answer

@@ -1,6 +1,6 @@
 // conformance-typescript: the hookd conformance plugin, served with the BUILT @hookd/sdk
 // (servePlugin; run `npm run build` first). It behaves exactly like the Python and Go conformance
-// plugins, so one scenario table (test/conformance/conformance.test.ts) runs against all three.
+// plugins, so one scenario table (test/conformance/suite.ts) runs against all three.
 //
 // The scenario is read from the event: at pre-tool, post-tool, rewrite and approval from the tool
 // call's arguments field "scenario"; at pre-step from the text of the first message ("inject…",

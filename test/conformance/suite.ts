@@ -86,7 +86,7 @@ interface PluginCommand {
  * (its docstring): the scenarios, $HOOKD_CONFORMANCE_POINTS / _FAILURE_POLICY / _RECORDS /
  * _UNREACHABLE, the manifest, the records of notifications.
  */
-interface Flavour {
+export interface Flavour {
   readonly lang: "typescript" | "python" | "go";
   readonly style: "sdk" | "raw";
   /** What the daemon must end up calling the plugin over. */
@@ -164,7 +164,7 @@ const pythonRaw = (transport: Flavour["transport"]): Flavour => ({
   },
 });
 
-const FLAVOURS: readonly Flavour[] = [
+export const FLAVOURS: readonly Flavour[] = [
   typescriptSdk("stream"),
   typescriptSdk("unary"),
   pythonSdk("stream"),
@@ -466,103 +466,111 @@ function unreachableConfig(lang: Flavour["lang"], plugin: PluginCommand, policy:
 
 // ---- the suite -------------------------------------------------------------------------------
 
-describe.each(FLAVOURS)("conformance: $lang $style plugin over $transport through a real daemon", (flavour) => {
-  const { lang, transport } = flavour;
-  const plugin = pluginName(lang);
-  const targets: Target[] = [];
-  /** The daemons' runtime dir (XDG_RUNTIME_DIR), where they put the managed plugin's socket. */
-  let runtimeDir: string | undefined;
-  const agents = new Map<string, Agent>();
-  /** Answers the stream-contract rows had refused on purpose, per daemon. */
-  const refused = new Map<FailurePolicy, bigint>();
-  const agent = (policy: FailurePolicy, unreachable = false): Agent => {
-    const found = agents.get(`${policy}${unreachable ? " unreachable" : ""}`);
-    if (found === undefined) throw new Error(`no ${policy} daemon for ${lang} (did beforeAll fail?)`);
-    return found;
-  };
-
-  beforeAll(async () => {
-    const command = flavour.prepare();
-    const dir = await mkdtemp(join(tmpdir(), "hookd-conf-"));
-    runtimeDir = dir;
-    const policies: readonly FailurePolicy[] = ["fail-closed", "fail-open"];
-    const start = async (key: string, config: Record<string, unknown>, recordsDir: string): Promise<Agent> => {
-      const daemon = await startDaemon({ config, env: { XDG_RUNTIME_DIR: dir }, timeoutMs: 60_000 });
-      const client = connectHost(daemon.target, { agentId: AGENT });
-      targets.push({ daemon, client });
-      const ready = new Agent(client, lang, join(daemon.dir, AUDIT_FILE), recordsDir, daemon.target);
-      agents.set(key, ready);
-      return ready;
+/**
+ * The whole table against each of `flavours`. The test files pick them: typescript.test.ts runs
+ * the TypeScript flavours (on every Node, as they test the daemon and the SDK on it), and
+ * polyglot.test.ts the Python and Go ones (once: those plugins are the same programs whatever
+ * Node runs the daemon).
+ */
+export function runConformance(flavours: readonly Flavour[]): void {
+  describe.each(flavours)("conformance: $lang $style plugin over $transport through a real daemon", (flavour) => {
+    const { lang, transport } = flavour;
+    const plugin = pluginName(lang);
+    const targets: Target[] = [];
+    /** The daemons' runtime dir (XDG_RUNTIME_DIR), where they put the managed plugin's socket. */
+    let runtimeDir: string | undefined;
+    const agents = new Map<string, Agent>();
+    /** Answers the stream-contract rows had refused on purpose, per daemon. */
+    const refused = new Map<FailurePolicy, bigint>();
+    const agent = (policy: FailurePolicy, unreachable = false): Agent => {
+      const found = agents.get(`${policy}${unreachable ? " unreachable" : ""}`);
+      if (found === undefined) throw new Error(`no ${policy} daemon for ${lang} (did beforeAll fail?)`);
+      return found;
     };
-    // allSettled: a daemon that did start is recorded (and stopped by afterAll) even when another fails.
-    const started = await Promise.allSettled([
-      ...policies.map(async (policy) => {
-        const records = join(dir, `${RECORDS_DIR}-${policy}`);
-        await mkdir(records);
-        const ready = await start(`${policy}-starting`, daemonConfig(lang, command, policy, records), records);
-        await ready.untilAnswering(plugin);
-        agents.set(policy, ready);
-      }),
-      ...policies.map((policy) => start(`${policy} unreachable`, unreachableConfig(lang, command, policy), dir)),
-    ]);
-    const failed = started.find((outcome) => outcome.status === "rejected");
-    if (failed !== undefined) throw failed.reason;
-  });
 
-  afterAll(async () => {
-    for (const { daemon, client } of targets) {
-      client.close();
-      await daemon.stop();
-    }
-    if (runtimeDir !== undefined) await rm(runtimeDir, { recursive: true, force: true });
-  });
-
-  it.each(ROWS.map((row) => ({ row, name: title(row) })))("$name", async ({ row }) => {
-    const driver = agent(row.policy);
-    const observed = await driver.evaluate(row);
-    if (row.restart === true) {
-      // The crashed call got the failure-policy decision; the daemon restarts the process and the
-      // next calls are answered by the new one.
-      await driver.untilAnswering(plugin);
-    }
-    expect(observed).toEqual(expected(row, lang));
-  });
-
-  it.each(UNREACHABLE_ROWS.map((row) => ({ row, name: `unreachable gate plugin without points: ${row.point} (${row.policy})` })))("$name", async ({ row }) => {
-    const observed = await agent(row.policy, true).evaluateUnreachable(row);
-    expect(observed).toEqual(expectedUnreachable(row, lang));
-  });
-
-  it(`calls the plugin over ${transport}`, async () => {
-    for (const policy of ["fail-closed", "fail-open"] as const) {
-      const admin = createClient(pb.HookAdmin, agent(policy).target);
-      try {
-        const { plugins } = await admin.listPlugins({}, { timeoutMs: 10_000 });
-        expect(plugins.map((p) => ({ name: p.name, transport: p.transport, refusedAnswers: p.refusedAnswers }))).toEqual([{ name: plugin, transport, refusedAnswers: refused.get(policy) ?? 0n }]);
-      } finally {
-        closeClient(admin);
-      }
-    }
-  });
-
-  it("a plugin that never answers is cut at its deadline by the daemon", async () => {
-    const driver = agent("fail-closed");
-    const session = driver.session();
-    // The daemon answers with the deadline fault long before the agent's own 30 s timeout would
-    // fail the call; how long the hung call cost is the benchmark's business.
-    const { decision, trace } = await driver.client.evaluatePreTool({ session, call: driver.call(session, { scenario: "hang" }) }, { timeoutMs: 30_000 });
-    expect({ kind: decision.kind, decidedBy: trace.decidedBy, failureCause: trace.failureCause ?? "" }).toEqual({ kind: "deny", decidedBy: plugin, failureCause: "deadline_exceeded" });
-    // The hung call left the plugin usable.
-    expect(await driver.untilAnswering(plugin)).toBe(1);
-  });
-
-  if (transport === "stream") {
-    streamContractRows({
-      lang,
-      style: flavour.style,
-      plugin,
-      driver: (policy) => agent(policy),
-      refusedOnPurpose: (policy) => refused.set(policy, (refused.get(policy) ?? 0n) + 1n),
+    beforeAll(async () => {
+      const command = flavour.prepare();
+      const dir = await mkdtemp(join(tmpdir(), "hookd-conf-"));
+      runtimeDir = dir;
+      const policies: readonly FailurePolicy[] = ["fail-closed", "fail-open"];
+      const start = async (key: string, config: Record<string, unknown>, recordsDir: string): Promise<Agent> => {
+        const daemon = await startDaemon({ config, env: { XDG_RUNTIME_DIR: dir }, timeoutMs: 60_000 });
+        const client = connectHost(daemon.target, { agentId: AGENT });
+        targets.push({ daemon, client });
+        const ready = new Agent(client, lang, join(daemon.dir, AUDIT_FILE), recordsDir, daemon.target);
+        agents.set(key, ready);
+        return ready;
+      };
+      // allSettled: a daemon that did start is recorded (and stopped by afterAll) even when another fails.
+      const started = await Promise.allSettled([
+        ...policies.map(async (policy) => {
+          const records = join(dir, `${RECORDS_DIR}-${policy}`);
+          await mkdir(records);
+          const ready = await start(`${policy}-starting`, daemonConfig(lang, command, policy, records), records);
+          await ready.untilAnswering(plugin);
+          agents.set(policy, ready);
+        }),
+        ...policies.map((policy) => start(`${policy} unreachable`, unreachableConfig(lang, command, policy), dir)),
+      ]);
+      const failed = started.find((outcome) => outcome.status === "rejected");
+      if (failed !== undefined) throw failed.reason;
     });
-  }
-});
+
+    afterAll(async () => {
+      for (const { daemon, client } of targets) {
+        client.close();
+        await daemon.stop();
+      }
+      if (runtimeDir !== undefined) await rm(runtimeDir, { recursive: true, force: true });
+    });
+
+    it.each(ROWS.map((row) => ({ row, name: title(row) })))("$name", async ({ row }) => {
+      const driver = agent(row.policy);
+      const observed = await driver.evaluate(row);
+      if (row.restart === true) {
+        // The crashed call got the failure-policy decision; the daemon restarts the process and the
+        // next calls are answered by the new one.
+        await driver.untilAnswering(plugin);
+      }
+      expect(observed).toEqual(expected(row, lang));
+    });
+
+    it.each(UNREACHABLE_ROWS.map((row) => ({ row, name: `unreachable gate plugin without points: ${row.point} (${row.policy})` })))("$name", async ({ row }) => {
+      const observed = await agent(row.policy, true).evaluateUnreachable(row);
+      expect(observed).toEqual(expectedUnreachable(row, lang));
+    });
+
+    it(`calls the plugin over ${transport}`, async () => {
+      for (const policy of ["fail-closed", "fail-open"] as const) {
+        const admin = createClient(pb.HookAdmin, agent(policy).target);
+        try {
+          const { plugins } = await admin.listPlugins({}, { timeoutMs: 10_000 });
+          expect(plugins.map((p) => ({ name: p.name, transport: p.transport, refusedAnswers: p.refusedAnswers }))).toEqual([{ name: plugin, transport, refusedAnswers: refused.get(policy) ?? 0n }]);
+        } finally {
+          closeClient(admin);
+        }
+      }
+    });
+
+    it("a plugin that never answers is cut at its deadline by the daemon", async () => {
+      const driver = agent("fail-closed");
+      const session = driver.session();
+      // The daemon answers with the deadline fault long before the agent's own 30 s timeout would
+      // fail the call; how long the hung call cost is the benchmark's business.
+      const { decision, trace } = await driver.client.evaluatePreTool({ session, call: driver.call(session, { scenario: "hang" }) }, { timeoutMs: 30_000 });
+      expect({ kind: decision.kind, decidedBy: trace.decidedBy, failureCause: trace.failureCause ?? "" }).toEqual({ kind: "deny", decidedBy: plugin, failureCause: "deadline_exceeded" });
+      // The hung call left the plugin usable.
+      expect(await driver.untilAnswering(plugin)).toBe(1);
+    });
+
+    if (transport === "stream") {
+      streamContractRows({
+        lang,
+        style: flavour.style,
+        plugin,
+        driver: (policy) => agent(policy),
+        refusedOnPurpose: (policy) => refused.set(policy, (refused.get(policy) ?? 0n) + 1n),
+      });
+    }
+  });
+}
