@@ -156,7 +156,9 @@ describe("session-end: once per session, within its budget", () => {
     expect(rec.sessionEnds).toHaveLength(1);
     const invocation = events.flatMap((e) => (e.type === "invocation" && e.invocation.plugin === "hanging" ? [e.invocation] : []));
     expect(invocation).toMatchObject([{ point: "session-end", outcome: "fault", fault: "deadline_exceeded" }]);
-    expect(invocation[0]?.detail).toContain("no answer within 40 ms");
+    // Cut by the budget's end: what was left of the 40 ms when the call started (never its own 600 s).
+    const within = /no answer within (\d+) ms/.exec(invocation[0]?.detail ?? "");
+    expect(Number(within?.[1])).toBeLessThanOrEqual(40);
   });
 
   test("a throwing observer is logged and contained", async () => {
