@@ -58,18 +58,8 @@ export class PassedOverFailures {
     return this.#first;
   }
 
-  /** `options` with every invocation also seen here. */
-  watching(options: RunOptions): RunOptions {
-    return {
-      ...options,
-      onInvocation: (invocation) => {
-        if (failedAsPass(invocation)) this.#note(invocation);
-        options.onInvocation(invocation);
-      },
-    };
-  }
-
-  #note(invocation: Invocation): void {
+  /** A call whose failure counted as no opinion (failedAsPass). */
+  note(invocation: Invocation): void {
     const at = this.#listeners.findIndex((listener) => listener.plugin === invocation.plugin);
     if (at >= 0 && at < this.#firstAt) {
       this.#first = invocation;

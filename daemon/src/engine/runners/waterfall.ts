@@ -12,10 +12,11 @@ import type { LazyAbort } from "@hookd/sdk/internal";
 import { isPass } from "../decisions.js";
 import type { ListenerError } from "../faults.js";
 import { callListener } from "../invoke.js";
+import type { Invocation } from "../invoke.js";
 import type { Listener } from "../listener.js";
 import { fanOut } from "./fan-out.js";
 import type { PointOutcome, RunOptions } from "./outcome.js";
-import { PassedOverFailures, decidedBy, decidedByDefault, handled } from "./outcome.js";
+import { PassedOverFailures, decidedBy, decidedByDefault, failedAsPass, handled } from "./outcome.js";
 
 function foldable(listener: Listener | undefined): boolean {
   return listener !== undefined && listener.sideEffectFree && !listener.traits.wraps;
@@ -39,9 +40,14 @@ export async function runWaterfall<P extends PointName>(
   type D = DecisionOf<P>;
   let sticky: ListenerError | undefined;
   const runEnds = foldableRuns(listeners);
-  // A wrapper's own failure completes after the calls inside its next(): order by listener.
-  const passedOver = new PassedOverFailures(listeners);
-  const watched = passedOver.watching(options);
+  // A wrapper's own failure completes after the calls inside its next(): order by listener. Made
+  // at the first failure that counts as passing, so a run without one allocates nothing for it.
+  let passedOver: PassedOverFailures | undefined;
+  const noteFailure = (invocation: Invocation): void => {
+    if (failedAsPass(invocation)) (passedOver ??= new PassedOverFailures(listeners)).note(invocation);
+  };
+  // What a fanned-out run reports through, made at the first such run.
+  let watched: RunOptions | undefined;
   // The default, once reached; a failure after it (a wrapper's) still counts for it.
   let fellThrough: PointOutcome<D> | undefined;
 
@@ -50,6 +56,13 @@ export async function runWaterfall<P extends PointName>(
     if (listener === undefined) return (fellThrough = decidedByDefault(fallback(), undefined));
     const runEnd = runEnds[index] ?? index;
     if (runEnd - index >= 2) {
+      watched ??= {
+        ...options,
+        onInvocation: (invocation) => {
+          noteFailure(invocation);
+          options.onInvocation(invocation);
+        },
+      };
       const folded = await fanOut<D>(listeners, index, runEnd, event, watched);
       if (folded === "passed") return dispatch(runEnd);
       if (folded.type === "error") sticky ??= folded.error;
@@ -73,7 +86,8 @@ export async function runWaterfall<P extends PointName>(
     };
     const makeContext = (abort: LazyAbort) => new NextContext(abort, listener.plugin, next) satisfies WaterfallContext<D>;
     const result = await callListener(listener, event, makeContext, options, () => passedOn);
-    watched.onInvocation(result.invocation);
+    noteFailure(result.invocation);
+    options.onInvocation(result.invocation);
     if (sticky !== undefined) return { type: "error", error: sticky };
     if (result.type === "error") {
       sticky = result.error;
@@ -86,6 +100,6 @@ export async function runWaterfall<P extends PointName>(
   const outcome = await dispatch(0);
   if (sticky !== undefined) return { type: "error", error: sticky };
   // Only the default itself, not a wrapper's decision made from it, names a passed-over failure.
-  if (outcome !== fellThrough || fellThrough.type !== "decided" || passedOver.first === undefined) return outcome;
+  if (outcome !== fellThrough || fellThrough.type !== "decided" || passedOver?.first === undefined) return outcome;
   return decidedByDefault(fellThrough.decision, passedOver.first);
 }
