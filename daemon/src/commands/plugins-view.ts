@@ -6,14 +6,11 @@ import { micros, pointName } from "./admin-format.js";
 import { tidy } from "./check-report.js";
 import { table } from "./table.js";
 
-const HEALTH_NAMES: Readonly<Record<number, string>> = {
-  [pb.PluginHealth.UNSPECIFIED]: "unknown",
-  [pb.PluginHealth.SERVING]: "serving",
-  [pb.PluginHealth.STARTING]: "starting",
-  [pb.PluginHealth.EJECTED]: "ejected",
-  [pb.PluginHealth.UNAVAILABLE]: "unavailable",
-  [pb.PluginHealth.CONNECTING]: "connecting",
-};
+/** The health's name in the proto enum, lower-cased ("serving", "connecting", ...). */
+function healthName(health: pb.PluginHealth): string {
+  if (health === pb.PluginHealth.UNSPECIFIED) return "unknown";
+  return pb.PluginHealth[health]?.toLowerCase() ?? String(health);
+}
 
 /** One plugin of `hookd plugins --json` (hookd.v1.PluginStatus, with names for enums). */
 export interface PluginView {
@@ -41,7 +38,7 @@ export function pluginView(p: pb.PluginStatus): PluginView {
   return {
     name: p.name,
     kind: p.kind,
-    health: HEALTH_NAMES[p.health] ?? String(p.health),
+    health: healthName(p.health),
     calls: Number(p.calls),
     failures: Number(p.failures),
     latencyP50Us: Number(p.latencyP50Us),
