@@ -77,7 +77,7 @@ export class EvaluateService {
     // Nobody listens: answered without entering the point (a cancelled caller still takes the
     // point's path, which answers CANCELLED).
     if (unheard !== undefined && !options.signal.aborted && !this.#heard(point, event)) return this.#admitAtOnce(event.session, (started) => unheard(event, started));
-    return this.#admit(event.session, (started) => evaluation.run(this.#env(point, event, options), event, options, this.#context, started));
+    return this.#admit(event.session, (started) => evaluation.run(this.#env(event, options), event, options, this.#context, started));
   }
 
   /** Whether any plugin (enforcing or shadow) listens for this event at `point`. */
@@ -129,7 +129,8 @@ export class EvaluateService {
     });
   }
 
-  #env<P extends EvaluatedPoint>(point: P, event: EventOf<P>, options: EvaluateOptions): PointEnv {
+  /** The environment the point runs in; the point picks its own budget from the two (PointSpec.budget). */
+  #env(event: { readonly session: SessionInfo }, options: EvaluateOptions): PointEnv {
     const limits = this.#deps.limits();
     return {
       registry: this.#deps.registry(),
