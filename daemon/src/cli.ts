@@ -20,7 +20,7 @@ async function help(topic: string | undefined): Promise<number> {
     return 0;
   }
   if (topic === "hook") {
-    out(`${(await import("./forward/hook.js")).HOOK_HELP}\n`);
+    out(`${(await import("./forward/hook.js")).hookHelp((await import("./agents/registry.js")).AGENT_NAMES)}\n`);
     return 0;
   }
   const spec = (await import("./commands/spec.js")).commandSpec(topic);
@@ -66,7 +66,7 @@ async function colourOn(stream: NodeJS.WriteStream): Promise<boolean> {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === "hook") return (await import("./forward/hook.js")).runHookForwarder(rest);
+  if (command === "hook") return (await import("./forward/hook.js")).runHookForwarder(rest, undefined, async () => (await import("./agents/registry.js")).AGENT_NAMES);
   if (command === "--version" || command === "-V") {
     out(`hookd ${(await import("./runtime/version.js")).DAEMON_VERSION}\n`);
     return 0;

@@ -3,10 +3,15 @@ import { describe, expect, it } from "vitest";
 import { userMessage } from "@hookd/sdk";
 import type { SessionInfo } from "@hookd/sdk";
 import { decide, mapMerged } from "../src/plugins/command/decide.js";
-import type { HookEvent } from "../src/plugins/command/dialect.js";
-import { mergeResults } from "../src/plugins/command/merge.js";
+import { mergeResults as mergeWith } from "../src/plugins/command/merge.js";
 import type { Merged } from "../src/plugins/command/merge.js";
-import type { HookResult } from "../src/plugins/command/output.js";
+import type { AgentDialect, HookResult } from "../src/agents/contract.js";
+import { claudeCode } from "../src/agents/claude-code/index.js";
+import { codex } from "../src/agents/codex/index.js";
+import { mergeRulesOf } from "../src/plugins/command/merge.js";
+
+/** The merge by the rules of the agent's event (Claude Code unless said). */
+const merge = (event: string, results: readonly HookResult[], agent: AgentDialect = claudeCode) => mergeWith(event, results, mergeRulesOf(agent, event));
 
 const session: SessionInfo = { sessionId: "s", agentId: "a", cwd: "/" };
 const preStep = { session, turn: 1, step: 1, messages: [userMessage("hello")] };
@@ -15,8 +20,8 @@ const call = { callId: "c", rootCallId: "c", toolName: "Bash", arguments: {}, ar
 const preTool = { session, call };
 const postTool = { session, call, result: { isError: false as const, value: null, content: [], contexts: [] } };
 
-function merged(event: HookEvent, ...results: Partial<HookResult>[]): Merged {
-  return mergeResults(
+function merged(event: string, ...results: Partial<HookResult>[]): Merged {
+  return merge(
     event,
     results.map((r, i) => ({ hook: `h${i}`, event, status: "ok", contexts: [], notes: [], durationMs: 1, stdout: "", stderr: "", ...r })),
   );
@@ -72,10 +77,10 @@ describe("mapMerged", () => {
   });
 
   it("rewrite, Codex: updatedInput counts only beside permissionDecision allow", () => {
-    const results = mergeResults("PreToolUse", [
+    const results = merge("PreToolUse", [
       { hook: "a", event: "PreToolUse", status: "ok", contexts: [], notes: [], durationMs: 1, stdout: "", stderr: "", updatedInput: { command: "x" } },
       { hook: "b", event: "PreToolUse", status: "ok", contexts: [], notes: [], durationMs: 1, stdout: "", stderr: "", updatedInput: { command: "y" }, permission: "allow" },
-    ], "codex");
+    ], codex);
     expect(results.updatedInput).toEqual({ input: { command: "y" }, by: "b" });
     expect(results.notes).toEqual(['a: hookSpecificOutput.updatedInput ignored: Codex applies it only beside permissionDecision "allow"']);
   });

@@ -3,16 +3,16 @@
 import { describe, expect, it } from "vitest";
 import { accept, ask, block, deny, enter, pluginMessage, reject, steer, userMessage } from "@hookd/sdk";
 import type { ToolCall } from "@hookd/sdk";
-import { postToolAnswer, preStepAnswer, sessionStartAnswer, stopAnswer } from "../src/http/answer.js";
-import { preToolAnswer } from "../src/http/tool-answer.js";
+import { preStepAnswer, sessionStartAnswer, stopAnswer } from "../src/agents/claude-code/answer.js";
 import { isFieldError } from "@hookd/sdk/internal";
-import { StopCounter, readHookRequest } from "../src/http/request.js";
-import type { RequestContext } from "../src/http/request.js";
+import type { RequestContext } from "../src/agents/contract.js";
+import { StopCounter } from "../src/http/stop-counter.js";
+import { postToolAnswer, preToolAnswer, readRequest as readHookRequest } from "./fixtures/agent-calls.js";
 
-const context: RequestContext = { agentId: "claude-code", steeredContinuations: () => 0 };
+const context: RequestContext & { dialect?: string } = { agentId: "claude-code", steeredContinuations: () => 0 };
 const body = (value: Record<string, unknown>): string => JSON.stringify({ session_id: "s1", cwd: "/repo", ...value });
 
-function badField(text: string, ctx: RequestContext = context): string {
+function badField(text: string, ctx: RequestContext & { dialect?: string } = context): string {
   try {
     readHookRequest(text, ctx);
   } catch (error) {
@@ -96,7 +96,7 @@ describe("answers", () => {
       hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "checked\n\nticket 1" },
     });
     expect(preStepAnswer(enter([userMessage("hi")]))).toEqual({});
-    expect(sessionStartAnswer([pluginMessage("p", "branch main")])).toEqual({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "branch main" } });
+    expect(sessionStartAnswer([pluginMessage("p", "branch main")], "SessionStart")).toEqual({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "branch main" } });
     expect(stopAnswer(steer([pluginMessage("p", "run the tests")]), false)).toEqual({ decision: "block", reason: "run the tests" });
     expect(stopAnswer({ kind: "pass" }, false)).toEqual({});
     expect(stopAnswer({ kind: "pass" }, true)).toMatchObject({ systemMessage: expect.stringContaining("continuation cap") as unknown });

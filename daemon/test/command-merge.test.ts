@@ -1,8 +1,13 @@
 // The merge of several hooks' results: deny beats ask beats allow, the winning rank's reasons
 // joined with a blank line, contexts in config order, continue:false strongest, errors kept aside.
 import { describe, expect, it } from "vitest";
-import { mergeResults } from "../src/plugins/command/merge.js";
-import type { HookResult } from "../src/plugins/command/output.js";
+import { mergeResults as mergeWith } from "../src/plugins/command/merge.js";
+import type { AgentDialect, HookResult } from "../src/agents/contract.js";
+import { claudeCode } from "../src/agents/claude-code/index.js";
+import { mergeRulesOf } from "../src/plugins/command/merge.js";
+
+/** The merge by the rules of the agent's event (Claude Code unless said). */
+const merge = (event: string, results: readonly HookResult[], agent: AgentDialect = claudeCode) => mergeWith(event, results, mergeRulesOf(agent, event));
 
 const result = (hook: string, fields: Partial<HookResult> = {}): HookResult => ({
   hook,
@@ -18,7 +23,7 @@ const result = (hook: string, fields: Partial<HookResult> = {}): HookResult => (
 
 describe("mergeResults", () => {
   it("deny beats ask beats allow, joining only the winners' reasons", () => {
-    const merged = mergeResults("PreToolUse", [
+    const merged = merge("PreToolUse", [
       result("a", { permission: "allow", permissionReason: "fine" }),
       result("b", { permission: "ask", permissionReason: "check with a human" }),
       result("c", { permission: "deny", permissionReason: "no network" }),
@@ -29,19 +34,19 @@ describe("mergeResults", () => {
   });
 
   it("ask beats allow; allow alone is allow", () => {
-    expect(mergeResults("PreToolUse", [result("a", { permission: "allow" }), result("b", { permission: "ask", permissionReason: "r1" }), result("c", { permission: "ask", permissionReason: "r2" })]).permission).toEqual({
+    expect(merge("PreToolUse", [result("a", { permission: "allow" }), result("b", { permission: "ask", permissionReason: "r1" }), result("c", { permission: "ask", permissionReason: "r2" })]).permission).toEqual({
       decision: "ask",
       reason: "r1\n\nr2",
       by: ["b", "c"],
     });
-    expect(mergeResults("PreToolUse", [result("a", { permission: "allow" })]).permission).toEqual({ decision: "allow", reason: undefined, by: ["a"] });
-    expect(mergeResults("PreToolUse", [result("a")]).permission).toBeUndefined();
+    expect(merge("PreToolUse", [result("a", { permission: "allow" })]).permission).toEqual({ decision: "allow", reason: undefined, by: ["a"] });
+    expect(merge("PreToolUse", [result("a")]).permission).toBeUndefined();
   });
 
   it("is independent of completion order: config order decides reasons and contexts", () => {
     const a = result("a", { event: "PostToolUse", block: "first", contexts: ["ctx a"] });
     const b = result("b", { event: "PostToolUse", block: "second", contexts: ["ctx b1", "ctx b2"] });
-    const merged = mergeResults("PostToolUse", [a, b]);
+    const merged = merge("PostToolUse", [a, b]);
     expect(merged.block).toEqual({ decision: "block", reason: "first\n\nsecond", by: ["a", "b"] });
     expect(merged.contexts).toEqual([
       { hook: "a", text: "ctx a" },
@@ -51,7 +56,7 @@ describe("mergeResults", () => {
   });
 
   it("puts continue:false above everything and keeps errors and notes aside", () => {
-    const merged = mergeResults("Stop", [
+    const merged = merge("Stop", [
       result("a", { event: "Stop", block: "keep going" }),
       result("b", { event: "Stop", stop: { reason: "out of budget" }, notes: ["n1"] }),
       result("c", { event: "Stop", status: "error", error: { kind: "timeout", message: "slow" }, block: "never counted" }),
@@ -63,6 +68,6 @@ describe("mergeResults", () => {
   });
 
   it("collects system messages in config order", () => {
-    expect(mergeResults("SessionStart", [result("a", { systemMessage: "one" }), result("b"), result("c", { systemMessage: "two" })]).systemMessages).toEqual(["one", "two"]);
+    expect(merge("SessionStart", [result("a", { systemMessage: "one" }), result("b"), result("c", { systemMessage: "two" })]).systemMessages).toEqual(["one", "two"]);
   });
 });

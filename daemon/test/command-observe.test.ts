@@ -4,8 +4,11 @@
 import { parseJson } from "@hookd/sdk";
 import type { AgentEventEvent } from "@hookd/sdk";
 import { describe, expect, it } from "vitest";
-import { observedMatchValues, observedPayload, selectObserved } from "../src/plugins/command/observe.js";
-import { parseHooks } from "../src/plugins/command/parse.js";
+import { knownAgent } from "../src/agents/registry.js";
+import { selectObserved } from "../src/plugins/command/observe.js";
+import { matchValues as observedMatchValues, parseHooks } from "./fixtures/agent-calls.js";
+
+const observedPayload = (dialect: string, ev: AgentEventEvent, extras: Parameters<ReturnType<typeof knownAgent>["commandHooks"]["observedPayload"]>[1]): string => knownAgent(dialect).commandHooks.observedPayload(ev, extras);
 
 const cmd = (command: string) => ({ type: "command", command });
 const event = (eventName: string, payload: string, dialect: AgentEventEvent["dialect"] = "claude-code"): AgentEventEvent => ({
@@ -32,20 +35,20 @@ describe("observed events", () => {
       TaskCreated: [{ matcher: "[", hooks: [cmd("task.sh")] }],
     };
     const model = parseHooks(file, "claude-code", "f");
-    const run = (name: string, payload: string) => selectObserved(model.observed[name] ?? [], observedMatchValues(name, parseJson(payload))).map((h) => h.command);
+    const run = (name: string, payload: string) => selectObserved(model.groups[name] ?? [], observedMatchValues(name, parseJson(payload))).hooks.map((h) => h.command);
     expect(run("PreCompact", '{"trigger":"manual"}')).toEqual(["m.sh", "all.sh"]);
     expect(run("PreCompact", '{"trigger":"manualish"}')).toEqual(["all.sh"]);
     // FileChanged's matcher is a regex in Claude Code (an unanchored match of the file's name).
     expect(run("FileChanged", '{"file_path":"/repo/.envrc"}')).toEqual(["env.sh"]);
     // A batch without tool calls matches only match-all groups.
     const batch = parseHooks({ PostToolBatch: [{ matcher: "Bash", hooks: [cmd("bash.sh")] }, { hooks: [cmd("any.sh")] }] }, "claude-code", "f");
-    expect(selectObserved(batch.observed.PostToolBatch ?? [], observedMatchValues("PostToolBatch", parseJson('{"tool_calls":[]}'))).map((h) => h.command)).toEqual(["any.sh"]);
-    expect(selectObserved(batch.observed.PostToolBatch ?? [], observedMatchValues("PostToolBatch", parseJson('{"tool_calls":[{"tool_name":"Bash"}]}'))).map((h) => h.command)).toEqual(["bash.sh", "any.sh"]);
+    expect(selectObserved(batch.groups.PostToolBatch ?? [], observedMatchValues("PostToolBatch", parseJson('{"tool_calls":[]}'))).hooks.map((h) => h.command)).toEqual(["any.sh"]);
+    expect(selectObserved(batch.groups.PostToolBatch ?? [], observedMatchValues("PostToolBatch", parseJson('{"tool_calls":[{"tool_name":"Bash"}]}'))).hooks.map((h) => h.command)).toEqual(["bash.sh", "any.sh"]);
     // TaskCreated has no matcher field: its matcher is ignored (and not compiled).
     expect(run("TaskCreated", '{"task_id":"1"}')).toEqual(["task.sh"]);
     expect(model.notes).toEqual(["TaskCreated[0].matcher: ignored (TaskCreated has no matcher; every hook of the event runs)"]);
     const codex = parseHooks({ PreCompact: [{ matcher: "manual", hooks: [cmd("m.sh")] }] }, "codex", "f");
-    expect(selectObserved(codex.observed.PreCompact ?? [], ["manualish"]).map((h) => h.command)).toEqual(["m.sh"]);
+    expect(selectObserved(codex.groups.PreCompact ?? [], ["manualish"]).hooks.map((h) => h.command)).toEqual(["m.sh"]);
     expect(() => parseHooks({ Notification: [{ matcher: "perm(", hooks: [cmd("x")] }] }, "claude-code", "f")).toThrow(/f: Notification\[0\]\.matcher: invalid regular expression/);
   });
 

@@ -1,9 +1,11 @@
 // The output contract of one hook run, as a table: exit codes, stdout JSON, plain stdout, and the
 // fields that have no effect (named in notes, never silently dropped).
 import { describe, expect, it } from "vitest";
-import type { Dialect, HookEvent } from "../src/plugins/command/dialect.js";
-import { interpretRun } from "../src/plugins/command/output.js";
-import type { HookResult } from "../src/plugins/command/output.js";
+import type { HookResult } from "../src/agents/contract.js";
+import { interpretRun } from "./fixtures/agent-calls.js";
+
+type Dialect = string;
+type HookEvent = string;
 import type { RunResult } from "../src/plugins/command/runner.js";
 
 const exited = (code: number, stdout = "", stderr = ""): RunResult => ({ end: "exited", code, stdout, stderr, truncated: false, durationMs: 1 });

@@ -3,8 +3,12 @@
 // run (listed in notes for `hookd check`).
 import { describe, expect, it } from "vitest";
 import { HookdError } from "@hookd/sdk";
-import { compileMatcher } from "../src/plugins/command/matcher.js";
-import { parseHooks, parseHooksText } from "../src/plugins/command/parse.js";
+import { compileMatcher } from "../src/agents/matcher.js";
+import { knownAgent } from "../src/agents/registry.js";
+import { parseHooksText as parseText } from "../src/agents/hooks-file.js";
+import { parseHooks } from "./fixtures/agent-calls.js";
+
+const parseHooksText = (text: string, dialect: string, source: string) => parseText(knownAgent(dialect).commandHooks.parse, text, source);
 
 const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: "command", command, ...extra });
 
@@ -58,7 +62,7 @@ describe("parseHooks", () => {
       const model = parseHooks(file, "claude-code", "hooks.json");
       const groups = model.groups.PreToolUse ?? [];
       expect(groups.map((g) => g.matcher)).toEqual(["Bash", "Edit|Write"]);
-      expect(groups[0]?.hooks.map((h) => [h.id, h.command, h.timeoutSec])).toEqual([
+      expect(groups[0]?.hooks.map((h) => [h.id, h.command, h.timeoutMs / 1000])).toEqual([
         ["PreToolUse[0].hooks[0]", "a.sh", 5],
         ["PreToolUse[0].hooks[1]", "b.sh", 600],
       ]);
@@ -107,14 +111,14 @@ describe("parseHooks", () => {
   it("gives each hook the agent's own default timeout; Claude Code's SessionEnd hooks share max(1.5 s, the longest own timeout up to 60 s)", () => {
     const file = { PreToolUse: [{ hooks: [cmd("a")] }], SessionEnd: [{ hooks: [cmd("b"), cmd("c", { timeout: 5 }), cmd("d", { timeout: 900 })] }] };
     const claude = parseHooks(file, "claude-code", "f");
-    expect(claude.groups.PreToolUse?.[0]?.hooks.map((h) => [h.timeoutSec, h.ownTimeout])).toEqual([[600, false]]);
-    expect(claude.groups.SessionEnd?.[0]?.hooks.map((h) => h.timeoutSec)).toEqual([60, 60, 60]);
+    expect(claude.groups.PreToolUse?.[0]?.hooks.map((h) => [h.timeoutMs / 1000, h.ownTimeout])).toEqual([[600, false]]);
+    expect(claude.groups.SessionEnd?.[0]?.hooks.map((h) => h.timeoutMs / 1000)).toEqual([60, 60, 60]);
     const short = parseHooks({ SessionEnd: [{ hooks: [cmd("b")] }, { hooks: [cmd("c", { timeout: 0.5 })] }] }, "claude-code", "f");
-    expect(short.groups.SessionEnd?.flatMap((g) => g.hooks.map((h) => h.timeoutSec))).toEqual([1.5, 1.5]);
+    expect(short.groups.SessionEnd?.flatMap((g) => g.hooks.map((h) => h.timeoutMs / 1000))).toEqual([1.5, 1.5]);
     const five = parseHooks({ SessionEnd: [{ hooks: [cmd("b"), cmd("c", { timeout: 5 })] }] }, "claude-code", "f");
-    expect(five.groups.SessionEnd?.[0]?.hooks.map((h) => h.timeoutSec)).toEqual([5, 5]);
+    expect(five.groups.SessionEnd?.[0]?.hooks.map((h) => h.timeoutMs / 1000)).toEqual([5, 5]);
     const codex = parseHooks(file, "codex", "f");
-    expect(codex.groups.SessionEnd?.[0]?.hooks.map((h) => h.timeoutSec)).toEqual([600, 5, 900]);
+    expect(codex.groups.SessionEnd?.[0]?.hooks.map((h) => h.timeoutMs / 1000)).toEqual([600, 5, 900]);
   });
 
   it("names the bad field of a malformed hook", () => {
@@ -144,7 +148,7 @@ describe("parseHooks", () => {
       "PreToolUse[0].hooks[1]: async hooks are accepted but not run (their answers could never take effect)",
     ]);
     expect(model.groups.PreToolUse?.[0]?.hooks.map((h) => h.command)).toEqual(["run.sh"]);
-    expect(model.observed.Notification?.[0]?.hooks.map((h) => [h.event, h.command, h.timeoutSec])).toEqual([["Notification", "notify.sh", 600]]);
+    expect(model.groups.Notification?.[0]?.hooks.map((h) => [h.event, h.command, h.timeoutMs / 1000])).toEqual([["Notification", "notify.sh", 600]]);
     // SubagentStop runs (at turn-stopping in a subagent); its matcher is on the agent type.
     expect(model.groups.SubagentStop?.[0]?.matches("reviewer")).toBe(true);
   });

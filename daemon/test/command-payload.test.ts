@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { assistantMessage, deepFreeze, parseJson, pluginMessage, snapshotJsonText, userMessage } from "@hookd/sdk";
 import type { SessionInfo, ToolCall } from "@hookd/sdk";
-import { buildPayload, promptOf } from "../src/plugins/command/payload.js";
+import { promptOf } from "../src/agents/prompt.js";
+import { buildPayload } from "./fixtures/agent-calls.js";
 
 const session: SessionInfo = { sessionId: "s-1", agentId: "a", cwd: "/repo" };
 const args = snapshotJsonText('{"command":"echo hi","n":12345678901234567890,"x":0.1000000000000000055511151231257827}');

@@ -9,7 +9,8 @@ import { status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CODES, HookdError } from "@hookd/sdk";
 import { ERROR_STATUS, StatusError, statusName } from "@hookd/sdk/internal";
-import type { HookEvaluator, HookHttpServer } from "../src/http/index.js";
+import type { HookEvaluator } from "../src/http/lifecycle.js";
+import type { HookHttpServer } from "../src/http/index.js";
 import { startHookHttpServer } from "../src/http/index.js";
 import { createLogger } from "../src/log.js";
 

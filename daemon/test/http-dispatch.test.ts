@@ -5,9 +5,11 @@
 import { describe, expect, it } from "vitest";
 import { deny, pass, reject } from "@hookd/sdk";
 import type { EvaluatedPoint, EvaluationOf, EventOf, ToolCall } from "@hookd/sdk";
-import { answerHook } from "../src/http/dispatch.js";
-import type { HookEvaluator } from "../src/http/dispatch.js";
-import { readHookRequest } from "../src/http/request.js";
+import { answerHook as answerAgentHook } from "../src/http/lifecycle.js";
+import type { DispatchDeps, HookEvaluator } from "../src/http/lifecycle.js";
+import type { HookRequest } from "../src/agents/contract.js";
+import { knownAgent } from "../src/agents/registry.js";
+import { readRequest as readHookRequest } from "./fixtures/agent-calls.js";
 import { createLogger } from "../src/log.js";
 
 const trace = (decidedBy: string) => ({ decidedBy, durationUs: 1 });
@@ -44,6 +46,7 @@ function logger(): { lines: Record<string, unknown>[]; log: ReturnType<typeof cr
 const body = (fields: Record<string, unknown>) => JSON.stringify({ session_id: "s", cwd: "/r", transcript_path: "/t.jsonl", permission_mode: "plan", ...fields });
 const context = { agentId: "claude-code", dialect: "claude-code", steeredContinuations: () => 0 };
 const signal = new AbortController().signal;
+const answerHook = (deps: DispatchDeps, request: HookRequest, dialect: string, cancel: AbortSignal) => answerAgentHook(deps, knownAgent(dialect), request, cancel);
 
 describe("answerHook", () => {
   it("PreToolUse: rewrite first, pre-tool on the effective call, the bypass asked about the decider", async () => {

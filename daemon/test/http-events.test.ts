@@ -7,15 +7,13 @@ import { approve, ask, deny, pass, reject } from "@hookd/sdk";
 import type { JsonObject, ToolCall } from "@hookd/sdk";
 import { agentPermissionBypass } from "../src/config/bypass.js";
 import { pluginSchema } from "../src/config/plugin-schema.js";
-import { forwardedOutput, preStepAnswer, sessionStartAnswer } from "../src/http/answer.js";
-import { fitAnswer } from "../src/http/output-fields.js";
-import { readHookRequest } from "../src/http/request.js";
-import type { HookRequest, RequestContext } from "../src/http/request.js";
-import { approvalAnswer, preToolAnswer } from "../src/http/tool-answer.js";
+import { preStepAnswer, sessionStartAnswer } from "../src/agents/claude-code/answer.js";
+import type { HookRequest, RequestContext } from "../src/agents/contract.js";
+import { approvalAnswer, fitAnswer, forwardedOutput, preToolAnswer, readRequest as readHookRequest } from "./fixtures/agent-calls.js";
 
-const context: RequestContext = { agentId: "claude-code", dialect: "claude-code", steeredContinuations: () => 0 };
+const context: RequestContext & { readonly dialect?: string } = { agentId: "claude-code", dialect: "claude-code", steeredContinuations: () => 0 };
 const common = { session_id: "main-1", transcript_path: "/home/u/.claude/projects/p/main-1.jsonl", cwd: "/repo", permission_mode: "default" };
-const read = (fields: Record<string, unknown>, ctx: RequestContext = context): HookRequest => readHookRequest(JSON.stringify({ ...common, ...fields }), ctx);
+const read = (fields: Record<string, unknown>, ctx: RequestContext & { readonly dialect?: string } = context): HookRequest => readHookRequest(JSON.stringify({ ...common, ...fields }), ctx);
 
 function call(args: JsonObject, rewrittenBy?: readonly string[], toolName = "Bash"): ToolCall {
   return { callId: "c", rootCallId: "c", toolName, arguments: args, argumentsJson: JSON.stringify(args), sessionId: "s", turn: 0, step: 0, ...(rewrittenBy === undefined ? {} : { rewrittenBy }) };
@@ -60,7 +58,7 @@ describe("every event to its point", () => {
   });
 
   it("Codex: Interrupt ends the turn cancelled; a PermissionRequest without tool_use_id is an approval; PreCompact / PostCompact are generic", () => {
-    const codex: RequestContext = { ...context, agentId: "codex", dialect: "codex" };
+    const codex: RequestContext & { readonly dialect?: string } = { ...context, agentId: "codex", dialect: "codex" };
     const base = { transcript_path: null, permission_mode: "default", turn_id: "t1", model: "gpt-fake" };
     expect(read({ ...base, hook_event_name: "Interrupt" }, codex)).toMatchObject({ point: "turn-end", data: { outcome: "cancelled", session: { sessionId: "main-1", agentId: "codex" } } });
     expect(read({ ...base, hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "touch /etc/x", description: "needs it" } }, codex)).toMatchObject({

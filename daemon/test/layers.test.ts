@@ -23,6 +23,8 @@ const LAYERS: readonly { readonly name: string; readonly alone?: boolean }[] = [
   { name: "engine", alone: true },
   // The `hookd hook` forwarder, a process per agent event: node:http only.
   { name: "forward", alone: true },
+  // Every agent hookd serves, one folder each behind one contract, and the registry of them.
+  { name: "agents" },
   // The config schema and its loading.
   { name: "config" },
   // The logger every layer above writes to.
@@ -33,7 +35,7 @@ const LAYERS: readonly { readonly name: string; readonly alone?: boolean }[] = [
   { name: "plugins" },
   // The agent-facing services: HookHost, evaluate, hosted sessions, identities, listeners.
   { name: "host" },
-  // Claude Code / Codex HTTP hooks into the same evaluation.
+  // Agents' HTTP hooks into the same evaluation, and the lifecycle dispatcher they share with `hookd eval`.
   { name: "http" },
   // Operating the daemon: audit, metrics and their exposition, HookAdmin, reflection, systemd.
   { name: "ops" },

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { accept, ask, definePlugin, deny, enter, inject, messageText, pass, patch, pluginMessage, reject, steer, userMessage } from "@hookd/sdk";
-import type { SessionEndEvent } from "@hookd/sdk";
+import type { SessionEndEvent, TurnEndEvent } from "@hookd/sdk";
 import { PluginRegistry } from "../../daemon/src/engine/registry.js";
 import { startHookHttpServer } from "../../daemon/src/http/index.js";
 import { evaluateServiceOver } from "../../daemon/test/support/evaluate-service.js";
@@ -33,6 +33,7 @@ const commandOf = (args: unknown): string => {
 };
 
 const ended: SessionEndEvent[] = [];
+const turnEnds: TurnEndEvent[] = [];
 const observed: string[] = [];
 const guard = definePlugin({
   name: "guard",
@@ -55,6 +56,7 @@ const guard = definePlugin({
     },
     "session-start": () => inject([pluginMessage("guard", "hookd policy v1 is active")]),
     "session-end": (event) => void ended.push(event),
+    "turn-end": (event) => void turnEnds.push(event),
     "agent-event": { tools: ["PreCompress", "Before*"], handler: (event) => void observed.push(`${event.dialect}:${event.eventName}`) },
   },
 });
@@ -128,9 +130,10 @@ describe("HTTP endpoint, Gemini dialect (payloads of the real Gemini CLI 0.61)",
     });
   });
 
-  it("BeforeAgent: context is additionalContext; a rejected prompt is decision deny", async () => {
+  it("BeforeAgent: context is additionalContext; a rejected prompt is decision deny, and the turn ends blocked", async () => {
     expect(await post(payload("BeforeAgent"))).toEqual({ status: 200, json: { hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: "prompt context from hookd" } } });
-    expect(await post(payload("BeforeAgent", { prompt: "do the forbidden thing" }))).toEqual({ status: 200, json: { decision: "deny", reason: "that prompt is not allowed" } });
+    expect(await post(payload("BeforeAgent", { session_id: "g-rejected", prompt: "do the forbidden thing" }))).toEqual({ status: 200, json: { decision: "deny", reason: "that prompt is not allowed" } });
+    expect(turnEnds.filter((event) => event.session.sessionId === "g-rejected")).toMatchObject([{ outcome: "blocked", detail: "that prompt is not allowed" }]);
   });
 
   it("AfterTool: post-tool context is additionalContext (Gemini appends it to the tool result)", async () => {
@@ -142,13 +145,16 @@ describe("HTTP endpoint, Gemini dialect (payloads of the real Gemini CLI 0.61)",
     expect((await stop(false)).json).toEqual({ decision: "deny", reason: "keep going" });
     expect((await stop(true)).json).toEqual({ decision: "deny", reason: "keep going" });
     expect((await stop(true)).json).toEqual({ systemMessage: expect.stringContaining("continuation cap") as unknown });
-    expect((await post(payload("AfterAgent"))).json).toEqual({});
+    expect((await post(payload("AfterAgent", { session_id: "g-done" }))).json).toEqual({});
+    // A stop nobody steered ends the turn, as for every agent; the capped one says why.
+    expect(turnEnds.filter((event) => event.session.sessionId === "g-cap").map((event) => event.outcome)).toEqual(["continuation_cap"]);
+    expect(turnEnds.filter((event) => event.session.sessionId === "g-done").map((event) => event.outcome)).toEqual(["completed"]);
   });
 
   it("SessionStart injects; SessionEnd reaches the session-end plugins with the agent's reason", async () => {
     expect(await post(payload("SessionStart"))).toEqual({ status: 200, json: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "hookd policy v1 is active" } } });
     expect(await post(payload("SessionEnd", { session_id: "g-end" }))).toEqual({ status: 200, json: {} });
-    expect(ended.find((event) => event.session.sessionId === "g-end")).toMatchObject({ reason: "closed", detail: "gemini: exit", session: { agentId: "gemini" } });
+    expect(ended.find((event) => event.session.sessionId === "g-end")).toMatchObject({ reason: "closed", detail: "the agent ended the session (exit)", session: { agentId: "gemini" } });
   });
 
   it("observe-only events answer no opinion and reach agent-event plugins by name; bad bodies are 400 naming the field", async () => {
@@ -158,7 +164,10 @@ describe("HTTP endpoint, Gemini dialect (payloads of the real Gemini CLI 0.61)",
     expect(observed).toEqual(["gemini:BeforeModel", "gemini:BeforeToolSelection", "gemini:PreCompress"]);
     expect(await post(payload("BeforeTool", { tool_name: undefined }))).toEqual({ status: 400, json: { error: "tool_name: required" } });
     expect(await post(payload("BeforeTool", { tool_input: [1] }))).toEqual({ status: 400, json: { error: "tool_input: expected an object" } });
-    expect(await post(payload("SessionEnd", { reason: "crash" }))).toMatchObject({ status: 400, json: { error: expect.stringMatching(/^reason: expected one of exit/) as unknown } });
+    // A SessionEnd reason Gemini may add later is still the session's end, as for every agent.
+    ended.length = 0;
+    expect(await post(payload("SessionEnd", { session_id: "g-later", reason: "crash" }))).toEqual({ status: 200, json: {} });
+    expect(ended.find((event) => event.session.sessionId === "g-later")).toMatchObject({ reason: "closed", detail: "the agent ended the session (crash)" });
     // Claude Code's names are not Gemini's.
     expect(await post(payload("BeforeTool", { hook_event_name: "PreToolUse" }))).toMatchObject({ status: 400, json: { error: expect.stringMatching(/^hook_event_name: expected a Gemini CLI hook event/) as unknown } });
   });
@@ -222,7 +231,7 @@ describe.each([
     // SessionStart's context arrived too (headless: prepended to the first prompt).
     expect(JSON.stringify(run.api.requests[0])).toContain("hookd policy v1 is active");
     // Gemini does not wait for SessionEnd hooks, but the forwarder it started still reports it.
-    await vi.waitFor(() => expect(ended.some((event) => event.detail === "gemini: exit" && event.session.cwd === run.project)).toBe(true), { timeout: 15_000, interval: 50 });
+    await vi.waitFor(() => expect(ended.some((event) => event.detail === "the agent ended the session (exit)" && event.session.cwd === run.project)).toBe(true), { timeout: 15_000, interval: 50 });
   }, 120_000);
 
   it("a rewrite is applied by Gemini itself: the command that ran is the rewritten one", async () => {
@@ -239,5 +248,7 @@ describe.each([
     expect(run.api.requests).toHaveLength(2);
     expect(JSON.stringify(run.api.requests[1])).toContain("keep going");
     expect(run.stdout).toContain("All done.");
+    // The steered stop did not end the turn; the one after it did, once.
+    expect(turnEnds.filter((event) => event.session.cwd === run.project).map((event) => event.outcome)).toEqual(["completed"]);
   }, 120_000);
 });

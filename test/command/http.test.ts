@@ -236,7 +236,9 @@ describe.each<[Forwarder]>([["node"], ["c"]])("hookd hook (the %s forwarder)", (
     const gone = ws.file("nobody.sock");
     expect((await forward(["--dialect", "codex", "--socket", gone], hook("Stop", {}))).code).toBe(1);
     expect(await forward(["--dialect", "codex", "--socket", gone, "--fail-closed"], hook("Stop", {}))).toMatchObject({ code: 2, stderr: expect.stringContaining("hookd did not answer") as unknown });
-    expect(await forward(["--dialect", "vim"], "{}")).toMatchObject({ code: 1, stderr: expect.stringContaining("--dialect: expected claude-code, codex or gemini") as unknown });
+    // The forwarder passes the dialect through; the daemon names the agents it serves.
+    expect(await forward(["--dialect", "vim", "--socket", socket], hook("Stop", {}))).toMatchObject({ code: 1, stderr: expect.stringContaining('HTTP 400: {"error":"x-hookd-dialect: expected one of \\"claude-code\\", \\"codex\\"') as unknown });
+    expect(await forward(["--dialect", "Vim!"], "{}")).toMatchObject({ code: 1, stderr: expect.stringContaining("--dialect: expected an agent's name such as claude-code, got Vim!") as unknown });
     expect(await forward(["--dialect", "codex"], "{}")).toMatchObject({ code: 1, stderr: expect.stringContaining("give --url or --socket") as unknown });
   });
 

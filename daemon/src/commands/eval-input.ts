@@ -9,15 +9,10 @@ import type { DescMessage, JsonValue } from "@bufbuild/protobuf";
 import { EVALUATED_POINTS, EVALUATE_TABLE, HookdError, POINT_TABLE } from "@hookd/sdk";
 import type { EvaluatedPoint } from "@hookd/sdk";
 import { pb } from "@hookd/sdk/internal";
-import { readGeminiRequest } from "../http/gemini-request.js";
-import type { GeminiRequest } from "../http/gemini-request.js";
-import { readHookRequest } from "../http/request.js";
-import type { HookRequest } from "../http/request.js";
+import type { AgentDialect, HookRequest } from "../agents/contract.js";
+import { readHookRequest } from "../agents/read-request.js";
 import type { AuditRecord } from "../ops/audit.js";
 import { usageError } from "./usage.js";
-
-export type EvalDialect = "claude-code" | "codex" | "gemini";
-export const EVAL_DIALECTS: readonly EvalDialect[] = ["claude-code", "codex", "gemini"];
 
 /** The names a point's matchers are tested against, where the event has them. */
 export interface MatchKeys {
@@ -27,8 +22,7 @@ export interface MatchKeys {
 
 export type EvalInput =
   | { readonly kind: "proto"; readonly point: EvaluatedPoint; readonly request: Message & { event?: unknown }; readonly keys: MatchKeys; readonly callId: string; readonly sessionId: string }
-  | { readonly kind: "hook"; readonly dialect: "claude-code" | "codex"; readonly request: HookRequest; readonly keys: MatchKeys; readonly callId: string; readonly sessionId: string }
-  | { readonly kind: "gemini"; readonly request: GeminiRequest; readonly keys: MatchKeys; readonly callId: string; readonly sessionId: string };
+  | { readonly kind: "hook"; readonly agent: AgentDialect; readonly request: HookRequest; readonly keys: MatchKeys; readonly callId: string; readonly sessionId: string };
 
 /** The event, a record or the config's plugins could not be used: exit 1 with its message (which names the field or plugin). */
 export function eventError(message: string): HookdError {
@@ -103,20 +97,15 @@ export function readProtoEvent(text: string, point: EvaluatedPoint | undefined):
 }
 
 /** An agent's own hook JSON, read exactly as the daemon's HTTP endpoint reads it. */
-export function readDialectEvent(text: string, dialect: EvalDialect, agentId: string): EvalInput {
+export function readDialectEvent(text: string, agent: AgentDialect, agentId: string): EvalInput {
   // A stop is the first of its turn: eval has no earlier ones to count.
   const steeredContinuations = (): number => 0;
   try {
-    if (dialect === "gemini") {
-      const request = readGeminiRequest(text, { agentId, steeredContinuations });
-      const call = "data" in request && "call" in request.data ? request.data.call : undefined;
-      return { kind: "gemini", request, keys: { ...(call === undefined ? {} : { toolName: call.toolName }), eventName: request.event }, callId: call?.callId ?? "", sessionId: request.session.sessionId };
-    }
-    const request = readHookRequest(text, { agentId, dialect, steeredContinuations });
+    const request = readHookRequest(agent, text, { agentId, steeredContinuations });
     const call = "data" in request && "call" in request.data ? request.data.call : undefined;
-    return { kind: "hook", dialect, request, keys: { ...(call === undefined ? {} : { toolName: call.toolName }), eventName: request.event }, callId: call?.callId ?? "", sessionId: request.session.sessionId };
+    return { kind: "hook", agent, request, keys: { ...(call === undefined ? {} : { toolName: call.toolName }), eventName: request.event }, callId: call?.callId ?? "", sessionId: request.session.sessionId };
   } catch (error) {
-    throw eventError(`EVENT (${dialect} hook JSON): ${error instanceof Error ? error.message : String(error)}`);
+    throw eventError(`EVENT (${agent.name} hook JSON): ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -12,12 +12,12 @@ import { LazyAbort, StatusError, pb } from "@hookd/sdk/internal";
 import { isConfigError, loadConfig } from "../config/load.js";
 import { agentPermissionBypass } from "../config/bypass.js";
 import type { Config } from "../config/schema.js";
-import { answerGeminiHook } from "../http/gemini.js";
-import { answerHook } from "../http/dispatch.js";
+import { answerHook } from "../http/lifecycle.js";
+import { AGENT_NAMES, agentDialect } from "../agents/registry.js";
 import { captureConsole, createLogger } from "../log.js";
 import type { AuditRecord } from "../ops/audit.js";
-import { EVAL_DIALECTS, auditRecordsOf, pointOption, readDialectEvent, readProtoEvent, readSource, recordOption } from "./eval-input.js";
-import type { EvalDialect, EvalInput } from "./eval-input.js";
+import { auditRecordsOf, pointOption, readDialectEvent, readProtoEvent, readSource, recordOption } from "./eval-input.js";
+import type { EvalInput } from "./eval-input.js";
 import { warningOf } from "./check-report.js";
 import { compareWithRecord, finalOf, pointsOf } from "./eval-report.js";
 import type { EvalReport } from "./eval-report.js";
@@ -43,7 +43,8 @@ export async function evalCommand(args: string[], { out, err, colour = false }: 
   const readyMs = integerOption(values, "timeout-ms", DEFAULT_READY_MS);
   const dialectValue = stringOption(values, "dialect");
   const pointValue = stringOption(values, "point");
-  if (dialectValue !== undefined && !EVAL_DIALECTS.includes(dialectValue as EvalDialect)) throw usageError(`--dialect: expected one of ${EVAL_DIALECTS.join(", ")}, got "${dialectValue}"`, "eval");
+  const agent = dialectValue === undefined ? undefined : agentDialect(dialectValue);
+  if (dialectValue !== undefined && agent === undefined) throw usageError(`--dialect: expected one of ${AGENT_NAMES.join(", ")}, got "${dialectValue}"`, "eval");
   if (dialectValue !== undefined && pointValue !== undefined) throw usageError("--point and --dialect exclude each other (an agent's event names its own point)", "eval");
   const point = pointValue === undefined ? undefined : pointOption(pointValue);
   const record = stringOption(values, "record");
@@ -59,8 +60,7 @@ export async function evalCommand(args: string[], { out, err, colour = false }: 
   try {
     const recorded = record !== undefined ? recordOption(record) : fromAudit !== undefined && callId !== undefined ? auditRecordsOf(fromAudit, callId) : undefined;
     const text = readSource(positionals[0] ?? "-", "EVENT");
-    const dialect = dialectValue as EvalDialect | undefined;
-    const input = dialect === undefined ? readProtoEvent(text, point) : readDialectEvent(text, dialect, agentValue(values) ?? dialect);
+    const input = agent === undefined ? readProtoEvent(text, point) : readDialectEvent(text, agent, agentValue(values) ?? agent.name);
     const report = await runEval(stringOption(values, "config"), input, readyMs);
     if (recorded !== undefined) explainAgainst(report, input, recorded);
     if (values.json === true) out(`${JSON.stringify(report)}\n`);
@@ -100,7 +100,7 @@ async function runEval(configFile: string | undefined, input: EvalInput, readyMs
     const points = pointsOf(pipeline.records, pipeline.registry(), input.keys);
     return {
       config: loaded.path ?? "(embedded default)",
-      input: input.kind === "proto" ? "proto" : input.kind === "gemini" ? "gemini" : input.dialect,
+      input: input.kind === "proto" ? "proto" : input.agent.name,
       event: input.kind === "proto" ? input.point : input.request.event,
       sessionId: input.sessionId,
       callId: input.callId,
@@ -127,10 +127,8 @@ async function decide(pipeline: OfflinePipeline, input: EvalInput, config: Confi
     }
     case "hook": {
       const log = createLogger({ level: "error", format: "json", write: () => {} });
-      return answerHook({ evaluate, log, bypassesAgentPermissions: agentPermissionBypass(() => config) }, input.request, input.dialect, signal);
+      return answerHook({ evaluate, log, bypassesAgentPermissions: agentPermissionBypass(() => config) }, input.agent, input.request, signal);
     }
-    case "gemini":
-      return answerGeminiHook(evaluate, input.request, signal);
   }
 }
 

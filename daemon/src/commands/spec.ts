@@ -91,7 +91,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {
       config,
       point: { type: "string", short: "p", value: "POINT", help: "the point EVENT is for (pre-tool, rewrite, post-tool, pre-step, ...), when it is hookd's proto JSON without a wrapper" },
-      dialect: { type: "string", short: "d", value: "claude-code|codex|gemini", help: "EVENT is that agent's own hook JSON, mapped as the daemon's HTTP endpoint maps it" },
+      dialect: { type: "string", short: "d", value: "AGENT", help: "EVENT is that agent's own hook JSON (claude-code, gemini, ...: an unknown name is refused with the list), mapped as the daemon's HTTP endpoint maps it" },
       agent: { type: "string", value: "ID", help: "the agent id a --dialect event comes from (default: the dialect's name, as the endpoint)" },
       explain: { type: "boolean", help: "replay a recorded decision: compare the audit record with what the config decides now" },
       record: { type: "string", value: "JSON|FILE", help: "with --explain: one audit line, as JSON text or a file holding it" },

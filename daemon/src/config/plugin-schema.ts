@@ -3,6 +3,7 @@
 // Owns shape and defaults only (schema.ts assembles the whole config).
 import { POINTS } from "@hookd/sdk";
 import { z } from "zod";
+import { AGENT_NAMES } from "../agents/registry.js";
 import { durationMs } from "./units.js";
 
 export const failurePolicy = z.enum(["fail-closed", "fail-open"]);
@@ -107,10 +108,10 @@ export const pluginSchema = z.discriminatedUnion("kind", [
   z.strictObject({
     ...pluginBase,
     kind: z.literal("command"),
-    /** A Claude Code / Codex / Gemini CLI hooks file (bare event map, or settings with a top-level "hooks"). */
+    /** An agent's hooks file (bare event map, or settings with a top-level "hooks"). */
     hooks: z.string().min(1),
     /** Whose hooks file it is: the events and answers of that agent's hook system. */
-    dialect: z.enum(["claude-code", "codex", "gemini"]),
+    dialect: z.enum(AGENT_NAMES),
     /** What a failed hook answers (default: as the agent would treat it). */
     failurePolicy: failurePolicy.optional(),
   }),

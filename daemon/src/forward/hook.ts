@@ -1,12 +1,13 @@
 // `hookd hook`: the forwarding command an agent runs as a command hook. Reads the hook's JSON on
 // stdin, asks the daemon's HTTP hook endpoint, prints the dialect's answer and exits with the
-// dialect's code: 0 with the JSON on stdout, or (Codex) 2 with the reason on stderr for a block.
-// Gemini CLI always gets its JSON on stdout with exit 0 (it honours `decision: "deny"` there).
-// The daemon renders both (forwarder mode, see http/server.ts); this only moves bytes.
+// dialect's code (0 with the JSON on stdout, or 2 with the text on stderr for a block). The daemon
+// renders the agent's output and names the exit code (forwarder mode, see http/server.ts); this
+// only moves bytes, and passes the dialect through for the daemon to check against its agents.
 // A process per event must start fast, so this file imports node:http and nothing else: never
-// @hookd/sdk (which loads grpc-js) and never the daemon. Keep it that way.
+// @hookd/sdk (which loads grpc-js) and never the daemon (the CLI hands it the agent list for its
+// help). Keep it that way.
 //
-//   hookd hook --dialect claude-code|codex|gemini [--event E] [--url URL | --socket PATH]
+//   hookd hook --dialect AGENT [--event E] [--url URL | --socket PATH]
 //              [--agent ID] [--timeout MS] [--fail-closed]
 // Defaults: --url from HOOKD_HOOK_URL, --socket from HOOKD_HOOK_SOCKET, --agent from HOOKD_AGENT,
 // a bearer token from HOOKD_TOKEN. When hookd cannot answer, the hook fails open (exit 1: both
@@ -21,7 +22,7 @@ export interface ForwarderIo {
 }
 
 interface Options {
-  dialect: "claude-code" | "codex" | "gemini";
+  dialect: string;
   event: string | undefined;
   url: string | undefined;
   socket: string | undefined;
@@ -30,16 +31,16 @@ interface Options {
   failClosed: boolean;
 }
 
-const USAGE = "usage: hookd hook --dialect claude-code|codex|gemini [--event E] [--url URL | --socket PATH] [--agent ID] [--timeout MS] [--fail-closed]";
+const USAGE = "usage: hookd hook --dialect AGENT [--event E] [--url URL | --socket PATH] [--agent ID] [--timeout MS] [--fail-closed]";
 
-/** `hookd hook --help` and `hookd help hook`. */
-export const HOOK_HELP = `${USAGE}
+/** `hookd hook --help` and `hookd help hook`, naming the agents hookd serves. */
+export const hookHelp = (agents: readonly string[]): string => `${USAGE}
 
 Answer an agent's command hook through the daemon's HTTP hook endpoint (http.listen): reads the
 hook's JSON on stdin, prints the agent's answer, exits with the agent's code (0; 2 for a block).
 
 options:
-  --dialect claude-code|codex|gemini  the agent's hook dialect (default claude-code)
+  --dialect AGENT    the agent's hook dialect: ${agents.length === 0 ? "one the daemon serves (hookd help hook lists them)" : agents.join(", ")} (default claude-code)
   --event E          the hook event (PreToolUse, ...); default: the body's hook_event_name
   --url URL          the endpoint as http://host:port[/prefix] (default $HOOKD_HOOK_URL)
   --socket PATH      the endpoint's Unix socket (default $HOOKD_HOOK_SOCKET); not the gRPC socket
@@ -81,7 +82,8 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Parsed {
       case "--dialect": {
         const dialect = value();
         if (dialect === undefined) return needsValue();
-        if (dialect !== "claude-code" && dialect !== "codex" && dialect !== "gemini") return usage(`--dialect: expected claude-code, codex or gemini, got ${dialect}`);
+        // The daemon knows its agents and names an unknown one (HTTP 400); only the shape is checked here.
+        if (!/^[a-z][a-z0-9-]*$/.test(dialect)) return usage(`--dialect: expected an agent's name such as claude-code, got ${dialect}`);
         options.dialect = dialect;
         break;
       }
@@ -145,7 +147,7 @@ function post(options: Options, body: string, env: NodeJS.ProcessEnv): Promise<A
       "content-type": "application/json",
       "content-length": Buffer.byteLength(body),
       "x-hookd-dialect": options.dialect,
-      // Forwarder mode: the daemon renders the dialect's output and exit code (http/answer.ts).
+      // Forwarder mode: the daemon renders the dialect's output and exit code (agents/<agent>/).
       "x-hookd-forward": "1",
     };
     if (options.agent !== undefined) headers["x-hookd-agent"] = options.agent;
@@ -174,10 +176,14 @@ function post(options: Options, body: string, env: NodeJS.ProcessEnv): Promise<A
 }
 
 /** Runs the forwarder; resolves to the exit code. Never rejects. */
-export async function runHookForwarder(argv: readonly string[], io: ForwarderIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+export async function runHookForwarder(
+  argv: readonly string[],
+  io: ForwarderIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env },
+  agents: () => Promise<readonly string[]> = () => Promise.resolve([]),
+): Promise<number> {
   const parsed = parseOptions(argv, io.env);
   if (parsed.kind === "help") {
-    io.stdout.write(`${HOOK_HELP}\n`);
+    io.stdout.write(`${hookHelp(await agents())}\n`);
     return 0;
   }
   if (parsed.kind === "usage") {

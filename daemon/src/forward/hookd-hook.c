@@ -6,7 +6,7 @@
  * text to print and the exit code (x-hookd-exit: 0 = stdout, 2 = stderr), so no JSON is parsed.
  *
  *   cc -O2 -o hookd-hook daemon/src/forward/hookd-hook.c
- *   hookd-hook --dialect claude-code|codex|gemini [--event E] [--url http://HOST:PORT[/prefix] | --socket PATH]
+ *   hookd-hook --dialect AGENT [--event E] [--url http://HOST:PORT[/prefix] | --socket PATH]
  *              [--agent ID] [--timeout MS] [--fail-closed]
  *
  * Plain POSIX C99; no TLS (the endpoint listens on loopback or a Unix socket).
@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 static const char *USAGE =
-    "usage: hookd hook --dialect claude-code|codex|gemini [--event E] [--url URL | --socket PATH] [--agent ID] [--timeout MS] [--fail-closed]\n";
+    "usage: hookd hook --dialect AGENT [--event E] [--url URL | --socket PATH] [--agent ID] [--timeout MS] [--fail-closed]\n";
 
 static int fail_closed = 0;
 
@@ -194,7 +194,9 @@ int main(int argc, char **argv) {
       usage_error(flag, " needs a value");
     }
     if (!strcmp(flag, "--dialect")) {
-      if (strcmp(value, "claude-code") && strcmp(value, "codex") && strcmp(value, "gemini")) usage_error("--dialect: expected claude-code, codex or gemini, got ", value);
+      /* Passed through: the daemon knows its agents and names an unknown one (HTTP 400). */
+      for (const char *c = value; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-')) usage_error("--dialect: expected an agent's name such as claude-code, got ", value);
       dialect = value;
     } else if (!strcmp(flag, "--event")) {
       for (const char *c = value; *c; c++)

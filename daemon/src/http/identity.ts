@@ -4,7 +4,6 @@
 // without, the agent names itself with x-hookd-agent, else it is the dialect's name.
 import type { IncomingHttpHeaders } from "node:http";
 import type { AgentIdentities } from "../host/identity.js";
-import type { HttpDialect } from "./server.js";
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -12,7 +11,7 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 }
 
 /** A `resolveAgent` for startHookHttpServer; its errors carry gRPC codes the server maps to 401/403. */
-export function agentResolver(identities: AgentIdentities): (headers: IncomingHttpHeaders, dialect: HttpDialect) => string {
+export function agentResolver(identities: AgentIdentities): (headers: IncomingHttpHeaders, dialect: string) => string {
   return (headers, dialect) => {
     const agent = identities.resolveHeaders((name) => header(headers, name) ?? "", "");
     return agent === "anonymous" ? dialect : agent;

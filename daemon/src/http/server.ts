@@ -2,13 +2,14 @@
 // server on host:port or a Unix socket. POST a hook's JSON (the same body a command hook reads on
 // stdin) and get the hook's JSON answer, decided by ALL of hookd's plugins through the
 // EvaluateService typed methods, the same decision path as the gRPC host. Answers 200 with the
-// JSON (`{}` = no opinion); 400 names the bad field; other failures are non-2xx, which both agents
-// treat as a non-blocking error. Owns HTTP plumbing only; mapping lives in request.ts/answer.ts.
+// JSON (`{}` = no opinion); 400 names the bad field; other failures are non-2xx, which the agents
+// treat as a non-blocking error. Owns HTTP plumbing only; each agent's reading and answers live in
+// its folder (agents/<agent>/), the decisions in agents/lifecycle.ts.
 //
 //   POST /            or /hooks           hook_event_name from the body
 //   POST /hooks/<Event>                   the body must agree
-//   header x-hookd-dialect: codex         answer in Codex's accepted subset (default claude-code)
-//   header x-hookd-dialect: gemini        a Gemini CLI hook: its events and answers (gemini.ts)
+//   header x-hookd-dialect: <agent>       the agent's dialect, a name of agents/registry.ts
+//                                         (default claude-code): its events and answers
 //   header x-hookd-agent: <id>            the agent id (default: the dialect's name)
 //   header x-hookd-forward: 1             forwarder mode: the body is the text the forwarding
 //                                         command prints, header x-hookd-exit its exit code (0 =
@@ -22,25 +23,17 @@ import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } fro
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { HookdError, POINT_TABLE } from "@hookd/sdk";
-import type { PointSpec, SessionInfo } from "@hookd/sdk";
+import type { PointSpec } from "@hookd/sdk";
 import { LazyAbort, fieldError, httpStatusOf } from "@hookd/sdk/internal";
-import type { Cancellation } from "@hookd/sdk/internal";
+import type { AgentDialect } from "../agents/contract.js";
+import { answerHook } from "./lifecycle.js";
+import type { HookEvaluator } from "./lifecycle.js";
+import { readHookRequest } from "../agents/read-request.js";
+import { AGENT_NAMES, agentDialect } from "../agents/registry.js";
 import type { SessionFacts } from "../engine/session-facts.js";
 import type { Logger } from "../log.js";
-import { forwardedOutput } from "./answer.js";
-import type { AnswerDialect } from "./answer.js";
-import { answerHook } from "./dispatch.js";
-import type { HookEvaluator } from "./dispatch.js";
-import { StopCounter, readHookRequest } from "./request.js";
-import type { PassThrough } from "./request.js";
-import { answerGeminiHook } from "./gemini.js";
-import { geminiForwardedOutput } from "./gemini-answer.js";
-import { readGeminiRequest } from "./gemini-request.js";
-import type { HookAnswer } from "./answer.js";
+import { StopCounter } from "./stop-counter.js";
 import { tracedEvaluator } from "./trace.js";
-
-/** The dialects the endpoint speaks: the answer dialects of answer.ts, and Gemini CLI's. */
-export type HttpDialect = AnswerDialect | "gemini";
 
 export const DIALECT_HEADER = "x-hookd-dialect";
 export const AGENT_HEADER = "x-hookd-agent";
@@ -56,7 +49,7 @@ export interface HookHttpOptions {
    * The agent id of a request; may throw to refuse it (answered by the error's code, e.g. 401 for unauthenticated).
    * Default: the x-hookd-agent header, else the dialect's name ("claude-code" or "codex").
    */
-  readonly resolveAgent?: (headers: IncomingHttpHeaders, dialect: HttpDialect) => string;
+  readonly resolveAgent?: (headers: IncomingHttpHeaders, dialect: string) => string;
   /** Largest accepted body; default 4 MiB (413 beyond). */
   readonly maxBodyBytes?: number;
   /** File mode of a Unix socket; default 0o600 (owner only). */
@@ -97,14 +90,15 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-function dialectOf(headers: IncomingHttpHeaders): HttpDialect {
+/** The agent whose dialect the request speaks (the first of the registry when the header is absent). */
+function dialectOf(headers: IncomingHttpHeaders): AgentDialect {
   const value = header(headers, DIALECT_HEADER);
-  if (value === undefined || value === "" || value === "claude-code") return "claude-code";
-  if (value === "codex" || value === "gemini") return value;
-  throw fieldError(DIALECT_HEADER, `expected "claude-code", "codex" or "gemini", got ${JSON.stringify(value)}`);
+  const agent = agentDialect(value === undefined || value === "" ? AGENT_NAMES[0] : value);
+  if (agent === undefined) throw fieldError(DIALECT_HEADER, `expected one of ${AGENT_NAMES.map((name) => JSON.stringify(name)).join(", ")}, got ${JSON.stringify(value)}`);
+  return agent;
 }
 
-const defaultAgent = (headers: IncomingHttpHeaders, dialect: HttpDialect): string => header(headers, AGENT_HEADER) || dialect;
+const defaultAgent = (headers: IncomingHttpHeaders, dialect: string): string => header(headers, AGENT_HEADER) || dialect;
 
 /** A stale socket file (nobody answers on it) is replaced; a live one is refused. */
 async function clearStaleSocket(path: string): Promise<void> {
@@ -162,27 +156,15 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     if (req.method !== "POST") throw new HookdError("method_not_allowed", "POST a hook's JSON to / or /hooks/<Event>");
     const eventInPath = EVENT_PATH.exec(path)?.[1];
     if (eventInPath === undefined && path !== "/" && path !== "/hooks" && path !== "/hooks/") throw new HookdError("not_found", `no such endpoint ${path}`);
-    const dialect = dialectOf(req.headers);
-    const agentId = resolveAgent(req.headers, dialect);
+    const agent = dialectOf(req.headers);
+    const agentId = resolveAgent(req.headers, agent.name);
     const traced = tracedEvaluator(evaluate, req.headers);
     const text = await readBody(req, limit);
     const steeredContinuations = (sessionId: string, active: boolean): number => stops.next(`${agentId}\u0000${sessionId}`, active);
-    const expected = eventInPath === undefined ? {} : { expectedEvent: eventInPath };
     // Read before anything is evaluated, so a bad body is a 400 naming the field.
-    let decideRequest: (signal: Cancellation) => Promise<HookAnswer>;
-    let told: { readonly session: SessionInfo; readonly passThrough: PassThrough; readonly ends: boolean };
-    if (dialect === "gemini") {
-      const request = readGeminiRequest(text, { agentId, ...expected, steeredContinuations });
-      told = { session: request.session, passThrough: request.passThrough, ends: request.event === "SessionEnd" };
-      decideRequest = (signal) => answerGeminiHook(traced, request, signal);
-    } else {
-      const request = readHookRequest(text, { agentId, dialect, ...expected, steeredContinuations });
-      told = { session: request.session, passThrough: request.passThrough, ends: (POINT_TABLE[request.point] as PointSpec).endsSession === true };
-      decideRequest = (signal) => {
-        log.debug("hook request", { event: request.event, dialect, sessionId: request.session.sessionId, agentId, ...request.passThrough });
-        return answerHook(traced === evaluate ? deps : { ...deps, evaluate: traced }, request, dialect, signal);
-      };
-    }
+    const request = readHookRequest(agent, text, { agentId, ...(eventInPath === undefined ? {} : { expectedEvent: eventInPath }), steeredContinuations });
+    const told = { session: request.session, passThrough: request.passThrough, ends: request.point !== "agent-event" && (POINT_TABLE[request.point] as PointSpec).endsSession === true };
+    log.debug("hook request", { event: request.event, dialect: agent.name, sessionId: request.session.sessionId, agentId, ...request.passThrough });
     // Remembered before deciding, so the hooks this very event runs see it too.
     options.facts?.remember(told.session, told.passThrough);
     options.onAgent?.(agentId);
@@ -194,11 +176,11 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
       if (!res.writableFinished) controller.abort(new HookdError("cancelled", "the client closed the request"));
     });
     try {
-      const answer = await decideRequest(controller).finally(() => {
+      const answer = await answerHook(traced === evaluate ? deps : { ...deps, evaluate: traced }, agent, request, controller).finally(() => {
         if (told.ends) options.facts?.forget(told.session);
       });
       if (header(req.headers, FORWARD_HEADER) !== "1") return send(res, 200, answer);
-      const output = dialect === "gemini" ? geminiForwardedOutput(answer) : forwardedOutput(answer, dialect);
+      const output = agent.forwarded(answer);
       res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(output.text), [EXIT_HEADER]: String(output.exitCode) });
       res.end(output.text);
     } finally {

@@ -2,7 +2,7 @@
 // call the request makes, so the request's decisions are spans under the agent's trace.
 import type { IncomingHttpHeaders } from "node:http";
 import { traceContextOfHttp } from "../host/trace-context.js";
-import type { HookEvaluator } from "./dispatch.js";
+import type { HookEvaluator } from "./lifecycle.js";
 
 /** `evaluator` with the request's trace context added to each call's options; itself when it has none. */
 export function tracedEvaluator(evaluator: HookEvaluator, headers: IncomingHttpHeaders): HookEvaluator {

@@ -9,7 +9,7 @@ import { runtimeDir } from "../config/load.js";
 import type { PluginConfig } from "../config/schema.js";
 import type { SessionFacts } from "../engine/session-facts.js";
 import type { Logger } from "../log.js";
-import { commandPluginSource, geminiCommandPluginSource } from "./command/index.js";
+import { commandPluginSource } from "./command/index.js";
 import type { PointBudgets } from "./command/index.js";
 import { inProcessSource } from "./in-process/source.js";
 import { createManagedPlugin } from "./managed/source.js";
@@ -84,10 +84,7 @@ export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Pr
     }
     case "command": {
       const facts = context.sessionFacts;
-      if (plugin.dialect === "gemini") {
-        return geminiCommandPluginSource(plugin, { log: context.log.child({ plugin: plugin.name }), budgets: budgetsOf(context), ...(facts === undefined ? {} : { extrasOf: (session) => facts.of(session) }) });
-      }
-      return commandPluginSource({ ...plugin, dialect: plugin.dialect }, {
+      return commandPluginSource(plugin, {
         log: context.log.child({ plugin: plugin.name }),
         ...(facts === undefined ? {} : { extrasOf: (session) => facts.of(session) }),
         budgets: budgetsOf(context),

@@ -15,10 +15,17 @@ import type { EvaluateOptions, EvaluateSpec, PointSpec } from "./define.js";
 import { POINT_BUDGET, eventCodec, protoFacts } from "./define.js";
 import { fieldError } from "../errors.js";
 
-/** The hook dialect of the agent that sent an event. */
-export type AgentDialect = "claude-code" | "codex" | "gemini";
+/**
+ * The hook dialect of the agent that sent an event: a value of the proto's AgentDialect enum in
+ * kebab case ("claude-code", "gemini"), so an agent added to the enum needs no change here.
+ */
+export type AgentDialect = string;
 
-export const AGENT_DIALECTS: readonly AgentDialect[] = Object.freeze(["claude-code", "codex", "gemini"]);
+const dialectNames = Object.fromEntries(
+  pb.AgentDialectSchema.values.filter((value) => value.number !== 0).map((value) => [value.localName.toLowerCase().replaceAll("_", "-"), value.number as pb.AgentDialect]),
+) as Readonly<Record<string, pb.AgentDialect>>;
+
+export const AGENT_DIALECTS: readonly AgentDialect[] = Object.freeze(Object.keys(dialectNames));
 
 export interface AgentEventEvent {
   readonly session: SessionInfo;
@@ -39,11 +46,7 @@ export interface AgentEventTypes {
   readonly protoDecision: never;
 }
 
-const dialects = enumMap<AgentDialect, pb.AgentDialect>({
-  "claude-code": pb.AgentDialect.CLAUDE_CODE,
-  codex: pb.AgentDialect.CODEX,
-  gemini: pb.AgentDialect.GEMINI,
-});
+const dialects = enumMap<AgentDialect, pb.AgentDialect>(dialectNames);
 
 export const agentEventPoint = {
   ...protoFacts("agent-event"),

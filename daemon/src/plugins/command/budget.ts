@@ -6,9 +6,7 @@
 // the deadline that really applies.
 import { POINT_TABLE } from "@hookd/sdk";
 import type { BudgetName, Budgets, PointName } from "@hookd/sdk";
-import { EVENTS_AT_POINT } from "./dialect.js";
-import type { GeminiHookEvent, GeminiHooksModel } from "./gemini/parse.js";
-import type { HooksModel } from "./parse.js";
+import type { AgentDialect, HooksModel } from "../../agents/contract.js";
 
 /** The daemon's budgets (config `defaults`); absent: unbudgeted. */
 export interface PointBudgets extends Budgets {
@@ -44,46 +42,16 @@ export interface HookDeadline {
   readonly ownTimeout: boolean;
 }
 
-/** Where each event's hooks run: the first point listing the event (PreToolUse runs at rewrite). */
-function runsAt(event: string): PointName | undefined {
-  for (const [point, events] of Object.entries(EVENTS_AT_POINT) as [PointName, readonly string[]][]) if (events.includes(event)) return point;
-  return undefined;
+/** Where an event's hooks run: the first point listing the event (the pre-tool event runs at rewrite); agent-event otherwise. */
+function runsAt(agent: AgentDialect, event: string): PointName {
+  for (const [point, events] of Object.entries(agent.commandHooks.eventsAtPoint) as [PointName, readonly string[]][]) if (events.includes(event)) return point;
+  return "agent-event";
 }
 
-/** A Claude Code / Codex file's runnable hooks, in file order; events without a typed point run at agent-event. */
-export function commandHookTimeouts(model: HooksModel): HookTimeout[] {
-  const rows: HookTimeout[] = [];
-  for (const groups of Object.values(model.groups)) {
-    for (const group of groups ?? []) {
-      const point = runsAt(group.event);
-      if (point === undefined) continue;
-      for (const hook of group.hooks) rows.push({ hook: hook.id, point, timeoutMs: Math.round(hook.timeoutSec * 1000), ownTimeout: hook.ownTimeout });
-    }
-  }
-  for (const groups of Object.values(model.observed)) {
-    for (const group of groups) for (const hook of group.hooks) rows.push({ hook: hook.id, point: "agent-event", timeoutMs: Math.round(hook.timeoutSec * 1000), ownTimeout: hook.ownTimeout });
-  }
-  return rows;
-}
-
-const GEMINI_POINT: Readonly<Record<GeminiHookEvent, PointName>> = {
-  SessionStart: "session-start",
-  SessionEnd: "session-end",
-  BeforeAgent: "pre-step",
-  AfterAgent: "turn-stopping",
-  BeforeTool: "rewrite",
-  AfterTool: "post-tool",
-  BeforeModel: "agent-event",
-  AfterModel: "agent-event",
-  BeforeToolSelection: "agent-event",
-  PreCompress: "agent-event",
-  Notification: "agent-event",
-};
-
-/** A Gemini CLI file's runnable hooks, in file order. */
-export function geminiHookTimeouts(model: GeminiHooksModel): HookTimeout[] {
-  return (Object.entries(model.groups) as [GeminiHookEvent, GeminiHooksModel["groups"][GeminiHookEvent]][]).flatMap(([event, groups]) =>
-    (groups ?? []).flatMap((group) => group.hooks.map((hook) => ({ hook: hook.id, point: GEMINI_POINT[event], timeoutMs: hook.timeoutMs, ownTimeout: hook.ownTimeout }))),
+/** A hooks file's runnable hooks, in file order. */
+export function commandHookTimeouts(agent: AgentDialect, model: HooksModel): HookTimeout[] {
+  return Object.values(model.groups).flatMap((groups) =>
+    groups.flatMap((group) => group.hooks.map((hook) => ({ hook: hook.id, point: runsAt(agent, group.event), timeoutMs: Math.round(hook.timeoutMs), ownTimeout: hook.ownTimeout }))),
   );
 }
 

@@ -12,12 +12,16 @@
 // Anything else is pass. Context messages are user-role messages sourced to the plugin.
 import { accept, allow, approve, ask, block, deny, enter, inject, pluginMessage, reject, replace, steer } from "@hookd/sdk";
 import type { FailurePolicy, JsonObject, Pass, PointAnswer } from "@hookd/sdk";
+import type { CommandPoint, HookErrorKind } from "../../agents/contract.js";
+import { hooksOf } from "../../agents/contract.js";
 import type { FaultCause } from "../../engine/faults.js";
 import type { EventOf } from "../../engine/listener.js";
 import type { Merged } from "./merge.js";
-import type { HookErrorKind } from "./output.js";
 
-export type CommandPoint = "session-start" | "pre-step" | "rewrite" | "pre-tool" | "approval" | "post-tool" | "turn-stopping" | "session-end" | "turn-end";
+export type { CommandPoint } from "../../agents/contract.js";
+
+/** The tool input after a hook's updatedInput, as the agent applies it (whole, or a patch). */
+export type ApplyInput = (args: JsonObject, input: JsonObject) => JsonObject;
 
 export type Decided<P extends CommandPoint> =
   | { readonly type: "answer"; readonly answer: PointAnswer<P> }
@@ -25,7 +29,7 @@ export type Decided<P extends CommandPoint> =
 
 const PASS: Pass = { kind: "pass" };
 
-const CAUSE: Readonly<Record<HookErrorKind, FaultCause>> = {
+export const CAUSE: Readonly<Record<HookErrorKind, FaultCause>> = {
   timeout: "deadline_exceeded",
   crash: "crashed",
   exit: "crashed",
@@ -38,19 +42,17 @@ function contextMessages(plugin: string, merged: Merged) {
   return merged.contexts.map((context) => pluginMessage(plugin, context.text));
 }
 
-function who(plugin: string, by: readonly string[]): string {
-  return `command hook ${by.join(", ")} of ${plugin}`;
-}
+const who = hooksOf;
 
 /** The decision for the point, before the failure policy. */
-export function mapMerged<P extends CommandPoint>(point: P, plugin: string, event: EventOf<P>, merged: Merged): PointAnswer<P> {
+export function mapMerged<P extends CommandPoint>(point: P, plugin: string, event: EventOf<P>, merged: Merged, applyInput: ApplyInput = (_args, input) => input): PointAnswer<P> {
   const stopReason = merged.stop === undefined ? undefined : (merged.stop.reason ?? `stopped by ${who(plugin, merged.stop.by)}`);
   const contexts = contextMessages(plugin, merged);
   const table: { [K in CommandPoint]: (event: EventOf<K>) => PointAnswer<K> } = {
-    rewrite: () => {
+    rewrite: (rewrite) => {
       const input = merged.updatedInput?.input;
       // The pre-tool listener answers a stop or a deny from the same run; a rewrite never refuses.
-      return isObject(input) ? replace(input) : PASS;
+      return isObject(input) ? replace(applyInput(rewrite.call.arguments as JsonObject, input)) : PASS;
     },
     "pre-tool": () => {
       if (stopReason !== undefined) return deny(stopReason);
@@ -109,8 +111,8 @@ function refuses(answer: { readonly kind?: string }): boolean {
  * fail-closed an answer that already refuses stands (its reason is the more useful one);
  * anything else becomes the fault, which the point's failure policy turns into a refusal.
  */
-export function decide<P extends CommandPoint>(point: P, plugin: string, event: EventOf<P>, merged: Merged, policy: FailurePolicy): Decided<P> {
-  const answer = mapMerged(point, plugin, event, merged);
+export function decide<P extends CommandPoint>(point: P, plugin: string, event: EventOf<P>, merged: Merged, policy: FailurePolicy, applyInput?: ApplyInput): Decided<P> {
+  const answer = mapMerged(point, plugin, event, merged, applyInput);
   const [first] = merged.errors;
   if (first?.error === undefined || refuses(answer)) return { type: "answer", answer };
   if (policy === "fail-open" && answer.kind !== "pass") return { type: "answer", answer };

@@ -9,11 +9,21 @@
 //      wins, never the last to finish (the agents race here; users file it as a bug);
 //   4. contexts and systemMessages accumulate in config order.
 // Reasons of the winning rank are joined with a blank line. Non-blocking errors are collected
-// for the failure policy; they never change the merge.
-import type { JsonValue } from "@hookd/sdk";
-import { DIALECTS } from "./dialect.js";
-import type { Dialect, HookEvent } from "./dialect.js";
-import type { HookResult, PermissionDecision } from "./output.js";
+// for the failure policy; they never change the merge (unless the agent uses a failed hook's
+// answer all the same, as Gemini CLI does). The event's role (pre-tool, approval, other) comes
+// from the agent's event table.
+import type { JsonValue, PointName } from "@hookd/sdk";
+import type { AgentDialect, HookResult, PermissionDecision } from "../../agents/contract.js";
+
+/** What the merge needs to know of the agent. */
+export interface MergeRules {
+  /** The point the event fires at: pre-tool merges permissions, approval approvals, others blocks. */
+  readonly point: PointName;
+  /** The reasons of one rank are joined with this. */
+  readonly reasonSeparator: string;
+  /** An updatedInput counts only beside an allow (Codex). */
+  readonly updatedInputNeedsAllow?: boolean;
+}
 
 export interface Verdict<D extends string = string> {
   readonly decision: D;
@@ -24,7 +34,7 @@ export interface Verdict<D extends string = string> {
 }
 
 export interface Merged {
-  readonly event: HookEvent;
+  readonly event: string;
   readonly stop?: Verdict<"stop">;
   /** PreToolUse only. */
   readonly permission?: Verdict<PermissionDecision>;
@@ -42,11 +52,17 @@ export interface Merged {
   readonly notes: readonly string[];
 }
 
+/** The merge rules of one of the agent's events. */
+export function mergeRulesOf(agent: AgentDialect, event: string): MergeRules {
+  const hooks = agent.commandHooks;
+  return { point: hooks.events[event]?.point ?? "agent-event", reasonSeparator: hooks.reasonSeparator, ...(hooks.updatedInputNeedsAllow === true ? { updatedInputNeedsAllow: true } : {}) };
+}
+
 const RANK: Readonly<Record<PermissionDecision, number>> = { deny: 3, ask: 2, allow: 1 };
 
-function verdict<D extends string>(decision: D, entries: readonly { hook: string; reason: string | undefined }[]): Verdict<D> {
+function verdict<D extends string>(decision: D, entries: readonly { hook: string; reason: string | undefined }[], separator: string): Verdict<D> {
   const reasons = entries.flatMap((entry) => (entry.reason === undefined ? [] : [entry.reason]));
-  return { decision, reason: reasons.length === 0 ? undefined : reasons.join("\n\n"), by: entries.map((entry) => entry.hook) };
+  return { decision, reason: reasons.length === 0 ? undefined : reasons.join(separator), by: entries.map((entry) => entry.hook) };
 }
 
 /** What one PreToolUse result stands for: its permission, with exit 2 / block as deny. */
@@ -64,11 +80,11 @@ function approvalOf(result: HookResult): { decision: "allow" | "deny"; reason: s
 }
 
 /** The fold of PreToolUse rewrites in config order; notes name those the dialect ignores. */
-function foldInput(ok: readonly HookResult[], dialect: Dialect, notes: string[]): Merged["updatedInput"] {
+function foldInput(ok: readonly HookResult[], rules: MergeRules, notes: string[]): Merged["updatedInput"] {
   let folded: Merged["updatedInput"];
   for (const result of ok) {
     if (result.updatedInput === undefined) continue;
-    if (DIALECTS[dialect].updatedInputNeedsAllow && result.permission !== "allow") {
+    if (rules.updatedInputNeedsAllow === true && result.permission !== "allow") {
       notes.push(`${result.hook}: hookSpecificOutput.updatedInput ignored: Codex applies it only beside permissionDecision "allow"`);
       continue;
     }
@@ -78,36 +94,37 @@ function foldInput(ok: readonly HookResult[], dialect: Dialect, notes: string[])
   return folded;
 }
 
-export function mergeResults(event: HookEvent, results: readonly HookResult[], dialect: Dialect = "claude-code"): Merged {
-  const ok = results.filter((result) => result.status === "ok");
+export function mergeResults(event: string, results: readonly HookResult[], rules: MergeRules): Merged {
+  const ok = results.filter((result) => result.status === "ok" || result.answersWhenFailed === true);
+  const sep = rules.reasonSeparator;
   const notes = results.flatMap((result) => result.notes.map((note) => `${result.hook}: ${note}`));
   const stoppers = ok.flatMap((result) => (result.stop === undefined ? [] : [{ hook: result.hook, reason: result.stop.reason }]));
   let permission: Verdict<PermissionDecision> | undefined;
   let block: Verdict<"block"> | undefined;
   let approval: Verdict<"allow" | "deny"> | undefined;
   let updatedInput: Merged["updatedInput"];
-  if (event === "PreToolUse") updatedInput = foldInput(ok, dialect, notes);
-  if (event === "PermissionRequest") {
+  if (rules.point === "pre-tool") updatedInput = foldInput(ok, rules, notes);
+  if (rules.point === "approval") {
     const answers = ok.flatMap((result) => {
       const answer = approvalOf(result);
       return answer === undefined ? [] : [{ hook: result.hook, ...answer }];
     });
     const top = answers.some((a) => a.decision === "deny") ? "deny" : answers.length > 0 ? "allow" : undefined;
-    if (top !== undefined) approval = verdict(top, answers.filter((a) => a.decision === top));
-  } else if (event === "PreToolUse") {
+    if (top !== undefined) approval = verdict(top, answers.filter((a) => a.decision === top), sep);
+  } else if (rules.point === "pre-tool") {
     const answers = ok.flatMap((result) => {
       const answer = permissionOf(result);
       return answer === undefined ? [] : [{ hook: result.hook, ...answer }];
     });
     const top = answers.reduce<PermissionDecision | undefined>((best, a) => (best === undefined || RANK[a.decision] > RANK[best] ? a.decision : best), undefined);
-    if (top !== undefined) permission = verdict(top, answers.filter((a) => a.decision === top));
+    if (top !== undefined) permission = verdict(top, answers.filter((a) => a.decision === top), sep);
   } else {
     const blockers = ok.flatMap((result) => (result.block === undefined ? [] : [{ hook: result.hook, reason: result.block }]));
-    if (blockers.length > 0) block = verdict("block", blockers);
+    if (blockers.length > 0) block = verdict("block", blockers, sep);
   }
   return {
     event,
-    ...(stoppers.length === 0 ? {} : { stop: verdict("stop", stoppers) }),
+    ...(stoppers.length === 0 ? {} : { stop: verdict("stop", stoppers, sep) }),
     ...(permission === undefined ? {} : { permission }),
     ...(block === undefined ? {} : { block }),
     ...(approval === undefined ? {} : { approval }),

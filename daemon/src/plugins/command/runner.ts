@@ -5,6 +5,9 @@
 // output means (output.ts does).
 import { spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import type { Captured, RunResult } from "../../agents/hook-run.js";
+
+export type { RunResult } from "../../agents/hook-run.js";
 
 export interface RunSpec {
   readonly command: string;
@@ -26,22 +29,6 @@ export interface RunSpec {
   readonly onSpawn?: (pgid: number) => void;
 }
 
-interface Captured {
-  readonly stdout: string;
-  readonly stderr: string;
-  /** True when a stream produced more than maxOutputBytes. */
-  readonly truncated: boolean;
-  readonly durationMs: number;
-  /** The process group id (= the shell's pid), when the spawn succeeded. */
-  readonly pgid?: number;
-}
-
-export type RunResult =
-  | (Captured & { readonly end: "exited"; readonly code: number })
-  | (Captured & { readonly end: "signaled"; readonly signal: string })
-  | (Captured & { readonly end: "timeout"; readonly timeoutMs: number })
-  | (Captured & { readonly end: "cancelled" })
-  | (Captured & { readonly end: "spawn_error"; readonly message: string });
 
 const MIB = 1024 * 1024;
 

@@ -1,10 +1,13 @@
-// A `kind: "command"` plugin from its config entry: loads and validates the hooks file (an invalid
+// A `kind: "command"` plugin from its config entry, for any agent: loads and validates the hooks
+// file by its agent's format (an invalid
 // file, e.g. a bad matcher, rejects the plugin at load and so in `hookd check`), builds the
 // listeners, warns about hooks whose own timeout hookd would cut short, and logs what hooks did
 // in config order (each hook's outcome, ignored fields, system messages, contexts handed on).
 // The listeners never change until a reload.
 import { dirname } from "node:path";
 import type { SessionInfo } from "@hookd/sdk";
+import type { HooksModel, PayloadExtras } from "../../agents/contract.js";
+import { knownAgent } from "../../agents/registry.js";
 import type { PluginConfig } from "../../config/schema.js";
 import type { Logger } from "../../log.js";
 import type { PluginSource } from "../source.js";
@@ -13,14 +16,10 @@ import { commandHookTimeouts, deadlineWarning, hookDeadlines } from "./budget.js
 import type { HookDeadline, PointBudgets } from "./budget.js";
 import { commandListeners } from "./listener.js";
 import type { CommandRunReport } from "./listener.js";
-import type { Dialect } from "./dialect.js";
-import { loadHooksFile } from "./parse.js";
-import type { HooksModel } from "./parse.js";
+import { loadHooksFile } from "../../agents/hooks-file.js";
 import type { ObservedReport } from "./observe.js";
-import type { PayloadExtras } from "./payload.js";
 
-/** A Claude Code or Codex hooks file (`dialect: "gemini"` has its own source, gemini/source.ts). */
-export type CommandPluginConfig = Extract<PluginConfig, { kind: "command" }> & { readonly dialect: Dialect };
+export type CommandPluginConfig = Extract<PluginConfig, { kind: "command" }>;
 
 export interface CommandSourceOptions {
   readonly log: Logger;
@@ -87,10 +86,11 @@ export function logObserved(log: Logger, report: ObservedReport): void {
 }
 
 export async function commandPluginSource(config: CommandPluginConfig, options: CommandSourceOptions): Promise<CommandPluginSource> {
-  const model = await loadHooksFile(config.hooks, config.dialect);
+  const agent = knownAgent(config.dialect);
+  const model = await loadHooksFile(agent.commandHooks.parse, config.hooks);
   const log = options.log.child({ plugin: config.name });
   for (const note of model.notes) log.warn("hooks file entry not run", { hooks: config.hooks, note });
-  const listeners = commandListeners(model, {
+  const listeners = commandListeners(agent, model, {
     plugin: config.name,
     ...(config.failurePolicy === undefined ? {} : { failurePolicy: config.failurePolicy }),
     points: config.points ?? {},
@@ -107,7 +107,7 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
       options.onObserved?.(report);
     },
   });
-  const deadlines = hookDeadlines(commandHookTimeouts(model), (point) => listeners.find((l) => l.point === point)?.deadlineMs, options.budgets ?? {});
+  const deadlines = hookDeadlines(commandHookTimeouts(agent, model), (point) => listeners.find((l) => l.point === point)?.deadlineMs, options.budgets ?? {});
   for (const row of deadlines) {
     const warning = deadlineWarning(row);
     if (warning !== undefined) log.warn("command hook cut short by hookd", { hooks: config.hooks, warning });

@@ -6,30 +6,20 @@
 // BeforeTool's hookSpecificOutput.tool_input: Gemini 0.61 builds the call from it ALONE (its docs
 // say the object is merged; the binary replaces), so hookd always sends the complete effective
 // arguments: right under either rule, except that a key a rewrite removed would survive a merge.
-import type { AgentMessage, Pass, PostToolDecision, PreStepDecision, PreToolDecision, ToolCall, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
-import { contentText } from "./answer.js";
-import type { HookAnswer } from "./answer.js";
-
-const NO_OPINION: HookAnswer = Object.freeze({});
-
-function joined(messages: readonly AgentMessage[]): string {
-  return messages.map((message) => contentText(message.content)).filter((text) => text !== "").join("\n\n");
-}
-
-function withContext(event: string, contexts: readonly AgentMessage[], base: HookAnswer = NO_OPINION): HookAnswer {
-  const text = joined(contexts);
-  return text === "" ? base : { ...base, hookSpecificOutput: { hookEventName: event, additionalContext: text } };
-}
+import type { AgentMessage, Pass, PostToolDecision, PreStepDecision, ToolCall, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
+import { NO_OPINION, contentText, joined, withContext } from "../answer-text.js";
+import { CAP_MESSAGE } from "../claude-code/answer.js";
+import type { AnswerWriter, HookAnswer, PreToolVerdict } from "../contract.js";
 
 const refuse = (reason: string): HookAnswer => ({ decision: "deny", reason });
 
 /** SessionStart: contexts become additionalContext (Gemini prepends it to the first prompt headless). */
-export function geminiSessionStartAnswer(contexts: readonly AgentMessage[]): HookAnswer {
+function sessionStart(contexts: readonly AgentMessage[]): HookAnswer {
   return withContext("SessionStart", contexts);
 }
 
 /** BeforeAgent: a reject discards the prompt (decision deny); an enter's non-user messages are context. */
-export function geminiBeforeAgentAnswer(decision: PreStepDecision): HookAnswer {
+function beforeAgent(decision: PreStepDecision): HookAnswer {
   if (decision.kind === "reject") return refuse(decision.reason);
   return withContext(
     "BeforeAgent",
@@ -40,18 +30,15 @@ export function geminiBeforeAgentAnswer(decision: PreStepDecision): HookAnswer {
 /**
  * BeforeTool, after the rewrite chain and the policy: a deny is `decision: "deny"` (Gemini sends
  * the reason to the model as the tool's error; the turn goes on); an ask forces Gemini's own
- * confirmation; a rewritten call carries its whole effective arguments as tool_input.
+ * confirmation; a rewritten call carries its whole effective arguments as tool_input. A call the
+ * rewrite chain itself refused (a fail-closed rewriter failed) is a deny like any other.
  */
-export function geminiBeforeToolAnswer(decision: PreToolDecision, proposed: ToolCall, effective: ToolCall): HookAnswer {
+function beforeTool(verdict: PreToolVerdict): HookAnswer {
+  const { decision, proposed, effective } = verdict;
   if (decision.kind === "deny") return refuse(decision.reason);
   const rewritten = effective.argumentsJson !== proposed.argumentsJson;
   const base: HookAnswer = decision.kind === "ask" ? { decision: "ask", reason: decision.reason, systemMessage: decision.reason } : NO_OPINION;
   return rewritten ? { ...base, hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: effective.arguments } } : base;
-}
-
-/** BeforeTool when the rewrite chain itself refused the call (a fail-closed rewriter failed). */
-export function geminiRewriteDenied(reason: string): HookAnswer {
-  return refuse(reason);
 }
 
 /**
@@ -59,7 +46,7 @@ export function geminiRewriteDenied(reason: string): HookAnswer {
  * it as "Tool result blocked: <reason>"), contexts are appended (additionalContext); a replaced
  * output can only reach Gemini the same way as a block, its reason the replacement text.
  */
-export function geminiAfterToolAnswer(decision: PostToolDecision, result: ToolResult, call: ToolCall, decidedBy: string): HookAnswer {
+function afterTool(decision: PostToolDecision, result: ToolResult, call: ToolCall, decidedBy: string): HookAnswer {
   const contexts = decision.additionalContexts ?? [];
   const extra = joined(contexts);
   const withExtra = (text: string): string => (extra === "" ? text : `${text}\n\n${extra}`);
@@ -73,19 +60,20 @@ export function geminiAfterToolAnswer(decision: PostToolDecision, result: ToolRe
 }
 
 /** AfterAgent: a steer rejects the response and Gemini retries with the steering text as the prompt. */
-export function geminiAfterAgentAnswer(decision: TurnStoppingDecision | Pass, capped: boolean): HookAnswer {
+function afterAgent(decision: TurnStoppingDecision | Pass, capped: boolean): HookAnswer {
   if (decision.kind === "steer") {
     const reason = joined(decision.messages);
     return refuse(reason === "" ? "continue" : reason);
   }
-  return capped ? { systemMessage: "hookd: steering refused, the turn reached the continuation cap (limits.maxSteeredContinuations)" } : NO_OPINION;
+  return capped ? { systemMessage: CAP_MESSAGE } : NO_OPINION;
 }
 
-/**
- * What `hookd hook --dialect gemini` prints: always the JSON on stdout with exit 0. Gemini parses
- * stdout whatever the exit code and honours `decision: "deny"` at exit 0, so no answer needs exit
- * 2 (which Gemini reserves for a block whose reason is stderr's text).
- */
-export function geminiForwardedOutput(answer: HookAnswer): { readonly exitCode: 0; readonly text: string } {
-  return { exitCode: 0, text: `${JSON.stringify(answer)}\n` };
-}
+export const GEMINI_ANSWERS: AnswerWriter = {
+  sessionStart,
+  preStep: beforeAgent,
+  preTool: beforeTool,
+  // Gemini CLI has no permission-request event.
+  approval: () => NO_OPINION,
+  postTool: afterTool,
+  stop: afterAgent,
+};

@@ -1,5 +1,5 @@
-// A Claude Code or Codex hook request body (the same JSON a command hook reads on stdin) to the
-// typed hookd event of the point it drives. The session is {sessionId: session_id, agentId, cwd}
+// A Claude Code hook request body (the same JSON a command hook reads on stdin; Codex and Qwen
+// Code send the same shape) to the typed hookd event of the point it drives. The session is {sessionId: session_id, agentId, cwd}
 // plus lineage: an event from inside a subagent (agent_id, agent_type in the payload; both agents
 // send the parent's session_id there) belongs to the subagent's own session, named by its
 // agent_id, whose parent is session_id (the command kind writes such a session back the same way). A tool call is sealed exactly as the
@@ -7,63 +7,13 @@
 // and step are 0 (the agents do not report them). Every problem is a field error naming the field.
 // An event without a typed point keeps its whole payload, lossless, for the generic point.
 import { fieldError, snapshotParsed } from "@hookd/sdk/internal";
-import type {
-  ApprovalEvent,
-  PostToolEvent,
-  PreStepEvent,
-  PreToolEvent,
-  SessionEndEvent,
-  SessionEndReason,
-  SessionInfo,
-  SessionSource,
-  SessionStartEvent,
-  ToolCall,
-  ToolResult,
-  TurnEndEvent,
-  TurnStoppingEvent,
-} from "@hookd/sdk";
+import type { SessionInfo, SessionSource, SessionEndReason, ToolCall, ToolResult, TurnStoppingEvent } from "@hookd/sdk";
 import { assistantMessage, failureResult, userMessage } from "@hookd/sdk";
-import { sealCall } from "../engine/pipeline/seal.js";
-import type { Body } from "./body.js";
-import { bool, isObject, parseBody, str } from "./body.js";
+import { sealCall } from "../../engine/pipeline/seal.js";
+import type { Body } from "../body.js";
+import { bool, isObject, str } from "../body.js";
+import type { HookRequest, PassThrough, RequestContext, TypedRequest } from "../contract.js";
 
-
-/** What the agent said about the session that no typed event has a field for; logged, and kept in a generic event's payload. */
-export interface PassThrough {
-  readonly transcriptPath?: string;
-  readonly permissionMode?: string;
-  /** Codex sends it in every payload, Claude Code at SessionStart. */
-  readonly model?: string;
-}
-
-type Typed =
-  | { readonly point: "session-start"; readonly data: SessionStartEvent }
-  | { readonly point: "pre-step"; readonly data: PreStepEvent; readonly prompt: string }
-  /** rewrite, then pre-tool (approval of an ask, guards) on the effective call. */
-  | { readonly point: "pre-tool"; readonly data: PreToolEvent }
-  | { readonly point: "approval"; readonly data: ApprovalEvent }
-  | { readonly point: "post-tool"; readonly data: PostToolEvent }
-  | { readonly point: "turn-stopping"; readonly data: TurnStoppingEvent }
-  | { readonly point: "session-end"; readonly data: SessionEndEvent }
-  | { readonly point: "turn-end"; readonly data: TurnEndEvent }
-  /** An event without a typed point (Notification, PreCompact, ...): its whole payload, lossless. */
-  | { readonly point: "agent-event"; readonly payload: Body };
-
-/** `event` is the agent's own event name (hook_event_name). */
-export type HookRequest = Typed & { readonly event: string; readonly session: SessionInfo; readonly passThrough: PassThrough };
-
-export interface RequestContext {
-  readonly agentId: string;
-  /** The agent asking ("claude-code" or "codex"): who asks at a PermissionRequest. */
-  readonly dialect?: string;
-  /** The event the URL or a header names, if any: it must agree with hook_event_name. */
-  readonly expectedEvent?: string;
-  /**
-   * Steered continuations this turn already had, given the stop's stop_hook_active (the agents
-   * report only the flag; the server counts consecutive hook-driven stops per session).
-   */
-  readonly steeredContinuations: (sessionId: string, stopHookActive: boolean) => number;
-}
 
 // "fork" (both agents) starts a session from a copy of an existing transcript: a resume for hookd.
 const SOURCES: { readonly [source: string]: SessionSource } = { startup: "startup", resume: "resume", clear: "clear", compact: "compact", fork: "resume" };
@@ -99,9 +49,9 @@ export function passThroughOf(body: Body): PassThrough {
   };
 }
 
-/** The content the model saw for a tool response: its text when it is a string, else its JSON. */
-function responseResult(value: Body[string]): ToolResult {
-  const snapshot = snapshotParsed(value, "tool_response");
+/** The content the model saw for a tool response (`field` names it in errors): its text when it is a string, else its JSON. */
+export function responseResult(value: Body[string], field = "tool_response"): ToolResult {
+  const snapshot = snapshotParsed(value, field);
   return {
     isError: false,
     value: snapshot.value,
@@ -133,7 +83,7 @@ function stopEvent(body: Body, session: SessionInfo, context: RequestContext): T
   };
 }
 
-function typed(event: string, body: Body, session: SessionInfo, context: RequestContext): Typed {
+function typed(event: string, body: Body, session: SessionInfo, context: RequestContext, asker: string): TypedRequest {
   switch (event) {
     case "SessionStart": {
       const source = str(body, "source", { required: false }) ?? "startup";
@@ -151,7 +101,6 @@ function typed(event: string, body: Body, session: SessionInfo, context: Request
       return { point: "pre-tool", data: { session, call: sealed(body, session) } };
     case "PermissionRequest": {
       const call = sealed(body, session);
-      const asker = context.dialect ?? "the agent";
       return { point: "approval", data: { session, call, reason: `${asker} asks permission to run ${call.toolName}`, askedBy: asker } };
     }
     case "PostToolUse":
@@ -182,35 +131,8 @@ function typed(event: string, body: Body, session: SessionInfo, context: Request
   }
 }
 
-/** Reads a request body. Throws a field error naming the field. */
-export function readHookRequest(text: string, context: RequestContext): HookRequest {
-  const body = parseBody(text);
-  const event = str(body, "hook_event_name", { required: context.expectedEvent === undefined }) ?? context.expectedEvent ?? "";
-  if (context.expectedEvent !== undefined && event !== context.expectedEvent) {
-    throw fieldError("hook_event_name", `is ${JSON.stringify(event)} but the request names ${JSON.stringify(context.expectedEvent)}`);
-  }
-  if (event === "") throw fieldError("hook_event_name", "must not be empty");
+/** Reads a request body of `event`, from the agent named `asker` (who asks at a PermissionRequest). Throws a field error naming the field. */
+export function readClaudeRequest(event: string, body: Body, context: RequestContext, asker: string): HookRequest {
   const session = sessionOf(body, context.agentId, event === "SubagentStart" || event === "SubagentStop");
-  return { ...typed(event, body, session, context), event, session, passThrough: passThroughOf(body) };
-}
-
-/**
- * Counts consecutive hook-driven stops per session (stop_hook_active true), so the daemon's
- * continuation cap applies to agents that report only the flag. Bounded: the oldest sessions
- * are forgotten first.
- */
-export class StopCounter {
-  readonly #counts = new Map<string, number>();
-  constructor(readonly maxSessions = 10_000) {}
-
-  next(key: string, stopHookActive: boolean): number {
-    const count = stopHookActive ? (this.#counts.get(key) ?? 0) + 1 : 0;
-    this.#counts.delete(key);
-    this.#counts.set(key, count);
-    if (this.#counts.size > this.maxSessions) {
-      const oldest = this.#counts.keys().next();
-      if (oldest.done !== true) this.#counts.delete(oldest.value);
-    }
-    return count;
-  }
+  return { ...typed(event, body, session, context, asker), event, session, passThrough: passThroughOf(body) };
 }

@@ -7,43 +7,16 @@
 import { z } from "zod";
 import { parseJson } from "@hookd/sdk";
 import type { JsonValue } from "@hookd/sdk";
-import { DIALECTS } from "./dialect.js";
-import type { Dialect } from "./dialect.js";
-import type { RunResult } from "./runner.js";
+import type { HookErrorKind, HookResult, HookSpec, PermissionDecision } from "../contract.js";
+import { firstLine, runFailure } from "../hook-run.js";
+import type { RunResult } from "../hook-run.js";
 
-export type PermissionDecision = "allow" | "deny" | "ask";
-
-/** Why a hook's answer could not be used: the failure policy's input. */
-export type HookErrorKind = "exit" | "crash" | "timeout" | "garbage" | "spawn" | "cancelled";
-
-export interface HookResult {
-  readonly hook: string;
-  /** The hook event (HookEvent), or an event without a typed point (observe.ts). */
-  readonly event: string;
-  /** ok: the hook answered (possibly nothing); error: a non-blocking error, see `error`. */
-  readonly status: "ok" | "error";
-  /** Exit 2, or `decision: "block"`: the reason (never empty). */
-  readonly block?: string;
-  /** PreToolUse only: hookSpecificOutput.permissionDecision, or the legacy decision block/approve. */
-  readonly permission?: PermissionDecision;
-  readonly permissionReason?: string;
-  /** `continue: false`: the agent must stop; stopReason when given. */
-  readonly stop?: { readonly reason?: string };
-  readonly systemMessage?: string;
-  /** additionalContext, or plain stdout where it is context. */
-  readonly contexts: readonly string[];
-  /** PreToolUse: updatedInput (the rewrite point applies it; listener.ts). */
-  readonly updatedInput?: JsonValue;
-  /** PermissionRequest: hookSpecificOutput.decision.behavior and its message. */
-  readonly approval?: { readonly behavior: "allow" | "deny"; readonly message?: string };
-  /** Fields the hook sent that had no effect, one line each. */
-  readonly notes: readonly string[];
-  readonly error?: { readonly kind: HookErrorKind; readonly message: string };
-  readonly exitCode?: number;
-  readonly durationMs: number;
-  /** Raw output (bounded by the runner), for the audit. */
-  readonly stdout: string;
-  readonly stderr: string;
+/**
+ * Claude Code blocks on exit 2 with an empty stderr (or `decision: "block"` without a reason)
+ * using a default reason; Codex counts either as a hook error.
+ */
+export interface OutputFacts {
+  readonly blockNeedsReason: boolean;
 }
 
 const hookSpecific = z.looseObject({
@@ -89,19 +62,16 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-function firstLine(text: string): string {
-  const line = text.trim().split("\n")[0] ?? "";
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
-}
 
 interface Base {
   readonly hook: string;
   readonly event: string;
-  readonly dialect: Dialect;
+  readonly facts: OutputFacts;
 }
 
-/** Interprets a finished run. */
-export function interpretRun(base: Base, run: RunResult): HookResult {
+/** Interprets a finished run of `hook`. */
+export function interpretClaudeRun(facts: OutputFacts, run: RunResult, hook: Pick<HookSpec, "id" | "event">): HookResult {
+  const base: Base = { hook: hook.id, event: hook.event, facts };
   const raw = { hook: base.hook, event: base.event, durationMs: run.durationMs, stdout: run.stdout, stderr: run.stderr, contexts: [], notes: [] };
   const failed = (kind: HookErrorKind, message: string, exitCode?: number): HookResult => ({
     ...raw,
@@ -109,22 +79,12 @@ export function interpretRun(base: Base, run: RunResult): HookResult {
     error: { kind, message },
     ...(exitCode === undefined ? {} : { exitCode }),
   });
-  switch (run.end) {
-    case "spawn_error":
-      return failed("spawn", run.message);
-    case "cancelled":
-      return failed("cancelled", "cancelled before the hook finished");
-    case "timeout":
-      return failed("timeout", `no answer within ${run.timeoutMs / 1000} s (its process group was killed)`);
-    case "signaled":
-      return failed("crash", `killed by ${run.signal}${run.stderr.trim() === "" ? "" : `: ${firstLine(run.stderr)}`}`);
-    case "exited":
-      break;
-  }
+  const failure = runFailure(run, "s");
+  if (failure !== undefined || run.end !== "exited") return failed(failure?.kind ?? "crash", failure?.message ?? "");
   if (run.code === 2) {
     const reason = nonEmpty(run.stderr);
     if (reason !== undefined) return { ...raw, status: "ok", block: reason, exitCode: 2 };
-    if (DIALECTS[base.dialect].blockNeedsReason) return failed("exit", "exited with code 2 but wrote no reason to stderr", 2);
+    if (base.facts.blockNeedsReason) return failed("exit", "exited with code 2 but wrote no reason to stderr", 2);
     return { ...raw, status: "ok", block: `blocked by hook ${base.hook} (exit code 2)`, exitCode: 2 };
   }
   if (run.code !== 0) return failed("exit", `exited with code ${run.code}${run.stderr.trim() === "" ? "" : `: ${firstLine(run.stderr)}`}`, run.code);
@@ -167,7 +127,7 @@ function fromJson(base: Base, json: HookJson, raw: Omit<HookResult, "status">): 
       permission = json.decision === "block" ? "deny" : "allow";
       permissionReason = reason;
     } else if (json.decision === "block") {
-      if (reason === undefined && DIALECTS[base.dialect].blockNeedsReason) {
+      if (reason === undefined && base.facts.blockNeedsReason) {
         return { ...raw, status: "error", exitCode: 0, error: { kind: "garbage", message: `decision "block" without a non-empty reason` } };
       }
       block = reason ?? defaultReason;

@@ -1,0 +1,103 @@
+// A Gemini CLI hook request body (what a Gemini command hook reads on stdin, forwarded by
+// `hookd hook --dialect gemini`) to a typed hookd event. Gemini's names and fields differ from
+// Claude Code's: BeforeAgent carries the prompt, BeforeTool/AfterTool carry tool_name and
+// tool_input but no call id (hookd seals one), AfterTool's tool_response is
+// {llmContent, returnDisplay, error?}, AfterAgent carries prompt_response and stop_hook_active,
+// SessionEnd a reason of its own vocabulary. Every problem is a field error naming the field.
+// The five events with no typed point (BeforeModel, AfterModel, BeforeToolSelection, PreCompress,
+// Notification) come back as "observed" with their whole body. Owns the request shape only.
+import { assistantMessage, failureResult, userMessage } from "@hookd/sdk";
+import { fieldError, snapshotParsed } from "@hookd/sdk/internal";
+import type { JsonValue, SessionEndReason, SessionInfo, SessionSource, ToolResult } from "@hookd/sdk";
+import { sealCall } from "../../engine/pipeline/seal.js";
+import { isObject, str } from "../body.js";
+import type { Body } from "../body.js";
+import { passThroughOf, responseResult } from "../claude-code/request.js";
+import type { HookRequest, RequestContext, TypedRequest } from "../contract.js";
+import { GEMINI_EVENTS } from "./hooks-file.js";
+
+/** Gemini's SessionStart sources are a subset of hookd's. */
+const SOURCES: readonly SessionSource[] = ["startup", "resume", "clear"];
+
+/** Gemini's SessionEnd reasons to hookd's (any other is "closed"); the agent's own word is kept as the detail. */
+const END_REASONS: Readonly<Record<string, SessionEndReason>> = {
+  exit: "closed",
+  clear: "cleared",
+  logout: "closed",
+  prompt_input_exit: "closed",
+  other: "closed",
+};
+
+function sealed(body: Body, session: SessionInfo) {
+  const toolName = str(body, "tool_name", { required: true }) ?? "";
+  if (toolName === "") throw fieldError("tool_name", "must not be empty");
+  const input = body.tool_input;
+  if (input !== undefined && !isObject(input)) throw fieldError("tool_input", "expected an object");
+  // Gemini sends no call id: sealing gives the call a fresh one.
+  const result = sealCall({ toolName, arguments: input ?? {}, argumentsParsedHere: true }, { sessionId: session.sessionId, turn: 0, step: 0 }, () => undefined);
+  if (!result.ok) throw fieldError("tool_input", result.failure.message);
+  return result.call;
+}
+
+/** AfterTool's tool_response: the model sees llmContent; an `error` member marks a failed call. */
+function toolResult(value: JsonValue | undefined): ToolResult {
+  if (value !== undefined && value !== null && !isObject(value)) throw fieldError("tool_response", "expected an object");
+  const response: Body = value ?? {};
+  const error = response.error;
+  if (error !== undefined && error !== null) {
+    const message = isObject(error) && typeof error.message === "string" ? error.message : snapshotParsed(error, "tool_response.error").text;
+    const name = isObject(error) && typeof error.type === "string" ? error.type : "tool_error";
+    return failureResult("tool_error", name, message);
+  }
+  return responseResult(response.llmContent ?? null, "tool_response.llmContent");
+}
+
+/** Reads a Gemini request body of `event`. Throws a field error naming the field. */
+export function readGeminiRequest(event: string, body: Body, context: RequestContext): HookRequest {
+  if (!Object.hasOwn(GEMINI_EVENTS, event)) throw fieldError("hook_event_name", `expected a Gemini CLI hook event (${Object.keys(GEMINI_EVENTS).join(", ")}), got ${JSON.stringify(event)}`);
+  const sessionId = str(body, "session_id", { required: true, nonEmpty: true }) ?? "";
+  const session: SessionInfo = { sessionId, agentId: context.agentId, cwd: str(body, "cwd", { required: false }) ?? "" };
+  return { ...typed(event, body, session, context), event, session, passThrough: passThroughOf(body) };
+}
+
+function typed(event: string, body: Body, session: SessionInfo, context: RequestContext): TypedRequest {
+  switch (event) {
+    case "SessionStart": {
+      const source = str(body, "source", { required: false }) ?? "startup";
+      if (!(SOURCES as readonly string[]).includes(source)) throw fieldError("source", `expected one of ${SOURCES.join(", ")}`);
+      return { point: "session-start", data: { session, source: source as SessionSource, tools: [] } };
+    }
+    case "SessionEnd": {
+      const reason = str(body, "reason", { required: false }) ?? "other";
+      const mapped = Object.hasOwn(END_REASONS, reason) ? (END_REASONS[reason] ?? "closed") : "closed";
+      return { point: "session-end", data: { session, reason: mapped, detail: `the agent ended the session (${reason})`, turns: 0 } };
+    }
+    case "BeforeAgent": {
+      const prompt = str(body, "prompt", { required: true }) ?? "";
+      return { point: "pre-step", prompt, data: { session, turn: 0, step: 0, messages: [userMessage(prompt)] } };
+    }
+    case "BeforeTool":
+      return { point: "pre-tool", data: { session, call: sealed(body, session) } };
+    case "AfterTool":
+      return { point: "post-tool", data: { session, call: sealed(body, session), result: toolResult(body.tool_response) } };
+    case "AfterAgent": {
+      const active = body.stop_hook_active;
+      if (active !== undefined && active !== null && typeof active !== "boolean") throw fieldError("stop_hook_active", "expected true or false");
+      const last = str(body, "prompt_response", { required: false });
+      return {
+        point: "turn-stopping",
+        data: {
+          session,
+          turn: 0,
+          step: 0,
+          stopHookActive: active === true,
+          steeredContinuations: context.steeredContinuations(session.sessionId, active === true),
+          ...(last === undefined ? {} : { lastAssistantMessage: assistantMessage(last) }),
+        },
+      };
+    }
+    default:
+      // BeforeModel, AfterModel, BeforeToolSelection, PreCompress, Notification: observe-only.
+      return { point: "agent-event", payload: body };
+  }
+}

@@ -1,0 +1,18 @@
+// An agent's hook request body to its typed hookd event, for any agent: the JSON parsed
+// losslessly, its event name (hook_event_name, which must agree with the one the URL names),
+// and the rest read by the agent's own reader (which refuses an event it does not know, or keeps
+// it for the generic point). Every problem is a field
+// error naming the field (HTTP 400, `hookd eval` exit 1).
+import { fieldError } from "@hookd/sdk/internal";
+import { parseBody, str } from "./body.js";
+import type { AgentDialect, HookRequest, RequestContext } from "./contract.js";
+
+export function readHookRequest(dialect: AgentDialect, text: string, context: RequestContext): HookRequest {
+  const body = parseBody(text);
+  const event = str(body, "hook_event_name", { required: context.expectedEvent === undefined }) ?? context.expectedEvent ?? "";
+  if (context.expectedEvent !== undefined && event !== context.expectedEvent) {
+    throw fieldError("hook_event_name", `is ${JSON.stringify(event)} but the request names ${JSON.stringify(context.expectedEvent)}`);
+  }
+  if (event === "") throw fieldError("hook_event_name", "must not be empty");
+  return dialect.readRequest(event, body, context);
+}

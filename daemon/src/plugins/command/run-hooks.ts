@@ -1,0 +1,86 @@
+// Running the hooks of one firing, for any agent: which hooks a firing selects (matched groups in
+// config order, the same hook once), the agent's payload and environment for each, concurrently
+// or one after another when a matched group is sequential, and their results read by the agent's
+// output contract in config order.
+import type { SessionInfo } from "@hookd/sdk";
+import type { AgentDialect, Firing, HookGroup, HookResult, HookSpec, PayloadExtras } from "../../agents/contract.js";
+import { childEnv } from "../../child-env.js";
+import type { ListenerTraits } from "../../engine/listener.js";
+import { runHook } from "./runner.js";
+
+/** A hook process has no next(); its output comes over a pipe; the engine ends its calls (which kills the processes). */
+export const COMMAND_TRAITS: ListenerTraits = Object.freeze({ wraps: false, answersOverWire: true, settlesItself: false, sendsOnNextTurn: false });
+
+/** Extra time the listener's deadline gives beyond the longest hook timeout, in milliseconds. */
+export const DEADLINE_GRACE_MS = 1_000;
+
+const SAFE_PATH = /^[A-Za-z0-9_/.,:@%+=-]+$/;
+
+/**
+ * `${VAR}` in a command, for each variable the agent substitutes, becomes its value when that is
+ * plain text; otherwise it is left for the shell, which expands it from the environment to the
+ * same value.
+ */
+export function substituteVars(command: string, names: readonly string[], env: Readonly<Record<string, string>>): string {
+  let out = command;
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined && SAFE_PATH.test(value)) out = out.split(`\${${name}}`).join(value);
+  }
+  return out;
+}
+
+/** The hooks of the groups `matches` keeps, in config order, the same hook once (as the agents do), and whether they run in sequence. */
+export function selectHooks(groups: readonly HookGroup[], matches: (group: HookGroup) => boolean): { readonly hooks: HookSpec[]; readonly sequential: boolean } {
+  const seen = new Set<string>();
+  const hooks: HookSpec[] = [];
+  let sequential = false;
+  for (const group of groups) {
+    if (!matches(group)) continue;
+    sequential ||= group.sequential;
+    for (const hook of group.hooks) {
+      if (seen.has(hook.key)) continue;
+      seen.add(hook.key);
+      hooks.push(hook);
+    }
+  }
+  return { hooks, sequential };
+}
+
+/** The longest time one firing of these groups may take: sequential groups add their hooks' timeouts up. */
+export function longestRunMs(groups: readonly HookGroup[]): number {
+  const timeouts = groups.flatMap((group) => group.hooks.map((hook) => hook.timeoutMs));
+  return groups.some((group) => group.sequential) ? timeouts.reduce((a, b) => a + b, 0) : Math.max(0, ...timeouts);
+}
+
+/** Runs the given hooks of one firing with the agent's payload and environment; results in config order. */
+export async function runHooks(agent: AgentDialect, firing: Firing, selected: { readonly hooks: readonly HookSpec[]; readonly sequential: boolean }, run: { readonly env?: NodeJS.ProcessEnv; readonly fallbackCwd: string; readonly extras: PayloadExtras; readonly signal: AbortSignal; readonly onSpawn?: (hook: string, pgid: number) => void; readonly payload?: (firing: Firing) => string; readonly next?: (firing: Firing, result: HookResult) => Firing }): Promise<HookResult[]> {
+  const hooks = agent.commandHooks;
+  const session = (firing.data as { session: SessionInfo }).session;
+  const cwd = session.cwd === "" ? run.fallbackCwd : session.cwd;
+  const own = hooks.env(cwd, session);
+  const payload = run.payload ?? ((f: Firing) => hooks.payload(f, run.extras));
+  const one = async (hook: HookSpec, current: Firing): Promise<HookResult> => {
+    const env = { ...own, ...hook.env };
+    const result = await runHook({
+      command: substituteVars(hook.command, hooks.substitutes ?? [], env),
+      cwd,
+      env: childEnv(run.env ?? process.env, env),
+      stdin: payload(current),
+      timeoutMs: hook.timeoutMs,
+      signal: run.signal,
+      ...(run.onSpawn === undefined ? {} : { onSpawn: (pgid: number) => run.onSpawn?.(hook.id, pgid) }),
+    });
+    return hooks.interpret(result, hook);
+  };
+  // Concurrently, results in config order whatever order the processes finish in; or in sequence.
+  if (!selected.sequential) return Promise.all(selected.hooks.map((hook) => one(hook, firing)));
+  const results: HookResult[] = [];
+  let current = firing;
+  for (const hook of selected.hooks) {
+    const result = await one(hook, current);
+    results.push(result);
+    current = run.next?.(current, result) ?? current;
+  }
+  return results;
+}
