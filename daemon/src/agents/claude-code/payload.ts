@@ -5,7 +5,7 @@
 // "\n", Codex does not. Tool arguments and values are written losslessly, digit for digit. Owns
 // the wire shape only.
 import { messageText, toJsonText } from "@hookd/sdk";
-import type { AgentEventEvent, AgentMessage, ApprovalEvent, JsonValue, PostToolEvent, PreStepEvent, PreToolEvent, SessionEndEvent, SessionEndReason, SessionInfo, SessionStartEvent, TurnEndEvent, TurnStoppingEvent } from "@hookd/sdk";
+import type { AgentEventEvent, AgentMessage, ToolResult, ApprovalEvent, JsonValue, PostToolEvent, PreStepEvent, PreToolEvent, SessionEndEvent, SessionEndReason, SessionInfo, SessionStartEvent, TurnEndEvent, TurnStoppingEvent } from "@hookd/sdk";
 import { isObject } from "../body.js";
 import type { Firing, PayloadExtras } from "../contract.js";
 
@@ -19,6 +19,10 @@ export interface PayloadFacts {
   readonly turnAndModel: boolean;
   /** The reason a SessionEnd hook is told, and its matcher sees. */
   readonly endReason: (reason: SessionEndReason) => string;
+  /** The agent adds the firing's time (ISO) to every payload (Qwen Code). */
+  readonly timestamp?: boolean;
+  /** How a successful tool's response is written (default: the value the model saw). */
+  readonly toolResponse?: (result: ToolResult & { readonly isError: false }) => JsonValue;
 }
 
 function turnOf(input: Firing): number {
@@ -50,6 +54,7 @@ function commonFields(spec: PayloadFacts, session: SessionInfo, extras: PayloadE
     permission_mode: extras.permissionMode ?? "default",
     ...(spec.turnAndModel ? { model: extras.model ?? "" } : {}),
     ...(sub === undefined ? {} : { agent_id: session.sessionId, agent_type: session.agentType ?? "" }),
+    ...(spec.timestamp === true ? { timestamp: new Date().toISOString() } : {}),
   };
 }
 
@@ -88,7 +93,7 @@ function eventFields(spec: PayloadFacts, firing: Firing): Record<string, JsonVal
       return { tool_name: input.data.call.toolName, tool_input: input.data.call.arguments, tool_use_id: input.data.call.callId };
     case "PostToolUse": {
       const { call, result } = input.data;
-      const response: JsonValue = result.isError ? { is_error: true, error: result.message, code: result.code } : result.value;
+      const response: JsonValue = result.isError ? { is_error: true, error: result.message, code: result.code } : (spec.toolResponse?.(result) ?? result.value);
       return { tool_name: call.toolName, tool_input: call.arguments, tool_response: response, tool_use_id: call.callId };
     }
     case "PostToolUseFailure": {
