@@ -16,7 +16,8 @@ import { join } from "node:path";
  * lane rather than to its directory's.
  */
 export const LANES = [
-  { name: "unit:daemon", kind: "unit", nodes: "every", paths: ["daemon/test/"] },
+  // The agent conformance table needs no agent binary: every agent's JSON through the endpoint.
+  { name: "unit:daemon", kind: "unit", nodes: "every", paths: ["daemon/test/", "test/agents/conformance.test.ts"] },
   { name: "unit:sdk", kind: "unit", nodes: "every", paths: ["sdk/test/"] },
   { name: "e2e:host", kind: "e2e", nodes: "every", paths: ["test/host/"] },
   { name: "e2e:plugins", kind: "e2e", nodes: "every", paths: ["test/plugins/", "hooks-examples/typescript/test/"] },

@@ -1,0 +1,218 @@
+// The agent conformance table: for every agent in the registry and every scenario, the agent's
+// own hook JSON in, the hookd events the plugins see (point and what they read), and the agent's
+// JSON out (and what a forwarder prints and exits with). The plugins' decisions are the same for
+// every agent (conformance.test.ts's guard); only the agents' words differ.
+export type Scenario =
+  | "deny"
+  | "no-opinion"
+  | "ask"
+  | "rewrite"
+  | "prompt-context"
+  | "prompt-reject"
+  | "post-tool-context"
+  | "post-tool-block"
+  | "stop-steer"
+  | "stop-done"
+  | "session-start"
+  | "observed";
+
+export const SCENARIOS: readonly Scenario[] = ["deny", "no-opinion", "ask", "rewrite", "prompt-context", "prompt-reject", "post-tool-context", "post-tool-block", "stop-steer", "stop-done", "session-start", "observed"];
+
+export interface Row {
+  readonly agent: string;
+  readonly scenario: Scenario;
+  /** The agent's hook JSON. */
+  readonly in: Record<string, unknown>;
+  /** What the plugins saw, in order: "point" or "point:detail" (conformance.test.ts's guard writes them). */
+  readonly events: readonly string[];
+  /** The agent's JSON answer. */
+  readonly out: Record<string, unknown>;
+  /** What a forwarder exits with and prints (default: 0 and the JSON). */
+  readonly forwarded?: { readonly exitCode: 0 | 2; readonly text: string };
+}
+
+const RM = "rm -rf /tmp/victim";
+const PUSH = "git push origin main";
+const ORIG = "echo orig > x.txt";
+
+/** A Claude-Code-style agent's rows; `shell` is its shell tool, `base` its common fields. */
+function claudeStyle(agent: string, shell: string, base: Record<string, unknown>, extra: Partial<Record<Scenario, Partial<Row>>> = {}): Row[] {
+  const tool = (command: string, id: string) => ({ ...base, hook_event_name: "PreToolUse", tool_name: shell, tool_input: { command }, tool_use_id: id });
+  const rows: Row[] = [
+    {
+      agent,
+      scenario: "deny",
+      in: tool(RM, "t1"),
+      events: [`rewrite:${shell}:${RM}`, `pre-tool:${shell}:${RM}`],
+      out: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "destructive command refused by hookd" } },
+    },
+    { agent, scenario: "no-opinion", in: tool("ls", "t2"), events: [`rewrite:${shell}:ls`, `pre-tool:${shell}:ls`], out: {} },
+    {
+      agent,
+      scenario: "ask",
+      in: tool(PUSH, "t3"),
+      events: [`rewrite:${shell}:${PUSH}`, `pre-tool:${shell}:${PUSH}`],
+      out: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "pushing needs a human" } },
+    },
+    {
+      agent,
+      scenario: "rewrite",
+      in: tool(ORIG, "t4"),
+      events: [`rewrite:${shell}:${ORIG}`, `pre-tool:${shell}:echo rewritten > x.txt`],
+      out: { hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "echo rewritten > x.txt" } } },
+    },
+    {
+      agent,
+      scenario: "prompt-context",
+      in: { ...base, hook_event_name: "UserPromptSubmit", prompt: "hello" },
+      events: ["pre-step:hello"],
+      out: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "prompt context from hookd" } },
+    },
+    {
+      agent,
+      scenario: "prompt-reject",
+      in: { ...base, hook_event_name: "UserPromptSubmit", prompt: "do the forbidden thing" },
+      events: ["pre-step:do the forbidden thing", "turn-end:blocked"],
+      out: { decision: "block", reason: "that prompt is not allowed", continue: false, stopReason: "that prompt is not allowed" },
+    },
+    {
+      agent,
+      scenario: "post-tool-context",
+      in: { ...base, hook_event_name: "PostToolUse", tool_name: shell, tool_input: { command: "ls" }, tool_use_id: "t5", tool_response: "a.txt" },
+      events: [`post-tool:${shell}:a.txt`],
+      out: { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "post-tool context from hookd" } },
+    },
+    {
+      agent,
+      scenario: "post-tool-block",
+      in: { ...base, hook_event_name: "PostToolUse", tool_name: shell, tool_input: { command: "cat .env" }, tool_use_id: "t6", tool_response: "SECRET=1" },
+      events: [`post-tool:${shell}:SECRET=1`],
+      out: { decision: "block", reason: "the output holds a secret" },
+    },
+    {
+      agent,
+      scenario: "stop-steer",
+      in: { ...base, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "STEER ME" },
+      events: ["turn-stopping:STEER ME"],
+      out: { decision: "block", reason: "keep going" },
+    },
+    {
+      agent,
+      scenario: "stop-done",
+      in: { ...base, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "All done." },
+      events: ["turn-stopping:All done.", "turn-end:completed"],
+      out: {},
+    },
+    {
+      agent,
+      scenario: "session-start",
+      in: { ...base, hook_event_name: "SessionStart", source: "startup" },
+      events: ["session-start:startup"],
+      out: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "hookd policy v1 is active" } },
+    },
+    { agent, scenario: "observed", in: { ...base, hook_event_name: "PreCompact", trigger: "auto" }, events: [`agent-event:${agent}:PreCompact`], out: {} },
+  ];
+  return rows.map((row) => ({ ...row, ...extra[row.scenario] }));
+}
+
+const CLAUDE_BASE = { session_id: "s-claude", transcript_path: "/t.jsonl", cwd: "/repo", permission_mode: "default" };
+const CODEX_BASE = { session_id: "s-codex", turn_id: "1", transcript_path: null, cwd: "/repo", permission_mode: "default", model: "gpt-fake" };
+const GEMINI_BASE = { session_id: "s-gemini", transcript_path: "/t.json", cwd: "/repo", timestamp: "2026-12-07T22:40:46.412Z" };
+
+const json = (value: unknown): string => `${JSON.stringify(value)}\n`;
+const deniedRm = "destructive command refused by hookd";
+
+export const ROWS: readonly Row[] = [
+  ...claudeStyle("claude-code", "Bash", CLAUDE_BASE),
+  ...claudeStyle("codex", "Bash", CODEX_BASE, {
+    deny: { forwarded: { exitCode: 2, text: `${deniedRm}\n` } },
+    // Codex hooks cannot ask: the ask is a deny saying so.
+    ask: {
+      out: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "approval required (Codex hooks cannot ask): pushing needs a human" } },
+      forwarded: { exitCode: 2, text: "approval required (Codex hooks cannot ask): pushing needs a human\n" },
+    },
+    // Codex takes updatedInput only beside an allow.
+    rewrite: { out: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "rewritten by rewriter", updatedInput: { command: "echo rewritten > x.txt" } } } },
+    "no-opinion": { forwarded: { exitCode: 0, text: "" } },
+    "prompt-reject": { forwarded: { exitCode: 2, text: "that prompt is not allowed\n" } },
+    "post-tool-block": { forwarded: { exitCode: 2, text: "the output holds a secret\n" } },
+    "stop-steer": { forwarded: { exitCode: 2, text: "keep going\n" } },
+    "stop-done": { forwarded: { exitCode: 0, text: "" } },
+    observed: { forwarded: { exitCode: 0, text: "" } },
+  }),
+  {
+    agent: "gemini",
+    scenario: "deny",
+    in: { ...GEMINI_BASE, hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command: RM } },
+    events: [`rewrite:run_shell_command:${RM}`, `pre-tool:run_shell_command:${RM}`],
+    out: { decision: "deny", reason: deniedRm },
+  },
+  { agent: "gemini", scenario: "no-opinion", in: { ...GEMINI_BASE, hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command: "ls" } }, events: ["rewrite:run_shell_command:ls", "pre-tool:run_shell_command:ls"], out: {} },
+  {
+    agent: "gemini",
+    scenario: "ask",
+    in: { ...GEMINI_BASE, hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command: PUSH } },
+    events: [`rewrite:run_shell_command:${PUSH}`, `pre-tool:run_shell_command:${PUSH}`],
+    out: { decision: "ask", reason: "pushing needs a human", systemMessage: "pushing needs a human" },
+  },
+  {
+    agent: "gemini",
+    scenario: "rewrite",
+    in: { ...GEMINI_BASE, hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command: ORIG, description: "keep me" } },
+    events: [`rewrite:run_shell_command:${ORIG}`, "pre-tool:run_shell_command:echo rewritten > x.txt"],
+    out: { hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command: "echo rewritten > x.txt", description: "keep me" } } },
+  },
+  {
+    agent: "gemini",
+    scenario: "prompt-context",
+    in: { ...GEMINI_BASE, hook_event_name: "BeforeAgent", prompt: "hello" },
+    events: ["pre-step:hello"],
+    out: { hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: "prompt context from hookd" } },
+  },
+  {
+    agent: "gemini",
+    scenario: "prompt-reject",
+    in: { ...GEMINI_BASE, hook_event_name: "BeforeAgent", prompt: "do the forbidden thing" },
+    events: ["pre-step:do the forbidden thing", "turn-end:blocked"],
+    out: { decision: "deny", reason: "that prompt is not allowed" },
+  },
+  {
+    agent: "gemini",
+    scenario: "post-tool-context",
+    in: { ...GEMINI_BASE, hook_event_name: "AfterTool", tool_name: "run_shell_command", tool_input: { command: "ls" }, tool_response: { llmContent: "a.txt", returnDisplay: "a.txt" } },
+    events: ["post-tool:run_shell_command:a.txt"],
+    out: { hookSpecificOutput: { hookEventName: "AfterTool", additionalContext: "post-tool context from hookd" } },
+  },
+  {
+    agent: "gemini",
+    scenario: "post-tool-block",
+    in: { ...GEMINI_BASE, hook_event_name: "AfterTool", tool_name: "run_shell_command", tool_input: { command: "cat .env" }, tool_response: { llmContent: "SECRET=1", returnDisplay: "SECRET=1" } },
+    events: ["post-tool:run_shell_command:SECRET=1"],
+    out: { decision: "deny", reason: "the output holds a secret" },
+  },
+  {
+    agent: "gemini",
+    scenario: "stop-steer",
+    in: { ...GEMINI_BASE, hook_event_name: "AfterAgent", prompt: "p", prompt_response: "STEER ME", stop_hook_active: false },
+    events: ["turn-stopping:STEER ME"],
+    out: { decision: "deny", reason: "keep going" },
+  },
+  {
+    agent: "gemini",
+    scenario: "stop-done",
+    in: { ...GEMINI_BASE, hook_event_name: "AfterAgent", prompt: "p", prompt_response: "All done.", stop_hook_active: false },
+    events: ["turn-stopping:All done.", "turn-end:completed"],
+    out: {},
+  },
+  {
+    agent: "gemini",
+    scenario: "session-start",
+    in: { ...GEMINI_BASE, hook_event_name: "SessionStart", source: "startup" },
+    events: ["session-start:startup"],
+    out: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "hookd policy v1 is active" } },
+  },
+  { agent: "gemini", scenario: "observed", in: { ...GEMINI_BASE, hook_event_name: "PreCompress", trigger: "auto" }, events: ["agent-event:gemini:PreCompress"], out: {} },
+];
+
+/** What the forwarder prints for a row: its own, or the JSON answer with exit 0. */
+export const forwardedOf = (row: Row): { readonly exitCode: 0 | 2; readonly text: string } => row.forwarded ?? { exitCode: 0, text: json(row.out) };
