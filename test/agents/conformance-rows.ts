@@ -117,6 +117,7 @@ function claudeStyle(agent: string, shell: string, base: Record<string, unknown>
 
 const CLAUDE_BASE = { session_id: "s-claude", transcript_path: "/t.jsonl", cwd: "/repo", permission_mode: "default" };
 const CODEX_BASE = { session_id: "s-codex", turn_id: "1", transcript_path: null, cwd: "/repo", permission_mode: "default", model: "gpt-fake" };
+const QWEN_BASE = { session_id: "s-qwen", transcript_path: "/t.jsonl", cwd: "/repo", permission_mode: "yolo", timestamp: "2026-12-07T22:40:46.412Z", prompt_id: "p#0" };
 const GEMINI_BASE = { session_id: "s-gemini", transcript_path: "/t.json", cwd: "/repo", timestamp: "2026-12-07T22:40:46.412Z" };
 
 const json = (value: unknown): string => `${JSON.stringify(value)}\n`;
@@ -139,6 +140,26 @@ export const ROWS: readonly Row[] = [
     "stop-steer": { forwarded: { exitCode: 2, text: "keep going\n" } },
     "stop-done": { forwarded: { exitCode: 0, text: "" } },
     observed: { forwarded: { exitCode: 0, text: "" } },
+  }),
+  ...claudeStyle("qwen-code", "run_shell_command", QWEN_BASE, {
+    // Qwen applies no updatedInput at PreToolUse: a rewrite it cannot take is a deny.
+    rewrite: {
+      out: {
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "deny",
+          permissionDecisionReason: "the rewrite of run_shell_command by rewriter cannot reach Qwen Code: it applies no updatedInput at PreToolUse",
+        },
+      },
+    },
+    // Qwen ignores a PostToolUse block; continue:false replaces the result with its stopReason.
+    "post-tool-block": {
+      in: { ...QWEN_BASE, hook_event_name: "PostToolUse", tool_name: "run_shell_command", tool_input: { command: "cat .env" }, tool_use_id: "t6", tool_response: { llmContent: "SECRET=1", returnDisplay: "SECRET=1" } },
+      out: { continue: false, stopReason: "the output holds a secret" },
+    },
+    "post-tool-context": {
+      in: { ...QWEN_BASE, hook_event_name: "PostToolUse", tool_name: "run_shell_command", tool_input: { command: "ls" }, tool_use_id: "t5", tool_response: { llmContent: "a.txt", returnDisplay: "a.txt" } },
+    },
   }),
   {
     agent: "gemini",

@@ -4,11 +4,13 @@ import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
 import type { AgentDialect } from "./contract.js";
 import { gemini } from "./gemini/index.js";
+import { qwenCode } from "./qwen-code/index.js";
 
 export const AGENTS: readonly AgentDialect[] = [
   claudeCode,
   codex,
   gemini,
+  qwenCode,
 ];
 
 /** Every agent's name, in registry order. */
