@@ -12,7 +12,7 @@ const parseHooksText = (text: string, dialect: string, source: string) => parseT
 
 const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: "command", command, ...extra });
 
-function matcherOf(pattern: string | undefined, mode: "claude-code" | "regex") {
+function matcherOf(pattern: string | undefined, mode: "names-or-regex" | "regex") {
   const compiled = compileMatcher(pattern, mode);
   if (!compiled.ok) throw new Error(compiled.error);
   return compiled.matches;
@@ -35,17 +35,17 @@ describe("matchers", () => {
     ["^Bash$", "Bash", true, true],
     ["Notebook.*", "NotebookEdit", true, true],
   ])("%j against %s: claude-code %s, regex %s", (pattern, tool, claude, regex) => {
-    expect(matcherOf(pattern, "claude-code")(tool)).toBe(claude);
+    expect(matcherOf(pattern, "names-or-regex")(tool)).toBe(claude);
     expect(matcherOf(pattern, "regex")(tool)).toBe(regex);
   });
 
   it("reports an invalid regex instead of matching nothing", () => {
-    const bad = compileMatcher("[", "claude-code");
+    const bad = compileMatcher("[", "names-or-regex");
     expect(bad.ok).toBe(false);
     expect(bad.ok ? "" : bad.error).toContain('invalid regular expression "["');
     expect(compileMatcher("(a", "regex")).toMatchObject({ ok: false });
     // An exact-name string is never compiled in claude-code mode, so it cannot be invalid.
-    expect(compileMatcher("Bash|Edit", "claude-code").ok).toBe(true);
+    expect(compileMatcher("Bash|Edit", "names-or-regex").ok).toBe(true);
   });
 });
 

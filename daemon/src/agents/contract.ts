@@ -215,7 +215,7 @@ export interface CommandHooks {
 
 /** Everything hookd knows about one agent. */
 export interface AgentDialect {
-  /** Its name in config, headers and the CLI ("claude-code"); the proto enum's value name in kebab case. */
+  /** Its name in config, headers and the CLI: the proto enum's value name in kebab case (AGENT_DIALECT_QWEN_CODE: qwen-code). */
   readonly name: string;
   /** The agent's product name, for docs and messages. */
   readonly title: string;

@@ -5,7 +5,7 @@
 // but the match-all forms is an unanchored regex, so "Bash" also matches "BashOutput".
 // Compiling is the only place a matcher can fail: an invalid one is an error for the parser to
 // report loudly, never a silent non-match at run time.
-export type MatcherMode = "claude-code" | "regex";
+export type MatcherMode = "names-or-regex" | "regex";
 
 export type Matcher = (input: string) => boolean;
 
@@ -16,7 +16,7 @@ const EXACT = /^[A-Za-z0-9_\- ,|]+$/;
 
 export function compileMatcher(pattern: string | undefined, mode: MatcherMode): CompiledMatcher {
   if (pattern === undefined || pattern === "" || pattern === "*") return { ok: true, matches: MATCH_ALL };
-  if (mode === "claude-code" && EXACT.test(pattern)) {
+  if (mode === "names-or-regex" && EXACT.test(pattern)) {
     const names = new Set(pattern.trim().split(/\s*[|,]\s*/));
     return { ok: true, matches: (input) => names.has(input) };
   }

@@ -22,7 +22,8 @@ export interface ForwarderIo {
 }
 
 interface Options {
-  dialect: string;
+  /** Absent: the daemon's default dialect. */
+  dialect: string | undefined;
   event: string | undefined;
   url: string | undefined;
   socket: string | undefined;
@@ -40,7 +41,7 @@ Answer an agent's command hook through the daemon's HTTP hook endpoint (http.lis
 hook's JSON on stdin, prints the agent's answer, exits with the agent's code (0; 2 for a block).
 
 options:
-  --dialect AGENT    the agent's hook dialect: ${agents.length === 0 ? "one the daemon serves (hookd help hook lists them)" : agents.join(", ")} (default claude-code)
+  --dialect AGENT    the agent's hook dialect: ${agents.length === 0 ? "one the daemon serves (hookd help hook lists them)" : agents.join(", ")} (default: the first the daemon serves, claude-code)
   --event E          the hook event (PreToolUse, ...); default: the body's hook_event_name
   --url URL          the endpoint as http://host:port[/prefix] (default $HOOKD_HOOK_URL)
   --socket PATH      the endpoint's Unix socket (default $HOOKD_HOOK_SOCKET); not the gRPC socket
@@ -61,7 +62,7 @@ const usage = (problem: string): Parsed => ({ kind: "usage", problem });
 
 function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Parsed {
   const options: Options = {
-    dialect: "claude-code",
+    dialect: undefined,
     event: undefined,
     url: env.HOOKD_HOOK_URL || undefined,
     socket: env.HOOKD_HOOK_SOCKET || undefined,
@@ -146,10 +147,10 @@ function post(options: Options, body: string, env: NodeJS.ProcessEnv): Promise<A
     const headers: Record<string, string | number> = {
       "content-type": "application/json",
       "content-length": Buffer.byteLength(body),
-      "x-hookd-dialect": options.dialect,
       // Forwarder mode: the daemon renders the dialect's output and exit code (agents/<agent>/).
       "x-hookd-forward": "1",
     };
+    if (options.dialect !== undefined) headers["x-hookd-dialect"] = options.dialect;
     if (options.agent !== undefined) headers["x-hookd-agent"] = options.agent;
     if (env.HOOKD_TOKEN) headers.authorization = `Bearer ${env.HOOKD_TOKEN}`;
     let target: { socketPath: string; path: string } | { hostname: string; port: string; path: string };

@@ -165,7 +165,7 @@ static void read_response(int fd, struct buf *b) {
 }
 
 int main(int argc, char **argv) {
-  const char *dialect = "claude-code", *event = NULL, *url = getenv("HOOKD_HOOK_URL"), *sock = getenv("HOOKD_HOOK_SOCKET");
+  const char *dialect = NULL, *event = NULL, *url = getenv("HOOKD_HOOK_URL"), *sock = getenv("HOOKD_HOOK_SOCKET");
   const char *agent = getenv("HOOKD_AGENT"), *token = getenv("HOOKD_TOKEN");
   long timeout_ms = 60000;
   if (url && !*url) url = NULL;
@@ -252,9 +252,14 @@ int main(int argc, char **argv) {
   char head[2048];
   int n = snprintf(head, sizeof head,
                    "POST %s/hooks%s%s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\nContent-Type: application/json\r\n"
-                   "Content-Length: %zu\r\nx-hookd-dialect: %s\r\nx-hookd-forward: 1\r\n",
-                   prefix, event ? "/" : "", event ? event : "", sock ? "localhost" : host, body.len, dialect);
+                   "Content-Length: %zu\r\nx-hookd-forward: 1\r\n",
+                   prefix, event ? "/" : "", event ? event : "", sock ? "localhost" : host, body.len);
   buf_put(&request, head, (size_t)n);
+  /* Without --dialect the daemon takes its default agent. */
+  if (dialect) {
+    n = snprintf(head, sizeof head, "x-hookd-dialect: %s\r\n", dialect);
+    buf_put(&request, head, (size_t)n);
+  }
   if (agent) {
     n = snprintf(head, sizeof head, "x-hookd-agent: %s\r\n", agent);
     buf_put(&request, head, (size_t)n);

@@ -47,7 +47,7 @@ export interface HookHttpOptions {
   readonly log: Logger;
   /**
    * The agent id of a request; may throw to refuse it (answered by the error's code, e.g. 401 for unauthenticated).
-   * Default: the x-hookd-agent header, else the dialect's name ("claude-code" or "codex").
+   * Default: the x-hookd-agent header, else the dialect's name.
    */
   readonly resolveAgent?: (headers: IncomingHttpHeaders, dialect: string) => string;
   /** Largest accepted body; default 4 MiB (413 beyond). */

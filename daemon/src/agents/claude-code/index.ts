@@ -52,7 +52,7 @@ export const claudeCode: AgentDialect = {
   forwarded: jsonOnStdout,
   observedWarning: (event) => (Object.hasOwn(PERFORMED_BY_THE_HOOK, event) ? PERFORMED_BY_THE_HOOK[event] : undefined),
   commandHooks: claudeStyleHooks({
-    format: claudeStyleFormat("claude-code", EVENTS, "claude-code", CLAUDE_TIMEOUTS),
+    format: claudeStyleFormat("claude-code", EVENTS, "names-or-regex", CLAUDE_TIMEOUTS),
     payload: CLAUDE_PAYLOAD,
     interruptOnCancel: false,
     blockNeedsReason: false,
