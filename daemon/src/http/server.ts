@@ -16,21 +16,20 @@
 //                                         print to stdout, 2 = print to stderr), so a forwarder in
 //                                         any language needs no JSON parser
 //   GET  /healthz                         200 "ok"
-import { existsSync, unlinkSync } from "node:fs";
 import { chmod } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
-import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { HookdError, POINT_TABLE } from "@hookd/sdk";
 import type { PointSpec } from "@hookd/sdk";
-import { LazyAbort, fieldError, httpStatusOf } from "@hookd/sdk/internal";
+import { LazyAbort, fieldError, httpStatusOf, parseAddress, removeStaleSocket } from "@hookd/sdk/internal";
 import type { AgentDialect } from "../agents/contract.js";
 import { answerHook } from "./lifecycle.js";
 import type { HookEvaluator } from "./lifecycle.js";
 import { readHookRequest } from "../agents/read-request.js";
 import { AGENT_NAMES, agentDialect } from "../agents/registry.js";
 import type { SessionFacts } from "../engine/session-facts.js";
+import { listen } from "../host/connections.js";
 import type { Logger } from "../log.js";
 import { StopCounter } from "./stop-counter.js";
 import { tracedEvaluator } from "./trace.js";
@@ -73,16 +72,10 @@ export interface HookHttpServer {
 
 const EVENT_PATH = /^\/hooks\/([A-Za-z]+)\/?$/;
 
-function socketPath(listen: string): string | undefined {
-  if (listen.startsWith("unix:")) return listen.slice("unix:".length);
-  return listen.startsWith("/") ? listen : undefined;
-}
-
-function hostPort(listen: string): { host: string; port: number } {
-  const match = /^(.*):(\d+)$/.exec(listen);
-  if (match === null) throw new HookdError("invalid_argument", `http.listen: expected host:port or a Unix socket path, got ${JSON.stringify(listen)}`);
-  const host = (match[1] ?? "").replace(/^\[(.*)\]$/, "$1");
-  return { host: host === "" ? "127.0.0.1" : host, port: Number(match[2]) };
+/** Where to listen: config `http.listen` is host:port (":port" for loopback), unix:/path or /path. */
+function listenTarget(listen: string): { readonly path: string } | { readonly host: string; readonly port: number } {
+  const address = parseAddress(listen.startsWith("/") ? `unix:${listen}` : listen.startsWith(":") ? `127.0.0.1${listen}` : listen);
+  return address.kind === "unix" ? { path: address.path } : { host: address.host.replace(/^\[(.*)\]$/, "$1"), port: address.port };
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -99,21 +92,6 @@ function dialectOf(headers: IncomingHttpHeaders): AgentDialect {
 }
 
 const defaultAgent = (headers: IncomingHttpHeaders, dialect: string): string => header(headers, AGENT_HEADER) || dialect;
-
-/** A stale socket file (nobody answers on it) is replaced; a live one is refused. */
-async function clearStaleSocket(path: string): Promise<void> {
-  if (!existsSync(path)) return;
-  const live = await new Promise<boolean>((resolve) => {
-    const probe = connect(path);
-    probe.once("connect", () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once("error", () => resolve(false));
-  });
-  if (live) throw new Error(`${path}: another server is listening on this socket`);
-  unlinkSync(path);
-}
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -198,20 +176,10 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     });
   });
 
-  const socket = socketPath(options.listen);
-  if (socket !== undefined) await clearStaleSocket(socket);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    const onListening = (): void => {
-      server.off("error", reject);
-      resolve();
-    };
-    if (socket !== undefined) server.listen(socket, onListening);
-    else {
-      const { host, port } = hostPort(options.listen);
-      server.listen(port, host, onListening);
-    }
-  });
+  const target = listenTarget(options.listen);
+  const socket = "path" in target ? target.path : undefined;
+  if (socket !== undefined) await removeStaleSocket(socket);
+  await listen(server, target);
   if (socket !== undefined) await chmod(socket, options.socketMode ?? 0o600);
   const info = server.address();
   const address =
