@@ -36,6 +36,11 @@ decision := {"decision": "ask", "reason": "a push leaves the machine", "rule": "
 	input.arguments.command == "git push"
 }
 
+# Verbs with a message, and block's reason (its feedback).
+decision := {"decision": "enter", "message": sprintf("step %d: mind the tests", [input.step]), "rule": "context"} if input.point == "pre-step"
+
+decision := {"decision": "block", "reason": "no secrets in output", "message": "the output was withheld", "rule": "blocker"} if input.point == "post-tool"
+
 # allow is not a verb of the guard point.
 decision := {"decision": "allow", "rule": "guard-allows"} if input.point == "guard"
 
@@ -103,6 +108,23 @@ describe("a rego plugin decides with its entrypoint's decision object", () => {
     expect(asked.decision).toEqual({ kind: "ask", reason: "a push leaves the machine" });
     const other = await evaluate.evaluate("pre-tool", { session, call: toolCall("Bash", { command: "ls" }) }, live);
     expect(other).toMatchObject({ decision: { kind: "allow" }, trace: { decidedBy: "default" } });
+  });
+
+  it("a message is added to the pre-step batch (never replaces it); block's reason is its feedback", async () => {
+    const { evaluate } = await service(regoEntry({ points: { "pre-step": {}, "post-tool": {} } }));
+    const prompt = { id: "m1", role: "user" as const, content: [{ type: "text" as const, text: "fix the build" }], source: { kind: "user" as const } };
+    const step = await evaluate.evaluate("pre-step", { session, turn: 1, step: 2, messages: [prompt] }, live);
+    expect(step.decision).toEqual({
+      kind: "enter",
+      messages: [prompt, { id: "", role: "user", content: [{ type: "text", text: "step 2: mind the tests" }], source: { kind: "plugin", name: "policy" } }],
+    });
+    const result = { isError: false as const, value: "AKIA...", content: [{ type: "text" as const, text: "AKIA..." }], contexts: [] };
+    const post = await evaluate.evaluate("post-tool", { session, call: toolCall("Bash", { command: "env" }), result }, live);
+    expect(post.decision).toEqual({
+      kind: "block",
+      feedback: "no secrets in output",
+      additionalContexts: [{ id: "", role: "user", content: [{ type: "text", text: "the output was withheld" }], source: { kind: "plugin", name: "policy" } }],
+    });
   });
 });
 

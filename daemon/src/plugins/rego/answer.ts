@@ -1,8 +1,8 @@
 // What a Rego entrypoint's value means at a point: `{"decision": VERB, "reason", "rule", ...}`
 // becomes the point's typed answer, checked by the SDK's own validator, so a verb the point cannot
 // take (an allow at guard) is refused exactly as from any plugin. docs/rego.md lists the verbs.
-import { validateDecision } from "@hookd/sdk";
-import type { PointName } from "@hookd/sdk";
+import { pluginMessage, validateDecision } from "@hookd/sdk";
+import type { AgentMessage, PointName } from "@hookd/sdk";
 
 /** A usable answer, or why the value is not one (naming the rule that produced it, if it said). */
 export type RegoAnswer = { readonly ok: true; readonly answer: unknown } | { readonly ok: false; readonly problem: string };
@@ -14,7 +14,8 @@ const REASON_FIELD: Readonly<Record<string, string>> = { block: "feedback" };
 /** Verbs whose `message` becomes the messages they add to the conversation. */
 const MESSAGE_FIELD: Readonly<Record<string, string>> = { enter: "messages", steer: "messages", inject: "messages", accept: "additionalContexts", block: "additionalContexts" };
 
-export function regoAnswer(point: PointName, plugin: string, value: unknown): RegoAnswer {
+/** `event`: the point's event, whose batch a pre-step `enter` keeps (it answers the complete batch). */
+export function regoAnswer(point: PointName, plugin: string, value: unknown, event: unknown): RegoAnswer {
   // An undefined entrypoint has no opinion.
   if (value === undefined) return { ok: true, answer: PASS };
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -28,7 +29,9 @@ export function regoAnswer(point: PointName, plugin: string, value: unknown): Re
   if (message !== undefined) {
     const field = MESSAGE_FIELD[decision];
     if (field === undefined || typeof message !== "string") return { ok: false, problem: `${from}"message" (a string) goes only with ${Object.keys(MESSAGE_FIELD).join(", ")}` };
-    answer[field] = [{ id: "", role: "user", content: [{ type: "text", text: message }], source: { kind: "plugin", name: plugin } }];
+    // `enter` answers the step's complete batch: the message is added to it, never replaces it.
+    const kept = decision === "enter" ? ((event as { messages?: readonly AgentMessage[] }).messages ?? []) : [];
+    answer[field] = [...kept, pluginMessage(plugin, message)];
   }
   const checked = validateDecision(point, answer);
   return checked.ok ? { ok: true, answer: checked.decision } : { ok: false, problem: `${from}${checked.error.message}` };

@@ -52,7 +52,7 @@ function regoListeners(config: RegoPluginConfig, policy: RegoPolicy, defaultDead
         } catch (error) {
           throw failure(`evaluating ${config.entrypoint}: ${(error as Error).message}`);
         }
-        const answer = regoAnswer(point, config.name, value);
+        const answer = regoAnswer(point, config.name, value, event);
         if (!answer.ok) throw failure(answer.problem);
         return answer.answer;
       },
