@@ -1,8 +1,8 @@
 // The example Rego policies (hooks-examples/rego), built into Wasm bundles by the real OPA
 // (scripts/setup-opa.sh) and run by real hookd processes: `hookd eval` on each agent's own hook
 // JSON (the same dangerous command denied for Claude Code, Codex and Gemini CLI; a .env write
-// denied, its read asked about), and a serving daemon's evaluate service, whose reload (SIGHUP)
-// after the bundle was rebuilt evaluates the new policy.
+// denied, its read asked about), `hookd check` on bad bundles, and a serving daemon's evaluate
+// service, whose reload (SIGHUP) after the bundle was rebuilt evaluates the new policy.
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync, mkdirSync } from "node:fs";
@@ -81,6 +81,33 @@ describe("hookd eval: the example policies on each agent's own hook JSON", () =>
     expect((await evalHook("claude-code", claudeCode("Read", { file_path: "/home/dev/.ssh/id_ed25519" }))).final).toMatchObject({ decision: "ask", decidedBy: "protected-paths" });
     expect((await evalHook("claude-code", claudeCode("Write", { file_path: "/home/dev/app/.env.example", content: "X=" }))).final).toMatchObject({ decision: "allow", decidedBy: "default" });
     expect((await evalHook("claude-code", claudeCode("Write", { file_path: "/home/dev/app/src/main.ts", content: "" }))).final).toMatchObject({ decision: "allow" });
+  }, SLOW_MS);
+});
+
+describe("hookd check", () => {
+  it("names the config key of a bundle not built for Wasm and of an entrypoint the bundle lacks; exit 1", async () => {
+    const opa = execFileSync("bash", [join(REPO, "scripts/setup-opa.sh")], { encoding: "utf8" }).trim();
+    const plain = join(dir, "plain.tar.gz");
+    execFileSync(opa, ["build", "-e", "hookd/examples/dangerous_shell/decision", "-o", plain, join(EXAMPLES, "dangerous-shell")]);
+    const bad = join(dir, "bad.yaml");
+    writeFileSync(
+      bad,
+      [
+        `listeners: [{unix: ${join(dir, "bad.sock")}}]`,
+        "plugins:",
+        `  - {name: plain, kind: rego, bundle: ${plain}, entrypoint: hookd/examples/dangerous_shell/decision, points: {pre-tool: {}}}`,
+        `  - {name: misnamed, kind: rego, bundle: ${join(dir, "dangerous-shell.tar.gz")}, entrypoint: hookd/examples/dangerous_shell/verdict, points: {pre-tool: {}}}`,
+        "",
+      ].join("\n"),
+    );
+    const child = spawn(process.execPath, [CLI, "check", "--config", bad], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(code, output).toBe(1);
+    expect(output).toContain(`plugins[0] (plain): plugins.plain.bundle: ${plain}: the bundle holds no policy.wasm: it was not built for Wasm`);
+    expect(output).toContain('plugins[1] (misnamed): plugins.misnamed.entrypoint: "hookd/examples/dangerous_shell/verdict" is not an entrypoint of');
   }, SLOW_MS);
 });
 
