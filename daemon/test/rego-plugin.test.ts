@@ -1,6 +1,6 @@
 // `kind: rego` with bundles the real OPA builds (scripts/setup-opa.sh): the entrypoint's decision
 // object becomes the point's answer through the daemon's own loader and evaluate service; what the
-// policy reads is the typed event as protobuf JSON; an evaluation error or a verb the point cannot
+// policy reads is the typed event as protobuf JSON (and what the agent told about the session); an evaluation error or a verb the point cannot
 // take is the plugin's failure (cause listener_error) under its failure policy, never an allow;
 // a bundle that is not a Wasm bundle, or lacks the entrypoint, is refused naming the config key;
 // a rewritten bundle counts as changed code for a reload.
@@ -15,6 +15,7 @@ import { parseConfig } from "../src/config/load.js";
 import type { PluginConfig } from "../src/config/schema.js";
 import type { EngineEvent } from "../src/engine/events.js";
 import { PluginRegistry } from "../src/engine/registry.js";
+import { SessionFacts } from "../src/engine/session-facts.js";
 import { silentLogger } from "../src/log.js";
 import { loadPlugin } from "../src/plugins/load.js";
 import type { PluginSource } from "../src/plugins/source.js";
@@ -34,6 +35,12 @@ decision := {"decision": "deny", "reason": sprintf("rm in %s by %s (%s)", [input
 decision := {"decision": "ask", "reason": "a push leaves the machine", "rule": "ask-push"} if {
 	input.point == "pre-tool"
 	input.arguments.command == "git push"
+}
+
+# What the agent's hook payloads told about the session (absent otherwise: no decision).
+decision := {"decision": "deny", "reason": sprintf("no writes in %s mode", [input.agent.permissionMode]), "rule": "mode"} if {
+	input.point == "pre-tool"
+	input.call.toolName == "Write"
 }
 
 # Verbs with a message, and block's reason (its feedback).
@@ -78,14 +85,14 @@ function regoEntry(overrides: Partial<Extract<PluginConfig, { kind: "rego" }>> =
   return { name: "policy", kind: "rego", required: false, bundle, entrypoint: ENTRYPOINT, points: { "pre-tool": {}, guard: {} }, ...overrides };
 }
 
-async function load(entry: PluginConfig): Promise<PluginSource> {
-  const source = await loadPlugin(entry, { defaultDeadlineMs: 2_000, workerPool: () => new WorkerPool({ size: 1 }), log: silentLogger });
+async function load(entry: PluginConfig, sessionFacts?: SessionFacts): Promise<PluginSource> {
+  const source = await loadPlugin(entry, { defaultDeadlineMs: 2_000, workerPool: () => new WorkerPool({ size: 1 }), log: silentLogger, ...(sessionFacts === undefined ? {} : { sessionFacts }) });
   sources.push(source);
   return source;
 }
 
-async function service(entry: PluginConfig = regoEntry()) {
-  const source = await load(entry);
+async function service(entry: PluginConfig = regoEntry(), facts?: SessionFacts) {
+  const source = await load(entry, facts);
   const { evaluate, bus } = evaluateServiceOver(new PluginRegistry(source.listeners()));
   const events: EngineEvent[] = [];
   bus.subscribe((event) => events.push(event));
@@ -108,6 +115,15 @@ describe("a rego plugin decides with its entrypoint's decision object", () => {
     expect(asked.decision).toEqual({ kind: "ask", reason: "a push leaves the machine" });
     const other = await evaluate.evaluate("pre-tool", { session, call: toolCall("Bash", { command: "ls" }) }, live);
     expect(other).toMatchObject({ decision: { kind: "allow" }, trace: { decidedBy: "default" } });
+  });
+
+  it("input.agent: what the agent's hook payloads told about the session, when it told anything", async () => {
+    const facts = new SessionFacts();
+    const { evaluate } = await service(regoEntry({ points: { "pre-tool": {} } }), facts);
+    const write = () => evaluate.evaluate("pre-tool", { session, call: toolCall("Write", { file_path: "a.txt" }) }, live);
+    expect((await write()).decision).toEqual({ kind: "allow" });
+    facts.remember(session, { permissionMode: "bypassPermissions", model: "m" });
+    expect((await write()).decision).toEqual({ kind: "deny", reason: "no writes in bypassPermissions mode" });
   });
 
   it("a message is added to the pre-step batch (never replaces it); block's reason is its feedback", async () => {

@@ -53,7 +53,7 @@ export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Pr
     case "in-process":
       return inProcessSource(plugin, context.defaultDeadlineMs);
     case "rego":
-      return regoSource(plugin, context.defaultDeadlineMs);
+      return regoSource(plugin, context.defaultDeadlineMs, context.sessionFacts);
     case "worker":
       return workerSource(plugin, context.workerPool(), context.defaultDeadlineMs);
     case "remote":

@@ -5,6 +5,7 @@ import { HookdError } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
 import type { PluginConfig } from "../../config/schema.js";
 import { pluginFault } from "../../engine/faults.js";
+import type { SessionFacts } from "../../engine/session-facts.js";
 import { resolveSettings } from "../../engine/listener.js";
 import type { Listener, ListenerOverrides, ListenerTraits } from "../../engine/listener.js";
 import { moduleVersion } from "../module-version.js";
@@ -21,15 +22,16 @@ export type RegoPluginConfig = Extract<PluginConfig, { kind: "rego" }>;
 /** Evaluated synchronously on the main thread, never calling next(): it can be fanned out. */
 const REGO_TRAITS: ListenerTraits = Object.freeze({ wraps: false, answersOverWire: false, settlesItself: false, sendsOnNextTurn: false });
 
-export async function regoSource(config: RegoPluginConfig, defaultDeadlineMs: number): Promise<PluginSource> {
+/** `facts`: what agents told about their sessions in their hook payloads, handed to the policy as `input.agent`. */
+export async function regoSource(config: RegoPluginConfig, defaultDeadlineMs: number, facts?: SessionFacts): Promise<PluginSource> {
   const version = moduleVersion(config.bundle);
   const bundle = readBundle(config.bundle, `plugins.${config.name}.bundle`);
   const policy = await loadRegoPolicy(bundle, { plugin: config.name, bundlePath: config.bundle, entrypoint: config.entrypoint });
-  const listeners = regoListeners(config, policy, defaultDeadlineMs);
+  const listeners = regoListeners(config, policy, defaultDeadlineMs, facts);
   return { ...staticSource({ name: config.name, kind: "rego", target: config.bundle }, listeners), codeChanged: () => moduleVersion(config.bundle) !== version };
 }
 
-function regoListeners(config: RegoPluginConfig, policy: RegoPolicy, defaultDeadlineMs: number): Listener[] {
+function regoListeners(config: RegoPluginConfig, policy: RegoPolicy, defaultDeadlineMs: number, facts: SessionFacts | undefined): Listener[] {
   const points = Object.entries(config.points ?? {}) as [PointName, ListenerOverrides][];
   return points.map(([point, override]) => {
     if (point === "execute") {
@@ -48,7 +50,7 @@ function regoListeners(config: RegoPluginConfig, policy: RegoPolicy, defaultDead
       call: (event: unknown) => {
         let value: unknown;
         try {
-          value = policy.evaluate(regoInput(point, event));
+          value = policy.evaluate(regoInput(point, event, facts));
         } catch (error) {
           throw failure(`evaluating ${config.entrypoint}: ${(error as Error).message}`);
         }
