@@ -1,8 +1,8 @@
 // The example Rego policies (hooks-examples/rego), built into Wasm bundles by the real OPA
 // (scripts/setup-opa.sh) and run by real hookd processes: `hookd eval` on each agent's own hook
 // JSON (the same dangerous command denied for Claude Code, Codex and Gemini CLI; a .env write
-// denied, its read asked about), `hookd check` on bad bundles, and a serving daemon's evaluate
-// service, whose reload (SIGHUP) after the bundle was rebuilt evaluates the new policy.
+// denied, its read asked about), the examples' own `opa test` cases, `hookd check` on bad
+// bundles, and a serving daemon whose reload (SIGHUP) after a rebuilt bundle evaluates the new policy.
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync, mkdirSync } from "node:fs";
@@ -81,6 +81,14 @@ describe("hookd eval: the example policies on each agent's own hook JSON", () =>
     expect((await evalHook("claude-code", claudeCode("Read", { file_path: "/home/dev/.ssh/id_ed25519" }))).final).toMatchObject({ decision: "ask", decidedBy: "protected-paths" });
     expect((await evalHook("claude-code", claudeCode("Write", { file_path: "/home/dev/app/.env.example", content: "X=" }))).final).toMatchObject({ decision: "allow", decidedBy: "default" });
     expect((await evalHook("claude-code", claudeCode("Write", { file_path: "/home/dev/app/src/main.ts", content: "" }))).final).toMatchObject({ decision: "allow" });
+  }, SLOW_MS);
+});
+
+describe("the examples' own policy tests", () => {
+  it("pass under the real OPA (opa test), bypass forms included", () => {
+    const opa = execFileSync("bash", [join(REPO, "scripts/setup-opa.sh")], { encoding: "utf8" }).trim();
+    const output = execFileSync(opa, ["test", "dangerous-shell", "protected-paths", "test"], { cwd: EXAMPLES, encoding: "utf8" });
+    expect(output).toMatch(/^PASS: 10\/10$/m);
   }, SLOW_MS);
 });
 
