@@ -43,6 +43,12 @@ decision := {"decision": "deny", "reason": sprintf("no writes in %s mode", [inpu
 	input.call.toolName == "Write"
 }
 
+# A reason where the verb carries none is left out, not an error.
+decision := {"decision": "allow", "reason": "reads are fine", "rule": "reads"} if {
+	input.point == "pre-tool"
+	input.call.toolName == "Read"
+}
+
 # Verbs with a message, and block's reason (its feedback).
 decision := {"decision": "enter", "message": sprintf("step %d: mind the tests", [input.step]), "rule": "context"} if input.point == "pre-step"
 
@@ -109,12 +115,14 @@ describe("a rego plugin decides with its entrypoint's decision object", () => {
     expect(answer.trace).toMatchObject({ decidedBy: "policy" });
   });
 
-  it("ask; an undefined entrypoint is no opinion (the point's default decides)", async () => {
+  it("ask; an undefined entrypoint is no opinion (the point's default decides); an allow with a reason is an allow", async () => {
     const { evaluate } = await service(regoEntry({ points: { "pre-tool": {} } }));
     const asked = await evaluate.evaluate("pre-tool", { session, call: toolCall("Bash", { command: "git push" }) }, { ...live, agentResolvesAsk: true });
     expect(asked.decision).toEqual({ kind: "ask", reason: "a push leaves the machine" });
     const other = await evaluate.evaluate("pre-tool", { session, call: toolCall("Bash", { command: "ls" }) }, live);
     expect(other).toMatchObject({ decision: { kind: "allow" }, trace: { decidedBy: "default" } });
+    const read = await evaluate.evaluate("pre-tool", { session, call: toolCall("Read", { file_path: "a.txt" }) }, live);
+    expect(read).toMatchObject({ decision: { kind: "allow" }, trace: { decidedBy: "policy" } });
   });
 
   it("input.agent: what the agent's hook payloads told about the session, when it told anything", async () => {

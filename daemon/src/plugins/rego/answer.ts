@@ -9,8 +9,8 @@ export type RegoAnswer = { readonly ok: true; readonly answer: unknown } | { rea
 
 const PASS = Object.freeze({ kind: "pass" });
 
-/** Verbs whose reason travels in another field of the typed decision. */
-const REASON_FIELD: Readonly<Record<string, string>> = { block: "feedback" };
+/** Verbs that carry a reason, and its field in the typed decision; the others ignore `reason`. */
+const REASON_FIELD: Readonly<Record<string, string>> = { deny: "reason", ask: "reason", reject: "reason", block: "feedback" };
 /** Verbs whose `message` becomes the messages they add to the conversation. */
 const MESSAGE_FIELD: Readonly<Record<string, string>> = { enter: "messages", steer: "messages", inject: "messages", accept: "additionalContexts", block: "additionalContexts" };
 
@@ -24,8 +24,10 @@ export function regoAnswer(point: PointName, plugin: string, value: unknown, eve
   const { decision, rule, reason, message, ...rest } = value as Record<string, unknown>;
   const from = typeof rule === "string" && rule !== "" ? `rule ${rule}: ` : "";
   if (typeof decision !== "string") return { ok: false, problem: `${from}the decision object has no "decision" verb (a string)` };
-  const answer: Record<string, unknown> = { kind: decision, ...rest };
-  if (reason !== undefined) answer[REASON_FIELD[decision] ?? "reason"] = reason;
+  const answer: Record<string, unknown> = { ...rest, kind: decision };
+  // An allow that says why is still an allow: a reason only where the verb carries one.
+  const reasonField = REASON_FIELD[decision];
+  if (reason !== undefined && reasonField !== undefined) answer[reasonField] = reason;
   if (message !== undefined) {
     const field = MESSAGE_FIELD[decision];
     if (field === undefined || typeof message !== "string") return { ok: false, problem: `${from}"message" (a string) goes only with ${Object.keys(MESSAGE_FIELD).join(", ")}` };
