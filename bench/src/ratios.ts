@@ -37,6 +37,8 @@ const cpu = (name: string) => (s: Readonly<Record<string, ScenarioFigures>>) => 
 export const TARGETS: readonly Target[] = [
   { name: "remote_uds/floor_relay", how: "p50", value: (s) => ratio(p50("remote_uds")(s), p50("floor_relay")(s)), target: { op: "<=", bound: 1.3 } },
   { name: "inprocess/floor_single", how: "p50", value: (s) => ratio(p50("inprocess")(s), p50("floor_single")(s)), target: { op: "<=", bound: 1.15 } },
+  // Policies as data: a Wasm-compiled Rego policy deciding what the in-process TypeScript plugin decides.
+  { name: "rego_wasm/inprocess", how: "p50", value: (s) => ratio(p50("rego_wasm")(s), p50("inprocess")(s)), target: { op: "<=", bound: 1.5 } },
   {
     name: "command_node/remote_uds",
     how: "p50",
@@ -145,6 +147,7 @@ export const TARGETS: readonly Target[] = [
   // The same comparisons in CPU time per call of the serving processes: steadier under load.
   { name: "cpu: remote_uds/floor_relay", how: "CPU µs per call (daemon + plugin vs relay + server)", value: (s) => ratio(cpu("remote_uds")(s), cpu("floor_relay")(s)) },
   { name: "cpu: inprocess/floor_single", how: "CPU µs per call (daemon vs server)", value: (s) => ratio(cpu("inprocess")(s), cpu("floor_single")(s)) },
+  { name: "cpu: rego_wasm/inprocess", how: "CPU µs per call (daemon vs daemon)", value: (s) => ratio(cpu("rego_wasm")(s), cpu("inprocess")(s)) },
   { name: "cpu: fanout4/remote_uds", how: "CPU µs per call", value: (s) => ratio(cpu("fanout4")(s), cpu("remote_uds")(s)) },
   { name: "cpu: stream_remote/floor_stream_relay", how: "CPU µs per call (daemon + plugin vs relay + server, streams)", value: (s) => ratio(cpu("stream_remote")(s), cpu("floor_stream_relay")(s)) },
   { name: "cpu: stream_inprocess/floor_stream_single", how: "CPU µs per call (daemon vs server, streams)", value: (s) => ratio(cpu("stream_inprocess")(s), cpu("floor_stream_single")(s)) },

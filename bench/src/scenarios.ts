@@ -2,6 +2,7 @@
 // daemon decides through the plugin under test) and hand back the call to measure; main.ts then
 // measures them all interleaved. Group scenarios (32 agents, idle sessions) measure themselves.
 // A scenario that needs a plugin kind the daemon does not have yet is skipped with the reason.
+import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { HTTP_SCENARIOS, HTTP_SPARSE } from "./http-scenarios.js";
@@ -24,6 +25,18 @@ async function commandHook(lab: Lab, name: string, command: string): Promise<Lat
   const hooks = join(lab.settings.dir, `${name}.hooks.json`);
   await writeFile(hooks, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command, timeout: 30 }] }] } }, null, 2));
   return throughDaemon(lab, name, [{ name, kind: "command", hooks, dialect: "claude-code" }], name);
+}
+
+/** bench/plugins/policy.rego built with the OPA scripts/setup-opa.sh installs (cached); a Skip without Go. */
+async function regoBundle(lab: Lab): Promise<string> {
+  const bundle = join(lab.settings.dir, "bench-policy-rego.tar.gz");
+  try {
+    const opa = execFileSync("bash", [join(REPO, "scripts/setup-opa.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+    execFileSync(opa, ["build", "-t", "wasm", "-e", "hookd/bench/decision", "-o", bundle, join(REPO, "bench/plugins/policy.rego")], { stdio: ["ignore", "ignore", "pipe"] });
+  } catch (error) {
+    throw new Skip(`cannot build the Rego bundle (scripts/setup-opa.sh installs OPA with Go): ${error instanceof Error ? error.message.split("\n").slice(0, 3).join(" | ") : String(error)}`);
+  }
+  return bundle;
 }
 
 async function hostedTurn(lab: Lab): Promise<LatencySetup> {
@@ -139,6 +152,17 @@ export const SCENARIOS: readonly Scenario[] = [
     what: "EvaluatePreTool through hookd, in-process plugin",
     bounds: FAST,
     setup: (lab) => throughDaemon(lab, "inprocess", [{ name: "bench-policy", kind: "in-process", module: POLICY_MODULE }], "bench-policy"),
+  },
+  {
+    type: "latency",
+    name: "rego_wasm",
+    what: "the same decision as a Rego policy compiled to Wasm (kind rego, bench/plugins/policy.rego)",
+    bounds: FAST,
+    setup: async (lab) => {
+      const bundle = await regoBundle(lab);
+      const plugin = { name: "bench-policy-rego", kind: "rego", bundle, entrypoint: "hookd/bench/decision", points: { "pre-tool": { tools: ["Bash"] } } };
+      return throughDaemon(lab, "rego_wasm", [plugin], "bench-policy-rego");
+    },
   },
   {
     type: "latency",

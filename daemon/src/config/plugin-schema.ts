@@ -68,7 +68,8 @@ export const pluginSchema = z.discriminatedUnion("kind", [
     /**
      * How the plugin runs: in-process (a module loaded into the daemon), worker (a module in a
      * worker thread), remote (a gRPC server the daemon dials), managed (a gRPC server process the
-     * daemon starts and supervises), command (an agent's hooks file, run as the agent runs it).
+     * daemon starts and supervises), command (an agent's hooks file, run as the agent runs it),
+     * rego (an OPA policy compiled to Wasm, evaluated in the daemon).
      */
     kind: z.literal("in-process"),
     /**
@@ -115,6 +116,20 @@ export const pluginSchema = z.discriminatedUnion("kind", [
     /** What a failed hook answers (default: as the agent would treat it). */
     failurePolicy: failurePolicy.optional(),
   }),
+  z
+    .strictObject({
+      ...pluginBase,
+      kind: z.literal("rego"),
+      /** An OPA bundle compiled to Wasm (`opa build -t wasm -e ENTRYPOINT`), a .tar.gz path (relative paths resolve against the config file's directory). */
+      bundle: z.string().min(1),
+      /** The entrypoint the daemon evaluates, as given to `opa build -e` (e.g. `hookd/policy/decision`); docs/rego.md says what it answers. */
+      entrypoint: z.string().min(1),
+    })
+    // A bundle has no manifest of its own: the config's points are where it is evaluated.
+    .refine((plugin) => Object.keys(plugin.points ?? {}).length > 0, {
+      path: ["points"],
+      message: "a rego plugin is evaluated at the points named here: name at least one (e.g. points: { pre-tool: {} })",
+    }),
 ]);
 
 export type PluginConfig = z.infer<typeof pluginSchema>;

@@ -12,7 +12,10 @@ export type FaultCause =
   | "invalid_answer"
   | "wrong_point"
   | "error_status"
-  | "ejected";
+  | "ejected"
+  // A policy evaluated in the daemon (kind: rego) failed or gave an unusable value: unlike an
+  // in-process handler's bug, it is the plugin's failure, under its failure policy.
+  | "listener_error";
 
 /** What a plugin fault names besides its message. */
 export interface FaultDetails {

@@ -1,6 +1,7 @@
 // Turns one config entry, whatever its kind, into a PluginSource: in-process modules are imported
 // and validated with definePlugin, worker plugins are described inside the worker pool, remote
-// and managed plugins are connected (or spawned) and started, command hooks files are parsed.
+// and managed plugins are connected (or spawned) and started, command hooks files are parsed,
+// Rego bundles are loaded into the Wasm runtime.
 // Each kind builds its source in its own folder; this file only dispatches.
 import { join } from "node:path";
 import { HookdError } from "@hookd/sdk";
@@ -12,6 +13,7 @@ import type { Logger } from "../log.js";
 import { commandPluginSource } from "./command/index.js";
 import type { PointBudgets } from "./command/index.js";
 import { inProcessSource } from "./in-process/source.js";
+import { regoSource } from "./rego/source.js";
 import { createManagedPlugin } from "./managed/source.js";
 import type { RemotePlugin } from "./remote/plugin.js";
 import type { ManagedPlugin } from "./managed/plugin.js";
@@ -50,6 +52,8 @@ export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Pr
   switch (plugin.kind) {
     case "in-process":
       return inProcessSource(plugin, context.defaultDeadlineMs);
+    case "rego":
+      return regoSource(plugin, context.defaultDeadlineMs, context.sessionFacts);
     case "worker":
       return workerSource(plugin, context.workerPool(), context.defaultDeadlineMs);
     case "remote":

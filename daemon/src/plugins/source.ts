@@ -18,7 +18,7 @@ export type PluginHealth = "serving" | "starting" | "connecting" | "ejected" | "
 /** What the admin service and the metrics report about a plugin (hookd.v1.PluginStatus). */
 export interface PluginStatus {
   readonly name: string;
-  /** "in-process", "worker", "remote", "managed" or "command". */
+  /** "in-process", "worker", "remote", "managed", "command" or "rego". */
   readonly kind: string;
   /** A module path, a gRPC target or a hooks file. */
   readonly target: string;
