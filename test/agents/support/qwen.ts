@@ -41,9 +41,12 @@ export async function runQwen(options: { home: string; cwd: string; modelUrl: st
   await writeFile(join(dir, "settings.json"), JSON.stringify(settings));
   // Project settings and hooks load only in a trusted folder: the test's cwd is trusted by name.
   await writeFile(join(dir, "trustedFolders.json"), JSON.stringify({ [options.cwd]: "TRUST_FOLDER" }));
+  // Headless Qwen declines every tool that needs approval, so the lane runs it --yolo unless the
+  // caller picks an approval mode itself.
+  const approval = options.args?.includes("--approval-mode") === true ? [] : ["--yolo"];
   const run = await runAgent(
     agentBin("qwen"),
-    [options.prompt, "-o", "stream-json", ...(options.args?.includes("--approval-mode") === true ? [] : ["--yolo"]), "--auth-type", "openai", "--openai-base-url", `${options.modelUrl}/v1`, "--openai-api-key", "dummy", "-m", "qwen-fake", ...(options.args ?? [])],
+    [options.prompt, "-o", "stream-json", ...approval, "--auth-type", "openai", "--openai-base-url", `${options.modelUrl}/v1`, "--openai-api-key", "dummy", "-m", "qwen-fake", ...(options.args ?? [])],
     { cwd: options.cwd, env: agentEnv(options.home, { QWEN_CODE_DISABLE_PRECONNECT: "1" }) },
   );
   const events = run.stdout.split("\n").flatMap((line) => {
@@ -55,3 +58,4 @@ export async function runQwen(options: { home: string; cwd: string; modelUrl: st
   });
   return { ...run, events };
 }
+

@@ -1,0 +1,178 @@
+// Qwen Code's own hook contract, measured on the real binary (pinned, installed by
+// scripts/setup-agents.sh) with plain command hooks and no hookd: what each answer does to the
+// tool, to what reaches the model and to the turn. docs/agents/qwen-code.md states these facts;
+// the hookd-through tests are compared against this reference.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModel } from "./fake-model/server.js";
+import type { FakeModel } from "./fake-model/server.js";
+import { tempDir } from "./support/agents.js";
+import { nativeHook } from "./support/native-hook.js";
+import type { HookRule, NativeHook } from "./support/native-hook.js";
+import { qwenCommandHooks, runQwen } from "./support/qwen.js";
+import type { QwenRun } from "./support/qwen.js";
+import { SCENARIO_PROMPT, prepareCwd, scenarioScript } from "./support/scenario.js";
+
+const FIXTURE = JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/qwen-code-0.24.4-payloads.json"), "utf8")) as { events: Record<string, Record<string, unknown>> };
+
+const MARK = {
+  denyReason: "native-hook: rm -r refused",
+  sessionContext: "QWEN-SESSION-CONTEXT-a1",
+  promptContext: "QWEN-PROMPT-CONTEXT-b2",
+  postToolContext: "QWEN-POST-TOOL-CONTEXT-c3",
+  steer: "QWEN-STEER-d4: check your work, then answer DONE again",
+  exit2Reason: "native-hook: exit 2 refused it",
+  askReason: "native-hook: this one needs a person",
+  postBlockReason: "QWEN-POST-BLOCK-e5",
+  stopReason: "QWEN-STOP-REASON-f6",
+} as const;
+
+const preTool = (decision: Record<string, unknown>): Record<string, unknown> => ({ hookSpecificOutput: { hookEventName: "PreToolUse", ...decision } });
+const context = (event: string, text: string): Record<string, unknown> => ({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
+
+interface Turn {
+  readonly cwd: string;
+  readonly run: QwenRun;
+  readonly model: FakeModel;
+  readonly hook: NativeHook;
+}
+
+/** One headless turn of the shared scenario with these rules answering, and matcher probes on PreToolUse. */
+async function turn(rules: readonly HookRule[], events: readonly string[]): Promise<Turn> {
+  const model = await startFakeModel(scenarioScript);
+  const home = await tempDir("qwen-home");
+  const cwd = await tempDir("qwen-cwd");
+  prepareCwd(cwd);
+  const hook = nativeHook(home, rules);
+  const hooks = qwenCommandHooks(hook.command, events);
+  // Matcher probes: each records only; which ones fire shows what the matcher is tested against.
+  const probe = (label: string, matcher: string): Record<string, unknown> => ({ matcher, hooks: [{ type: "command", command: hook.command(label) }] });
+  hooks.PreToolUse = [...(hooks.PreToolUse as unknown[]), probe("alias-Bash", "Bash"), probe("regex-run_shell", "^run_sh"), probe("other-tool", "read_file"), probe("list", "glob|Shell")];
+  const run = await runQwen({ home, cwd, modelUrl: model.url, hooks, prompt: SCENARIO_PROMPT });
+  return { cwd, run, model, hook };
+}
+
+const toolResults = (t: Turn): readonly string[] => t.model.conversations().at(-1)?.toolResults ?? [];
+const userTexts = (t: Turn): readonly string[] => t.model.conversations().flatMap((c) => c.userTexts);
+const ran = (t: Turn, file: string): boolean => existsSync(join(t.cwd, file));
+
+describe("Qwen Code's hook contract, native (no hookd)", () => {
+  let answers: Turn;
+  let exits: Turn;
+  let stops: Turn;
+
+  beforeAll(async () => {
+    answers = await turn(
+      [
+        { label: "SessionStart", output: context("SessionStart", MARK.sessionContext) },
+        { label: "UserPromptSubmit", when: ["Tidy up"], output: context("UserPromptSubmit", MARK.promptContext) },
+        { label: "PreToolUse", when: ["rm -r"], output: preTool({ permissionDecision: "deny", permissionDecisionReason: MARK.denyReason }) },
+        { label: "PreToolUse", when: ["harmless"], output: preTool({ permissionDecision: "allow" }) },
+        { label: "PreToolUse", when: ["REWRITE-ME"], output: preTool({ permissionDecision: "allow", updatedInput: { command: "echo rewritten-by-hook > rewritten-by-hook.txt" } }) },
+        { label: "PostToolUse", when: ["harmless"], output: context("PostToolUse", MARK.postToolContext) },
+        { label: "Stop", when: ['"stop_hook_active":false'], output: { decision: "block", reason: MARK.steer } },
+      ],
+      ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"],
+    );
+    exits = await turn(
+      [
+        { label: "PreToolUse", when: ["rm -r"], exit: 2, stderr: MARK.exit2Reason },
+        { label: "PreToolUse", when: ["harmless"], exit: 1, stderr: "native-hook: exit 1 is only a warning" },
+        { label: "PreToolUse", when: ["REWRITE-ME"], output: preTool({ permissionDecision: "ask", permissionDecisionReason: MARK.askReason }) },
+        { label: "PostToolUse", when: ["harmless"], output: { decision: "block", reason: MARK.postBlockReason } },
+      ],
+      ["PreToolUse", "PostToolUse"],
+    );
+    stops = await turn([{ label: "PostToolUse", when: ["harmless"], output: { continue: false, stopReason: MARK.stopReason } }], ["PreToolUse", "PostToolUse"]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all([answers, exits, stops].map((t) => t?.model.close()));
+  });
+
+  it("runs each turn to its end", () => {
+    for (const t of [answers, exits, stops]) {
+      expect(t.run.code, t.run.stderr).toBe(0);
+      expect(t.run.events.at(-1)).toMatchObject({ type: "result", subtype: "success" });
+    }
+  });
+
+  it("a PreToolUse deny stops the tool, and its reason reaches the model as the tool result", () => {
+    expect(ran(answers, "victim")).toBe(true);
+    expect(toolResults(answers)[0]).toBe(MARK.denyReason);
+  });
+
+  it("a PreToolUse allow runs the tool", () => {
+    expect(readFileSync(join(answers.cwd, "harmless.txt"), "utf8")).toContain("harmless-ran");
+  });
+
+  it("ignores a PreToolUse updatedInput: the tool runs with the model's own input", () => {
+    expect(ran(answers, "REWRITE-ME.txt")).toBe(true);
+    expect(ran(answers, "rewritten-by-hook.txt")).toBe(false);
+  });
+
+  it("adds the prompt's additionalContext to the user's prompt, and SessionStart's to the system prompt", () => {
+    expect(userTexts(answers).some((t) => t.includes("Tidy up") && t.includes(MARK.promptContext))).toBe(true);
+    expect(answers.model.conversations()[0]?.system).toContain(MARK.sessionContext);
+  });
+
+  it("fires UserPromptSubmit again before each continuation: an empty prompt after tool results, the reason after a Stop block", () => {
+    expect(answers.hook.payloads("UserPromptSubmit").map((p) => p.prompt)).toEqual([SCENARIO_PROMPT, "", "", "", MARK.steer]);
+  });
+
+  it("appends PostToolUse's additionalContext to the tool result", () => {
+    expect(toolResults(answers)[1]).toContain("harmless-ran");
+    expect(toolResults(answers)[1]).toContain(MARK.postToolContext);
+  });
+
+  it("continues the turn once on a Stop decision block, the reason as a user message", () => {
+    expect(answers.hook.payloads("Stop").map((p) => p.stop_hook_active)).toEqual([false, true]);
+    expect(userTexts(answers)).toContain(MARK.steer);
+    expect(answers.model.requests.filter((r) => r.reply?.kind === "text" && (r.conversation?.tools.length ?? 0) > 0)).toHaveLength(2);
+  });
+
+  it("fires no SessionEnd headless", () => {
+    expect(answers.hook.payloads("SessionEnd")).toEqual([]);
+  });
+
+  it("matches the tool name exactly, by its aliases (Bash, Shell), or as an unanchored regex", () => {
+    const commands = (label: string): unknown[] => answers.hook.payloads(label).map((p) => (p.tool_input as { command?: string }).command);
+    const all = ["rm -r victim", "echo harmless-ran > harmless.txt", "echo REWRITE-ME > REWRITE-ME.txt"];
+    expect(commands("alias-Bash")).toEqual(all);
+    expect(commands("regex-run_shell")).toEqual(all);
+    expect(commands("list")).toEqual(all);
+    expect(commands("other-tool")).toEqual([]);
+  });
+
+  it("sends the payloads recorded in the fixture, field for field", () => {
+    for (const event of ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]) {
+      const fixture = FIXTURE.events[event];
+      expect(fixture, event).toBeDefined();
+      expect(Object.keys(answers.hook.payloads(event)[0] ?? {}).sort(), event).toEqual(Object.keys(fixture ?? {}).sort());
+    }
+    expect(answers.hook.payloads("PreToolUse")[0]).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "run_shell_command", tool_input: { command: "rm -r victim" }, permission_mode: "yolo" });
+  });
+
+  it("exit 2 blocks with stderr as the reason; exit 1 is a warning and the tool runs", () => {
+    expect(ran(exits, "victim")).toBe(true);
+    expect(toolResults(exits)[0]).toBe(MARK.exit2Reason);
+    expect(ran(exits, "harmless.txt")).toBe(true);
+  });
+
+  it("headless, a PreToolUse ask declines the tool with its reason", () => {
+    expect(ran(exits, "REWRITE-ME.txt")).toBe(false);
+    expect(toolResults(exits)[2]).toBe(MARK.askReason);
+  });
+
+  it("ignores a PostToolUse decision block: the result reaches the model untouched", () => {
+    expect(toolResults(exits)[1]).toContain("harmless-ran");
+    expect(exits.model.allText()).not.toContain(MARK.postBlockReason);
+  });
+
+  it("a PostToolUse continue false replaces the tool result with stopReason, and the turn goes on", () => {
+    expect(ran(stops, "harmless.txt")).toBe(true);
+    expect(toolResults(stops)[1]).toBe(MARK.stopReason);
+    expect(ran(stops, "REWRITE-ME.txt")).toBe(true);
+  });
+});
