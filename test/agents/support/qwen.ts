@@ -5,6 +5,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
 import type { AgentRun, HookPath } from "./agents.js";
+import type { AgentDriver } from "./scenarios.js";
 
 /** The events a headless turn fires (docs/agents/qwen-code.md). */
 export const QWEN_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"] as const;
@@ -59,3 +60,23 @@ export async function runQwen(options: { home: string; cwd: string; modelUrl: st
   return { ...run, events };
 }
 
+/**
+ * Qwen Code in the shared scenarios, through both forwarders with `--dialect qwen-code` (its hooks
+ * are command hooks in Claude Code's contract). Not in AGENT_DRIVERS until hookd accepts that
+ * dialect. Measured natively (qwen-native.test.ts): it ignores a PreToolUse updatedInput and
+ * fires no SessionEnd headless.
+ */
+export const qwenCodeDriver: AgentDriver = {
+  name: "Qwen Code",
+  dialect: "qwen-code",
+  paths: ["c-forwarder", "node-forwarder"],
+  shellTool: "run_shell_command",
+  honoursRewrite: false,
+  firesSessionEnd: false,
+  run: async ({ path, home, cwd, modelUrl, hookUrl, prompt }) => {
+    if (path === "http") throw new Error("the lane drives Qwen Code's command hooks only");
+    const run = await runQwen({ home, cwd, modelUrl, hooks: qwenHooks(path, hookUrl), prompt });
+    const last = run.events.at(-1);
+    return { ...run, finished: last?.type === "result" && last.subtype === "success" };
+  },
+};
