@@ -114,7 +114,8 @@ describe("Qwen Code's hook contract, native (no hookd)", () => {
 
   it("adds the prompt's additionalContext to the user's prompt, and SessionStart's to the system prompt", () => {
     expect(userTexts(answers).some((t) => t.includes("Tidy up") && t.includes(MARK.promptContext))).toBe(true);
-    expect(answers.model.conversations()[0]?.system).toContain(MARK.sessionContext);
+    expect(answers.model.conversations().length).toBeGreaterThan(0);
+    expect(answers.model.conversations().every((c) => c.system.includes(MARK.sessionContext))).toBe(true);
   });
 
   it("fires UserPromptSubmit again before each continuation: an empty prompt after tool results, the reason after a Stop block", () => {

@@ -73,6 +73,7 @@ export const claudeCodeDriver: AgentDriver = {
   paths: ["http", "c-forwarder", "node-forwarder"],
   shellTool: "Bash",
   honoursRewrite: true,
+  sessionContextIn: "user",
   firesSessionEnd: true,
   run: async ({ path, home, cwd, modelUrl, hookUrl, prompt }) => {
     // The http path runs the README's snippet as documented (SessionStart through the C forwarder).

@@ -84,6 +84,7 @@ export const codexDriver: AgentDriver = {
   paths: ["c-forwarder", "node-forwarder"],
   shellTool: "Bash",
   honoursRewrite: true,
+  sessionContextIn: "user",
   firesSessionEnd: true,
   run: async ({ path, home, cwd, modelUrl, hookUrl, prompt }) => {
     if (path === "http") throw new Error("Codex has no http hooks");

@@ -51,6 +51,7 @@ export const geminiDriver: AgentDriver = {
   paths: ["c-forwarder", "node-forwarder"],
   shellTool: "run_shell_command",
   honoursRewrite: true,
+  sessionContextIn: "user",
   firesSessionEnd: true,
   run: async ({ path, home, cwd, modelUrl, hookUrl, prompt }) => {
     if (path === "http") throw new Error("Gemini CLI has no http hooks");

@@ -63,8 +63,8 @@ export async function runQwen(options: { home: string; cwd: string; modelUrl: st
 /**
  * Qwen Code in the shared scenarios, through both forwarders with `--dialect qwen-code` (its hooks
  * are command hooks in Claude Code's contract). Not in AGENT_DRIVERS until hookd accepts that
- * dialect. Measured natively (qwen-native.test.ts): it ignores a PreToolUse updatedInput and
- * fires no SessionEnd headless.
+ * dialect. Measured natively (qwen-native.test.ts): it ignores a PreToolUse updatedInput, fires
+ * no SessionEnd headless, and puts SessionStart's context in the system prompt.
  */
 export const qwenCodeDriver: AgentDriver = {
   name: "Qwen Code",
@@ -72,6 +72,7 @@ export const qwenCodeDriver: AgentDriver = {
   paths: ["c-forwarder", "node-forwarder"],
   shellTool: "run_shell_command",
   honoursRewrite: false,
+  sessionContextIn: "system",
   firesSessionEnd: false,
   run: async ({ path, home, cwd, modelUrl, hookUrl, prompt }) => {
     if (path === "http") throw new Error("the lane drives Qwen Code's command hooks only");

@@ -40,6 +40,8 @@ export interface AgentDriver {
   readonly honoursRewrite: boolean;
   /** Its headless run ends the session with an event hookd sees. */
   readonly firesSessionEnd: boolean;
+  /** Where it puts a session-start hook's context for the model: a user message or the system prompt. */
+  readonly sessionContextIn: "user" | "system";
   /** Runs the agent headless on `prompt`, its hooks reaching hookd through `path`. */
   readonly run: (options: DriverRunOptions) => Promise<DriverRun>;
 }
@@ -85,7 +87,8 @@ export const SCENARIOS: readonly Scenario[] = [
     title: "delivers the session-start and prompt contexts to the model",
     check: ({ driver, outcome: result }) => {
       expect(result.entries.find((e) => e.point === "session-start")).toMatchObject({ source: "startup", session: { agentId: driver.dialect } });
-      expect(userSaw(result, MARK.sessionContext)).toBe(true);
+      if (driver.sessionContextIn === "user") expect(userSaw(result, MARK.sessionContext)).toBe(true);
+      else expect(result.conversations.length > 0 && result.conversations.every((c) => c.system.includes(MARK.sessionContext))).toBe(true);
       expect(userSaw(result, MARK.promptContext)).toBe(true);
     },
   },
