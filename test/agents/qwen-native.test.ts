@@ -5,8 +5,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModel } from "./fake-model/server.js";
-import type { FakeModel } from "./fake-model/server.js";
+import { scripted, startFakeModel } from "./fake-model/server.js";
+import type { FakeModel, Script } from "./fake-model/server.js";
 import { tempDir } from "./support/agents.js";
 import { nativeHook } from "./support/native-hook.js";
 import type { HookRule, NativeHook } from "./support/native-hook.js";
@@ -38,9 +38,18 @@ interface Turn {
   readonly hook: NativeHook;
 }
 
-/** One headless turn of the shared scenario with these rules answering, and matcher probes on PreToolUse. */
-async function turn(rules: readonly HookRule[], events: readonly string[]): Promise<Turn> {
-  const model = await startFakeModel(scenarioScript);
+/** Every hook event Qwen Code 0.24.4 has (`HookEventName` in its bundle). */
+const ALL_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification", "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Stop", "MessageDisplay", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd", "SessionDelete", "PermissionRequest", "PermissionDenied", "StopFailure", "TodoCreated", "TodoCompleted", "InstructionsLoaded"] as const;
+
+/** The turn the fixture was recorded with: a shell command, a read of a missing file, the answer. */
+const FIXTURE_SCRIPT = scripted([
+  { kind: "shell", command: "echo hi > hi.txt" },
+  { kind: "tool", name: "read_file", input: { file_path: "/nonexistent/qwen-fixture.txt" } },
+]);
+
+/** One headless turn (the shared scenario unless told) with these rules answering, and matcher probes on PreToolUse. */
+async function turn(rules: readonly HookRule[], events: readonly string[], script: Script = scenarioScript): Promise<Turn> {
+  const model = await startFakeModel(script);
   const home = await tempDir("qwen-home");
   const cwd = await tempDir("qwen-cwd");
   prepareCwd(cwd);
@@ -61,6 +70,7 @@ describe("Qwen Code's hook contract, native (no hookd)", () => {
   let answers: Turn;
   let exits: Turn;
   let stops: Turn;
+  let recorded: Turn;
 
   beforeAll(async () => {
     answers = await turn(
@@ -85,14 +95,15 @@ describe("Qwen Code's hook contract, native (no hookd)", () => {
       ["PreToolUse", "PostToolUse"],
     );
     stops = await turn([{ label: "PostToolUse", when: ["harmless"], output: { continue: false, stopReason: MARK.stopReason } }], ["PreToolUse", "PostToolUse"]);
-  }, 180_000);
+    recorded = await turn([], ALL_EVENTS, FIXTURE_SCRIPT);
+  }, 240_000);
 
   afterAll(async () => {
-    await Promise.all([answers, exits, stops].map((t) => t?.model.close()));
+    await Promise.all([answers, exits, stops, recorded].map((t) => t?.model.close()));
   });
 
   it("runs each turn to its end", () => {
-    for (const t of [answers, exits, stops]) {
+    for (const t of [answers, exits, stops, recorded]) {
       expect(t.run.code, t.run.stderr).toBe(0);
       expect(t.run.events.at(-1)).toMatchObject({ type: "result", subtype: "success" });
     }
@@ -146,13 +157,30 @@ describe("Qwen Code's hook contract, native (no hookd)", () => {
     expect(commands("other-tool")).toEqual([]);
   });
 
-  it("sends the payloads recorded in the fixture, field for field", () => {
-    for (const event of ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]) {
-      const fixture = FIXTURE.events[event];
-      expect(fixture, event).toBeDefined();
-      expect(Object.keys(answers.hook.payloads(event)[0] ?? {}).sort(), event).toEqual(Object.keys(fixture ?? {}).sort());
+  it("fires the fixture's events, and no other, in the fixture's turn, with the fixture's fields", () => {
+    const events: readonly string[] = ALL_EVENTS;
+    const fired = [...new Set(recorded.hook.calls().map((call) => call.label))].filter((label) => events.includes(label)).sort();
+    expect(fired).toEqual(Object.keys(FIXTURE.events).sort());
+    for (const event of fired) {
+      expect(Object.keys(recorded.hook.payloads(event)[0] ?? {}).sort(), event).toEqual(Object.keys(FIXTURE.events[event] ?? {}).sort());
     }
+    expect(recorded.hook.payloads("PostToolUseFailure")[0]).toMatchObject({ tool_name: "read_file", tool_input: { file_path: "/nonexistent/qwen-fixture.txt" }, is_interrupt: false });
     expect(answers.hook.payloads("PreToolUse")[0]).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "run_shell_command", tool_input: { command: "rm -r victim" }, permission_mode: "yolo" });
+  });
+
+  it("gives every hook QWEN_PROJECT_DIR, CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR (the cwd), and its session, model and data directory", () => {
+    const calls = recorded.hook.calls();
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) {
+      expect(call.env, call.label).toMatchObject({
+        QWEN_PROJECT_DIR: recorded.cwd,
+        CLAUDE_PROJECT_DIR: recorded.cwd,
+        GEMINI_PROJECT_DIR: recorded.cwd,
+        QWEN_CODE_SESSION_ID: call.payload.session_id,
+        QWEN_CODE_MODEL: "qwen-fake",
+        QWEN_CODE_PROJECT_DIR: expect.stringMatching(/\/\.qwen\/projects\/[^/]+$/) as unknown,
+      });
+    }
   });
 
   it("exit 2 blocks with stderr as the reason; exit 1 is a warning and the tool runs", () => {
