@@ -2,6 +2,7 @@
 // scripts/setup-agents.sh) with plain command hooks and no hookd: what each answer does to the
 // tool, to what reaches the model and to the turn. docs/agents/qwen-code.md states these facts;
 // the hookd-through tests are compared against this reference.
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,6 +27,8 @@ const MARK = {
   askReason: "native-hook: this one needs a person",
   postBlockReason: "QWEN-POST-BLOCK-e5",
   stopReason: "QWEN-STOP-REASON-f6",
+  parallel: "native-hook: the two hooks met, so they ran at the same time",
+  chained: "echo CHAINED-BY-THE-FIRST-HOOK",
 } as const;
 
 const preTool = (decision: Record<string, unknown>): Record<string, unknown> => ({ hookSpecificOutput: { hookEventName: "PreToolUse", ...decision } });
@@ -47,20 +50,47 @@ const FIXTURE_SCRIPT = scripted([
   { kind: "tool", name: "read_file", input: { file_path: "/nonexistent/qwen-fixture.txt" } },
 ]);
 
-/** One headless turn (the shared scenario unless told) with these rules answering, and matcher probes on PreToolUse. */
-async function turn(rules: readonly HookRule[], events: readonly string[], script: Script = scenarioScript): Promise<Turn> {
+type PreToolGroups = (hook: NativeHook, home: string) => Record<string, unknown>[];
+
+/** Matcher probes: each records only; which ones fire shows what the matcher is tested against. */
+const matcherProbes: PreToolGroups = (hook) => {
+  const probe = (label: string, matcher: string): Record<string, unknown> => ({ matcher, hooks: [{ type: "command", command: hook.command(label) }] });
+  return [probe("alias-Bash", "Bash"), probe("regex-run_shell", "^run_sh"), probe("other-tool", "read_file"), probe("list", "glob|Shell")];
+};
+
+/** One headless turn (the shared scenario unless told) with these rules answering, and more PreToolUse groups after the events' own. */
+async function turn(rules: readonly HookRule[], events: readonly string[], script: Script = scenarioScript, preTool: PreToolGroups = matcherProbes): Promise<Turn> {
   const model = await startFakeModel(script);
   const home = await tempDir("qwen-home");
   const cwd = await tempDir("qwen-cwd");
   prepareCwd(cwd);
   const hook = nativeHook(home, rules);
   const hooks = qwenCommandHooks(hook.command, events);
-  // Matcher probes: each records only; which ones fire shows what the matcher is tested against.
-  const probe = (label: string, matcher: string): Record<string, unknown> => ({ matcher, hooks: [{ type: "command", command: hook.command(label) }] });
-  hooks.PreToolUse = [...(hooks.PreToolUse as unknown[]), probe("alias-Bash", "Bash"), probe("regex-run_shell", "^run_sh"), probe("other-tool", "read_file"), probe("list", "glob|Shell")];
+  hooks.PreToolUse = [...((hooks.PreToolUse as unknown[] | undefined) ?? []), ...preTool(hook, home)];
   const run = await runQwen({ home, cwd, modelUrl: model.url, hooks, prompt: SCENARIO_PROMPT });
   return { cwd, run, model, hook };
 }
+
+/**
+ * Two PreToolUse groups meeting at a named pipe: the first opens it to read, which blocks until
+ * the second opens it to write. Only hooks that run at the same time get past it (sequential ones
+ * would wait out the first's timeout, and its deny would be lost).
+ */
+const rendezvous: PreToolGroups = (_hook, home) => {
+  const pipe = join(home, "rendezvous");
+  execFileSync("mkfifo", [pipe]);
+  const deny = JSON.stringify(preTool({ permissionDecision: "deny", permissionDecisionReason: MARK.parallel }));
+  return [
+    { matcher: "*", hooks: [{ type: "command", command: `cat >/dev/null; head -n1 ${pipe} >/dev/null; echo '${deny}'`, timeout: 20 }] },
+    { matcher: "*", hooks: [{ type: "command", command: `cat >/dev/null; echo met > ${pipe}`, timeout: 20 }] },
+  ];
+};
+
+/** A `sequential` group first, answering a tool_input; a recording hook second. */
+const chained: PreToolGroups = (hook) => [
+  { matcher: "*", sequential: true, hooks: [{ type: "command", command: hook.command("first") }] },
+  { matcher: "*", hooks: [{ type: "command", command: hook.command("second") }] },
+];
 
 const toolResults = (t: Turn): readonly string[] => t.model.conversations().at(-1)?.toolResults ?? [];
 const userTexts = (t: Turn): readonly string[] => t.model.conversations().flatMap((c) => c.userTexts);
@@ -71,6 +101,8 @@ describe("Qwen Code's hook contract, native (no hookd)", () => {
   let exits: Turn;
   let stops: Turn;
   let recorded: Turn;
+  let parallel: Turn;
+  let sequential: Turn;
 
   beforeAll(async () => {
     answers = await turn(
@@ -96,14 +128,16 @@ describe("Qwen Code's hook contract, native (no hookd)", () => {
     );
     stops = await turn([{ label: "PostToolUse", when: ["harmless"], output: { continue: false, stopReason: MARK.stopReason } }], ["PreToolUse", "PostToolUse"]);
     recorded = await turn([], ALL_EVENTS, FIXTURE_SCRIPT);
-  }, 240_000);
+    parallel = await turn([], [], scenarioScript, rendezvous);
+    sequential = await turn([{ label: "first", output: preTool({ tool_input: { command: MARK.chained } }) }], [], scenarioScript, chained);
+  }, 300_000);
 
   afterAll(async () => {
-    await Promise.all([answers, exits, stops, recorded].map((t) => t?.model.close()));
+    await Promise.all([answers, exits, stops, recorded, parallel, sequential].map((t) => t?.model.close()));
   });
 
   it("runs each turn to its end", () => {
-    for (const t of [answers, exits, stops, recorded]) {
+    for (const t of [answers, exits, stops, recorded, parallel, sequential]) {
       expect(t.run.code, t.run.stderr).toBe(0);
       expect(t.run.events.at(-1)).toMatchObject({ type: "result", subtype: "success" });
     }
@@ -203,5 +237,17 @@ describe("Qwen Code's hook contract, native (no hookd)", () => {
     expect(ran(stops, "harmless.txt")).toBe(true);
     expect(toolResults(stops)[1]).toBe(MARK.stopReason);
     expect(ran(stops, "REWRITE-ME.txt")).toBe(true);
+  });
+
+  it("runs the hooks matching an event at the same time", () => {
+    expect(ran(parallel, "victim")).toBe(true);
+    expect(toolResults(parallel)).toEqual([MARK.parallel, MARK.parallel, MARK.parallel]);
+  });
+
+  it("with a sequential group, runs them in order, each given the tool_input the one before answered; the tool still runs the model's input", () => {
+    expect(sequential.hook.payloads("first").map((p) => (p.tool_input as { command?: string }).command)).toEqual(["rm -r victim", "echo harmless-ran > harmless.txt", "echo REWRITE-ME > REWRITE-ME.txt"]);
+    expect(sequential.hook.payloads("second").map((p) => (p.tool_input as { command?: string }).command)).toEqual([MARK.chained, MARK.chained, MARK.chained]);
+    expect(ran(sequential, "harmless.txt")).toBe(true);
+    expect(ran(sequential, "victim")).toBe(false);
   });
 });
