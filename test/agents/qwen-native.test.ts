@@ -35,6 +35,7 @@ const preTool = (decision: Record<string, unknown>): Record<string, unknown> => 
 const context = (event: string, text: string): Record<string, unknown> => ({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
 
 interface Turn {
+  readonly home: string;
   readonly cwd: string;
   readonly run: QwenRun;
   readonly model: FakeModel;
@@ -68,7 +69,7 @@ async function turn(rules: readonly HookRule[], events: readonly string[], scrip
   const hooks = qwenCommandHooks(hook.command, events);
   hooks.PreToolUse = [...((hooks.PreToolUse as unknown[] | undefined) ?? []), ...preTool(hook, home)];
   const run = await runQwen({ home, cwd, modelUrl: model.url, hooks, prompt: SCENARIO_PROMPT });
-  return { cwd, run, model, hook };
+  return { home, cwd, run, model, hook };
 }
 
 /**
@@ -85,6 +86,19 @@ const rendezvous: PreToolGroups = (_hook, home) => {
     { matcher: "*", hooks: [{ type: "command", command: `cat >/dev/null; echo met > ${pipe}`, timeout: 20 }] },
   ];
 };
+
+/**
+ * Two PreToolUse hooks that never finish on their own (each reads a pipe nobody writes), timeouts
+ * 1 and 1500: the turn ends only if Qwen kills both, so only if 1500 is read as milliseconds (as
+ * seconds, the run would outlast the test).
+ */
+const hanging: PreToolGroups = (_hook, home) =>
+  [1, 1500].map((timeout) => {
+    const pipe = join(home, `never-${timeout}`);
+    execFileSync("mkfifo", [pipe]);
+    const deny = JSON.stringify(preTool({ permissionDecision: "deny", permissionDecisionReason: "native-hook: got past a pipe nobody writes" }));
+    return { matcher: "*", hooks: [{ type: "command", command: `cat > ${join(home, `started-${timeout}`)}; head -n1 ${pipe} >/dev/null; echo '${deny}'`, timeout }] };
+  });
 
 /** A `sequential` group first, answering a tool_input; a recording hook second. */
 const chained: PreToolGroups = (hook) => [
@@ -103,6 +117,7 @@ describe("Qwen Code's hook contract, native (no hookd)", () => {
   let recorded: Turn;
   let parallel: Turn;
   let sequential: Turn;
+  let timedOut: Turn;
 
   beforeAll(async () => {
     answers = await turn(
@@ -130,14 +145,15 @@ describe("Qwen Code's hook contract, native (no hookd)", () => {
     recorded = await turn([], ALL_EVENTS, FIXTURE_SCRIPT);
     parallel = await turn([], [], scenarioScript, rendezvous);
     sequential = await turn([{ label: "first", output: preTool({ tool_input: { command: MARK.chained } }) }], [], scenarioScript, chained);
+    timedOut = await turn([], [], scenarioScript, hanging);
   }, 300_000);
 
   afterAll(async () => {
-    await Promise.all([answers, exits, stops, recorded, parallel, sequential].map((t) => t?.model.close()));
+    await Promise.all([answers, exits, stops, recorded, parallel, sequential, timedOut].map((t) => t?.model.close()));
   });
 
   it("runs each turn to its end", () => {
-    for (const t of [answers, exits, stops, recorded, parallel, sequential]) {
+    for (const t of [answers, exits, stops, recorded, parallel, sequential, timedOut]) {
       expect(t.run.code, t.run.stderr).toBe(0);
       expect(t.run.events.at(-1)).toMatchObject({ type: "result", subtype: "success" });
     }
@@ -249,5 +265,13 @@ describe("Qwen Code's hook contract, native (no hookd)", () => {
     expect(sequential.hook.payloads("second").map((p) => (p.tool_input as { command?: string }).command)).toEqual([MARK.chained, MARK.chained, MARK.chained]);
     expect(ran(sequential, "harmless.txt")).toBe(true);
     expect(ran(sequential, "victim")).toBe(false);
+  });
+
+  it("kills a hook at its timeout (1500 read as milliseconds), and the tool runs: a timeout never blocks", () => {
+    expect(existsSync(join(timedOut.home, "started-1"))).toBe(true);
+    expect(existsSync(join(timedOut.home, "started-1500"))).toBe(true);
+    expect(ran(timedOut, "victim")).toBe(false);
+    expect(ran(timedOut, "harmless.txt")).toBe(true);
+    expect(ran(timedOut, "REWRITE-ME.txt")).toBe(true);
   });
 });
