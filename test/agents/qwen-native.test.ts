@@ -28,6 +28,8 @@ const MARK = {
   postBlockReason: "QWEN-POST-BLOCK-e5",
   stopReason: "QWEN-STOP-REASON-f6",
   parallel: "native-hook: the two hooks met, so they ran at the same time",
+  preToolContext: "QWEN-PRE-TOOL-CONTEXT-g7",
+  systemMessage: "QWEN-SYSTEM-MESSAGE-h8",
   chained: "echo CHAINED-BY-THE-FIRST-HOOK",
 } as const;
 
@@ -125,7 +127,7 @@ describe("Qwen Code's hook contract, native (no hookd)", () => {
         { label: "SessionStart", output: context("SessionStart", MARK.sessionContext) },
         { label: "UserPromptSubmit", when: ["Tidy up"], output: context("UserPromptSubmit", MARK.promptContext) },
         { label: "PreToolUse", when: ["rm -r"], output: preTool({ permissionDecision: "deny", permissionDecisionReason: MARK.denyReason }) },
-        { label: "PreToolUse", when: ["harmless"], output: preTool({ permissionDecision: "allow" }) },
+        { label: "PreToolUse", when: ["harmless"], output: { ...preTool({ permissionDecision: "allow", additionalContext: MARK.preToolContext }), systemMessage: MARK.systemMessage } },
         { label: "PreToolUse", when: ["REWRITE-ME"], output: preTool({ permissionDecision: "allow", updatedInput: { command: "echo rewritten-by-hook > rewritten-by-hook.txt" } }) },
         { label: "PostToolUse", when: ["harmless"], output: context("PostToolUse", MARK.postToolContext) },
         { label: "Stop", when: ['"stop_hook_active":false'], output: { decision: "block", reason: MARK.steer } },
@@ -164,8 +166,13 @@ describe("Qwen Code's hook contract, native (no hookd)", () => {
     expect(toolResults(answers)[0]).toBe(MARK.denyReason);
   });
 
-  it("a PreToolUse allow runs the tool", () => {
+  it("a PreToolUse allow runs the tool; its additionalContext and systemMessage reach neither the model nor the output", () => {
     expect(readFileSync(join(answers.cwd, "harmless.txt"), "utf8")).toContain("harmless-ran");
+    expect(answers.hook.payloads("PreToolUse").some((p) => JSON.stringify(p).includes("harmless"))).toBe(true);
+    for (const text of [MARK.preToolContext, MARK.systemMessage]) {
+      expect(answers.model.allText()).not.toContain(text);
+      expect(answers.run.stdout + answers.run.stderr).not.toContain(text);
+    }
   });
 
   it("ignores a PreToolUse updatedInput: the tool runs with the model's own input", () => {
