@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real agent binaries the real-agent test lane (test/agents/) drives, at pinned
 # versions, from the npm registry into a cache reused between runs (and between clones):
-#   ${HOOKD_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hookd-agents}/<versions>/node_modules/.bin/{claude,codex,gemini}
+#   ${HOOKD_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hookd-agents}/<versions>/node_modules/.bin/{claude,codex,gemini,qwen}
 # A directory is complete only when its stamp file exists, so an interrupted install is redone;
 # a lock keeps two concurrent runs from installing into the same place. Prints the .bin path.
 set -euo pipefail
@@ -9,8 +9,9 @@ set -euo pipefail
 CLAUDE_CODE_VERSION=2.1.332
 CODEX_VERSION=0.171.0
 GEMINI_CLI_VERSION=0.61.0
+QWEN_CODE_VERSION=0.24.4
 
-versions="claude-code-${CLAUDE_CODE_VERSION}_codex-${CODEX_VERSION}_gemini-cli-${GEMINI_CLI_VERSION}"
+versions="claude-code-${CLAUDE_CODE_VERSION}_codex-${CODEX_VERSION}_gemini-cli-${GEMINI_CLI_VERSION}_qwen-code-${QWEN_CODE_VERSION}"
 cache="${HOOKD_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hookd-agents}"
 dir="$cache/$versions"
 stamp="$dir/.installed"
@@ -20,14 +21,14 @@ if [ ! -f "$stamp" ]; then
   exec 9>"$cache/.lock"
   flock 9
   if [ ! -f "$stamp" ]; then
-    echo "setup-agents: installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION @openai/codex@$CODEX_VERSION @google/gemini-cli@$GEMINI_CLI_VERSION into $dir" >&2
+    echo "setup-agents: installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION @openai/codex@$CODEX_VERSION @google/gemini-cli@$GEMINI_CLI_VERSION @qwen-code/qwen-code@$QWEN_CODE_VERSION into $dir" >&2
     staging="$(mktemp -d "$cache/.staging-XXXXXX")"
     trap 'rm -rf "$staging"' EXIT
     echo '{"private":true}' >"$staging/package.json"
     # The agents' own install scripts fetch their platform binaries from npm (optional deps).
     (cd "$staging" && npm install --no-audit --no-fund --no-save --loglevel=error \
-      "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" "@google/gemini-cli@$GEMINI_CLI_VERSION" >&2)
-    for bin in claude codex gemini; do
+      "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" "@google/gemini-cli@$GEMINI_CLI_VERSION" "@qwen-code/qwen-code@$QWEN_CODE_VERSION" >&2)
+    for bin in claude codex gemini qwen; do
       [ -x "$staging/node_modules/.bin/$bin" ] || { echo "setup-agents: $bin missing after npm install" >&2; exit 1; }
     done
     rm -rf "$dir"

@@ -1,85 +1,16 @@
-// The real Codex binary (pinned, installed by scripts/setup-agents.sh) with hookd as its hook
-// backend through each documented path: Codex runs command hooks only, so the C forwarder and the
-// node forwarder. The model is the project's fake model server (Responses API); the policy runs
-// inside a real `hookd serve`.
+// What only Codex needs beyond the shared scenarios (scenarios.test.ts): its hook trust. Headless
+// Codex skips untrusted hooks without a word; hookd's trust script finds and trusts them. The real
+// Codex binary (pinned, installed by scripts/setup-agents.sh), the project's fake model server
+// (Responses API) and the policy inside a real `hookd serve`.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { REPO } from "../support/daemon-process.js";
 import { startFakeModel } from "./fake-model/server.js";
-import type { FakeModel } from "./fake-model/server.js";
 import { agentBin, runAgent, tempDir } from "./support/agents.js";
-import type { HookPath } from "./support/agents.js";
 import { codexEnv, codexHooks, runCodex } from "./support/codex.js";
 import { startPolicyDaemon } from "./support/policy.js";
-import { concrete, documentedHooks } from "./support/snippets.js";
-import type { PolicyDaemon } from "./support/policy.js";
-import { MARK, SCENARIO_PROMPT, outcome, prepareCwd, scenarioScript, toolResultSaw, userSaw } from "./support/scenario.js";
-import type { Outcome } from "./support/scenario.js";
-
-const PATHS: readonly Exclude<HookPath, "http">[] = ["c-forwarder", "node-forwarder"];
-
-describe.each(PATHS)("Codex through %s", (path) => {
-  let policy: PolicyDaemon;
-  let model: FakeModel;
-  let run: Awaited<ReturnType<typeof runCodex>>;
-  let result: Outcome;
-
-  beforeAll(async () => {
-    policy = await startPolicyDaemon();
-    model = await startFakeModel(scenarioScript);
-    const home = await tempDir("codex-home");
-    const cwd = await tempDir("codex-cwd");
-    prepareCwd(cwd);
-    // The README's Codex snippet as documented, its hookd-hook made the forwarder under test.
-    run = await runCodex({ home, cwd, modelUrl: model.url, hooks: concrete(documentedHooks("codex"), path, policy.hookUrl), prompt: SCENARIO_PROMPT });
-    result = outcome(cwd, model, await policy.entries());
-  }, 120_000);
-
-  afterAll(async () => {
-    await model?.close();
-    await policy?.stop();
-  });
-
-  it("runs the turn to its end", () => {
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.events.some((e) => e.type === "turn.completed")).toBe(true);
-  });
-
-  it("does not run the denied rm -r, and the model receives hookd's reason", () => {
-    expect(result.victimSurvived).toBe(true);
-    expect(toolResultSaw(result, MARK.denyReason)).toBe(true);
-    expect(result.entries.filter((e) => e.point === "pre-tool" && e.command === "rm -r victim")).toHaveLength(1);
-  });
-
-  it("runs the harmless command, and its post-tool context reaches the model", () => {
-    expect(result.harmlessRan).toBe(true);
-    expect(result.entries.some((e) => e.point === "post-tool" && e.tool === "Bash" && e.command?.includes("harmless") === true)).toBe(true);
-    expect(userSaw(result, MARK.postToolContext) || toolResultSaw(result, MARK.postToolContext)).toBe(true);
-  });
-
-  it("delivers the session-start and prompt contexts to the model", () => {
-    expect(result.entries.find((e) => e.point === "session-start")).toMatchObject({ source: "startup", session: { agentId: "codex" } });
-    expect(userSaw(result, MARK.sessionContext)).toBe(true);
-    expect(userSaw(result, MARK.promptContext)).toBe(true);
-  });
-
-  it("applies hookd's rewrite: the agent itself ran the rewritten command", () => {
-    expect(result.rewriteApplied).toBe(true);
-    expect(result.entries.some((e) => e.point === "pre-tool" && e.command === "echo rewritten-by-hookd > rewritten-by-hookd.txt")).toBe(true);
-  });
-
-  it("reaches the session-end plugin when the session ends", () => {
-    expect(result.entries.filter((e) => e.point === "session-end")).toEqual([expect.objectContaining({ reason: "closed", session: expect.objectContaining({ agentId: "codex" }) as unknown })]);
-  });
-
-  it("continues once on a stop steer", () => {
-    const stops = result.entries.filter((e) => e.point === "turn-stopping");
-    expect(stops.map((e) => e.stopHookActive)).toEqual([false, true]);
-    expect(userSaw(result, MARK.steer)).toBe(true);
-    expect(model.requests.filter((r) => r.conversation !== undefined && r.conversation.tools.length > 0 && r.reply?.kind === "text")).toHaveLength(2);
-  });
-});
+import { SCENARIO_PROMPT, prepareCwd, scenarioScript } from "./support/scenario.js";
 
 describe("Codex hook trust", () => {
   const TRUST = join(REPO, "hooks-examples/codex/trust-hookd-hooks.mjs");

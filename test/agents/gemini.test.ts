@@ -1,18 +1,16 @@
 // The real Gemini CLI binary (pinned, installed by scripts/setup-agents.sh) driven by the fake
 // model's Gemini adapter (streamGenerateContent over SSE), with a plain command hook at BeforeTool.
 // This proves the lane's Gemini half (the scripted conversation, the model's log, what ran) and
-// Gemini's own contract for a blocking hook; then hookd as Gemini's hook backend through both
-// forwarders (`--dialect gemini`; Gemini has no http hooks) runs the shared scenario.
+// Gemini's own contract for a blocking hook; hookd as Gemini's hook backend through both
+// forwarders runs the shared scenarios (scenarios.test.ts).
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModel } from "./fake-model/server.js";
 import type { FakeModel } from "./fake-model/server.js";
 import { tempDir } from "./support/agents.js";
-import { geminiHooks, runGemini } from "./support/gemini.js";
-import { startPolicyDaemon } from "./support/policy.js";
-import type { PolicyDaemon } from "./support/policy.js";
-import { MARK, SCENARIO_PROMPT, outcome, prepareCwd, scenarioScript, toolResultSaw, userSaw } from "./support/scenario.js";
+import { runGemini } from "./support/gemini.js";
+import { SCENARIO_PROMPT, outcome, prepareCwd, scenarioScript, toolResultSaw } from "./support/scenario.js";
 import type { Outcome } from "./support/scenario.js";
 
 describe("Gemini CLI through the fake model", () => {
@@ -51,61 +49,5 @@ describe("Gemini CLI through the fake model", () => {
     expect(toolResultSaw(result, "lane: rm -r refused")).toBe(true);
     expect(result.harmlessRan).toBe(true);
     expect(existsSync(join(home, "before-tool.jsonl"))).toBe(true);
-  });
-});
-
-describe.each(["c-forwarder", "node-forwarder"] as const)("Gemini CLI through %s", (path) => {
-  let policy: PolicyDaemon;
-  let model: FakeModel;
-  let run: Awaited<ReturnType<typeof runGemini>>;
-  let result: Outcome;
-
-  beforeAll(async () => {
-    policy = await startPolicyDaemon();
-    model = await startFakeModel(scenarioScript);
-    const home = await tempDir("gemini-home");
-    const cwd = await tempDir("gemini-cwd");
-    prepareCwd(cwd);
-    run = await runGemini({ home, cwd, modelUrl: model.url, hooks: geminiHooks(path, policy.hookUrl), prompt: SCENARIO_PROMPT });
-    result = outcome(cwd, model, await policy.entries());
-  }, 120_000);
-
-  afterAll(async () => {
-    await model?.close();
-    await policy?.stop();
-  });
-
-  it("runs the turn to its end", () => {
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.events.at(-1)).toMatchObject({ type: "result", status: "success" });
-  });
-
-  it("does not run the denied rm -r, and the model receives hookd's reason", () => {
-    expect(result.victimSurvived).toBe(true);
-    expect(toolResultSaw(result, MARK.denyReason)).toBe(true);
-  });
-
-  it("runs the harmless command, and its post-tool context reaches the model", () => {
-    expect(result.harmlessRan).toBe(true);
-    expect(userSaw(result, MARK.postToolContext) || toolResultSaw(result, MARK.postToolContext)).toBe(true);
-  });
-
-  it("delivers the session-start and prompt contexts to the model", () => {
-    expect(result.entries.find((e) => e.point === "session-start")).toMatchObject({ session: { agentId: "gemini" } });
-    expect(userSaw(result, MARK.sessionContext)).toBe(true);
-    expect(userSaw(result, MARK.promptContext)).toBe(true);
-  });
-
-  it("applies hookd's rewrite: Gemini itself ran the rewritten command", () => {
-    expect(result.rewriteApplied).toBe(true);
-  });
-
-  it("continues once on a stop steer", () => {
-    expect(result.entries.filter((e) => e.point === "turn-stopping").map((e) => e.stopHookActive)).toEqual([false, true]);
-    expect(userSaw(result, MARK.steer)).toBe(true);
-  });
-
-  it("reaches the session-end plugin when the session ends", () => {
-    expect(result.entries.filter((e) => e.point === "session-end")).toEqual([expect.objectContaining({ reason: "closed", session: expect.objectContaining({ agentId: "gemini" }) as unknown })]);
   });
 });

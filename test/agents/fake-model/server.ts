@@ -1,6 +1,7 @@
 // The project's fake model server for the real-agent lane: one loopback HTTP server speaking the
-// three wire APIs the agents use (Anthropic Messages with SSE for Claude Code, OpenAI Responses
-// for Codex, Gemini's generateContent / streamGenerateContent for Gemini CLI). Each request is
+// wire APIs the agents use (Anthropic Messages with SSE for Claude Code, OpenAI Responses for
+// Codex, Gemini's generateContent / streamGenerateContent for Gemini CLI, OpenAI Chat Completions
+// for Qwen Code). Each request is
 // read into one agent-neutral Conversation, a Script picks the reply (a shell call or text), and
 // the wire adapter writes it in the agent's own form. Every request body is logged as received,
 // so tests assert on what reached the model (a tool result's text, a hook's context, a steer).
@@ -8,6 +9,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { anthropicConversation, writeAnthropic } from "./anthropic.js";
+import { chatConversation, writeChatCompletion } from "./chat-completions.js";
 import { geminiConversation, writeGemini } from "./gemini.js";
 import { openaiConversation, writeOpenai } from "./openai.js";
 import type { Conversation, Reply, Script } from "./types.js";
@@ -81,7 +83,14 @@ export async function startFakeModel(initial: Script): Promise<FakeModel> {
       if (reply.kind === "error") return writeError(res, "anthropic", reply);
       return writeAnthropic(res, parsed, conversation, reply);
     }
-    if (req.method === "POST" && (route.endsWith("/responses") || route.endsWith("/chat/completions"))) {
+    if (req.method === "POST" && route.endsWith("/chat/completions")) {
+      const conversation = chatConversation(parsed);
+      const reply = script(conversation);
+      requests.push({ api: "openai", path, body, conversation, reply });
+      if (reply.kind === "error") return writeError(res, "openai", reply);
+      return writeChatCompletion(res, parsed, conversation, reply);
+    }
+    if (req.method === "POST" && route.endsWith("/responses")) {
       const conversation = openaiConversation(parsed);
       const reply = script(conversation);
       requests.push({ api: "openai", path, body, conversation, reply });

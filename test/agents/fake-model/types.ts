@@ -1,5 +1,6 @@
 // The agent-neutral view of one model request, and what a script answers with. Each wire adapter
-// (anthropic.ts, openai.ts, gemini.ts) reads its API into a Conversation and writes a Reply.
+// (anthropic.ts, openai.ts, chat-completions.ts, gemini.ts) reads its API into a Conversation
+// and writes a Reply.
 
 export interface Conversation {
   /** Tool names the request offered (empty for the agents' side requests: titles, summaries). */

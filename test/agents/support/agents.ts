@@ -8,13 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO } from "../../support/daemon-process.js";
 
-export type Dialect = "claude-code" | "codex" | "gemini";
+export type Dialect = "claude-code" | "codex" | "gemini" | "qwen-code";
 /** How an agent reaches hookd: its own http hooks, the compiled forwarder, or the node one. */
 export type HookPath = "http" | "c-forwarder" | "node-forwarder";
 
 let binDir: string | undefined;
-/** The .bin directory holding claude, codex and gemini; installs them on first use. */
-export function agentBin(name: "claude" | "codex" | "gemini"): string {
+/** The .bin directory holding claude, codex, gemini and qwen; installs them on first use. */
+export function agentBin(name: "claude" | "codex" | "gemini" | "qwen"): string {
   binDir ??= execFileSync("bash", [join(REPO, "scripts/setup-agents.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 900_000 }).trim();
   return join(binDir, name);
 }

@@ -5,6 +5,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
 import type { AgentRun, HookPath } from "./agents.js";
+import type { AgentDriver } from "./scenarios.js";
+import { concrete, documentedHooks } from "./snippets.js";
 
 export const CLAUDE_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStart", "SubagentStop", "SessionEnd"] as const;
 const NO_HTTP = new Set(["SessionStart", "Setup"]);
@@ -63,3 +65,21 @@ export async function runClaude(options: {
   });
   return { ...run, events };
 }
+
+/** Claude Code in the shared scenarios: through its own http hooks and both forwarders. */
+export const claudeCodeDriver: AgentDriver = {
+  name: "Claude Code",
+  dialect: "claude-code",
+  paths: ["http", "c-forwarder", "node-forwarder"],
+  shellTool: "Bash",
+  honoursRewrite: true,
+  sessionContextIn: "user",
+  firesSessionEnd: true,
+  run: async ({ path, home, cwd, modelUrl, hookUrl, prompt }) => {
+    // The http path runs the README's snippet as documented (SessionStart through the C forwarder).
+    const hooks = path === "http" ? concrete(documentedHooks("claude-code-http"), "c-forwarder", hookUrl) : claudeHooks(path, hookUrl);
+    const run = await runClaude({ home, cwd, modelUrl, hooks, prompt, args: ["--allowedTools", "Bash"] });
+    const last = run.events.at(-1);
+    return { ...run, finished: last?.type === "result" && last.subtype === "success" };
+  },
+};

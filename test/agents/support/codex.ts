@@ -7,6 +7,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
 import type { AgentRun, HookPath } from "./agents.js";
+import type { AgentDriver } from "./scenarios.js";
+import { concrete, documentedHooks } from "./snippets.js";
 
 export const CODEX_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop"] as const;
 /** Every event Codex 0.171 has (docs/agent-events.md). */
@@ -74,3 +76,19 @@ export async function runCodex(options: {
   });
   return { ...run, events };
 }
+
+/** Codex in the shared scenarios: command hooks only, so both forwarders, each running the README's snippet as documented. */
+export const codexDriver: AgentDriver = {
+  name: "Codex",
+  dialect: "codex",
+  paths: ["c-forwarder", "node-forwarder"],
+  shellTool: "Bash",
+  honoursRewrite: true,
+  sessionContextIn: "user",
+  firesSessionEnd: true,
+  run: async ({ path, home, cwd, modelUrl, hookUrl, prompt }) => {
+    if (path === "http") throw new Error("Codex has no http hooks");
+    const run = await runCodex({ home, cwd, modelUrl, hooks: concrete(documentedHooks("codex"), path, hookUrl), prompt });
+    return { ...run, finished: run.events.some((e) => e.type === "turn.completed") };
+  },
+};

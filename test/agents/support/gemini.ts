@@ -4,6 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
 import type { AgentRun, HookPath } from "./agents.js";
+import type { AgentDriver } from "./scenarios.js";
 
 export const GEMINI_EVENTS = ["SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"] as const;
 /** Every event Gemini CLI 0.61 has (docs/agent-events.md). */
@@ -42,3 +43,20 @@ export async function runGemini(options: { home: string; cwd: string; modelUrl: 
   });
   return { ...run, events };
 }
+
+/** Gemini CLI in the shared scenarios: command hooks only (`--dialect gemini`), so both forwarders. */
+export const geminiDriver: AgentDriver = {
+  name: "Gemini CLI",
+  dialect: "gemini",
+  paths: ["c-forwarder", "node-forwarder"],
+  shellTool: "run_shell_command",
+  honoursRewrite: true,
+  sessionContextIn: "user",
+  firesSessionEnd: true,
+  run: async ({ path, home, cwd, modelUrl, hookUrl, prompt }) => {
+    if (path === "http") throw new Error("Gemini CLI has no http hooks");
+    const run = await runGemini({ home, cwd, modelUrl, hooks: geminiHooks(path, hookUrl), prompt });
+    const last = run.events.at(-1);
+    return { ...run, finished: last?.type === "result" && last.status === "success" };
+  },
+};

@@ -28,6 +28,8 @@ export interface Outcome {
   readonly harmlessRan: boolean;
   /** The rewritten command ran (and the original did not). */
   readonly rewriteApplied: boolean;
+  /** The command as the model asked for it ran. */
+  readonly originalRan: boolean;
   /** The agent's main conversations as the fake model received them. */
   readonly conversations: readonly Conversation[];
   readonly entries: readonly PolicyEntry[];
@@ -39,6 +41,7 @@ export function outcome(cwd: string, model: FakeModel, entries: readonly PolicyE
     victimSurvived: existsSync(join(cwd, "victim")),
     harmlessRan: existsSync(harmless) && readFileSync(harmless, "utf8").includes("harmless-ran"),
     rewriteApplied: existsSync(join(cwd, `${MARK.rewriteTo}.txt`)) && !existsSync(join(cwd, `${MARK.rewriteFrom}.txt`)),
+    originalRan: existsSync(join(cwd, `${MARK.rewriteFrom}.txt`)),
     conversations: model.conversations(),
     entries,
   };
