@@ -36,7 +36,7 @@ export interface AgentDriver {
   readonly paths: readonly HookPath[];
   /** Its shell tool's name as hookd's plugins see it. */
   readonly shellTool: string;
-  /** It runs the input a pre-tool rewrite gave (false: it runs the model's own, as measured natively). */
+  /** It runs the input a pre-tool rewrite gave (false: it would run the model's own, as measured natively, so hookd denies the call). */
   readonly honoursRewrite: boolean;
   /** Its headless run ends the session with an event hookd sees. */
   readonly firesSessionEnd: boolean;
@@ -93,12 +93,15 @@ export const SCENARIOS: readonly Scenario[] = [
     },
   },
   {
-    title: "applies hookd's rewrite: the agent itself ran the rewritten command",
+    title: "applies hookd's rewrite: the agent itself ran the rewritten command, or (an agent that cannot take it) neither command",
     check: ({ driver, outcome: result }) => {
       expect(result.entries.some((e) => e.point === "pre-tool" && e.command === `echo ${MARK.rewriteTo} > ${MARK.rewriteTo}.txt`)).toBe(true);
       if (driver.honoursRewrite) expect(result.rewriteApplied).toBe(true);
-      // An agent that ignores the rewrite runs the model's command: hookd cannot change that.
-      else expect({ rewriteApplied: result.rewriteApplied, originalRan: result.originalRan }).toEqual({ rewriteApplied: false, originalRan: true });
+      else {
+        // The agent would run the model's own command: hookd denies the call instead, saying why.
+        expect({ rewriteApplied: result.rewriteApplied, originalRan: result.originalRan }).toEqual({ rewriteApplied: false, originalRan: false });
+        expect(toolResultSaw(result, "cannot reach")).toBe(true);
+      }
     },
   },
   {
