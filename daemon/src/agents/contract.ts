@@ -82,12 +82,8 @@ export interface ForwardedOutput {
   readonly text: string;
 }
 
-/** What the agent told hookd about a session beyond SessionInfo, passed to hooks when known. */
-export interface PayloadExtras {
-  readonly transcriptPath?: string;
-  readonly permissionMode?: string;
-  readonly model?: string;
-}
+/** What the agent told hookd about a session beyond SessionInfo (the request's PassThrough), passed to hooks when known. */
+export type PayloadExtras = PassThrough;
 
 /** One hook of a hooks file, as the agent would run it. */
 export interface HookSpec {

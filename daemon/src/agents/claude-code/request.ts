@@ -60,7 +60,8 @@ export function responseResult(value: Body[string], field = "tool_response"): To
   };
 }
 
-function sealed(body: Body, session: SessionInfo): ToolCall {
+/** The call a tool event proposes, sealed as the pipeline seals one (a fresh call id when the agent sends none). */
+export function sealed(body: Body, session: SessionInfo): ToolCall {
   const toolName = str(body, "tool_name", { required: true, nonEmpty: true }) ?? "";
   const callId = str(body, "tool_use_id", { required: false }) ?? "";
   const input = body.tool_input;

@@ -9,10 +9,9 @@
 import { assistantMessage, failureResult, userMessage } from "@hookd/sdk";
 import { fieldError, snapshotParsed } from "@hookd/sdk/internal";
 import type { JsonValue, SessionEndReason, SessionInfo, SessionSource, ToolResult } from "@hookd/sdk";
-import { sealCall } from "../../engine/pipeline/seal.js";
 import { isObject, str } from "../body.js";
 import type { Body } from "../body.js";
-import { passThroughOf, responseResult } from "../claude-code/request.js";
+import { passThroughOf, responseResult, sealed } from "../claude-code/request.js";
 import type { HookRequest, RequestContext, TypedRequest } from "../contract.js";
 import { GEMINI_EVENTS } from "./hooks-file.js";
 
@@ -28,16 +27,6 @@ const END_REASONS: Readonly<Record<string, SessionEndReason>> = {
   other: "closed",
 };
 
-function sealed(body: Body, session: SessionInfo) {
-  const toolName = str(body, "tool_name", { required: true }) ?? "";
-  if (toolName === "") throw fieldError("tool_name", "must not be empty");
-  const input = body.tool_input;
-  if (input !== undefined && !isObject(input)) throw fieldError("tool_input", "expected an object");
-  // Gemini sends no call id: sealing gives the call a fresh one.
-  const result = sealCall({ toolName, arguments: input ?? {}, argumentsParsedHere: true }, { sessionId: session.sessionId, turn: 0, step: 0 }, () => undefined);
-  if (!result.ok) throw fieldError("tool_input", result.failure.message);
-  return result.call;
-}
 
 /** AfterTool's tool_response: the model sees llmContent; an `error` member marks a failed call. */
 function toolResult(value: JsonValue | undefined): ToolResult {
