@@ -1,0 +1,42 @@
+// The path functions of rules: `~` and `..` resolved against the session's cwd before a
+// containment or glob test, so a path cannot climb out of a directory unseen.
+import { homedir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { normalizePath, pathMatches, pathWithin } from "../src/plugins/rules/functions.js";
+
+describe("path.within / path.normalize / path.matches", () => {
+  const cwd = "/home/dev/project";
+
+  it.each([
+    ["src/a.ts", ".", true],
+    ["./src/../src/a.ts", cwd, true],
+    ["../other/a.ts", ".", false],
+    ["src/../../other", cwd, false],
+    ["/home/dev/project-evil/x", cwd, false],
+    ["/home/dev/project", cwd, true],
+    ["/etc/passwd", "/", true],
+    ["~/.ssh/id_rsa", "~/.ssh", true],
+    ["~/.ssh/../.aws/credentials", "~/.ssh", false],
+  ])("%s within %s: %s", (path, dir, expected) => {
+    expect(pathWithin(path, dir, cwd)).toBe(expected);
+  });
+
+  it("normalises against the cwd and the home directory", () => {
+    expect(normalizePath("a/../b", cwd)).toBe("/home/dev/project/b");
+    expect(normalizePath("~/x", cwd)).toBe(`${homedir()}/x`);
+    expect(normalizePath("/a/./b//c/..", cwd)).toBe("/a/b");
+  });
+
+  it.each([
+    [".env", ".env*", true],
+    ["config/.env.local", ".env*", true],
+    ["environment.ts", ".env*", false],
+    ["src/deep/x.pem", "**/*.pem", true],
+    [".git/config", ".git/**", true],
+    ["sub/.git/hooks/pre-commit", "**/.git/hooks/*", true],
+    ["~/.ssh/id_ed25519", "~/.ssh/*", true],
+    ["../project/.git/HEAD", "/home/dev/project/.git/*", true],
+  ])("%s matches %s: %s", (path, pattern, expected) => {
+    expect(pathMatches(path, pattern, cwd)).toBe(expected);
+  });
+});
