@@ -40,3 +40,12 @@ describe("path.within / path.normalize / path.matches", () => {
     expect(pathMatches(path, pattern, cwd)).toBe(expected);
   });
 });
+
+describe("a session without a working directory", () => {
+  it("a relative path or directory is an error, never resolved against /", () => {
+    expect(() => pathWithin("/etc/passwd", "", "")).toThrow(/an empty path/);
+    expect(() => pathWithin("src/a.ts", "/home/dev", "")).toThrow(/the relative path "src\/a.ts" cannot be resolved: the session has no working directory/);
+    expect(() => pathMatches("x", "src/*.ts", "")).toThrow(/has no working directory/);
+    expect(pathWithin("/home/dev/a", "/home/dev", "")).toBe(true);
+  });
+});

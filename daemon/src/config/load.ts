@@ -72,6 +72,8 @@ function resolvePaths(config: Config, baseDir: string): Config {
           return { ...plugin, hooks: abs(plugin.hooks) };
         case "managed":
           return { ...plugin, cwd: plugin.cwd === undefined ? baseDir : abs(plugin.cwd) };
+        case "rules":
+          return { ...plugin, rules: (typeof plugin.rules === "string" ? [plugin.rules] : plugin.rules).map(abs) };
         case "remote":
           return plugin;
       }

@@ -67,7 +67,8 @@ export const pluginSchema = z.discriminatedUnion("kind", [
     /**
      * How the plugin runs: in-process (a module loaded into the daemon), worker (a module in a
      * worker thread), remote (a gRPC server the daemon dials), managed (a gRPC server process the
-     * daemon starts and supervises), command (an agent's hooks file, run as the agent runs it).
+     * daemon starts and supervises), command (an agent's hooks file, run as the agent runs it),
+     * rules (CEL rules from YAML files, evaluated in the daemon).
      */
     kind: z.literal("in-process"),
     /**
@@ -113,6 +114,12 @@ export const pluginSchema = z.discriminatedUnion("kind", [
     dialect: z.enum(["claude-code", "codex", "gemini"]),
     /** What a failed hook answers (default: as the agent would treat it). */
     failurePolicy: failurePolicy.optional(),
+  }),
+  z.strictObject({
+    ...pluginBase,
+    kind: z.literal("rules"),
+    /** Rule files (YAML, docs/rules.md), a path or `*` glob or a list of them (relative ones resolve against the config file's directory); read again on reload. */
+    rules: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
   }),
 ]);
 

@@ -12,7 +12,10 @@ export type FaultCause =
   | "invalid_answer"
   | "wrong_point"
   | "error_status"
-  | "ejected";
+  | "ejected"
+  // A plugin evaluated by the daemon itself (kind: rules) whose evaluation failed: a fault of the
+  // plugin, so its failure policy decides rather than the handler-bug rule.
+  | "listener_error";
 
 /** What a plugin fault names besides its message. */
 export interface FaultDetails {

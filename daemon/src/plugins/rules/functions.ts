@@ -18,12 +18,14 @@ export const RULE_FUNCTIONS: ReadonlyMap<string, number> = new Map([
 
 // Evaluation is synchronous: the working directory of the event being evaluated is set around it
 // (withWorkingDirectory), so path functions need no extra argument.
-let workingDirectory = "/";
+// "" is a session that told no cwd: a relative path then cannot be placed, and is an error rather
+// than a guess (resolving it against "/" would put every path inside every rule's directory).
+let workingDirectory = "";
 
 /** Runs `evaluate` with relative paths resolving against `cwd` (the session's). */
 export function withWorkingDirectory<T>(cwd: string, evaluate: () => T): T {
   const before = workingDirectory;
-  workingDirectory = cwd === "" ? "/" : cwd;
+  workingDirectory = cwd;
   try {
     return evaluate();
   } finally {
@@ -33,7 +35,10 @@ export function withWorkingDirectory<T>(cwd: string, evaluate: () => T): T {
 
 /** An absolute, normalised path: `~` is the daemon user's home, a relative path is resolved against the session's cwd. */
 export function normalizePath(path: string, cwd = workingDirectory): string {
+  if (path === "") throw new Error("an empty path");
   const expanded = path === "~" ? homedir() : path.startsWith("~/") ? posix.join(homedir(), path.slice(2)) : path;
+  if (posix.isAbsolute(expanded)) return posix.resolve(expanded);
+  if (!posix.isAbsolute(cwd)) throw new Error(`the relative path "${path}" cannot be resolved: the session has no working directory`);
   return posix.resolve(cwd, expanded);
 }
 
@@ -58,7 +63,9 @@ export function pathMatches(path: string, pattern: string, cwd = workingDirector
 function normalizePattern(pattern: string, cwd: string): string {
   // posix.resolve would fold a `**/..` pair; patterns keep their globs, so only `~` and a relative start are resolved.
   const expanded = pattern === "~" ? homedir() : pattern.startsWith("~/") ? posix.join(homedir(), pattern.slice(2)) : pattern;
-  return expanded.startsWith("/") ? expanded : `${cwd.replace(/\/$/, "")}/${expanded.replace(/^\.\//, "")}`;
+  if (expanded.startsWith("/")) return expanded;
+  if (!posix.isAbsolute(cwd)) throw new Error(`the relative pattern "${pattern}" cannot be resolved: the session has no working directory`);
+  return `${cwd.replace(/\/$/, "")}/${expanded.replace(/^\.\//, "")}`;
 }
 
 const globCache = new Map<string, RegExp>();
