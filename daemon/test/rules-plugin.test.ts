@@ -1,7 +1,7 @@
 // kind: rules: rule files compiled at load (errors naming file, rule id, key and column), the
 // first deciding rule winning, every verb of every point, tool kinds across dialects, and a rule
 // that fails at run time failing the plugin (listener_error, under its failure policy) through
-// the real evaluate service.
+// the real evaluate service, and the rule id in the audit records and the tail line.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,9 @@ import type { PointName } from "@hookd/sdk";
 import { describe, expect, it } from "vitest";
 import type { EngineEvent } from "../src/engine/events.js";
 import { PluginRegistry } from "../src/engine/registry.js";
+import { recordLine } from "../src/commands/admin.js";
+import { toProtoAuditRecord } from "../src/ops/admin-service.js";
+import { toAuditRecord } from "../src/ops/audit-record.js";
 import { loadRuleSet } from "../src/plugins/rules/compile.js";
 import type { RuleSet } from "../src/plugins/rules/compile.js";
 import { evaluateRules } from "../src/plugins/rules/evaluate.js";
@@ -270,5 +273,35 @@ rules:
     const { evaluate } = service();
     const answer = await evaluate.evaluate("pre-tool", events.preTool("Bash", { command: "rm -rf x" }), live);
     expect(answer).toMatchObject({ decision: { kind: "deny", reason: "no rm" }, trace: { decidedBy: "policy" } });
+  });
+});
+
+describe("rules: the rule id wherever the decision is explained", () => {
+  const set = load(DESTRUCTIVE);
+  const live = { signal: new AbortController().signal };
+
+  it("the invocation and the decision records name the rule; the invocation carries the values it read", async () => {
+    const { evaluate, bus } = evaluateServiceOver(new PluginRegistry(rulesListeners("policy", set, {}, 2_000)));
+    const seen: EngineEvent[] = [];
+    bus.subscribe((event) => seen.push(event));
+    const event = events.preTool("Write", { file_path: ".env" }, { session: { agentId: "claude-code", cwd: "/home/dev/project" } });
+    await evaluate.evaluate("pre-tool", event, live);
+    const invocation = seen.find((e) => e.type === "invocation");
+    const decision = seen.find((e) => e.type === "decision");
+    expect(invocation?.type === "invocation" ? invocation.invocation : undefined).toMatchObject({ plugin: "policy", rule: "no-env-writes", ruleValues: { "call.path": ".env" } });
+    expect(invocation === undefined ? undefined : toAuditRecord(invocation)).toMatchObject({ kind: "invocation", rule: "no-env-writes" });
+    const record = decision === undefined ? undefined : toAuditRecord(decision);
+    expect(record).toMatchObject({ kind: "decision", plugin: "policy", decision: "deny", rule: "no-env-writes" });
+    // What `hookd tail` prints of it, through the admin stream's record.
+    expect(record === undefined ? "" : recordLine(toProtoAuditRecord(record))).toContain('policy -> deny');
+    expect(record === undefined ? "" : recordLine(toProtoAuditRecord(record))).toContain('rule=no-env-writes "no writes to .env files"');
+  });
+
+  it("a plugin that passed names no rule", async () => {
+    const { evaluate, bus } = evaluateServiceOver(new PluginRegistry(rulesListeners("policy", set, {}, 2_000)));
+    const seen: EngineEvent[] = [];
+    bus.subscribe((event) => seen.push(event));
+    await evaluate.evaluate("pre-tool", events.preTool("Read", { file_path: "a" }), live);
+    expect(seen.filter((e) => e.type === "invocation" || e.type === "decision").map((e) => toAuditRecord(e)?.rule)).toEqual([undefined, undefined]);
   });
 });

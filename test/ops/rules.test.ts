@@ -4,7 +4,7 @@
 // a rule file with a CEL error, naming the file, the rule id and the column.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { Workdir, closeClient, hostClient, runCli, startDaemon } from "./support.js";
+import { Workdir, closeClient, hostClient, readAudit, runCli, startDaemon } from "./support.js";
 import type { HostClient, RunningDaemon } from "./support.js";
 
 const work = new Workdir();
@@ -49,20 +49,21 @@ async function preTool(client: HostClient, callId: string, command: string): Pro
 }
 
 /** A config whose rules plugin reads ./policies/*.yaml; returns its path. */
-function setUp(name: string, rules: string): { config: string; socket: string; ruleFile: string } {
+function setUp(name: string, rules: string): { config: string; socket: string; ruleFile: string; audit: string } {
   const dir = work.file(name);
   mkdirSync(`${dir}/policies`, { recursive: true });
   const ruleFile = `${dir}/policies/guard.yaml`;
   writeFileSync(ruleFile, rules);
   const socket = `${dir}/hookd.sock`;
   const config = `${dir}/hookd.yaml`;
-  writeFileSync(config, `listeners:\n  - unix: ${socket}\nplugins:\n  - name: guardrails\n    kind: rules\n    rules: ./policies/*.yaml\n`);
-  return { config, socket, ruleFile };
+  const audit = `${dir}/audit.jsonl`;
+  writeFileSync(config, `listeners:\n  - unix: ${socket}\naudit:\n  path: ${audit}\n  fsync: always\nplugins:\n  - name: guardrails\n    kind: rules\n    rules: ./policies/*.yaml\n`);
+  return { config, socket, ruleFile, audit };
 }
 
 describe("kind: rules in a real daemon", () => {
   it("denies over gRPC, and loads the edited rule file again on SIGHUP", async () => {
-    const { config, socket, ruleFile } = setUp("serve", policy("recursive delete outside the project"));
+    const { config, socket, ruleFile, audit } = setUp("serve", policy("recursive delete outside the project"));
     daemon = await startDaemon({ configFile: config, awaitServing: false });
     await daemon.waitLog("hookd ready");
     const client = hostClient(socket);
@@ -70,6 +71,15 @@ describe("kind: rules in a real daemon", () => {
       const rm = "cd /tmp && command rm -rf /";
       expect(await preTool(client, "1", rm)).toEqual({ decision: "deny", reason: "recursive delete outside the project", decidedBy: "guardrails" });
       expect(await preTool(client, "2", "rm -rf build")).toMatchObject({ decision: "allow", decidedBy: "default" });
+      // The audit names the rule that decided, on the call and on the decision.
+      const denied = readAudit(audit).filter((r) => r.callId === "1");
+      expect(denied).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ kind: "invocation", plugin: "guardrails", decision: "deny", rule: "no-recursive-delete-outside-project" }),
+          expect.objectContaining({ kind: "decision", plugin: "guardrails", decision: "deny", rule: "no-recursive-delete-outside-project" }),
+        ]),
+      );
+      expect(readAudit(audit).filter((r) => r.callId === "2").every((r) => !("rule" in r))).toBe(true);
 
       writeFileSync(ruleFile, policy("not outside the project, please"));
       daemon.child.kill("SIGHUP");
@@ -93,6 +103,18 @@ describe("kind: rules in a real daemon", () => {
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as { final: { decision: string; decidedBy: string; reason: string } };
     expect(report.final).toMatchObject({ decision: "deny", decidedBy: "guardrails", reason: "recursive delete outside the project" });
+  });
+
+  it("hookd eval names the rule that fired and the values it read", async () => {
+    const { config } = setUp("eval-explain", policy("recursive delete outside the project"));
+    const event = work.file("eval-explain.json");
+    writeFileSync(event, JSON.stringify({ session_id: "s1", cwd: "/home/dev/project", hook_event_name: "PreToolUse", tool_name: "Write", tool_input: { file_path: ".env.local", content: "" }, tool_use_id: "t1" }));
+    const { code, stdout } = await runCli(["eval", "--config", config, "--dialect", "claude-code", event], {}, 60_000);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/1\s+guardrails\s+rules\s+0\s+deny\s+\S+ms\s+rule no-env-writes: no writes to \.env files/);
+    expect(stdout).toContain("decision: deny by guardrails (rule no-env-writes): no writes to .env files");
+    expect(stdout).toContain('rule no-env-writes (guardrails) read: call.path=".env.local"');
+    expect(stdout).toContain("why: guardrails answered deny at pre-tool (rule no-env-writes): no writes to .env files");
   });
 
   it("hookd check lists the plugin and refuses a rule file with a CEL error, naming file, rule and column", async () => {

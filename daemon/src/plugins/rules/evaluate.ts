@@ -98,8 +98,9 @@ function valuesRead(rule: CompiledRule, activation: Activation): Record<string, 
   return values;
 }
 
+/** Plain JSON (what `hookd eval --json` prints): an integer past 2^53 becomes its digits as a string. */
 function plainJson(value: unknown): JsonValue {
-  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value;
+  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (Array.isArray(value)) return value.map(plainJson);
   if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainJson(item)]));
   return value as JsonValue;

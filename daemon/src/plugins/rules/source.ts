@@ -6,7 +6,7 @@ import type { PointName } from "@hookd/sdk";
 import type { PluginConfig } from "../../config/schema.js";
 import { pluginFault } from "../../engine/faults.js";
 import { IN_PROCESS_TRAITS, resolveSettings } from "../../engine/listener.js";
-import type { Listener, ListenerOverrides } from "../../engine/listener.js";
+import type { Listener, ListenerOverrides, RuleExplanation } from "../../engine/listener.js";
 import { moduleVersion } from "../module-version.js";
 import { staticSource } from "../source.js";
 import type { PluginSource } from "../source.js";
@@ -35,6 +35,8 @@ export function rulesSource(config: RulesPluginConfig, defaultDeadlineMs: number
 
 export function rulesListeners(plugin: string, set: RuleSet, overrides: Partial<Record<PointName, ListenerOverrides>>, defaultDeadlineMs: number): Listener[] {
   const points = [...new Set(set.rules.map((rule) => rule.point))];
+  // Each decision a rule made, until the engine asks which rule it was (every decision is a new object).
+  const explained = new WeakMap<object, RuleExplanation>();
   return points.map((point: RulePoint) => ({
     plugin,
     point,
@@ -45,13 +47,17 @@ export function rulesListeners(plugin: string, set: RuleSet, overrides: Partial<
     sideEffectFree: true,
     call: (event: unknown) => {
       try {
-        return evaluateRules(set, point, event, plugin)?.decision ?? pass();
+        const verdict = evaluateRules(set, point, event, plugin);
+        if (verdict === undefined) return pass();
+        explained.set(verdict.decision, { rule: verdict.ruleId, values: verdict.values });
+        return verdict.decision;
       } catch (error) {
         // A rule that cannot be evaluated is the plugin's failure, under its failure policy.
         if (error instanceof RuleEvaluationError) throw pluginFault(plugin, point, "listener_error", error.message);
         throw error;
       }
     },
+    ruleOf: (answer: unknown) => (typeof answer === "object" && answer !== null ? explained.get(answer) : undefined),
   }));
 }
 

@@ -1,6 +1,6 @@
 // Which decision verbs each point takes from a rule, what each verb needs (a message, a patch),
 // and the typed decision a verb becomes. A verb a point cannot take is a config error (compile.ts).
-import { accept, allow, approve, ask, block, deny, enter, patch, pluginMessage, reject, steer } from "@hookd/sdk";
+import { accept, ask, block, deny, enter, patch, pluginMessage, reject, steer } from "@hookd/sdk";
 import type { AgentMessage, DecisionOf, JsonObject } from "@hookd/sdk";
 import type { RuleVerb } from "./rule-file.js";
 
@@ -37,8 +37,9 @@ export interface RuleOutcome {
 export function decisionOf(point: RulePoint, outcome: RuleOutcome, event: unknown, plugin: string): DecisionOf<RulePoint> {
   const context = (): AgentMessage => pluginMessage(plugin, outcome.message);
   switch (outcome.verb) {
+    // allow and approve are fresh objects, not the SDK's singletons: each decision is told apart by identity (Listener.ruleOf).
     case "allow":
-      return allow();
+      return { kind: "allow" };
     case "deny":
       return deny(outcome.message);
     case "ask":
@@ -48,7 +49,7 @@ export function decisionOf(point: RulePoint, outcome: RuleOutcome, event: unknow
     case "block":
       return block(outcome.message);
     case "approve":
-      return approve();
+      return { kind: "approve" };
     case "reject":
       return reject(outcome.message);
     case "steer":
