@@ -123,6 +123,10 @@ describe("kind: rules in a real daemon", () => {
     expect(listed.stderr).toBe("");
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/pre-tool\s+1\s+guardrails\s+rules\s+0\s+2000ms\s+fail-closed\n/);
+    // Each rule, in the order it is tried.
+    expect(listed.stdout).toMatch(/PLUGIN\s+#\s+RULE\s+POINT\s+DECISION\s+TOOLS\s+FILE/);
+    expect(listed.stdout).toMatch(new RegExp(`guardrails\\s+1\\s+no-recursive-delete-outside-project\\s+pre-tool\\s+deny\\s+kind:shell\\s+${good.ruleFile}\n`));
+    expect(listed.stdout).toMatch(new RegExp(`guardrails\\s+2\\s+no-env-writes\\s+pre-tool\\s+deny\\s+kind:write,kind:edit\\s+${good.ruleFile}\n`));
 
     const bad = setUp("check-bad", `rules:\n  - id: typo\n    when: call.comand == "rm"\n    decision: deny\n    message: x\n`);
     const refused = await runCli(["check", "--config", bad.config]);

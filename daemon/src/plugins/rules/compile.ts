@@ -29,6 +29,8 @@ export interface CompiledRule {
   readonly file: string;
   readonly point: RulePoint;
   readonly verb: RuleVerb;
+  /** Its tool matchers as written (`Bash`, `kind:shell`); empty: every tool. */
+  readonly tools: readonly string[];
   /** Whether the rule applies to a call of this tool (name and kind); always true off the tool points. */
   readonly matchesTool: (toolName: string, kind: string) => boolean;
   readonly when?: Program;
@@ -107,6 +109,7 @@ export function compileRule(source: RuleSource): CompiledRule {
     file: source.file,
     point,
     verb: rule.decision,
+    tools: rule.tools ?? [],
     matchesTool: compileTools(source, rule.tools),
     ...(when === undefined ? {} : { when }),
     ...(rule.message === undefined ? {} : { message: rule.message }),

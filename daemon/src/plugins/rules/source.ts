@@ -18,10 +18,25 @@ import type { RulePoint } from "./verbs.js";
 
 export type RulesPluginConfig = Extract<PluginConfig, { kind: "rules" }>;
 
+/** One rule as `hookd check` lists it. */
+export interface RuleSummary {
+  readonly id: string;
+  readonly point: RulePoint;
+  readonly decision: string;
+  /** The matchers as written; empty: every tool (or not a tool point). */
+  readonly tools: readonly string[];
+  readonly file: string;
+}
+
+/** A rules plugin's source: its rules, in the order they are tried, beside the listeners. */
+export interface RulesPluginSource extends PluginSource {
+  readonly rules: readonly RuleSummary[];
+}
+
 /** Listeners of a rules plugin: a plain call, never wrapping the plugins after it. */
 const RULES_TRAITS = Object.freeze({ ...IN_PROCESS_TRAITS, wraps: false });
 
-export function rulesSource(config: RulesPluginConfig, defaultDeadlineMs: number): PluginSource {
+export function rulesSource(config: RulesPluginConfig, defaultDeadlineMs: number): RulesPluginSource {
   const patterns = typeof config.rules === "string" ? [config.rules] : config.rules;
   const where = `plugins.${config.name}.rules`;
   const set = loadRuleSet(patterns, where);
@@ -30,6 +45,7 @@ export function rulesSource(config: RulesPluginConfig, defaultDeadlineMs: number
   return {
     ...staticSource({ name: config.name, kind: "rules", target: set.files.join(", ") }, listeners),
     codeChanged: () => filesVersion(patterns, where) !== version,
+    rules: set.rules.map((rule) => ({ id: rule.id, point: rule.point, decision: rule.verb, tools: rule.tools, file: rule.file })),
   };
 }
 
