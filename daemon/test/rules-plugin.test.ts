@@ -2,12 +2,13 @@
 // first deciding rule winning, every verb of every point, tool kinds across dialects, and a rule
 // that fails at run time failing the plugin (listener_error, under its failure policy) through
 // the real evaluate service, and the rule id in the audit records and the tail line.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { events, pluginMessage, toolSuccess } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { EngineEvent } from "../src/engine/events.js";
 import { PluginRegistry } from "../src/engine/registry.js";
 import { recordLine } from "../src/commands/admin.js";
@@ -16,6 +17,7 @@ import { toAuditRecord } from "../src/ops/audit-record.js";
 import { loadRuleSet } from "../src/plugins/rules/compile.js";
 import type { RuleSet } from "../src/plugins/rules/compile.js";
 import { evaluateRules } from "../src/plugins/rules/evaluate.js";
+import { ruleFileSchema } from "../src/plugins/rules/rule-file.js";
 import { rulesListeners } from "../src/plugins/rules/source.js";
 import { evaluateServiceOver } from "./support/evaluate-service.js";
 
@@ -303,5 +305,18 @@ describe("rules: the rule id wherever the decision is explained", () => {
     bus.subscribe((event) => seen.push(event));
     await evaluate.evaluate("pre-tool", events.preTool("Read", { file_path: "a" }), live);
     expect(seen.filter((e) => e.type === "invocation" || e.type === "decision").map((e) => toAuditRecord(e)?.rule)).toEqual([undefined, undefined]);
+  });
+});
+
+describe("rules: the rule file's JSON Schema (daemon/rules.schema.json, npm run generate)", () => {
+  interface Node { readonly properties?: Record<string, Node & { readonly description?: string }>; readonly items?: Node }
+  const file = JSON.parse(readFileSync(new URL("../rules.schema.json", import.meta.url), "utf8")) as Node & { readonly $id: string };
+  const rule = (node: Node): Node => node.properties?.rules?.items ?? {};
+
+  it("has every key of a rule, each described, as the schema the loader uses", () => {
+    const fromZod = z.toJSONSchema(ruleFileSchema, { io: "input" }) as Node;
+    expect(file.$id).toBe("https://hookd.dev/schema/rules.json");
+    expect(Object.keys(rule(file).properties ?? {})).toEqual(Object.keys(rule(fromZod).properties ?? {}));
+    for (const [key, node] of Object.entries(rule(file).properties ?? {})) expect(node.description, key).toMatch(/\S/);
   });
 });

@@ -14,7 +14,7 @@ export type RuleVerb = (typeof RULE_VERBS)[number];
 export const ruleSchema = z.strictObject({
   /** The rule's name, unique across the plugin's files; decisions, audit records and traces name it. */
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "letters, digits, '.', '_', ':' or '-'"),
-  /** What the rule is for, shown by `hookd check`. */
+  /** What the rule is for, for people reading the file. */
   description: z.string().optional(),
   /** The point the rule decides at (default pre-tool). */
   point: z.string().default("pre-tool"),
