@@ -159,6 +159,8 @@ export function compareWithRecord(recorded: readonly AuditRecord[], replayed: re
           const now = after[i];
           if (now?.decision !== r.decision || now.plugin !== r.plugin) differences.push(`${point}: recorded ${said(r)}, replayed ${said(now)}`);
           else if (now.reason !== r.reason) differences.push(`${point}: same decision, but the reason was "${r.reason}" and is now "${now.reason}"`);
+          // A record written before rules were named has none to compare.
+          else if (r.rule !== undefined && now.rule !== r.rule) differences.push(`${point}: same decision by ${r.plugin}, but by rule "${r.rule}" then and ${now.rule === undefined ? "no rule" : `rule "${now.rule}"`} now`);
         });
         continue;
       }
