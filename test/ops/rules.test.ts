@@ -1,7 +1,8 @@
 // kind: rules in a real daemon process: one rule file (found by a glob relative to the config)
 // denies a destructive command over gRPC and through `hookd eval` with each agent's own hook
-// JSON; an edited rule file is loaded again on SIGHUP; `hookd check` lists the rules and refuses
-// a rule file with a CEL error, naming the file, the rule id and the column.
+// JSON; an edited rule file is loaded again on SIGHUP, a broken one refused (the rules in force
+// stay); the audit and `hookd eval` name the rule; `hookd check` lists the rules and refuses a
+// rule file with a CEL error, naming the file, the rule id and the column.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Workdir, closeClient, hostClient, readAudit, runCli, startDaemon } from "./support.js";
@@ -85,6 +86,13 @@ describe("kind: rules in a real daemon", () => {
       daemon.child.kill("SIGHUP");
       expect(await daemon.waitLog("config reloaded")).toMatchObject({ loaded: ["guardrails"] });
       expect(await preTool(client, "3", rm)).toMatchObject({ decision: "deny", reason: "not outside the project, please" });
+
+      // A rule file broken on disk is a refused reload: the rules in force keep deciding.
+      writeFileSync(ruleFile, `rules:\n  - id: broken\n    when: call.command.startsWith(\n    decision: deny\n    message: x\n`);
+      daemon.child.kill("SIGHUP");
+      const refused = await daemon.waitLog("config reload refused; the running config stays in force");
+      expect(JSON.stringify(refused.problems)).toContain(`${ruleFile}: rules[0] (id \\"broken\\").when: column`);
+      expect(await preTool(client, "4", rm)).toMatchObject({ decision: "deny", reason: "not outside the project, please" });
     } finally {
       closeClient(client);
     }
