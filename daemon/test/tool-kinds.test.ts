@@ -15,6 +15,7 @@ describe("toolFacts", () => {
     ["codex", "shell", { command: ["bash", "-lc", "rm -rf /"] }, { kind: "shell", command: "bash -lc 'rm -rf /'" }],
     ["codex", "exec_command", { cmd: "ls" }, { kind: "shell", command: "ls" }],
     ["codex", "Write", { file_path: ".env" }, { kind: "write", path: ".env" }],
+    ["codex", "apply_patch", { input: "*** Begin Patch\n*** Update File: src/.env\n@@\n-a\n+b\n*** End Patch" }, { kind: "edit", path: "src/.env" }],
     ["gemini", "run_shell_command", { command: "ls" }, { kind: "shell", command: "ls" }],
     ["gemini", "write_file", { file_path: ".env", content: "" }, { kind: "write", path: ".env" }],
     ["gemini", "replace", { file_path: "a.ts" }, { kind: "edit", path: "a.ts" }],

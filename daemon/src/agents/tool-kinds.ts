@@ -16,6 +16,8 @@ interface ToolEntry {
   readonly kind: ToolKind;
   readonly command?: readonly string[];
   readonly path?: readonly string[];
+  /** Arguments holding a patch (Codex's apply_patch format): its first file is the path when no path argument is there. */
+  readonly patch?: readonly string[];
 }
 
 type ToolTable = Readonly<Record<string, ToolEntry>>;
@@ -43,9 +45,9 @@ const CODEX_TOOLS: ToolTable = {
   shell: { kind: "shell", command: ["command", "cmd"] },
   exec_command: { kind: "shell", command: ["cmd", "command"] },
   local_shell: { kind: "shell", command: ["command"] },
-  apply_patch: { kind: "edit", path: ["file_path", "path"] },
-  Edit: { kind: "edit", path: ["file_path", "path"] },
-  Write: { kind: "write", path: ["file_path", "path"] },
+  apply_patch: { kind: "edit", path: ["file_path", "path"], patch: ["input", "patch", "command"] },
+  Edit: { kind: "edit", path: ["file_path", "path"], patch: ["input", "patch", "command"] },
+  Write: { kind: "write", path: ["file_path", "path"], patch: ["input", "patch", "command"] },
   read_file: { kind: "read", path: ["file_path", "path"] },
   view_image: { kind: "read", path: ["path"] },
   web_search: { kind: "fetch" },
@@ -80,7 +82,7 @@ export function toolFacts(dialect: string, toolName: string, args: unknown): Too
   const entry = entryOf(dialect, toolName);
   if (entry === undefined) return toolName.startsWith("mcp__") ? { kind: "mcp" } : {};
   const command = firstArgument(args, entry.command);
-  const path = firstArgument(args, entry.path);
+  const path = firstArgument(args, entry.path) ?? patchedFile(firstArgument(args, entry.patch));
   return {
     kind: entry.kind,
     ...(command === undefined ? {} : { command }),
@@ -105,6 +107,11 @@ function firstArgument(args: unknown, names: readonly string[] | undefined): str
     if (Array.isArray(value) && value.every((part): part is string => typeof part === "string")) return value.map(quoteWord).join(" ");
   }
   return undefined;
+}
+
+/** The first file a patch in Codex's format adds, updates or deletes (`*** Update File: src/a.ts`). */
+function patchedFile(patch: string | undefined): string | undefined {
+  return patch === undefined ? undefined : /^\*\*\* (?:Add|Update|Delete) File: (.+)$/m.exec(patch)?.[1]?.trim();
 }
 
 function quoteWord(word: string): string {
