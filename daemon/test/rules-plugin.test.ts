@@ -210,6 +210,7 @@ describe("rules: bad rule files are config errors naming the file, the rule, the
     ["an unknown variable", `rules:\n  - id: var\n    when: 'caller.kind == "shell"'\n    decision: deny\n    message: x`, /\(id "var"\)\.when: column 1: unknown variable "caller"/],
     ["a variable another point has", `rules:\n  - id: res\n    when: result.is_error\n    decision: deny\n    message: x`, /unknown variable "result"/],
     ["an unknown function", `rules:\n  - id: fn\n    when: path.inside(call.path, "/")\n    decision: deny\n    message: x`, /\(id "fn"\)\.when: column 5: unknown function path\.inside/],
+    ["a regular expression that does not compile", `rules:\n  - id: re\n    when: call.command.matches("rm (-rf")\n    decision: deny\n    message: x`, /\(id "re"\)\.when: column 22: not a regular expression CEL can use \(RE2 syntax\): /],
     ["a wrong arity", `rules:\n  - id: ar\n    when: path.within(call.path)\n    decision: deny\n    message: x`, /path\.within takes 2 arguments, got 1/],
     ["a when that is not boolean", `rules:\n  - id: nb\n    when: call.command + "x"\n    decision: deny\n    message: x`, /\(id "nb"\)\.when: must be a boolean, but it is a string/],
     ["a messageExpression that is not a string", `rules:\n  - id: ns\n    decision: deny\n    messageExpression: 'call.turn > 1'`, /\(id "ns"\)\.messageExpression: must be a string, but it is a bool/],

@@ -3,6 +3,7 @@
 // can be known before run time) is the one its key needs. Errors carry the column they are at.
 // @bufbuild/cel plans expressions but does not export a type checker, hence this one.
 import type { parse } from "@bufbuild/cel";
+import { RE2JS } from "@bufbuild/re2";
 import type { FieldType, Fields } from "./variables.js";
 import { RULE_FUNCTIONS } from "./functions.js";
 
@@ -39,6 +40,16 @@ const FUNCTION_TYPES: Readonly<Record<string, CelKind>> = {
   "path.within": "bool", "path.matches": "bool", "path.normalize": "string", "path.base": "string", "shell.commands": "list",
 };
 const NAMESPACES = new Set([...RULE_FUNCTIONS.keys(), "strings.quote"].map((name) => name.split(".")[0] ?? ""));
+
+/** A pattern written into the rule must compile (RE2 syntax, as CEL's matches() reads it): a bad one is a config error, not a failure on every call. */
+function checkPattern(pattern: Expr | undefined, fail: (expr: Expr, message: string) => never): void {
+  if (pattern?.exprKind.case !== "constExpr" || pattern.exprKind.value.constantKind.case !== "stringValue") return;
+  try {
+    RE2JS.compile(pattern.exprKind.value.constantKind.value);
+  } catch (error) {
+    fail(pattern, `not a regular expression CEL can use (RE2 syntax): ${(error as Error).message}`);
+  }
+}
 
 export class CelCheckError extends Error {
   constructor(readonly issue: CheckIssue) {
@@ -108,6 +119,7 @@ export function checkExpression(parsed: ParsedExpr, variables: Readonly<Record<s
           }
         }
         const argTypes = args.map((arg) => visit(arg, scope));
+        if (name === "matches") checkPattern(args.at(-1), fail);
         if (BOOL_OPERATORS.has(name)) return "bool";
         if (name === "_?_:_") return argTypes[1] === argTypes[2] ? (argTypes[1] ?? "dyn") : "dyn";
         if (name === "_+_" && argTypes[0] === argTypes[1] && argTypes[0] !== "dyn") return argTypes[0] ?? "dyn";

@@ -4,6 +4,7 @@
 import { CelScalar, celEnv, mapType, parse, plan } from "@bufbuild/cel";
 import type { CelResult } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
+import { RE2JS } from "@bufbuild/re2";
 import { HookdError, compileToolMatcher } from "@hookd/sdk";
 import type { ToolMatcher } from "@hookd/sdk";
 import type { ToolKind } from "../../agents/tool-kinds.js";
@@ -50,8 +51,22 @@ export interface RuleSet {
 const ENVS = new Map<RulePoint, ReturnType<typeof envFor>>();
 function envFor(point: RulePoint) {
   const variables = Object.fromEntries(Object.keys(POINT_VARIABLES[point]).map((name) => [name, mapType(CelScalar.STRING, CelScalar.DYN)]));
-  return celEnv({ funcs: [...strings, ...RULE_CEL_FUNCTIONS], variables });
+  return celEnv({ funcs: [...strings, ...RULE_CEL_FUNCTIONS], variables, re2: REGEXES });
 }
+
+// CEL's matches() compiles its pattern on every call; rules use a few fixed patterns, so each is compiled once.
+const compiledRegexes = new Map<string, RE2JS>();
+const REGEXES = {
+  compile(pattern: string): RE2JS {
+    let compiled = compiledRegexes.get(pattern);
+    if (compiled === undefined) {
+      compiled = RE2JS.compile(pattern);
+      // A pattern built from event data could grow the cache without bound: only the first ones are kept.
+      if (compiledRegexes.size < 1_000) compiledRegexes.set(pattern, compiled);
+    }
+    return compiled;
+  },
+};
 function envOf(point: RulePoint): ReturnType<typeof envFor> {
   let env = ENVS.get(point);
   if (env === undefined) ENVS.set(point, (env = envFor(point)));
