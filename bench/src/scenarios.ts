@@ -11,7 +11,7 @@ import type { HostClient, Lab } from "./lab.js";
 import { manyAgents, AGENTS } from "./many-agents.js";
 import { postToolRequest } from "./messages.js";
 import { REPO, rssKb } from "./procs.js";
-import { FAST, NODE_PROCESS, POLICY_MODULE, SHELL, TURN, remotePolicyDaemon, throughDaemon } from "./setups.js";
+import { FAST, NODE_PROCESS, POLICY_MODULE, POLICY_RULES, SHELL, TURN, remotePolicyDaemon, throughDaemon } from "./setups.js";
 import type { LatencySetup, Scenario, ScenarioResult } from "./setups.js";
 import { summarize } from "./stats.js";
 import { STREAM_SCENARIOS } from "./stream-scenarios.js";
@@ -139,6 +139,13 @@ export const SCENARIOS: readonly Scenario[] = [
     what: "EvaluatePreTool through hookd, in-process plugin",
     bounds: FAST,
     setup: (lab) => throughDaemon(lab, "inprocess", [{ name: "bench-policy", kind: "in-process", module: POLICY_MODULE }], "bench-policy"),
+  },
+  {
+    type: "latency",
+    name: "rules",
+    what: "the same policy as CEL rules (kind rules, bench/plugins/policy-rules.yaml)",
+    bounds: FAST,
+    setup: (lab) => throughDaemon(lab, "rules", [{ name: "bench-policy", kind: "rules", rules: POLICY_RULES }], "bench-policy"),
   },
   {
     type: "latency",
