@@ -17,6 +17,10 @@ describe("path.within / path.normalize / path.matches", () => {
     ["/etc/passwd", "/", true],
     ["~/.ssh/id_rsa", "~/.ssh", true],
     ["~/.ssh/../.aws/credentials", "~/.ssh", false],
+    ["$HOME", "~", true],
+    ["${HOME}/.ssh/id_rsa", "~/.ssh", true],
+    ["$HOME/x", cwd, false],
+    ["a/$HOME", cwd, true],
   ])("%s within %s: %s", (path, dir, expected) => {
     expect(pathWithin(path, dir, cwd)).toBe(expected);
   });
@@ -38,6 +42,13 @@ describe("path.within / path.normalize / path.matches", () => {
     ["../project/.git/HEAD", "/home/dev/project/.git/*", true],
   ])("%s matches %s: %s", (path, pattern, expected) => {
     expect(pathMatches(path, pattern, cwd)).toBe(expected);
+  });
+});
+
+describe("a path that starts with a shell variable other than HOME", () => {
+  it("cannot be placed: an error, never a path inside the cwd", () => {
+    expect(() => pathWithin("$TMPDIR/x", "/home/dev/project", "/home/dev/project")).toThrow(/the path "\$TMPDIR\/x" starts with the shell variable \$TMPDIR, whose value a rule cannot know/);
+    expect(() => pathWithin("${PROJECT}", "/", "/")).toThrow(/shell variable \$PROJECT/);
   });
 });
 

@@ -71,6 +71,7 @@ describe("rules: one rule file guards every agent's tools by kind", () => {
     ["codex", "shell", { command: ["bash", "-lc", "rm -rf /"] }],
     ["codex", "exec_command", { cmd: "command rm -fr ~/" }],
     ["gemini", "run_shell_command", { command: "sudo /bin/rm -r -f ../other" }],
+    ["claude-code", "Bash", { command: "rm -rf $HOME" }],
   ])("%s %s: the destructive command is denied by the same rule", (dialect, tool, args) => {
     const verdict = evaluateRules(set, "pre-tool", events.preTool(tool, args, { session: { ...project, agentId: dialect } }), "policy");
     expect(verdict?.ruleId).toBe("no-recursive-delete-outside-project");

@@ -33,10 +33,16 @@ export function withWorkingDirectory<T>(cwd: string, evaluate: () => T): T {
   }
 }
 
-/** An absolute, normalised path: `~` is the daemon user's home, a relative path is resolved against the session's cwd. */
+/**
+ * An absolute, normalised path: `~` and `$HOME` are the daemon user's home, a relative path is
+ * resolved against the session's cwd. shell.commands leaves variables as written, so a path that
+ * starts with any other variable cannot be placed: an error, not a path inside the cwd.
+ */
 export function normalizePath(path: string, cwd = workingDirectory): string {
   if (path === "") throw new Error("an empty path");
-  const expanded = path === "~" ? homedir() : path.startsWith("~/") ? posix.join(homedir(), path.slice(2)) : path;
+  const expanded = expandHome(path);
+  const variable = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)/.exec(expanded);
+  if (variable !== null) throw new Error(`the path "${path}" starts with the shell variable $${variable[1] ?? ""}, whose value a rule cannot know`);
   if (posix.isAbsolute(expanded)) return posix.resolve(expanded);
   if (!posix.isAbsolute(cwd)) throw new Error(`the relative path "${path}" cannot be resolved: the session has no working directory`);
   return posix.resolve(cwd, expanded);
@@ -60,9 +66,15 @@ export function pathMatches(path: string, pattern: string, cwd = workingDirector
   return globRegex(normalizePattern(pattern, cwd)).test(normalized);
 }
 
+/** `~`, `~/…`, `$HOME`, `${HOME}`, `$HOME/…` as the home directory. */
+function expandHome(path: string): string {
+  const home = /^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/.exec(path);
+  return home === null ? path : posix.join(homedir(), path.slice(home[0].length));
+}
+
 function normalizePattern(pattern: string, cwd: string): string {
   // posix.resolve would fold a `**/..` pair; patterns keep their globs, so only `~` and a relative start are resolved.
-  const expanded = pattern === "~" ? homedir() : pattern.startsWith("~/") ? posix.join(homedir(), pattern.slice(2)) : pattern;
+  const expanded = expandHome(pattern);
   if (expanded.startsWith("/")) return expanded;
   if (!posix.isAbsolute(cwd)) throw new Error(`the relative pattern "${pattern}" cannot be resolved: the session has no working directory`);
   return `${cwd.replace(/\/$/, "")}/${expanded.replace(/^\.\//, "")}`;
