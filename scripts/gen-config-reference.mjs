@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Generates the config reference from the config's zod schema (daemon/src/config/schema.ts):
 //   docs/config-reference.md   every key, its type, default and meaning, for people;
-//   daemon/config.schema.json  the same as a JSON Schema, with the meanings, for editors.
+//   daemon/config.schema.json  the same as a JSON Schema, with the meanings, for editors;
+//   daemon/rules.schema.json   the JSON Schema of a rules plugin's rule files (daemon/src/plugins/rules/rule-file.ts).
 // Types and defaults come from zod's own JSON Schema of the built schema (daemon/dist); the
 // meanings are the schema's doc comments, read from its source with the TypeScript compiler, so
 // the comment beside a key is its one description. A key without one fails the generation.
@@ -15,10 +16,11 @@ import { z } from "zod";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SCHEMA_DIR = join(root, "daemon/src/config");
-const OUTPUTS = { markdown: join(root, "docs/config-reference.md"), jsonSchema: join(root, "daemon/config.schema.json") };
+const RULES_DIR = join(root, "daemon/src/plugins/rules");
+const OUTPUTS = { markdown: join(root, "docs/config-reference.md"), jsonSchema: join(root, "daemon/config.schema.json"), rulesSchema: join(root, "daemon/rules.schema.json") };
 
 const { configSchema } = await import(join(root, "daemon/dist/config/schema.js"));
-const descriptions = commentsByPath(SCHEMA_DIR);
+const descriptions = commentsByPath(SCHEMA_DIR, "configSchema");
 const schema = z.toJSONSchema(configSchema, { io: "input", unrepresentable: "any" });
 const rows = [];
 walk(schema, "", undefined);
@@ -28,10 +30,35 @@ if (missing.length > 0) {
   console.error(`gen-config-reference: no doc comment in daemon/src/config/schema.ts for:\n  ${missing.join("\n  ")}`);
   process.exit(1);
 }
+
+// The rule file's schema: every key described by its doc comment, like the config's.
+const { ruleFileSchema } = await import(join(root, "daemon/dist/plugins/rules/rule-file.js"));
+const ruleDescriptions = commentsByPath(RULES_DIR, "ruleFileSchema");
+const rulesSchema = z.toJSONSchema(ruleFileSchema, { io: "input", unrepresentable: "any" });
+const undescribed = [];
+describeKeys(rulesSchema, "");
+if (undescribed.length > 0) {
+  console.error(`gen-config-reference: no doc comment in daemon/src/plugins/rules/rule-file.ts for:\n  ${undescribed.join("\n  ")}`);
+  process.exit(1);
+}
+
 const outputs = {
   markdown: markdown(rows),
   jsonSchema: `${JSON.stringify({ $id: "https://hookd.dev/schema/config.json", title: "hookd config", ...schema }, null, 2)}\n`,
+  rulesSchema: `${JSON.stringify({ $id: "https://hookd.dev/schema/rules.json", title: "hookd rule file (kind: rules)", ...rulesSchema }, null, 2)}\n`,
 };
+
+function describeKeys(node, path) {
+  if (node.type === "array" && node.items !== undefined) return describeKeys(node.items, `${path}[]`);
+  if (node.type !== "object" || node.properties === undefined) return;
+  for (const [key, child] of Object.entries(node.properties)) {
+    const childPath = path === "" ? key : `${path}.${key}`;
+    const meaning = ruleDescriptions.get(childPath);
+    if (meaning === undefined) undescribed.push(childPath);
+    else child.description = meaning;
+    describeKeys(child, childPath);
+  }
+}
 if (process.argv.includes("--check")) {
   const stale = Object.entries(OUTPUTS).filter(([kind, path]) => readOr(path) !== outputs[kind]);
   if (stale.length > 0) {
@@ -181,8 +208,8 @@ function cell(text) {
 
 // ---- the schema's source: the doc comment of every key, by path ------------------------------
 
-/** Every schema file's top-level variables are visible by name (the files import each other's). */
-function commentsByPath(dir) {
+/** Every schema file's top-level variables are visible by name (the files import each other's); `root` is the schema's variable. */
+function commentsByPath(dir, root) {
   const variables = new Map();
   for (const name of readdirSync(dir).filter((file) => file.endsWith(".ts"))) {
     const source = ts.createSourceFile(name, readFileSync(join(dir, name), "utf8"), ts.ScriptTarget.Latest, true);
@@ -241,7 +268,7 @@ function commentsByPath(dir) {
       visit(property.initializer, path, source);
     }
   };
-  visitVariable("configSchema", "");
+  visitVariable(root, "");
   return found;
 }
 

@@ -122,6 +122,7 @@ export const TARGETS: readonly Target[] = [
     value: (s) => ratio(s["sessions"]?.rss_kb_per_session, s["sessions_floor"]?.rss_kb_per_session),
   },
   { name: "worker/inprocess", how: "p50", value: (s) => ratio(p50("worker")(s), p50("inprocess")(s)) },
+  { name: "rules/inprocess", how: "p50: the same policy as CEL rules against the TypeScript plugin", value: (s) => ratio(p50("rules")(s), p50("inprocess")(s)) },
   { name: "remote_python/remote_uds", how: "p50", value: (s) => ratio(p50("remote_python")(s), p50("remote_uds")(s)) },
   { name: "command_sh/remote_uds", how: "p50", value: (s) => ratio(p50("command_sh")(s), p50("remote_uds")(s)) },
   { name: "hosted_turn_per_call/floor_relay", how: "(turn p50 / tool calls) / floor_relay p50", value: (s) => ratio(s["hosted_turn"]?.per_call_us, p50("floor_relay")(s)) },

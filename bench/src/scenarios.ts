@@ -12,7 +12,7 @@ import type { HostClient, Lab } from "./lab.js";
 import { manyAgents, AGENTS } from "./many-agents.js";
 import { postToolRequest } from "./messages.js";
 import { REPO, rssKb } from "./procs.js";
-import { FAST, NODE_PROCESS, POLICY_MODULE, SHELL, TURN, remotePolicyDaemon, throughDaemon } from "./setups.js";
+import { FAST, NODE_PROCESS, POLICY_MODULE, POLICY_RULES, SHELL, TURN, remotePolicyDaemon, throughDaemon } from "./setups.js";
 import type { LatencySetup, Scenario, ScenarioResult } from "./setups.js";
 import { summarize } from "./stats.js";
 import { STREAM_SCENARIOS } from "./stream-scenarios.js";
@@ -163,6 +163,13 @@ export const SCENARIOS: readonly Scenario[] = [
       const plugin = { name: "bench-policy-rego", kind: "rego", bundle, entrypoint: "hookd/bench/decision", points: { "pre-tool": { tools: ["Bash"] } } };
       return throughDaemon(lab, "rego_wasm", [plugin], "bench-policy-rego");
     },
+  },
+  {
+    type: "latency",
+    name: "rules",
+    what: "the same policy as CEL rules (kind rules, bench/plugins/policy-rules.yaml)",
+    bounds: FAST,
+    setup: (lab) => throughDaemon(lab, "rules", [{ name: "bench-policy", kind: "rules", rules: POLICY_RULES }], "bench-policy"),
   },
   {
     type: "latency",

@@ -43,6 +43,8 @@ export type Scenario =
   | { readonly type: "group"; readonly name: string; readonly what: string; readonly produces: readonly string[]; run(lab: Lab): Promise<Record<string, ScenarioResult>> };
 
 export const POLICY_MODULE = join(REPO, "bench/dist/plugins/policy.js");
+/** The same policy as CEL rules (kind: rules). */
+export const POLICY_RULES = join(REPO, "bench/plugins/policy-rules.yaml");
 
 export const FAST = (quick: boolean): Bounds => (quick ? { warmup: 300, count: 5_000, maxMs: 1_500 } : { warmup: 2_000, count: 100_000, maxMs: 10_000 });
 export const SHELL = (quick: boolean): Bounds => (quick ? { warmup: 3, count: 300, maxMs: 1_500 } : { warmup: 20, count: 3_000, maxMs: 10_000 });

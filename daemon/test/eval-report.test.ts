@@ -52,6 +52,13 @@ describe("compareWithRecord", () => {
     expect(compareWithRecord([record("decision", "pre-tool", "b", "deny", { reason: "old" })], recorded)).toEqual(['pre-tool: same decision, but the reason was "old" and is now "r"']);
   });
 
+  it("the same plugin's same decision by another rule is a difference; a record from before rules were named is not", () => {
+    const byRule = (rule: string) => [record("decision", "pre-tool", "guardrails", "deny", { reason: "r", rule })];
+    expect(compareWithRecord(byRule("no-env-writes"), byRule("no-env-writes"))).toEqual([]);
+    expect(compareWithRecord(byRule("no-env-writes"), byRule("protected-paths"))).toEqual(['pre-tool: same decision by guardrails, but by rule "no-env-writes" then and rule "protected-paths" now']);
+    expect(compareWithRecord([record("decision", "pre-tool", "guardrails", "deny", { reason: "r" })], byRule("protected-paths"))).toEqual([]);
+  });
+
   it("only the points the record names are compared", () => {
     expect(compareWithRecord([record("decision", "rewrite", "default", "pass")], [...recorded, record("decision", "rewrite", "default", "pass")])).toEqual([]);
   });

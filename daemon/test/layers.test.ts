@@ -31,6 +31,8 @@ const LAYERS: readonly { readonly name: string; readonly alone?: boolean }[] = [
   { name: "log.ts" },
   // The environment child processes start with (no service-manager variables): nothing else.
   { name: "child-env.ts", alone: true },
+  // What the daemon knows of each agent's own vocabulary (its tools' kinds): @hookd/sdk only.
+  { name: "agents", alone: true },
   // Every plugin kind, the one PluginSource contract, the loader and the plugin set.
   { name: "plugins" },
   // The agent-facing services: HookHost, evaluate, hosted sessions, identities, listeners.

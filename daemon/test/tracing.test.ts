@@ -2,7 +2,7 @@
 // span with a child per plugin call (shadow calls marked), the point's events carry its trace
 // id, a listener on a wire is handed its call span's traceparent; a point nobody listens to and
 // an environment without a tracer make no span at all; a default reached past a plugin that
-// failed open carries its cause.
+// failed open carries its cause; a rule that decided is named.
 import { describe, expect, it } from "vitest";
 import { allow, deny } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
@@ -15,6 +15,8 @@ import { IN_PROCESS_TRAITS } from "../src/engine/listener.js";
 import type { Listener, ListenerCall } from "../src/engine/listener.js";
 import { PluginRegistry } from "../src/engine/registry.js";
 import type { CallSpan, DecisionSpan, DecisionSummary, DecisionTracer } from "../src/engine/tracing.js";
+import { compileRule } from "../src/plugins/rules/compile.js";
+import { rulesListeners } from "../src/plugins/rules/source.js";
 import { listener, preToolEvent } from "./fixtures/listeners.js";
 
 interface Recorded {
@@ -91,6 +93,15 @@ describe("tracing through decide()", () => {
     const traced = events.filter((event) => event.type === "invocation" || event.type === "decision" || event.type === "shadow-decision");
     expect(traced).toHaveLength(4);
     for (const event of traced) expect(event.scope.traceId).toBe(traceId);
+  });
+
+  it("a rule that decided is named on the decision span's summary and on its call's span", async () => {
+    const tracer = new RecordingTracer();
+    const set = { files: [], rules: [compileRule({ file: "policy.yaml", index: 0, rule: { id: "no-bash", point: "pre-tool", tools: ["Bash"], decision: "deny", message: "no" } })] };
+    await decide(env(rulesListeners("guardrails", set, {}, 2_000), tracer).env, "pre-tool", preToolEvent());
+    const [decision] = tracer.decisions;
+    expect(decision?.summary).toEqual({ outcome: "deny", decidedBy: "guardrails", reason: "no", rule: "no-bash" });
+    expect(decision?.calls[0]?.ended).toMatchObject({ plugin: "guardrails", decision: "deny", rule: "no-bash" });
   });
 
   it("hands each call on a wire its own span's traceparent; none to an in-process one, none without a tracer", async () => {

@@ -144,13 +144,14 @@ function recordJson(record: pb.AuditRecord): Record<string, unknown> {
     ...(record.instanceId === "" ? {} : { instanceId: record.instanceId }),
     ...(record.configVersion === "" ? {} : { configVersion: record.configVersion }),
     ...(record.retry ? { retry: true } : {}),
+    ...(record.rule === "" ? {} : { rule: record.rule }),
   };
 }
 
 export function recordLine(r: pb.AuditRecord): string {
   const where = `${r.agentId}/${r.sessionId} t${r.turn}s${r.step}${r.callId === "" ? "" : ` ${r.callId}`}${r.eventName === "" ? "" : ` ${r.eventName}`}`;
   const rewrite = r.originalArgumentsJson === undefined ? "" : `args=${r.argumentsJson ?? ""} was=${r.originalArgumentsJson}`;
-  const why = [r.cause === "" ? "" : `cause=${r.cause}`, r.reason === "" ? "" : JSON.stringify(r.reason), rewrite].filter((x) => x !== "").join(" ");
+  const why = [r.rule === "" ? "" : `rule=${r.rule}`, r.cause === "" ? "" : `cause=${r.cause}`, r.reason === "" ? "" : JSON.stringify(r.reason), rewrite].filter((x) => x !== "").join(" ");
   // A shadow call is never "-> decision": nothing was applied.
   const what = r.kind === "shadow" ? `${r.plugin} ${shadowVerdict(r.decision, r.cause)}` : `${r.plugin} -> ${r.decision}`;
   return `${r.time} ${r.kind.padEnd(10)} ${pointName(r.point).padEnd(13)} ${what} ${micros(r.durationUs)} [${where}]${why === "" ? "" : ` ${why}`}`;

@@ -20,6 +20,7 @@ import { inMode, shadowPlugins } from "../plugins/plugin-set.js";
 import type { LoadContext } from "../plugins/load.js";
 import { ManifestStore } from "../plugins/remote/manifest-store.js";
 import type { CommandPluginSource } from "../plugins/command/index.js";
+import type { RulesPluginSource } from "../plugins/rules/source.js";
 import type { PluginSource } from "../plugins/source.js";
 import { DAEMON_VERSION } from "../runtime/version.js";
 import { columns, newReport, printReport, printReportJson, warningOf } from "./check-report.js";
@@ -105,6 +106,7 @@ export async function buildReport(configFile: string | undefined, probeMs: numbe
     addOrder(config, sources, report);
     addSubscriptions(config, sources, report);
     addHookDeadlines(config, sources, report);
+    addRules(config, sources, report);
     addBypass(config, report);
   } finally {
     await Promise.allSettled(sources.map((s) => s.close()));
@@ -162,6 +164,16 @@ function addHookDeadlines(config: Config, sources: readonly PluginSource[], repo
     return (source as CommandPluginSource).deadlines.map((d) => [p.name, d.hook, d.point, `${d.timeoutMs}ms${d.ownTimeout ? "" : " (default)"}`, `${d.effectiveMs}ms`, d.cutBy ?? ""]);
   });
   report.tables.push({ id: "hookDeadlines", columns: columns("PLUGIN:plugin", "HOOK:hook", "RUNS AT:runsAt", "TIMEOUT:timeout", "EFFECTIVE:effective", "CUT BY:cutBy"), rows });
+}
+
+/** Per rules plugin, its rules in the order they are tried (the first that decides wins). */
+function addRules(config: Config, sources: readonly PluginSource[], report: CheckReport): void {
+  const rows = config.plugins.flatMap((p) => {
+    const source = sources.find((s) => s.name === p.name);
+    if (source === undefined || !("rules" in source)) return [];
+    return (source as RulesPluginSource).rules.map((r, i) => [p.name, i + 1, r.id, r.point, r.decision, r.tools.length === 0 ? "*" : r.tools.join(","), r.file]);
+  });
+  report.tables.push({ id: "rules", columns: columns("PLUGIN:plugin", "#:position", "RULE:rule", "POINT:point", "DECISION:decision", "TOOLS:tools", "FILE:file"), rows });
 }
 
 /** Plugins whose allow the agents' hooks receive as an allow, skipping the agent's own permission prompt. */

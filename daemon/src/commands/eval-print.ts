@@ -2,6 +2,7 @@
 // the order they run (called or not, with answer, latency and reason), the point's decision;
 // then the final decision and why, the answer the daemon would send, warnings, and with
 // --explain the verdict of the replay. Colour only when asked (a terminal without NO_COLOR).
+import { toJsonText } from "@hookd/sdk";
 import { tidy } from "./check-report.js";
 import type { EvalMatch, EvalReport } from "./eval-report.js";
 import { table } from "./table.js";
@@ -19,7 +20,7 @@ const VERDICT_COLOUR: { readonly [decision: string]: string } = { allow: "32", d
 function row(m: EvalMatch): string[] {
   const call = m.call;
   if (call === undefined) return [String(m.position), m.plugin, m.kind, String(m.priority), "-", "-", "not called: an earlier plugin decided"];
-  const why = tidy([call.cause === "" ? "" : `(${call.cause})`, call.reason].filter((s) => s !== "").join(" "));
+  const why = tidy([call.rule === "" ? "" : `rule ${call.rule}:`, call.cause === "" ? "" : `(${call.cause})`, call.reason].filter((s) => s !== "").join(" "));
   return [String(m.position), m.plugin, m.kind, String(m.priority), `${call.answer}${call.outcome === "answered" || call.outcome === "passed" || call.outcome === "" ? "" : ` [${call.outcome}]`}`, `${call.latencyMs}ms`, why];
 }
 
@@ -32,7 +33,12 @@ export function printEval(report: EvalReport, { out, err, colour }: EvalOutput):
     if (p.matched.length === 0) out("  no plugin matched\n");
     else out(table(["#", "PLUGIN", "KIND", "PRIORITY", "ANSWER", "LATENCY", "REASON"], p.matched.map(row)).replace(/^(?=.)/gm, "  "));
     const d = p.decision;
-    if (d !== undefined) out(`  decision: ${d.decision} by ${d.decidedBy}${d.cause === "" ? "" : ` (${d.cause})`}${d.reason === "" ? "" : `: ${tidy(d.reason)}`} in ${d.latencyMs}ms\n`);
+    if (d !== undefined) out(`  decision: ${d.decision} by ${d.decidedBy}${d.rule === "" ? "" : ` (rule ${d.rule})`}${d.cause === "" ? "" : ` (${d.cause})`}${d.reason === "" ? "" : `: ${tidy(d.reason)}`} in ${d.latencyMs}ms\n`);
+    for (const m of p.matched) {
+      const values = m.call?.values;
+      // What the rule that answered saw: the fields it reads and their values in this event.
+      if (m.call !== undefined && m.call.rule !== "" && values !== undefined) out(`  rule ${m.call.rule} (${m.plugin}) read: ${Object.entries(values).map(([field, value]) => `${field}=${tidy(toJsonText(value))}`).join(", ")}\n`);
+    }
   }
   const { final } = report;
   out(`\n${paint(colour, `1;${VERDICT_COLOUR[final.decision] ?? "0"}`, `decision: ${final.decision}`)}\nwhy: ${tidy(final.why)}\n`);

@@ -2,7 +2,7 @@
 // the registry it ran on: per point, the plugins that matched in order (called or not), each
 // call's answer and latency, the point's applied decision; the final decision and why; and with
 // --explain, how the replay compares with the recorded audit records.
-import type { PointName } from "@hookd/sdk";
+import type { JsonValue, PointName } from "@hookd/sdk";
 import { POINT_TABLE } from "@hookd/sdk";
 import type { PluginRegistry } from "../engine/registry.js";
 import type { AuditRecord } from "../ops/audit.js";
@@ -18,6 +18,10 @@ export interface EvalCall {
   readonly reason: string;
   readonly cause: string;
   readonly latencyMs: number;
+  /** The rule that answered, for plugins whose decisions are rules; "" otherwise. */
+  readonly rule: string;
+  /** The values that rule read (`call.command`: "rm -rf /"). */
+  readonly values?: Readonly<Record<string, JsonValue>>;
 }
 
 export interface EvalMatch {
@@ -35,6 +39,8 @@ export interface EvalDecision {
   readonly reason: string;
   readonly cause: string;
   readonly latencyMs: number;
+  /** The deciding plugin's rule, for plugins whose decisions are rules; "" otherwise. */
+  readonly rule: string;
 }
 
 export interface EvalPoint {
@@ -70,11 +76,21 @@ const ms = (us: number): number => Math.round(us / 10) / 100;
 const NO_OPINION = new Set(["pass", "abstain", "keep", "accept", "observed"]);
 
 function decisionOf(record: AuditRecord): EvalDecision {
-  return { decision: record.decision, decidedBy: record.plugin, reason: record.reason, cause: record.cause, latencyMs: ms(record.durationUs) };
+  return { decision: record.decision, decidedBy: record.plugin, reason: record.reason, cause: record.cause, latencyMs: ms(record.durationUs), rule: record.rule ?? "" };
 }
 
 function callOf(record: AuditRecord): EvalCall {
-  return { plugin: record.plugin, kind: "", outcome: record.outcome ?? "", answer: record.decision, reason: record.reason, cause: record.cause, latencyMs: ms(record.durationUs) };
+  return {
+    plugin: record.plugin,
+    kind: "",
+    outcome: record.outcome ?? "",
+    answer: record.decision,
+    reason: record.reason,
+    cause: record.cause,
+    latencyMs: ms(record.durationUs),
+    rule: record.rule ?? "",
+    ...(record.ruleValues === undefined ? {} : { values: record.ruleValues }),
+  };
 }
 
 function matchKey(point: PointName, keys: MatchKeys): string | undefined {
@@ -111,7 +127,7 @@ export function pointsOf(records: readonly AuditRecord[], registry: PluginRegist
 export function finalOf(points: readonly EvalPoint[]): EvalReport["final"] {
   const decided = points.filter((p): p is EvalPoint & { decision: EvalDecision } => p.decision !== undefined);
   const last = decided.findLast((p) => !NO_OPINION.has(p.decision.decision)) ?? decided.at(-1);
-  if (last === undefined) return { point: "", decision: "observed", decidedBy: "", reason: "", cause: "", latencyMs: 0, why: "no point with a decision ran: the event is observed only (a notification)" };
+  if (last === undefined) return { point: "", decision: "observed", decidedBy: "", reason: "", cause: "", latencyMs: 0, rule: "", why: "no point with a decision ran: the event is observed only (a notification)" };
   const d = last.decision;
   return { point: last.point, ...d, why: whyOf(last, d) };
 }
@@ -125,7 +141,7 @@ function whyOf({ point, matched }: EvalPoint, d: EvalDecision): string {
   }
   if (d.cause !== "" && d.decision !== "error") return `${d.decidedBy} could not answer at ${point} (${d.cause}): its failure policy made it ${d.decision}${d.reason === "" ? "" : ` (${d.reason})`}`;
   if (d.decision === "error") return `${d.decidedBy} failed at ${point}: ${d.reason}`;
-  return `${d.decidedBy} answered ${d.decision} at ${point}${d.reason === "" ? "" : `: ${d.reason}`}`;
+  return `${d.decidedBy} answered ${d.decision} at ${point}${d.rule === "" ? "" : ` (rule ${d.rule})`}${d.reason === "" ? "" : `: ${d.reason}`}`;
 }
 
 /** Where the replay and the recorded records part: per point, the decision and (when recorded) the plugins called and their answers. */
@@ -143,6 +159,8 @@ export function compareWithRecord(recorded: readonly AuditRecord[], replayed: re
           const now = after[i];
           if (now?.decision !== r.decision || now.plugin !== r.plugin) differences.push(`${point}: recorded ${said(r)}, replayed ${said(now)}`);
           else if (now.reason !== r.reason) differences.push(`${point}: same decision, but the reason was "${r.reason}" and is now "${now.reason}"`);
+          // A record written before rules were named has none to compare.
+          else if (r.rule !== undefined && now.rule !== r.rule) differences.push(`${point}: same decision by ${r.plugin}, but by rule "${r.rule}" then and ${now.rule === undefined ? "no rule" : `rule "${now.rule}"`} now`);
         });
         continue;
       }

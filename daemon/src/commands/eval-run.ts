@@ -54,7 +54,10 @@ export async function openPipeline(config: Config, log: Logger, readyMs: number)
   const bus = new EventBus((error) => log.error("an engine observer threw", { error }));
   bus.subscribe((event) => {
     const record = toAuditRecord(event);
-    if (record !== undefined) records.push(record);
+    if (record === undefined) return;
+    // The values a rule read explain its answer here; the audit log itself keeps only the rule.
+    const values = event.type === "invocation" ? event.invocation.ruleValues : undefined;
+    records.push(values === undefined ? record : { ...record, ruleValues: values });
   });
   const { limits } = config;
   const budgets = configuredBudgets(config);

@@ -74,6 +74,8 @@ function resolvePaths(config: Config, baseDir: string): Config {
           return { ...plugin, cwd: plugin.cwd === undefined ? baseDir : abs(plugin.cwd) };
         case "rego":
           return { ...plugin, bundle: abs(plugin.bundle) };
+        case "rules":
+          return { ...plugin, rules: (typeof plugin.rules === "string" ? [plugin.rules] : plugin.rules).map(abs) };
         case "remote":
           return plugin;
       }

@@ -69,7 +69,8 @@ export const pluginSchema = z.discriminatedUnion("kind", [
      * How the plugin runs: in-process (a module loaded into the daemon), worker (a module in a
      * worker thread), remote (a gRPC server the daemon dials), managed (a gRPC server process the
      * daemon starts and supervises), command (an agent's hooks file, run as the agent runs it),
-     * rego (an OPA policy compiled to Wasm, evaluated in the daemon).
+     * rego (an OPA policy compiled to Wasm, evaluated in the daemon), rules (CEL rules from YAML
+     * files, evaluated in the daemon).
      */
     kind: z.literal("in-process"),
     /**
@@ -130,6 +131,12 @@ export const pluginSchema = z.discriminatedUnion("kind", [
       path: ["points"],
       message: "a rego plugin is evaluated at the points named here: name at least one (e.g. points: { pre-tool: {} })",
     }),
+  z.strictObject({
+    ...pluginBase,
+    kind: z.literal("rules"),
+    /** Rule files (YAML, docs/rules.md), a path or `*` glob or a list of them (relative ones resolve against the config file's directory); read again on reload. */
+    rules: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  }),
 ]);
 
 export type PluginConfig = z.infer<typeof pluginSchema>;

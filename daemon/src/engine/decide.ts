@@ -156,7 +156,7 @@ async function recorded<D>(env: PointEnv, point: PointName, run: () => Promise<P
     return traced(outcome, outcome.error.details.plugin, LISTENER_ERROR, durationUs);
   }
   const cause = outcome.fault?.fault;
-  recordDecision(env, point, (outcome.decision as { readonly kind: string }).kind, outcome.decidedBy, durationUs, reasonOf(outcome.decision), cause);
+  recordDecision(env, point, (outcome.decision as { readonly kind: string }).kind, outcome.decidedBy, durationUs, reasonOf(outcome.decision), cause, undefined, outcome.rule);
   return traced(outcome, outcome.decidedBy, cause, durationUs);
 }
 

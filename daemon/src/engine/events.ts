@@ -56,6 +56,8 @@ export type EngineEvent =
        * arguments, the rewriters in order), or as proposed when a failure policy refused it.
        */
       readonly call?: ToolCall;
+      /** The deciding plugin's rule, for plugins whose decisions are rules. */
+      readonly rule?: string;
     }
   | { readonly type: "shadow-decision"; readonly scope: EventScope; readonly shadow: ShadowOutcome }
   | { readonly type: "turn-started"; readonly scope: EventScope }

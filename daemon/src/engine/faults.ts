@@ -13,8 +13,8 @@ export type FaultCause =
   | "wrong_point"
   | "error_status"
   | "ejected"
-  // A policy evaluated in the daemon (kind: rego) failed or gave an unusable value: unlike an
-  // in-process handler's bug, it is the plugin's failure, under its failure policy.
+  // A policy the daemon evaluates itself (kind: rules, kind: rego) failed or gave a value the point
+  // cannot use: unlike an in-process handler's bug, the plugin's failure, under its failure policy.
   | "listener_error";
 
 /** What a plugin fault names besides its message. */

@@ -5,7 +5,7 @@
 import { HookdError, validateDecision } from "@hookd/sdk";
 import { LazyAbort, whenAborted } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
-import type { PointAnswer, PointName } from "@hookd/sdk";
+import type { JsonValue, PointAnswer, PointName } from "@hookd/sdk";
 import { authored } from "./authorship.js";
 import { answerKind, failurePolicyAnswer, isPass, reasonOf } from "./decisions.js";
 import { isPluginFault, listenerError, pluginFault } from "./faults.js";
@@ -31,6 +31,10 @@ export interface Invocation {
   readonly fault?: FaultCause;
   /** Why: the fault or error, or the reason an answer gave (deny, ask, reject, block). */
   readonly detail?: string;
+  /** The rule that made the answer, for plugins whose decisions are rules (Listener.ruleOf). */
+  readonly rule?: string;
+  /** The values the rule read (`hookd eval` shows them; the audit log keeps only the rule). */
+  readonly ruleValues?: Readonly<Record<string, JsonValue>>;
 }
 
 export type CallResult<P extends PointName = PointName> =
@@ -131,9 +135,11 @@ async function callOnce<P extends PointName>(
     if (checked.ok) {
       const answer = authored(listener.point, listener.plugin, event, checked.decision, passedOn?.());
       if (isPass(answer)) return { type: "answer", answer, invocation: finish("passed", answerKind(answer)) };
-      // A deny, ask or reject carries its reason into the invocation's audit record.
+      // A deny, ask or reject carries its reason into the invocation's audit record, a rule its id.
       const reason = reasonOf(answer);
-      return { type: "answer", answer, invocation: finish("answered", answerKind(answer), reason === undefined ? undefined : { detail: reason }) };
+      const rule = listener.ruleOf?.(raw);
+      const extra = reason === undefined && rule === undefined ? undefined : { ...(reason === undefined ? {} : { detail: reason }), ...(rule === undefined ? {} : { rule: rule.rule, ruleValues: rule.values }) };
+      return { type: "answer", answer, invocation: finish("answered", answerKind(answer), extra) };
     }
     if (listener.traits.answersOverWire) throw pluginFault(listener.plugin, listener.point, "invalid_answer", checked.error.message);
     throw checked.error;

@@ -3,7 +3,7 @@
 // the listener's traits. Owns the listener shape, the point-typed maps of events and contexts,
 // and the subscription settings' defaults.
 import { POINT_TABLE, compileToolMatcher } from "@hookd/sdk";
-import type { EventOf, FailurePolicy, PointHandlers, PointName, SubscriptionOptions, ToolMatcher } from "@hookd/sdk";
+import type { EventOf, FailurePolicy, JsonValue, PointHandlers, PointName, SubscriptionOptions, ToolMatcher } from "@hookd/sdk";
 import type { Cancellation } from "@hookd/sdk/internal";
 
 /** A point's event, as the point table declares it. */
@@ -74,6 +74,18 @@ export interface Listener<P extends PointName = PointName> {
    * wait for.
    */
   call(event: EventOf<P>, ctx: ContextOf<P>, call: ListenerCall): unknown;
+  /**
+   * Plugins whose decisions are rules (kind: rules): the rule that made `answer` (an answer this
+   * listener's call just returned), for the audit and the explanations. Absent: no rules.
+   */
+  ruleOf?(answer: unknown): RuleExplanation | undefined;
+}
+
+/** Which rule made an answer, and the values of the event's fields it read. */
+export interface RuleExplanation {
+  readonly rule: string;
+  /** e.g. `{"call.command": "rm -rf /"}`. */
+  readonly values: Readonly<Record<string, JsonValue>>;
 }
 
 /** Traits of a handler called directly on the daemon's main thread. */

@@ -36,6 +36,8 @@ export interface DecisionSummary {
   /** The failure policy's cause when it made the decision. */
   readonly cause?: string;
   readonly reason?: string;
+  /** The deciding plugin's rule, for plugins whose decisions are rules. */
+  readonly rule?: string;
 }
 
 export interface DecisionSpan {
@@ -63,7 +65,7 @@ export function summarize(mode: PointMode, outcome: unknown): DecisionSummary {
     case "guards":
     case "chain": {
       const decided = outcome as
-        | { readonly type: "decided"; readonly decision: unknown; readonly decidedBy: string; readonly fault?: Invocation }
+        | { readonly type: "decided"; readonly decision: unknown; readonly decidedBy: string; readonly fault?: Invocation; readonly rule?: string }
         | { readonly type: "error"; readonly error: { readonly details: { readonly plugin: string }; readonly message: string } }
         | { readonly type: "chained"; readonly changedBy: readonly string[]; readonly fault?: Invocation };
       switch (decided.type) {
@@ -77,7 +79,13 @@ export function summarize(mode: PointMode, outcome: unknown): DecisionSummary {
         case "decided": {
           const reason = reasonOf(decided.decision);
           const cause = decided.fault?.fault;
-          return { outcome: answerKind(decided.decision), decidedBy: decided.decidedBy, ...(reason === undefined ? {} : { reason }), ...(cause === undefined ? {} : { cause }) };
+          return {
+            outcome: answerKind(decided.decision),
+            decidedBy: decided.decidedBy,
+            ...(reason === undefined ? {} : { reason }),
+            ...(cause === undefined ? {} : { cause }),
+            ...(decided.rule === undefined ? {} : { rule: decided.rule }),
+          };
         }
         default:
           return unreachable(decided, "point outcome");

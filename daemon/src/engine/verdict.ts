@@ -36,6 +36,7 @@ export function recordDecision(
   reason?: string,
   cause?: string,
   call?: ToolCall,
+  rule?: string,
 ): void {
   target.bus.emit({
     type: "decision",
@@ -47,6 +48,7 @@ export function recordDecision(
     ...(cause === undefined ? {} : { cause }),
     durationUs,
     ...(call === undefined ? {} : { call }),
+    ...(rule === undefined ? {} : { rule }),
   });
 }
 

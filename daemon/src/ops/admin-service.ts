@@ -79,6 +79,7 @@ export function toProtoAuditRecord(record: AuditRecord): pb.AuditRecord {
     instanceId: record.instanceId ?? "",
     configVersion: record.configVersion ?? "",
     retry: record.retry === true,
+    rule: record.rule ?? "",
   });
 }
 

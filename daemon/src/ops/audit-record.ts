@@ -1,6 +1,6 @@
 // The shape of one audit line and how an engine event becomes one (or none). The file, its fsync
 // policy and the live subscribers are audit.ts's.
-import type { PointName, ToolCall } from "@hookd/sdk";
+import type { JsonValue, PointName, ToolCall } from "@hookd/sdk";
 import type { EngineEvent } from "../engine/events.js";
 import { shadowVerdict } from "./shadow-verdict.js";
 
@@ -43,6 +43,10 @@ export interface AuditRecord {
   readonly configVersion?: string;
   /** Set on the decisions of an evaluate answered again from its first answer (host/retries.ts). */
   readonly retry?: boolean;
+  /** The rule that answered (an invocation) or decided (a decision), for plugins whose decisions are rules. */
+  readonly rule?: string;
+  /** `hookd eval` only, never written to the log: the values the rule read (Invocation.ruleValues). */
+  readonly ruleValues?: Readonly<Record<string, JsonValue>>;
 }
 
 /** The audit record for an engine event, or undefined for events that are not audited. */
@@ -72,6 +76,7 @@ export function toAuditRecord(event: EngineEvent, now: Date = new Date()): Audit
         cause: invocation.fault ?? (invocation.outcome === "error" ? "listener_error" : ""),
         durationUs: invocation.durationUs,
         outcome: invocation.outcome,
+        ...(invocation.rule === undefined ? {} : { rule: invocation.rule }),
       };
     }
     case "decision":
@@ -86,6 +91,7 @@ export function toAuditRecord(event: EngineEvent, now: Date = new Date()): Audit
         cause: event.cause ?? (event.decision === "error" ? "listener_error" : ""),
         durationUs: event.durationUs,
         ...argumentsOf(event.call),
+        ...(event.rule === undefined ? {} : { rule: event.rule }),
       };
     case "shadow-decision": {
       const { shadow } = event;

@@ -19,6 +19,7 @@ import type { RemotePlugin } from "./remote/plugin.js";
 import type { ManagedPlugin } from "./managed/plugin.js";
 import type { ManifestStore } from "./remote/manifest-store.js";
 import { createRemotePlugin } from "./remote/source.js";
+import { rulesSource } from "./rules/source.js";
 import type { ProcessLedger } from "./managed/ledger.js";
 import type { PluginSource } from "./source.js";
 import type { WorkerPool } from "./worker/index.js";
@@ -86,6 +87,8 @@ export async function loadPlugin(plugin: PluginConfig, context: LoadContext): Pr
       await refuseUngated(plugin, source, manifests);
       return source;
     }
+    case "rules":
+      return rulesSource(plugin, context.defaultDeadlineMs);
     case "command": {
       const facts = context.sessionFacts;
       return commandPluginSource(plugin, {

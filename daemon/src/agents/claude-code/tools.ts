@@ -1,18 +1,17 @@
-// Claude Code's tools by kind (its built-in tool names and their argument names).
+// Claude Code's tools by kind: the names its hooks report in tool_name (2.1), and their arguments.
 import type { ToolTable } from "../tool-kinds.js";
 
 export const CLAUDE_TOOLS: ToolTable = {
-  tools: {
-    Bash: { kind: "shell", command: "command" },
-    Read: { kind: "read", path: "file_path" },
-    Write: { kind: "write", path: "file_path" },
-    Edit: { kind: "edit", path: "file_path" },
-    MultiEdit: { kind: "edit", path: "file_path" },
-    NotebookEdit: { kind: "edit", path: "notebook_path" },
-    WebFetch: { kind: "fetch" },
-    WebSearch: { kind: "search" },
-    Grep: { kind: "search", path: "path" },
-    Glob: { kind: "search", path: "path" },
-  },
-  mcpPrefix: "mcp__",
+  Bash: { kind: "shell", command: ["command"] },
+  Read: { kind: "read", path: ["file_path"] },
+  NotebookRead: { kind: "read", path: ["notebook_path"] },
+  Write: { kind: "write", path: ["file_path"] },
+  Edit: { kind: "edit", path: ["file_path"] },
+  MultiEdit: { kind: "edit", path: ["file_path"] },
+  NotebookEdit: { kind: "edit", path: ["notebook_path"] },
+  Glob: { kind: "search", path: ["path"] },
+  Grep: { kind: "search", path: ["path"] },
+  LS: { kind: "search", path: ["path"] },
+  WebFetch: { kind: "fetch" },
+  WebSearch: { kind: "fetch" },
 };

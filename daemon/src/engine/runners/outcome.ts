@@ -16,7 +16,7 @@ export interface RunOptions extends CallOptions {
  * default decided, the first call in listener order whose failure counted as no opinion.
  */
 export type PointOutcome<D> =
-  | { readonly type: "decided"; readonly decision: D; readonly decidedBy: string; readonly fault?: Invocation }
+  | { readonly type: "decided"; readonly decision: D; readonly decidedBy: string; readonly fault?: Invocation; readonly rule?: string }
   | { readonly type: "error"; readonly error: ListenerError };
 
 /** The plugin name recorded when every listener passed. */
@@ -25,7 +25,7 @@ export const DEFAULT_DECIDER = "default";
 /** The outcome of a listener's answer: it decided, with the fault that made it when a failure policy did. */
 export function decidedBy<D>(decision: D, plugin: string, invocation: Invocation): PointOutcome<D> {
   const fault = invocation.outcome === "fault" ? invocation : undefined;
-  return { type: "decided", decision, decidedBy: plugin, ...(fault ? { fault } : {}) };
+  return { type: "decided", decision, decidedBy: plugin, ...(fault ? { fault } : {}), ...(invocation.rule === undefined ? {} : { rule: invocation.rule }) };
 }
 
 /**

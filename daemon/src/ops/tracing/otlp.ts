@@ -119,6 +119,7 @@ class OtelDecisionSpan implements DecisionSpan {
     if (summary.decidedBy !== undefined) this.span.setAttribute("hookd.decided_by", summary.decidedBy);
     if (summary.cause !== undefined) this.span.setAttribute("hookd.cause", summary.cause);
     if (summary.reason !== undefined) this.span.setAttribute("hookd.reason", summary.reason);
+    if (summary.rule !== undefined) this.span.setAttribute("hookd.rule", summary.rule);
     // A deny is an answer, not an error: only a point that could not be decided is one.
     if (summary.outcome === "error") this.span.setStatus({ code: SpanStatusCode.ERROR, ...(summary.reason === undefined ? {} : { message: summary.reason }) });
     this.span.end();
@@ -153,6 +154,8 @@ class OtelCallSpan implements CallSpan {
     if (cause !== undefined) this.span.setAttribute("hookd.cause", cause);
     const detail = (result as Invocation).detail ?? (result as ShadowOutcome).reason;
     if (detail !== undefined) this.span.setAttribute("hookd.reason", detail);
+    const rule = (result as Invocation).rule;
+    if (rule !== undefined) this.span.setAttribute("hookd.rule", rule);
     if (result.outcome === "fault" || result.outcome === "error") this.span.setStatus({ code: SpanStatusCode.ERROR, ...(detail === undefined ? {} : { message: detail }) });
     this.span.end();
   }

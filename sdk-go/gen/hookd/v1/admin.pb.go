@@ -728,7 +728,10 @@ type AuditRecord struct {
 	ConfigVersion string `protobuf:"bytes,21,opt,name=config_version,json=configVersion,proto3" json:"config_version,omitempty"`
 	// True when this record answers a call already answered (the same call id at the same point),
 	// e.g. an evaluate retried by a proxy; the answer repeats the first one.
-	Retry         bool `protobuf:"varint,22,opt,name=retry,proto3" json:"retry,omitempty"`
+	Retry bool `protobuf:"varint,22,opt,name=retry,proto3" json:"retry,omitempty"`
+	// The rule that made the decision, for plugins whose decisions are rules (kind: rules); empty
+	// otherwise. On a decision record: the deciding plugin's rule.
+	Rule          string `protobuf:"bytes,23,opt,name=rule,proto3" json:"rule,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -917,6 +920,13 @@ func (x *AuditRecord) GetRetry() bool {
 	return false
 }
 
+func (x *AuditRecord) GetRule() string {
+	if x != nil {
+		return x.Rule
+	}
+	return ""
+}
+
 var File_hookd_v1_admin_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_admin_proto_rawDesc = "" +
@@ -968,7 +978,7 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\x06plugin\x18\x02 \x01(\tR\x06plugin\x12%\n" +
 	"\x05point\x18\x03 \x01(\x0e2\x0f.hookd.v1.PointR\x05point\"B\n" +
 	"\x11TailAuditResponse\x12-\n" +
-	"\x06record\x18\x01 \x01(\v2\x15.hookd.v1.AuditRecordR\x06record\"\xc7\x05\n" +
+	"\x06record\x18\x01 \x01(\v2\x15.hookd.v1.AuditRecordR\x06record\"\xdb\x05\n" +
 	"\vAuditRecord\x12\x12\n" +
 	"\x04time\x18\x01 \x01(\tR\x04time\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x19\n" +
@@ -996,7 +1006,8 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"instanceId\x12\x19\n" +
 	"\btrace_id\x18\x14 \x01(\tR\atraceId\x12%\n" +
 	"\x0econfig_version\x18\x15 \x01(\tR\rconfigVersion\x12\x14\n" +
-	"\x05retry\x18\x16 \x01(\bR\x05retryB\x11\n" +
+	"\x05retry\x18\x16 \x01(\bR\x05retry\x12\x12\n" +
+	"\x04rule\x18\x17 \x01(\tR\x04ruleB\x11\n" +
 	"\x0f_arguments_jsonB\x1a\n" +
 	"\x18_original_arguments_json*\xbc\x01\n" +
 	"\fPluginHealth\x12\x1d\n" +

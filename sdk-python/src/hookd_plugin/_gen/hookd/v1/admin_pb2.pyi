@@ -124,7 +124,7 @@ class TailAuditResponse(_message.Message):
     def __init__(self, record: _Optional[_Union[AuditRecord, _Mapping]] = ...) -> None: ...
 
 class AuditRecord(_message.Message):
-    __slots__ = ("time", "kind", "agent_id", "session_id", "turn", "step", "call_id", "plugin", "point", "decision", "reason", "cause", "duration_us", "outcome", "arguments_json", "original_arguments_json", "rewritten_by", "event_name", "instance_id", "trace_id", "config_version", "retry")
+    __slots__ = ("time", "kind", "agent_id", "session_id", "turn", "step", "call_id", "plugin", "point", "decision", "reason", "cause", "duration_us", "outcome", "arguments_json", "original_arguments_json", "rewritten_by", "event_name", "instance_id", "trace_id", "config_version", "retry", "rule")
     TIME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -147,6 +147,7 @@ class AuditRecord(_message.Message):
     TRACE_ID_FIELD_NUMBER: _ClassVar[int]
     CONFIG_VERSION_FIELD_NUMBER: _ClassVar[int]
     RETRY_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
     time: str
     kind: str
     agent_id: str
@@ -169,4 +170,5 @@ class AuditRecord(_message.Message):
     trace_id: str
     config_version: str
     retry: bool
-    def __init__(self, time: _Optional[str] = ..., kind: _Optional[str] = ..., agent_id: _Optional[str] = ..., session_id: _Optional[str] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ..., call_id: _Optional[str] = ..., plugin: _Optional[str] = ..., point: _Optional[_Union[_types_pb2.Point, str]] = ..., decision: _Optional[str] = ..., reason: _Optional[str] = ..., cause: _Optional[str] = ..., duration_us: _Optional[int] = ..., outcome: _Optional[str] = ..., arguments_json: _Optional[str] = ..., original_arguments_json: _Optional[str] = ..., rewritten_by: _Optional[_Iterable[str]] = ..., event_name: _Optional[str] = ..., instance_id: _Optional[str] = ..., trace_id: _Optional[str] = ..., config_version: _Optional[str] = ..., retry: _Optional[bool] = ...) -> None: ...
+    rule: str
+    def __init__(self, time: _Optional[str] = ..., kind: _Optional[str] = ..., agent_id: _Optional[str] = ..., session_id: _Optional[str] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ..., call_id: _Optional[str] = ..., plugin: _Optional[str] = ..., point: _Optional[_Union[_types_pb2.Point, str]] = ..., decision: _Optional[str] = ..., reason: _Optional[str] = ..., cause: _Optional[str] = ..., duration_us: _Optional[int] = ..., outcome: _Optional[str] = ..., arguments_json: _Optional[str] = ..., original_arguments_json: _Optional[str] = ..., rewritten_by: _Optional[_Iterable[str]] = ..., event_name: _Optional[str] = ..., instance_id: _Optional[str] = ..., trace_id: _Optional[str] = ..., config_version: _Optional[str] = ..., retry: _Optional[bool] = ..., rule: _Optional[str] = ...) -> None: ...

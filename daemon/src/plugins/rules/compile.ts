@@ -1,0 +1,190 @@
+// Compiles rule files into a rule set: each rule's CEL parsed, checked against its point's
+// variables and planned once, its matchers compiled and its verb checked against its point.
+// Every error is a config error naming the file, the rule (index and id), the key and the column.
+import { CelScalar, celEnv, mapType, parse, plan } from "@bufbuild/cel";
+import type { CelResult } from "@bufbuild/cel";
+import { strings } from "@bufbuild/cel/ext";
+import { RE2JS } from "@bufbuild/re2";
+import { HookdError, compileToolMatcher } from "@hookd/sdk";
+import type { ToolMatcher } from "@hookd/sdk";
+import type { ToolKind } from "../../agents/tool-kinds.js";
+import { CelCheckError, checkExpression } from "./check.js";
+import type { CelKind } from "./check.js";
+import { RULE_CEL_FUNCTIONS } from "./functions.js";
+import { readRuleFile, ruleFiles } from "./rule-file.js";
+import type { RuleSource, RuleVerb } from "./rule-file.js";
+import { POINT_VARIABLES } from "./variables.js";
+import type { Activation } from "./variables.js";
+import { POINT_VERBS, VERBS_WITH_MESSAGE, isRulePoint } from "./verbs.js";
+import type { RulePoint } from "./verbs.js";
+
+const TOOL_KINDS: readonly ToolKind[] = ["shell", "read", "write", "edit", "fetch", "search", "mcp"];
+const TOOL_POINTS: ReadonlySet<RulePoint> = new Set(["pre-tool", "rewrite", "guard", "approval", "post-tool"]);
+
+/** A planned expression: evaluates against a point's activation. */
+export type Program = (activation: Activation) => CelResult;
+
+export interface CompiledRule {
+  readonly id: string;
+  readonly description?: string;
+  readonly file: string;
+  readonly point: RulePoint;
+  readonly verb: RuleVerb;
+  /** Its tool matchers as written (`Bash`, `kind:shell`); empty: every tool. */
+  readonly tools: readonly string[];
+  /** Whether the rule applies to a call of this tool (name and kind); always true off the tool points. */
+  readonly matchesTool: (toolName: string, kind: string) => boolean;
+  readonly when?: Program;
+  readonly message?: string;
+  readonly messageExpression?: Program;
+  readonly patch?: Program;
+  /** The variables' fields its expressions read, for explaining a decision. */
+  readonly reads: readonly string[];
+}
+
+export interface RuleSet {
+  readonly files: readonly string[];
+  readonly rules: readonly CompiledRule[];
+}
+
+// One environment per point: its variables are maps (their fields are checked by check.ts).
+const ENVS = new Map<RulePoint, ReturnType<typeof envFor>>();
+function envFor(point: RulePoint) {
+  const variables = Object.fromEntries(Object.keys(POINT_VARIABLES[point]).map((name) => [name, mapType(CelScalar.STRING, CelScalar.DYN)]));
+  return celEnv({ funcs: [...strings, ...RULE_CEL_FUNCTIONS], variables, re2: REGEXES });
+}
+
+// CEL's matches() compiles its pattern on every call; rules use a few fixed patterns, so each is compiled once.
+const compiledRegexes = new Map<string, RE2JS>();
+const REGEXES = {
+  compile(pattern: string): RE2JS {
+    let compiled = compiledRegexes.get(pattern);
+    if (compiled === undefined) {
+      compiled = RE2JS.compile(pattern);
+      // A pattern built from event data could grow the cache without bound: only the first ones are kept.
+      if (compiledRegexes.size < 1_000) compiledRegexes.set(pattern, compiled);
+    }
+    return compiled;
+  },
+};
+function envOf(point: RulePoint): ReturnType<typeof envFor> {
+  let env = ENVS.get(point);
+  if (env === undefined) ENVS.set(point, (env = envFor(point)));
+  return env;
+}
+
+/** Reads and compiles the rule files `patterns` name; `where` names the plugin for errors (`plugins.<name>.rules`). */
+export function loadRuleSet(patterns: readonly string[], where: string): RuleSet {
+  const files = ruleFiles(patterns, where);
+  const sources = files.flatMap(readRuleFile);
+  const seen = new Map<string, RuleSource>();
+  const rules = sources.map((source) => {
+    const earlier = seen.get(source.rule.id);
+    if (earlier !== undefined) throw ruleError(source, "id", `the id is also rule ${earlier.index} of ${earlier.file}; ids must be unique in a plugin`);
+    seen.set(source.rule.id, source);
+    return compileRule(source);
+  });
+  return { files, rules };
+}
+
+function ruleError(source: RuleSource, key: string, message: string): HookdError {
+  return new HookdError("invalid_config", `${source.file}: rules[${source.index}] (id "${source.rule.id}").${key}: ${message}`);
+}
+
+export function compileRule(source: RuleSource): CompiledRule {
+  const { rule } = source;
+  const point = rule.point;
+  if (!isRulePoint(point)) {
+    throw ruleError(source, "point", `"${point}" takes no rule decisions; rules decide at ${Object.keys(POINT_VERBS).join(", ")}`);
+  }
+  const verbs = POINT_VERBS[point];
+  if (!verbs.includes(rule.decision)) throw ruleError(source, "decision", `${point} cannot ${rule.decision}; it takes ${verbs.join(", ")}`);
+  const needsMessage = VERBS_WITH_MESSAGE.has(rule.decision);
+  if (needsMessage && rule.message === undefined && rule.messageExpression === undefined) throw ruleError(source, "message", `a ${rule.decision} needs a message or a messageExpression`);
+  if (rule.message !== undefined && rule.messageExpression !== undefined) throw ruleError(source, "messageExpression", "give message or messageExpression, not both");
+  if (!needsMessage && (rule.message !== undefined || rule.messageExpression !== undefined)) throw ruleError(source, "message", `a ${rule.decision} carries no message`);
+  if ((rule.decision === "patch") !== (rule.patch !== undefined)) {
+    throw ruleError(source, "patch", rule.decision === "patch" ? "a patch decision needs a patch (a CEL map)" : "only a patch decision takes a patch");
+  }
+  if (rule.tools !== undefined && !TOOL_POINTS.has(point)) throw ruleError(source, "tools", `${point} is not a tool point; tools match at ${[...TOOL_POINTS].join(", ")}`);
+
+  const reads = new Set<string>();
+  const compile = (key: "when" | "messageExpression" | "patch", text: string | undefined, wanted: CelKind): Program | undefined => {
+    if (text === undefined) return undefined;
+    const { program, reads: read } = compileExpression(source, point, key, text, wanted);
+    for (const field of read) reads.add(field);
+    return program;
+  };
+  const when = compile("when", rule.when, "bool");
+  const messageExpression = compile("messageExpression", rule.messageExpression, "string");
+  const patchProgram = compile("patch", rule.patch, "map");
+  return {
+    id: rule.id,
+    ...(rule.description === undefined ? {} : { description: rule.description }),
+    file: source.file,
+    point,
+    verb: rule.decision,
+    tools: rule.tools ?? [],
+    matchesTool: compileTools(source, rule.tools),
+    ...(when === undefined ? {} : { when }),
+    ...(rule.message === undefined ? {} : { message: rule.message }),
+    ...(messageExpression === undefined ? {} : { messageExpression }),
+    ...(patchProgram === undefined ? {} : { patch: patchProgram }),
+    reads: [...reads],
+  };
+}
+
+function compileExpression(source: RuleSource, point: RulePoint, key: string, text: string, wanted: CelKind): { program: Program; reads: readonly string[] } {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(text);
+  } catch (error) {
+    const location = (error as { location?: { start?: { line?: number; column?: number } } }).location?.start;
+    const message = (error as Error).message.replace(/^<input>:\d+:\d+: /, "");
+    throw ruleError(source, key, `${at(text, location?.line, location?.column)}: ${message}`);
+  }
+  let checked: ReturnType<typeof checkExpression>;
+  try {
+    checked = checkExpression(parsed, POINT_VARIABLES[point]);
+  } catch (error) {
+    if (!(error instanceof CelCheckError)) throw error;
+    const { line, column } = lineColumn(text, error.issue.offset);
+    throw ruleError(source, key, `${at(text, line, column)}: ${error.issue.message}`);
+  }
+  if (checked.type !== "dyn" && checked.type !== wanted) {
+    throw ruleError(source, key, `must be ${wanted === "bool" ? "a boolean" : wanted === "map" ? "a map" : "a string"}, but it is ${article(checked.type)}`);
+  }
+  const planned = plan(envOf(point), parsed) as (activation: Activation) => CelResult;
+  return { program: planned, reads: checked.reads };
+}
+
+const article = (type: CelKind): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+function at(text: string, line: number | undefined, column: number | undefined): string {
+  const multiline = text.trimEnd().includes("\n");
+  return multiline ? `line ${line ?? 1} column ${column ?? 1}` : `column ${column ?? 1}`;
+}
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+}
+
+function compileTools(source: RuleSource, tools: readonly string[] | undefined): (toolName: string, kind: string) => boolean {
+  if (tools === undefined || tools.length === 0) return () => true;
+  const kinds = new Set<string>();
+  const names: string[] = [];
+  tools.forEach((entry, index) => {
+    if (!entry.startsWith("kind:")) return void names.push(entry);
+    const kind = entry.slice("kind:".length);
+    if (!(TOOL_KINDS as readonly string[]).includes(kind)) throw ruleError(source, `tools[${index}]`, `unknown tool kind "${kind}"; expected ${TOOL_KINDS.map((k) => `kind:${k}`).join(", ")}`);
+    kinds.add(kind);
+  });
+  let byName: ToolMatcher | undefined;
+  try {
+    byName = names.length === 0 ? undefined : compileToolMatcher(names, "tools");
+  } catch (error) {
+    throw ruleError(source, "tools", (error as Error).message);
+  }
+  return (toolName, kind) => kinds.has(kind) || (byName?.(toolName) ?? false);
+}

@@ -1,0 +1,107 @@
+// Evaluates a rule set against one typed event: the rules of the event's point in order, the
+// first whose `when` holds decides. Returns the decision with the rule that made it and the
+// values it read, for the plugin, `hookd eval --explain` and offline policy tests alike.
+// A rule that cannot be evaluated throws a RuleEvaluationError naming it (never a silent pass).
+import { isCelError, isCelList, isCelMap } from "@bufbuild/cel";
+import type { CelValue } from "@bufbuild/cel";
+import type { DecisionOf, JsonObject, JsonValue } from "@hookd/sdk";
+import type { CompiledRule, Program, RuleSet } from "./compile.js";
+import { withWorkingDirectory } from "./functions.js";
+import { activationOf } from "./variables.js";
+import type { Activation } from "./variables.js";
+import { decisionOf } from "./verbs.js";
+import type { RulePoint, RuleOutcome } from "./verbs.js";
+
+export interface RuleVerdict {
+  /** The id of the rule that decided. */
+  readonly ruleId: string;
+  readonly decision: DecisionOf<RulePoint>;
+  /** The fields the rule reads and their values in this event (`call.command`: "rm -rf /"). */
+  readonly values: Readonly<Record<string, JsonValue>>;
+}
+
+export class RuleEvaluationError extends Error {
+  constructor(readonly ruleId: string, key: string, message: string) {
+    super(`rule "${ruleId}": ${key}: ${message}`);
+    this.name = "RuleEvaluationError";
+  }
+}
+
+/** The rule that decides `event` at `point` and its decision, or undefined when none applies. `plugin` sources added context messages. */
+export function evaluateRules(set: RuleSet, point: RulePoint, event: unknown, plugin: string): RuleVerdict | undefined {
+  const rules = set.rules.filter((rule) => rule.point === point);
+  if (rules.length === 0) return undefined;
+  const activation = activationOf(point, event);
+  const call = activation.call as { tool_name?: string; kind?: string } | undefined;
+  const cwd = activation.session?.cwd;
+  return withWorkingDirectory(typeof cwd === "string" ? cwd : "", () => {
+    for (const rule of rules) {
+      if (call !== undefined && !rule.matchesTool(call.tool_name ?? "", call.kind ?? "")) continue;
+      if (rule.when !== undefined && run(rule, "when", rule.when, activation) !== true) continue;
+      const outcome = outcomeOf(rule, activation);
+      return { ruleId: rule.id, decision: decisionOf(point, outcome, event, plugin), values: valuesRead(rule, activation) };
+    }
+    return undefined;
+  });
+}
+
+function outcomeOf(rule: CompiledRule, activation: Activation): RuleOutcome {
+  const message = rule.messageExpression === undefined ? (rule.message ?? "") : run(rule, "messageExpression", rule.messageExpression, activation);
+  if (typeof message !== "string") throw new RuleEvaluationError(rule.id, "messageExpression", `expected a string, got ${describe(message)}`);
+  if (rule.patch === undefined) return { verb: rule.verb, message };
+  const patch = jsonOf(run(rule, "patch", rule.patch, activation));
+  if (typeof patch !== "object" || patch === null || Array.isArray(patch)) throw new RuleEvaluationError(rule.id, "patch", `expected a map, got ${describe(patch)}`);
+  return { verb: rule.verb, message, patch: patch as JsonObject };
+}
+
+function run(rule: CompiledRule, key: string, program: Program, activation: Activation): CelValue {
+  let result: ReturnType<Program>;
+  try {
+    result = program(activation);
+  } catch (error) {
+    throw new RuleEvaluationError(rule.id, key, (error as Error).message);
+  }
+  if (isCelError(result)) throw new RuleEvaluationError(rule.id, key, result.message);
+  if (key === "when" && typeof result !== "boolean") throw new RuleEvaluationError(rule.id, key, `expected a boolean, got ${describe(result)}`);
+  return result;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (isCelList(value)) return "a list";
+  if (isCelMap(value)) return "a map";
+  return `a ${typeof value === "bigint" ? "int" : typeof value === "number" ? "double" : typeof value}`;
+}
+
+/** A CEL value as JSON: maps with string keys become objects, ints stay exact. */
+function jsonOf(value: unknown): JsonValue {
+  if (isCelMap(value)) {
+    const out: Record<string, JsonValue> = {};
+    for (const [key, item] of value) out[typeof key === "object" ? String(key.value) : String(key)] = jsonOf(item);
+    return out;
+  }
+  if (isCelList(value)) return [...value].map(jsonOf);
+  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || value === null) return value;
+  // A CEL uint is an object holding a bigint.
+  if (typeof value === "object" && value !== null && "value" in value && typeof value.value === "bigint") return jsonOf(value.value);
+  throw new TypeError(`a ${typeof value} has no JSON form`);
+}
+
+function valuesRead(rule: CompiledRule, activation: Activation): Record<string, JsonValue> {
+  const values: Record<string, JsonValue> = {};
+  for (const read of rule.reads) {
+    const [variable = "", field = ""] = read.split(".");
+    const value = activation[variable]?.[field];
+    if (value !== undefined) values[read] = plainJson(value);
+  }
+  return values;
+}
+
+/** Plain JSON (what `hookd eval --json` prints): an integer past 2^53 becomes its digits as a string. */
+function plainJson(value: unknown): JsonValue {
+  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (Array.isArray(value)) return value.map(plainJson);
+  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainJson(item)]));
+  return value as JsonValue;
+}
