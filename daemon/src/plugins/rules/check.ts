@@ -2,6 +2,7 @@
 // point, every function exists with that many arguments, and the expression's type (as far as it
 // can be known before run time) is the one its key needs. Errors carry the column they are at.
 // @bufbuild/cel plans expressions but does not export a type checker, hence this one.
+import { HookdError } from "@hookd/sdk";
 import type { parse } from "@bufbuild/cel";
 import { RE2JS } from "@bufbuild/re2";
 import type { FieldType, Fields } from "./variables.js";
@@ -51,18 +52,16 @@ function checkPattern(pattern: Expr | undefined, fail: (expr: Expr, message: str
   }
 }
 
-export class CelCheckError extends Error {
-  constructor(readonly issue: CheckIssue) {
-    super(issue.message);
-  }
-}
 
-/** Checks `parsed` against the point's variables; throws a CelCheckError at the first problem. */
-export function checkExpression(parsed: ParsedExpr, variables: Readonly<Record<string, Fields>>): CheckResult {
+/** Checks `parsed` against the point's variables: its type and what it reads, or the first problem. */
+export function checkExpression(parsed: ParsedExpr, variables: Readonly<Record<string, Fields>>): CheckResult | { readonly issue: CheckIssue } {
   const positions = parsed.sourceInfo?.positions ?? {};
   const reads = new Set<string>();
+  let issue: CheckIssue | undefined;
+  // The first problem ends the walk: it is kept and the recursion unwound.
   const fail = (expr: Expr, message: string): never => {
-    throw new CelCheckError({ offset: positions[String(expr.id)] ?? 0, message });
+    issue = { offset: positions[String(expr.id)] ?? 0, message };
+    throw new HookdError("invalid_argument", message);
   };
 
   const visit = (expr: Expr, scope: ReadonlySet<string>): CelKind => {
@@ -152,6 +151,10 @@ export function checkExpression(parsed: ParsedExpr, variables: Readonly<Record<s
         return "dyn";
     }
   };
-  const type = visit(parsed.expr, new Set());
-  return { type, reads: [...reads] };
+  try {
+    return { type: visit(parsed.expr, new Set()), reads: [...reads] };
+  } catch (error) {
+    if (issue !== undefined) return { issue };
+    throw error;
+  }
 }

@@ -8,7 +8,7 @@ import { RE2JS } from "@bufbuild/re2";
 import { HookdError, compileToolMatcher } from "@hookd/sdk";
 import type { ToolMatcher } from "@hookd/sdk";
 import type { ToolKind } from "../../agents/tool-kinds.js";
-import { CelCheckError, checkExpression } from "./check.js";
+import { checkExpression } from "./check.js";
 import type { CelKind } from "./check.js";
 import { RULE_CEL_FUNCTIONS } from "./functions.js";
 import { readRuleFile, ruleFiles } from "./rule-file.js";
@@ -88,7 +88,7 @@ export function loadRuleSet(patterns: readonly string[], where: string): RuleSet
 }
 
 function ruleError(source: RuleSource, key: string, message: string): HookdError {
-  return new HookdError("invalid_config", `${source.file}: rules[${source.index}] (id "${source.rule.id}").${key}: ${message}`);
+  return new HookdError("invalid_plugin", `${source.file}: rules[${source.index}] (id "${source.rule.id}").${key}: ${message}`);
 }
 
 export function compileRule(source: RuleSource): CompiledRule {
@@ -143,13 +143,10 @@ function compileExpression(source: RuleSource, point: RulePoint, key: string, te
     const message = (error as Error).message.replace(/^<input>:\d+:\d+: /, "");
     throw ruleError(source, key, `${at(text, location?.line, location?.column)}: ${message}`);
   }
-  let checked: ReturnType<typeof checkExpression>;
-  try {
-    checked = checkExpression(parsed, POINT_VARIABLES[point]);
-  } catch (error) {
-    if (!(error instanceof CelCheckError)) throw error;
-    const { line, column } = lineColumn(text, error.issue.offset);
-    throw ruleError(source, key, `${at(text, line, column)}: ${error.issue.message}`);
+  const checked = checkExpression(parsed, POINT_VARIABLES[point]);
+  if ("issue" in checked) {
+    const { line, column } = lineColumn(text, checked.issue.offset);
+    throw ruleError(source, key, `${at(text, line, column)}: ${checked.issue.message}`);
   }
   if (checked.type !== "dyn" && checked.type !== wanted) {
     throw ruleError(source, key, `must be ${wanted === "bool" ? "a boolean" : wanted === "map" ? "a map" : "a string"}, but it is ${article(checked.type)}`);

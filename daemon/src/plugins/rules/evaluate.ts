@@ -1,7 +1,8 @@
 // Evaluates a rule set against one typed event: the rules of the event's point in order, the
 // first whose `when` holds decides. Returns the decision with the rule that made it and the
 // values it read, for the plugin, `hookd eval --explain` and offline policy tests alike.
-// A rule that cannot be evaluated throws a RuleEvaluationError naming it (never a silent pass).
+// A rule that cannot be evaluated is the plugin's fault (listener_error) naming it (never a silent pass).
+import { pluginFault } from "../../engine/faults.js";
 import { isCelError, isCelList, isCelMap } from "@bufbuild/cel";
 import type { CelValue } from "@bufbuild/cel";
 import type { DecisionOf, JsonObject, JsonValue } from "@hookd/sdk";
@@ -20,12 +21,8 @@ export interface RuleVerdict {
   readonly values: Readonly<Record<string, JsonValue>>;
 }
 
-export class RuleEvaluationError extends Error {
-  constructor(readonly ruleId: string, key: string, message: string) {
-    super(`rule "${ruleId}": ${key}: ${message}`);
-    this.name = "RuleEvaluationError";
-  }
-}
+/** A rule that cannot be evaluated: the plugin's fault with cause listener_error, naming the rule (never a silent pass). */
+type Failed = (ruleId: string, key: string, message: string) => never;
 
 /** The rule that decides `event` at `point` and its decision, or undefined when none applies. `plugin` sources added context messages. */
 export function evaluateRules(set: RuleSet, point: RulePoint, event: unknown, plugin: string): RuleVerdict | undefined {
@@ -34,35 +31,38 @@ export function evaluateRules(set: RuleSet, point: RulePoint, event: unknown, pl
   const activation = activationOf(point, event);
   const call = activation.call as { tool_name?: string; kind?: string } | undefined;
   const cwd = activation.session?.cwd;
+  const failed: Failed = (ruleId, key, message) => {
+    throw pluginFault(plugin, point, "listener_error", `rule "${ruleId}": ${key}: ${message}`);
+  };
   return withWorkingDirectory(typeof cwd === "string" ? cwd : "", () => {
     for (const rule of rules) {
       if (call !== undefined && !rule.matchesTool(call.tool_name ?? "", call.kind ?? "")) continue;
-      if (rule.when !== undefined && run(rule, "when", rule.when, activation) !== true) continue;
-      const outcome = outcomeOf(rule, activation);
+      if (rule.when !== undefined && run(rule, "when", rule.when, activation, failed) !== true) continue;
+      const outcome = outcomeOf(rule, activation, failed);
       return { ruleId: rule.id, decision: decisionOf(point, outcome, event, plugin), values: valuesRead(rule, activation) };
     }
     return undefined;
   });
 }
 
-function outcomeOf(rule: CompiledRule, activation: Activation): RuleOutcome {
-  const message = rule.messageExpression === undefined ? (rule.message ?? "") : run(rule, "messageExpression", rule.messageExpression, activation);
-  if (typeof message !== "string") throw new RuleEvaluationError(rule.id, "messageExpression", `expected a string, got ${describe(message)}`);
+function outcomeOf(rule: CompiledRule, activation: Activation, failed: Failed): RuleOutcome {
+  const message = rule.messageExpression === undefined ? (rule.message ?? "") : run(rule, "messageExpression", rule.messageExpression, activation, failed);
+  if (typeof message !== "string") failed(rule.id, "messageExpression", `expected a string, got ${describe(message)}`);
   if (rule.patch === undefined) return { verb: rule.verb, message };
-  const patch = jsonOf(run(rule, "patch", rule.patch, activation));
-  if (typeof patch !== "object" || patch === null || Array.isArray(patch)) throw new RuleEvaluationError(rule.id, "patch", `expected a map, got ${describe(patch)}`);
+  const patch = jsonOf(run(rule, "patch", rule.patch, activation, failed));
+  if (typeof patch !== "object" || patch === null || Array.isArray(patch)) failed(rule.id, "patch", `expected a map, got ${describe(patch)}`);
   return { verb: rule.verb, message, patch: patch as JsonObject };
 }
 
-function run(rule: CompiledRule, key: string, program: Program, activation: Activation): CelValue {
+function run(rule: CompiledRule, key: string, program: Program, activation: Activation, failed: Failed): CelValue {
   let result: ReturnType<Program>;
   try {
     result = program(activation);
   } catch (error) {
-    throw new RuleEvaluationError(rule.id, key, (error as Error).message);
+    failed(rule.id, key, (error as Error).message);
   }
-  if (isCelError(result)) throw new RuleEvaluationError(rule.id, key, result.message);
-  if (key === "when" && typeof result !== "boolean") throw new RuleEvaluationError(rule.id, key, `expected a boolean, got ${describe(result)}`);
+  if (isCelError(result)) failed(rule.id, key, result.message);
+  if (key === "when" && typeof result !== "boolean") failed(rule.id, key, `expected a boolean, got ${describe(result)}`);
   return result;
 }
 

@@ -51,7 +51,7 @@ export function ruleFiles(patterns: readonly string[], where: string): string[] 
   const files: string[] = [];
   for (const pattern of patterns) {
     const matched = /[*?]/.test(basename(pattern)) ? matchDirectory(pattern) : exists(pattern) ? [pattern] : [];
-    if (matched.length === 0) throw new HookdError("invalid_config", `${where}: ${pattern}: no rule file there`);
+    if (matched.length === 0) throw new HookdError("invalid_plugin", `${where}: ${pattern}: no rule file there`);
     for (const file of matched) if (!files.includes(file)) files.push(file);
   }
   return files;
@@ -59,7 +59,7 @@ export function ruleFiles(patterns: readonly string[], where: string): string[] 
 
 function matchDirectory(pattern: string): string[] {
   const dir = dirname(pattern);
-  if (/[*?]/.test(dir)) throw new HookdError("invalid_config", `${pattern}: only the file name may hold '*' or '?'`);
+  if (/[*?]/.test(dir)) throw new HookdError("invalid_plugin", `${pattern}: only the file name may hold '*' or '?'`);
   const regex = new RegExp(`^${basename(pattern).replace(/[\\^$.|+()[\]{}]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`);
   let names: string[];
   try {
@@ -84,17 +84,17 @@ export function readRuleFile(file: string): RuleSource[] {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new HookdError("invalid_config", `${file}: cannot be read: ${(error as Error).message}`);
+    throw new HookdError("invalid_plugin", `${file}: cannot be read: ${(error as Error).message}`);
   }
   const doc = parseDocument(text);
   if (doc.errors.length > 0) {
-    throw new HookdError("invalid_config", `${file}: ${doc.errors.map((e) => `line ${e.linePos?.[0].line ?? "?"}: ${e.message.split("\n")[0] ?? e.message}`).join("; ")}`);
+    throw new HookdError("invalid_plugin", `${file}: ${doc.errors.map((e) => `line ${e.linePos?.[0].line ?? "?"}: ${e.message.split("\n")[0] ?? e.message}`).join("; ")}`);
   }
   const raw: unknown = doc.toJS();
   const parsed = ruleFileSchema.safeParse(raw);
   if (!parsed.success) {
     const rules = (raw as { rules?: unknown } | null)?.rules;
-    throw new HookdError("invalid_config", `${file}: ${parsed.error.issues.map((issue) => `${issuePath(issue.path, rules)}: ${issue.message}`).join("; ")}`);
+    throw new HookdError("invalid_plugin", `${file}: ${parsed.error.issues.map((issue) => `${issuePath(issue.path, rules)}: ${issue.message}`).join("; ")}`);
   }
   return parsed.data.rules.map((rule, index) => ({ file, index, rule }));
 }

@@ -4,7 +4,6 @@
 import { pass } from "@hookd/sdk";
 import type { PointName } from "@hookd/sdk";
 import type { PluginConfig } from "../../config/schema.js";
-import { pluginFault } from "../../engine/faults.js";
 import { IN_PROCESS_TRAITS, resolveSettings } from "../../engine/listener.js";
 import type { Listener, ListenerOverrides, RuleExplanation } from "../../engine/listener.js";
 import { moduleVersion } from "../module-version.js";
@@ -12,7 +11,7 @@ import { staticSource } from "../source.js";
 import type { PluginSource } from "../source.js";
 import { loadRuleSet } from "./compile.js";
 import type { RuleSet } from "./compile.js";
-import { RuleEvaluationError, evaluateRules } from "./evaluate.js";
+import { evaluateRules } from "./evaluate.js";
 import { ruleFiles } from "./rule-file.js";
 import type { RulePoint } from "./verbs.js";
 
@@ -62,16 +61,11 @@ export function rulesListeners(plugin: string, set: RuleSet, overrides: Partial<
     ...resolveSettings(point, overrides[point] ?? {}, {}, defaultDeadlineMs, `plugins.${plugin}.points.${point}.tools`),
     sideEffectFree: true,
     call: (event: unknown) => {
-      try {
-        const verdict = evaluateRules(set, point, event, plugin);
-        if (verdict === undefined) return pass();
-        explained.set(verdict.decision, { rule: verdict.ruleId, values: verdict.values });
-        return verdict.decision;
-      } catch (error) {
-        // A rule that cannot be evaluated is the plugin's failure, under its failure policy.
-        if (error instanceof RuleEvaluationError) throw pluginFault(plugin, point, "listener_error", error.message);
-        throw error;
-      }
+      // A rule that cannot be evaluated throws the plugin's fault, under its failure policy.
+      const verdict = evaluateRules(set, point, event, plugin);
+      if (verdict === undefined) return pass();
+      explained.set(verdict.decision, { rule: verdict.ruleId, values: verdict.values });
+      return verdict.decision;
     },
     ruleOf: (answer: unknown) => (typeof answer === "object" && answer !== null ? explained.get(answer) : undefined),
   }));
