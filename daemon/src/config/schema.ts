@@ -89,8 +89,29 @@ export const configSchema = z.strictObject({
       maxSessionsPerAgent: z.number().int().positive().default(1_000),
       /** Concurrent evaluate calls per agent beyond which RESOURCE_EXHAUSTED answers. */
       maxInflightPerAgent: z.number().int().positive().default(256),
-      /** Concurrent evaluate calls of all agents together beyond which RESOURCE_EXHAUSTED answers (no queue). */
+      /**
+       * Concurrent evaluate calls of all agents together beyond which RESOURCE_EXHAUSTED answers (no
+       * queue): the ceiling of the adaptive limit.
+       */
       maxInflight: z.number().int().positive().default(256),
+      /**
+       * Adaptive admission (docs/overload.md): under limits.maxInflight, a concurrency limit sized
+       * from the latency of the calls admitted (a gradient controller), so that admitted calls stay
+       * fast and the rest are refused at once; while several agents call, each gets its share of it.
+       * Applies to evaluate calls, HTTP hook requests and new hosted sessions.
+       */
+      adaptive: z
+        .strictObject({
+          /** Off: only limits.maxInflight and limits.maxInflightPerAgent admit. */
+          enabled: z.boolean().default(true),
+          /** The limit never goes below this many calls in flight (capped by limits.maxInflight); the latency with no load is measured at it. */
+          floor: z.number().int().positive().default(8),
+          /** How much slower than with no load the median call may get before the limit shrinks, in percent. */
+          latencyBufferPercent: z.number().nonnegative().default(25),
+          /** How often the latency with no load is measured again (the limit pinned to the floor meanwhile, for 32 calls). */
+          minRttIntervalMs: durationMs.default(30_000),
+        })
+        .prefault({}),
       /** How long a new connection may take to send the HTTP/2 preface before it is closed. */
       handshakeTimeoutMs: durationMs.default(10_000),
       /** Open connections per listener; one more is closed at once. */
