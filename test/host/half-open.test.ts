@@ -1,8 +1,8 @@
-// Half-open connections on every listener kind of a real daemon (Unix, TCP, TLS): a connection
-// that has not sent the whole HTTP/2 client preface (the 24-byte magic and a SETTINGS frame) when
-// limits.handshakeTimeoutMs has passed is closed, be it silent, part-way through the preface, or
-// stalled in its TLS handshake; a connection that sent its preface is kept, and a gRPC client is
-// served on each listener all along. Raw sockets play the half-open clients.
+// Half-open connections on every listener kind of a real daemon (Unix, TCP, TLS, socket-activated):
+// a connection that has not sent the whole HTTP/2 client preface (the 24-byte magic and a SETTINGS
+// frame) when limits.handshakeTimeoutMs has passed is closed, be it silent, part-way through the
+// preface, or stalled in its TLS handshake; a connection that sent its preface is kept, and a gRPC
+// client is served on each listener all along. Raw sockets play the half-open clients.
 import { createServer } from "node:net";
 import type { Socket } from "node:net";
 import { join } from "node:path";
@@ -107,6 +107,20 @@ async function served(target: string, creds = credentials.createInsecure()): Pro
   await expect(client.evaluatePreTool({ session: sessionOf("s"), call: preTool("s", "c", "ls") }, { timeoutMs: 10_000 })).resolves.toMatchObject({ decision: { kind: "allow" } });
 }
 
+/** Runs the daemon with a listening Unix socket at `path` inherited as fd 3 named `name`, as systemd passes it. */
+function socketActivation(path: string, name: string): string[] {
+  const script = [
+    "import os, socket, sys",
+    "s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)",
+    "s.bind(sys.argv[1]); s.listen(64)",
+    "if s.fileno() != 3: os.dup2(s.fileno(), 3)",
+    "os.set_inheritable(3, True)",
+    "os.environ.update(LISTEN_FDS='1', LISTEN_PID=str(os.getpid()), LISTEN_FDNAMES=sys.argv[2])",
+    "os.execv(sys.argv[3], sys.argv[3:])",
+  ].join("\n");
+  return ["python3", "-c", script, path, name];
+}
+
 describe("half-open connections", () => {
   it("are closed on every listener kind once limits.handshakeTimeoutMs has passed; those that sent the preface are kept", async () => {
     const at = await listeners();
@@ -141,5 +155,24 @@ describe("half-open connections", () => {
     const metricsAt = String((await daemon.waitForLog((line) => line.msg === "metrics serving")).address);
     const text = await (await fetch(`http://${metricsAt}/metrics`)).text();
     expect(text).toContain(`hookd_connections_closed_total{reason="handshake_timeout"} ${Object.keys(half).length + 1}\n`);
+  });
+
+  it("are closed on a socket-activated listener too", async () => {
+    const socket = join(pki.dir, "activated.sock");
+    const activated = await startDaemon({
+      config: { listeners: [{ systemd: "agents" }], limits: { handshakeTimeoutMs: 500 } },
+      prefix: socketActivation(socket, "agents"),
+    });
+    try {
+      const half = [await tracked(sending(socket, Buffer.alloc(0))), await tracked(sending(socket, MAGIC))];
+      const whole = await tracked(prefaced(socket));
+      await bounded(Promise.all(half.map((c) => c.closed)), 15_000, "the half-open connections to the activated socket to be closed");
+      const later = await tracked(sending(socket, Buffer.alloc(0)));
+      await bounded(later.closed, 15_000, "a later silent connection to be closed");
+      expect(whole.socket.destroyed).toBe(false);
+      await served(`unix://${socket}`);
+    } finally {
+      await activated.stop();
+    }
   });
 });
