@@ -9,6 +9,7 @@ export interface ScenarioFigures {
   readonly rss_kb_per_session?: number;
   readonly per_call_us?: number;
   readonly cpu_us_per_call?: number;
+  readonly count?: number;
 }
 
 export interface Target {
@@ -59,6 +60,11 @@ export const TARGETS: readonly Target[] = [
     value: (s) => ratio(s["agents32"]?.ops_per_s, s["floor_relay32"]?.ops_per_s),
     target: { op: ">=", bound: 0.7 },
   },
+  // Overload: admitted calls stay fast, the rest are refused at once (docs/overload.md).
+  { name: "overload_p99/unloaded_p99", how: "p99 of admitted calls at 8 x the saturating load / p99 one call at a time", value: (s) => ratio(s["overload_admitted"]?.p99_us, s["overload_unloaded"]?.p99_us), target: { op: "<=", bound: 3 } },
+  { name: "overload_refusal_p99_ms", how: "p99 of a refused call (RESOURCE_EXHAUSTED), ms", value: (s) => ms(s["overload_refused"]?.p99_us), target: { op: "<=", bound: 2 } },
+  { name: "overload_throughput/peak", how: "admitted calls per second at 8 x the saturating load / the best throughput", value: (s) => ratio(s["overload_admitted"]?.ops_per_s, s["overload_peak"]?.ops_per_s), target: { op: ">=", bound: 0.8 } },
+  { name: "overload_unavailable", how: "UNAVAILABLE answers from the live daemon under overload", value: (s) => s["overload_unavailable"]?.count, target: { op: "<=", bound: 0 } },
   // The stream path (issue #16).
   {
     name: "stream_remote/floor_relay",

@@ -9,6 +9,7 @@ import { HTTP_SCENARIOS, HTTP_SPARSE } from "./http-scenarios.js";
 import { openAgent, openIdleSession } from "./hosted.js";
 import { Skip, expectPreTool } from "./lab.js";
 import type { HostClient, Lab } from "./lab.js";
+import { OVERLOAD_FACTOR, overload } from "./overload.js";
 import { manyAgents, AGENTS } from "./many-agents.js";
 import { postToolRequest } from "./messages.js";
 import { REPO, rssKb } from "./procs.js";
@@ -273,6 +274,13 @@ export const SCENARIOS: readonly Scenario[] = [
     run: manyAgents,
   },
   HTTP_SPARSE,
+  {
+    type: "group",
+    name: "overload",
+    what: `unloaded, at the concurrency that saturates, and at ${OVERLOAD_FACTOR} x it from 8 agents: admitted, refused and UNAVAILABLE calls`,
+    produces: ["overload_unloaded", "overload_peak", "overload_admitted", "overload_refused", "overload_unavailable"],
+    run: overload,
+  },
   {
     type: "group",
     name: "sessions",

@@ -26,6 +26,7 @@ const gauges: DaemonGauges = {
   auditWriteErrors: 0,
   startedAt: 1_700_000_000_000,
   evaluateRefused: new Map([["limits.maxInflight", 7]]),
+  admission: { limit: 12, inflight: 3, admitted: 40, minRttMs: 1.5, sampleRttMs: 2 },
   connectionsRefused: new Map([["handshake_timeout", 2]]),
   instanceId: "host-a",
   configVersion: "0123456789ab",
@@ -77,6 +78,11 @@ describe("renderMetrics", () => {
     expect(text).toContain('hookd_config_reloads_total{result="refused"} 1\n');
     expect(text).toContain('hookd_evaluate_refused_total{limit="limits.maxInflight"} 7\n');
     expect(text).toContain('hookd_connections_closed_total{reason="handshake_timeout"} 2\n');
+    expect(text).toContain("hookd_admission_limit 12\n");
+    expect(text).toContain("hookd_admission_inflight 3\n");
+    expect(text).toContain("hookd_admission_admitted_total 40\n");
+    expect(text).toContain('hookd_admission_latency_seconds{estimate="no_load"} 0.0015\n');
+    expect(text).toContain('hookd_admission_latency_seconds{estimate="median"} 0.002\n');
     expect(text).toContain('hookd_instance_info{instance_id="host-a",config_version="0123456789ab"} 1\n');
     expect(text).toContain('hookd_evaluate_retries_total{point="pre-tool"} 3\n');
     for (const line of text.trimEnd().split("\n")) {

@@ -308,6 +308,7 @@ const GAUGES: DaemonGauges = {
   auditWriteErrors: 0,
   startedAt: 0,
   evaluateRefused: new Map(),
+  admission: { limit: 256, inflight: 0, admitted: 0, minRttMs: undefined, sampleRttMs: undefined },
   connectionsRefused: new Map(),
   instanceId: "i",
   configVersion: "v",

@@ -1,7 +1,8 @@
 // Connections a real daemon closes itself: those that never send the HTTP/2 preface (after
-// limits.handshakeTimeoutMs) and those beyond limits.maxConnectionsPerListener, while gRPC
-// clients on connections already open keep being served. Raw sockets stand in for the clients
-// that connect and send nothing.
+// limits.handshakeTimeoutMs) and, beyond limits.maxConnectionsPerListener, the oldest still in its
+// handshake (or the new one, when all have sent their preface), while gRPC clients on connections
+// already open keep being served. Raw sockets stand in for the clients that connect and send
+// nothing, or only the preface. Every listener kind: half-open.test.ts.
 import { createConnection } from "node:net";
 import type { Socket } from "node:net";
 import { closeClient, createClient, pb } from "@hookd/sdk/internal";
@@ -9,6 +10,7 @@ import type { TypedClient } from "@hookd/sdk/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { startDaemon } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
+import { prefaced } from "../support/raw-connection.js";
 
 let daemon: DaemonProcess | undefined;
 const clients: TypedClient<typeof pb.HookHost>[] = [];
@@ -79,26 +81,28 @@ describe("connections without an HTTP/2 preface", () => {
 });
 
 describe("connections per listener", () => {
-  it("closes connections beyond limits.maxConnectionsPerListener while calls on open ones are served", async () => {
+  it("makes room beyond limits.maxConnectionsPerListener by closing the oldest connection still in its handshake", async () => {
     const cap = 3;
     const { host, metricsAt } = await daemonWith({ maxConnectionsPerListener: cap });
     await expect(preTool(host, "first")).resolves.toMatchObject({ decision: { decision: { case: "allow" } } });
-    // The client holds one connection; of 5 more, cap - 1 are kept and the rest are closed at once.
-    const raw = await Promise.all(Array.from({ length: 5 }, () => silent(daemon?.socket ?? "")));
-    const excess = 5 - (cap - 1);
-    let closedCount = 0;
-    let enough: () => void = () => {};
-    const excessClosed = new Promise<void>((resolve) => (enough = resolve));
-    for (const s of raw) void s.closed.then(() => ++closedCount === excess && enough());
-    await bounded(excessClosed, 15_000, `the daemon to close ${excess} connections over its cap`);
-    expect(raw.filter((s) => !s.socket.destroyed)).toHaveLength(cap - 1);
+    // The client holds one connection; of 5 silent ones, each beyond the cap closes the oldest silent one.
+    const raw: Awaited<ReturnType<typeof silent>>[] = [];
+    for (let i = 0; i < 5; i++) raw.push(await silent(daemon?.socket ?? ""));
+    const evicted = 5 - (cap - 1);
+    await bounded(Promise.all(raw.slice(0, evicted).map((s) => s.closed)), 15_000, `the daemon to close the ${evicted} oldest silent connections`);
+    expect(raw.slice(evicted).filter((s) => !s.socket.destroyed)).toHaveLength(cap - 1);
     await expect(preTool(host, "at-cap")).resolves.toMatchObject({ decision: { decision: { case: "allow" } } });
-    expect(await metric(metricsAt, 'hookd_connections_closed_total{reason="max_connections"}')).toBe(`hookd_connections_closed_total{reason="max_connections"} ${excess}`);
 
-    // Freed slots are usable: a new client connects once the kept sockets are gone.
-    for (const s of raw) s.socket.destroy();
-    const again = createClient(pb.HookHost, daemon?.target ?? "");
-    clients.push(again);
-    await expect(preTool(again, "new-connection")).resolves.toMatchObject({ decision: { decision: { case: "allow" } } });
+    // A new well-behaved client gets in though the listener is full of silent connections: it takes the place of one.
+    const newcomers = [await prefaced(daemon?.socket ?? ""), await prefaced(daemon?.socket ?? "")];
+    sockets.push(...newcomers.map((c) => c.socket));
+    await bounded(Promise.all(raw.map((s) => s.closed)), 15_000, "the daemon to close the silent connections the newcomers replace");
+
+    // Every connection has sent its preface now: one more is closed at once.
+    const over = await silent(daemon?.socket ?? "");
+    await bounded(over.closed, 15_000, "the daemon to close a connection over its cap");
+    expect(newcomers.filter((c) => c.socket.destroyed)).toEqual([]);
+    expect(await metric(metricsAt, 'hookd_connections_closed_total{reason="evicted"}')).toBe(`hookd_connections_closed_total{reason="evicted"} ${evicted + 2}`);
+    expect(await metric(metricsAt, 'hookd_connections_closed_total{reason="max_connections"}')).toBe('hookd_connections_closed_total{reason="max_connections"} 1');
   });
 });

@@ -153,7 +153,8 @@ describe("the agent client's evaluate transport", () => {
 
   it("fails the calls in flight with UNAVAILABLE when the stream breaks, and the next call opens a new stream", async () => {
     const host = await fakeHost("stream");
-    const ann = client(host.target);
+    // Retries off: this is about the failure itself (a retried call would go out on the new stream).
+    const ann = client(host.target, { evaluateRetry: false });
     const hanging = ann.evaluatePreTool(preTool("b1", "hang"));
     const breaking = ann.evaluatePreTool(preTool("b2", "break"));
     for (const error of [await failure(hanging), await failure(breaking)]) {

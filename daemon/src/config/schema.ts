@@ -2,6 +2,7 @@
 // Every object is strict (an unknown key is an error) and every error names the path of the bad
 // key. Owns shape and defaults only; loading and reporting live in load.ts.
 import { z } from "zod";
+import { adaptiveAdmission } from "./admission-schema.js";
 import { durationMs } from "./units.js";
 import { pluginSchema } from "./plugin-schema.js";
 
@@ -89,11 +90,28 @@ export const configSchema = z.strictObject({
       maxSessionsPerAgent: z.number().int().positive().default(1_000),
       /** Concurrent evaluate calls per agent beyond which RESOURCE_EXHAUSTED answers. */
       maxInflightPerAgent: z.number().int().positive().default(256),
-      /** Concurrent evaluate calls of all agents together beyond which RESOURCE_EXHAUSTED answers (no queue). */
+      /**
+       * Concurrent evaluate calls of all agents together beyond which RESOURCE_EXHAUSTED answers (no
+       * queue): the ceiling of the adaptive limit.
+       */
       maxInflight: z.number().int().positive().default(256),
-      /** How long a new connection may take to send the HTTP/2 preface before it is closed. */
+      /**
+       * Adaptive admission (docs/overload.md): under limits.maxInflight, a concurrency limit sized
+       * from the latency of the calls admitted (a gradient controller), so that admitted calls stay
+       * fast and the rest are refused at once; while several agents call, each gets its share of it.
+       * Applies to evaluate calls, HTTP hook requests and new hosted sessions.
+       */
+      adaptive: adaptiveAdmission,
+      /**
+       * How long a new connection may take to send the whole HTTP/2 client preface (the magic and
+       * its SETTINGS frame; with TLS, the handshake first) before it is closed, on every listener kind.
+       */
       handshakeTimeoutMs: durationMs.default(10_000),
-      /** Open connections per listener; one more is closed at once. */
+      /**
+       * Open connections per listener (the kernel's accept backlog is sized to at least this). One
+       * more closes the oldest connection still in its handshake, or, when every one has sent its
+       * preface, is closed itself: a flood of half-open connections cannot turn new clients away.
+       */
       maxConnectionsPerListener: z.number().int().positive().default(1_024),
       /** Largest message an agent may send (gRPC or an HTTP hook's body) and the daemon may send back. */
       maxMessageBytes: z.number().int().positive().default(4 * 1024 * 1024),

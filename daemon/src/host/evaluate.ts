@@ -72,12 +72,27 @@ export class EvaluateService {
    * microtask turns on every call).
    */
   evaluate<P extends EvaluatedPoint>(point: P, event: EventOf<P>, options: EvaluateCallOptions): Promise<EvaluationOf<P>> {
+    return this.#evaluate(point, event, options, true);
+  }
+
+  /**
+   * The evaluate API for a caller that took its admission slot itself: an HTTP hook request is
+   * admitted once at its entry, so that its second evaluation (pre-tool after rewrite) is never refused.
+   */
+  readonly admitted: Pick<EvaluateService, "evaluate"> = {
+    evaluate: (point, event, options) => this.#evaluate(point, event, options, false),
+  };
+
+  #evaluate<P extends EvaluatedPoint>(point: P, event: EventOf<P>, options: EvaluateCallOptions, admit: boolean): Promise<EvaluationOf<P>> {
     const evaluation = EVALUATIONS[point];
     const { unheard } = evaluation;
     // Nobody listens: answered without entering the point (a cancelled caller still takes the
     // point's path, which answers CANCELLED).
-    if (unheard !== undefined && !options.signal.aborted && !this.#heard(point, event)) return this.#admitAtOnce(event.session, (started) => unheard(event, started));
-    return this.#admit(event.session, (started) => evaluation.run(this.#env(event, options), event, options, this.#context, started));
+    if (unheard !== undefined && !options.signal.aborted && !this.#heard(point, event)) {
+      return admit ? this.#admitAtOnce(event.session, (started) => unheard(event, started)) : Promise.resolve(unheard(event, performance.now()));
+    }
+    const run = (started: number): Promise<EvaluationOf<P>> => evaluation.run(this.#env(event, options), event, options, this.#context, started);
+    return admit ? this.#admit(event.session, run) : run(performance.now());
   }
 
   /** Whether any plugin (enforcing or shadow) listens for this event at `point`. */
@@ -124,7 +139,7 @@ export class EvaluateService {
   #admitAtOnce<R>(session: SessionInfo, answer: (started: number) => R): Promise<R> {
     // A refusal thrown in the executor rejects the promise, as #admit's would.
     return new Promise((resolve) => {
-      this.#deps.admission.enter(session.agentId)();
+      this.#deps.admission.admitAtOnce(session.agentId);
       resolve(answer(performance.now()));
     });
   }

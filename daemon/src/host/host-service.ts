@@ -10,6 +10,7 @@ import type { SessionEndReason, SessionInfo, SessionSource, ToolDefinitionInfo }
 import { StatusError, addService, invalidArgument, pb } from "@hookd/sdk/internal";
 import type { ServerStreamCall, ServiceImpl } from "@hookd/sdk/internal";
 import type { Logger } from "../log.js";
+import type { Admission } from "./admission.js";
 import type { EvaluateService } from "./evaluate.js";
 import type { AgentIdentities } from "./identity.js";
 import type { SessionStore } from "./session-store.js";
@@ -25,6 +26,8 @@ export interface HostServiceDeps {
   readonly store: SessionStore;
   readonly identities: AgentIdentities;
   readonly evaluate: EvaluateService;
+  /** Refuses a session's open while the daemon is at its limit (host/admission.ts). */
+  readonly admission?: Pick<Admission, "admitAtOnce">;
   readonly log: Logger;
   /** Hosted-loop streams being served, so a drain can end them with a retryable status. */
   readonly streams: StreamTracker;
@@ -100,6 +103,9 @@ async function openFromFirstFrame(deps: HostServiceDeps, iterator: AsyncIterator
   const info = Object.freeze({ sessionId: open.sessionId, agentId, cwd: open.cwd, ...lineage });
   // Fields, not a child logger: a child's closures are kept for the whole life of an idle session.
   const who = { agent: agentId, session: open.sessionId };
+  // Shed at the door: the turns of sessions already open are not admitted one by one, since a
+  // turn waits on the agent's model for seconds, which says nothing of the daemon's load.
+  deps.admission?.admitAtOnce(agentId);
   let opened: ReturnType<SessionStore["open"]>;
   try {
     opened = deps.store.open({ info, source, tools });

@@ -29,6 +29,7 @@ import type { HookEvaluator } from "./lifecycle.js";
 import { readHookRequest } from "../agents/read-request.js";
 import { AGENT_NAMES, agentDialect } from "../agents/registry.js";
 import type { SessionFacts } from "../engine/session-facts.js";
+import { refusedBy } from "../host/admission.js";
 import { listen } from "../host/connections.js";
 import type { Logger } from "../log.js";
 import { StopCounter } from "./stop-counter.js";
@@ -62,6 +63,11 @@ export interface HookHttpOptions {
   readonly facts?: SessionFacts;
   /** Told the agent of every well-formed hook request (hookd status counts them). */
   readonly onAgent?: (agentId: string) => void;
+  /**
+   * Takes the request's admission slot, freed when the answer is sent (a refusal: 503 with
+   * Retry-After). Given, `evaluate` must admit nothing itself. Default: `evaluate` admits each evaluation.
+   */
+  readonly admit?: (agentId: string) => () => void;
 }
 
 export interface HookHttpServer {
@@ -136,6 +142,9 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     if (eventInPath === undefined && path !== "/" && path !== "/hooks" && path !== "/hooks/") throw new HookdError("not_found", `no such endpoint ${path}`);
     const agent = dialectOf(req.headers);
     const agentId = resolveAgent(req.headers, agent.name);
+    // Before the body is read: a refusal costs the daemon next to nothing.
+    const release = options.admit?.(agentId);
+    if (release !== undefined) res.once("close", release);
     const traced = tracedEvaluator(evaluate, req.headers);
     const text = await readBody(req, limit);
     const steeredContinuations = (sessionId: string, active: boolean): number => stops.next(`${agentId}\u0000${sessionId}`, active);
@@ -172,7 +181,11 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
       const message = error instanceof Error ? error.message : String(error);
       if (status >= 500) log.error("hook request failed", { error: message, status });
       else log.debug("hook request refused", { error: message, status });
-      if (!res.headersSent && !res.destroyed) send(res, status, { error: message });
+      if (res.headersSent || res.destroyed) return;
+      // Overload is answered as a load balancer would: 503, and when to try again.
+      const overloaded = refusedBy(error) !== undefined;
+      if (overloaded) res.setHeader("retry-after", "1");
+      send(res, overloaded ? 503 : status, { error: message });
     });
   });
 

@@ -22,6 +22,14 @@ export interface DaemonGauges {
   readonly startedAt: number;
   /** Evaluate calls refused RESOURCE_EXHAUSTED, by the limit's config key. */
   readonly evaluateRefused: ReadonlyMap<string, number>;
+  /** Admission (host/admission.ts): the limit in force, calls in flight and admitted, the adaptive limit's latencies in milliseconds. */
+  readonly admission: {
+    readonly limit: number;
+    readonly inflight: number;
+    readonly admitted: number;
+    readonly minRttMs: number | undefined;
+    readonly sampleRttMs: number | undefined;
+  };
   /** Connections closed by the daemon, by reason (handshake_timeout, max_connections). */
   readonly connectionsRefused: ReadonlyMap<string, number>;
   /** This daemon in a fleet (config/instance.ts). */
@@ -135,8 +143,15 @@ export function renderMetrics(metrics: EngineMetrics, gauges: DaemonGauges): str
     .sample("hookd_config_reloads_total", { result: "refused" }, gauges.reloads.refused);
   out.family("hookd_audit_records_total", "counter", "Audit records written.").sample("hookd_audit_records_total", {}, gauges.auditRecords);
   out.family("hookd_audit_write_errors_total", "counter", "Audit records that could not be written or synced.").sample("hookd_audit_write_errors_total", {}, gauges.auditWriteErrors);
-  out.family("hookd_evaluate_refused_total", "counter", "Evaluate calls refused with RESOURCE_EXHAUSTED, by the limit that refused them.");
+  out.family("hookd_evaluate_refused_total", "counter", "Evaluate calls and HTTP hook requests refused with RESOURCE_EXHAUSTED (HTTP 503), by the limit that refused them.");
   for (const [limit, n] of gauges.evaluateRefused) out.sample("hookd_evaluate_refused_total", { limit }, n);
+  const { admission } = gauges;
+  out.family("hookd_admission_limit", "gauge", "Evaluate calls and HTTP hook requests admitted at once now: the adaptive limit, or limits.maxInflight when it is off.").sample("hookd_admission_limit", {}, admission.limit);
+  out.family("hookd_admission_inflight", "gauge", "Evaluate calls and HTTP hook requests in flight.").sample("hookd_admission_inflight", {}, admission.inflight);
+  out.family("hookd_admission_admitted_total", "counter", "Evaluate calls and HTTP hook requests admitted.").sample("hookd_admission_admitted_total", {}, admission.admitted);
+  out.family("hookd_admission_latency_seconds", "gauge", "The adaptive limit's latency estimates: with no load, and the median of the last window of admitted calls (arrival to answer in the daemon; nothing queues).");
+  if (admission.minRttMs !== undefined) out.sample("hookd_admission_latency_seconds", { estimate: "no_load" }, admission.minRttMs / 1e3);
+  if (admission.sampleRttMs !== undefined) out.sample("hookd_admission_latency_seconds", { estimate: "median" }, admission.sampleRttMs / 1e3);
   out.family("hookd_connections_closed_total", "counter", "Connections the daemon closed itself: no HTTP/2 preface in time, or over the listener's cap.");
   for (const [reason, n] of gauges.connectionsRefused) out.sample("hookd_connections_closed_total", { reason }, n);
 

@@ -4,7 +4,6 @@
 // clearing the environment and the per-socket servers; binding named sockets from config is
 // the caller's choice (activatedListeners).
 import { createServer } from "node:net";
-import { ServerCredentials } from "@grpc/grpc-js";
 import type { Server } from "@grpc/grpc-js";
 import { HookdError } from "@hookd/sdk";
 import type { ListenerConfig } from "../config/schema.js";
@@ -69,5 +68,5 @@ export async function serveInherited(
 ): Promise<AcceptingListener> {
   const listener = createServer();
   await listen(listener, { fd: socket.fd });
-  return acceptConnections(server, ServerCredentials.createInsecure(), listener, `systemd:${socket.name}`, limits, onClosed);
+  return acceptConnections(server, listener, `systemd:${socket.name}`, limits, onClosed);
 }

@@ -51,7 +51,7 @@ export class Daemon {
   readonly audit: AuditTrail;
   readonly metrics = new EngineMetrics();
   /** The in-flight caps of evaluate calls (per agent and daemon-wide); read per call, so a reload applies. */
-  readonly admission = new Admission(() => ({ maxInflightPerAgent: this.#config.limits.maxInflightPerAgent, maxInflight: this.#config.limits.maxInflight }));
+  readonly admission = new Admission(() => ({ maxInflightPerAgent: this.#config.limits.maxInflightPerAgent, maxInflight: this.#config.limits.maxInflight, adaptive: this.#config.limits.adaptive }));
   /** This daemon in a fleet: on every audit record, log line, status and the metrics' info series; retries.ts answers retried evaluates. */
   readonly instanceId: string;
   readonly retries = new RetryAnswers(() => ({ windowMs: this.#config.limits.retryWindowMs, maxEntries: this.#config.limits.retryEntries, epoch: this.#generation }), (_point, decisions) => this.audit.retried(decisions));
@@ -182,7 +182,7 @@ export class Daemon {
         return this.reload();
       },
     };
-    const served = { store: this.#store, identities, evaluate, admin, metrics: () => this.#telemetry.exposition(renderMetrics(this.metrics, this.#gauges())), bypassesAgentPermissions: agentPermissionBypass(() => this.#config), facts: this.#plugins.sessionFacts, registry: this.registry, instanceId: this.instanceId };
+    const served = { store: this.#store, identities, evaluate, admission: this.admission, admin, metrics: () => this.#telemetry.exposition(renderMetrics(this.metrics, this.#gauges())), bypassesAgentPermissions: agentPermissionBypass(() => this.#config), facts: this.#plugins.sessionFacts, registry: this.registry, instanceId: this.instanceId };
     await this.#servers.start(served, this.#options.inherited ?? []);
     this.#log.info("hookd serving", { version: DAEMON_VERSION, configVersion: this.#configVersion, listeners: this.addresses, config: this.configPath ?? "(embedded default)", audit: this.audit.path ?? "(none)" });
   }
@@ -198,7 +198,7 @@ export class Daemon {
       auditRecords: this.audit.records,
       auditWriteErrors: this.audit.writeErrors,
       startedAt: this.startedAt,
-      evaluateRefused: this.admission.refused,
+      evaluateRefused: this.admission.refused, admission: { limit: this.admission.limit, inflight: this.admission.inflight, admitted: this.admission.admitted, ...this.admission.latency },
       connectionsRefused: this.#servers.connectionsRefused,
       instanceId: this.instanceId,
       configVersion: this.#configVersion,

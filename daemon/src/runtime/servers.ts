@@ -9,6 +9,7 @@ import { startConsoleServer } from "../console/server.js";
 import type { ConsoleServer } from "../console/server.js";
 import type { PluginRegistry } from "../engine/registry.js";
 import type { SessionFacts } from "../engine/session-facts.js";
+import type { Admission } from "../host/admission.js";
 import type { EvaluateService } from "../host/evaluate.js";
 import { HealthState } from "../host/health.js";
 import type { AcceptingListener, ClosedReason, ConnectionLimits } from "../host/connections.js";
@@ -32,6 +33,8 @@ export interface Served {
   readonly store: SessionStore;
   readonly identities: AgentIdentities;
   readonly evaluate: EvaluateService;
+  /** Admits each HTTP hook request once, at its entry. */
+  readonly admission: Admission;
   readonly admin: Omit<AdminDeps, "tails" | "log">;
   /** The Prometheus text for /metrics. */
   readonly metrics: () => string | Promise<string>;
@@ -87,7 +90,7 @@ export class Servers {
   async start(served: Served, inherited: readonly InheritedSocket[]): Promise<void> {
     const config = this.#config;
     const { store, identities, evaluate } = served;
-    addHostService(this.#server, { store, identities, evaluate, log: this.#log, streams: this.streams, evaluateStreams: this.evaluateStreams, maxMessageBytes: config.limits.maxMessageBytes, instanceId: served.instanceId ?? "" });
+    addHostService(this.#server, { store, identities, evaluate, admission: served.admission, log: this.#log, streams: this.streams, evaluateStreams: this.evaluateStreams, maxMessageBytes: config.limits.maxMessageBytes, instanceId: served.instanceId ?? "" });
     this.health.register(this.#server);
     // HookAdmin on its own server when config.admin names a socket: then agents cannot reach it.
     const admin = config.admin === undefined ? this.#server : (this.#adminServer = newServer(config));
@@ -117,7 +120,8 @@ export class Servers {
     if (config.http !== undefined) {
       this.#hookHttp = await startHookHttpServer({
         listen: config.http.listen,
-        evaluate,
+        evaluate: evaluate.admitted,
+        admit: (agentId) => served.admission.enter(agentId),
         log: this.#log.child({ component: "http-hooks" }),
         resolveAgent: agentResolver(identities),
         bypassesAgentPermissions: served.bypassesAgentPermissions,

@@ -12,6 +12,7 @@ import { StatusError } from "../grpc/status.js";
 import * as pb from "../proto.js";
 import type { Evaluator } from "./evaluate.js";
 import { evaluator } from "./evaluate.js";
+import { DEFAULT_EVALUATE_RETRY, evaluateRetryPolicy } from "./evaluate-retry.js";
 import { AGENT_HEADER, HEADER_VALUE, withSession } from "./affinity.js";
 import { openFrame } from "./frames.js";
 import { Session } from "./session.js";
@@ -48,7 +49,7 @@ export function connectHost(target: string, options: ConnectOptions = {}): HostC
   const assertOpen = (): void => {
     if (closed) throw new StatusError(status.FAILED_PRECONDITION, `the host client for ${target} is closed`);
   };
-  const evaluation = evaluator(stub, metadata, assertOpen, options.evaluateTransport ?? "stream");
+  const evaluation = evaluator(stub, metadata, assertOpen, options.evaluateTransport ?? "stream", options.evaluateRetry === false ? { ...DEFAULT_EVALUATE_RETRY, maxAttempts: 1 } : evaluateRetryPolicy(options.evaluateRetry));
   return Object.freeze({
     ...evaluation.methods,
     openSession(session: OpenSessionOptions, handlers: AgentHandlers): HostedSession {

@@ -2,6 +2,7 @@
 // point's codec, the merged decision and its trace come back typed. One invoker for every point
 // in the evaluate table, over the Evaluate stream (evaluate-stream.ts) or the unary Evaluate*
 // RPCs; a request that cannot be built or an answer that cannot be used rejects as a StatusError.
+// A refusal for load, or an unreachable daemon, is tried again within the deadline (evaluate-retry.ts).
 import { status } from "@grpc/grpc-js";
 import type { Message } from "@bufbuild/protobuf";
 import type { CallOptions, TypedClient } from "../grpc/client.js";
@@ -16,6 +17,8 @@ import type { EvaluateOptions, EvaluateSpec } from "../points/define.js";
 import type * as pb from "../proto.js";
 import { messageOf } from "./results.js";
 import { withSession } from "./affinity.js";
+import { DEFAULT_EVALUATE_RETRY, withRetries } from "./evaluate-retry.js";
+import type { EvaluateRetryOptions } from "./evaluate-retry.js";
 
 type MethodOf<P extends EvaluatedPoint> = (typeof EVALUATE_TABLE)[P]["method"];
 
@@ -42,7 +45,13 @@ export interface EvaluatorHandle {
  * answers it UNIMPLEMENTED (one older than the stream) is called unary from then on; the calls the
  * stream held are re-sent unary with the time they have left.
  */
-export function evaluator(stub: HostStub, metadata: Readonly<Record<string, string>>, assertOpen: () => void, transport: EvaluateTransport = "stream"): EvaluatorHandle {
+export function evaluator(
+  stub: HostStub,
+  metadata: Readonly<Record<string, string>>,
+  assertOpen: () => void,
+  transport: EvaluateTransport = "stream",
+  retry: Required<EvaluateRetryOptions> = DEFAULT_EVALUATE_RETRY,
+): EvaluatorHandle {
   let mode = transport;
   // A unary call carries its session for affinity; the stream multiplexes sessions, so only its agent.
   const unary: Send = (point, request, options, sessionId) =>
@@ -72,7 +81,7 @@ export function evaluator(stub: HostStub, metadata: Readonly<Record<string, stri
       try {
         assertOpen();
         const request = { event: codec.toProto(event), ...spec.requestFields(options) };
-        response = await send(point, request, { signal: options.signal, timeoutMs: options.timeoutMs }, sessionIdOf(event));
+        response = await withRetries(retry, { signal: options.signal, timeoutMs: options.timeoutMs }, (attempt) => send(point, request, attempt, sessionIdOf(event)));
       } catch (error) {
         throw toStatusError(error); // a typed event the codecs refuse is INVALID_ARGUMENT
       }

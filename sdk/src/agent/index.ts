@@ -2,6 +2,7 @@
 // Re-exported from "@hookd/sdk"; everything else under agent/ is internal.
 export { connectHost, type HostClient } from "./connect.js";
 export type { Evaluator } from "./evaluate.js";
+export type { EvaluateRetryOptions } from "./evaluate-retry.js";
 export { toolSuccess, toolFailure } from "./results.js";
 export { StatusError, statusName, type StatusCode } from "../grpc/status.js";
 export type {

@@ -3,6 +3,7 @@
 // Types only; the behaviour lives in session.ts, handlers.ts and evaluate.ts.
 import type { ChannelCredentials, ChannelOptions } from "@grpc/grpc-js";
 import type { StatusError } from "../grpc/status.js";
+import type { EvaluateRetryOptions } from "./evaluate-retry.js";
 import type { TurnEndOutcome } from "../points/turn-end.js";
 import type { AgentMessage, ContentBlock, DecisionTrace, ToolCall, ToolDefinitionInfo, ToolResult } from "../types.js";
 
@@ -33,6 +34,12 @@ export interface ConnectOptions {
    * daemon without it (UNIMPLEMENTED) the client goes unary and stays so. "unary": one RPC per call.
    */
   readonly evaluateTransport?: "stream" | "unary";
+  /**
+   * How an evaluate call refused RESOURCE_EXHAUSTED (the daemon is at its limit) or failed
+   * UNAVAILABLE is tried again, with jittered backoff within its deadline; on by default, `false`
+   * turns it off. Hosted sessions resume by `reconnect` instead.
+   */
+  readonly evaluateRetry?: EvaluateRetryOptions | false;
   /**
    * A W3C trace context (`00-<trace id>-<span id>-<flags>`) sent as `traceparent` metadata on
    * every call: with tracing on, the daemon's decision spans become its children (docs/tracing.md).
