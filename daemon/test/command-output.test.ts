@@ -6,7 +6,7 @@ import { interpretRun } from "./fixtures/agent-calls.js";
 
 type Dialect = string;
 type HookEvent = string;
-import type { RunResult } from "../src/plugins/command/runner.js";
+import type { RunResult } from "../src/processes/runner.js";
 
 const exited = (code: number, stdout = "", stderr = ""): RunResult => ({ end: "exited", code, stdout, stderr, truncated: false, durationMs: 1 });
 

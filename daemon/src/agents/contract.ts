@@ -3,8 +3,9 @@
 // its answer, its hooks-file format, how its command hooks' output is read and merged, what a
 // forwarder prints, and its tool kinds. The mechanisms (the HTTP endpoint, the forwarders, the
 // command kind, the lifecycle dispatcher) read only this; none of them names an agent.
-import type { AgentEventEvent, AgentMessage, ApprovalDecision, FailurePolicy, JsonObject, JsonValue, Pass, PointName, PostToolDecision, PostToolEvent, PreStepDecision, PreStepEvent, PreToolDecision, PreToolEvent, ApprovalEvent, SessionEndEvent, SessionInfo, SessionStartEvent, ToolCall, ToolResult, TurnEndEvent, TurnStoppingDecision, TurnStoppingEvent } from "@hookd/sdk";
-import type { HookErrorKind, RunResult } from "./hook-run.js";
+import type { AgentEventEvent, AgentMessage, ApprovalDecision, FailurePolicy, JsonObject, JsonValue, Pass, PointName, PostToolDecision, PreStepDecision, PreToolDecision, SessionInfo, ToolCall, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
+import type { EventOf } from "../engine/listener.js";
+import type { HookErrorKind, RunResult } from "../processes/hook-run.js";
 import type { Body } from "./body.js";
 import type { ToolTable } from "./tool-kinds.js";
 
@@ -23,18 +24,16 @@ export interface PassThrough {
   readonly model?: string;
 }
 
-/** An agent's hook request read into the hookd event of the point it drives. */
+/** The points an agent's hook request can drive, besides the generic agent-event. */
+type RequestPoint = "session-start" | "pre-step" | "pre-tool" | "approval" | "post-tool" | "turn-stopping" | "session-end" | "turn-end";
+
+/**
+ * An agent's hook request read into the hookd event of the point it drives (pre-tool: the rewrite
+ * chain, then pre-tool on the effective call); an event without a typed point keeps its whole
+ * payload, lossless, for the generic point.
+ */
 export type TypedRequest =
-  | { readonly point: "session-start"; readonly data: SessionStartEvent }
-  | { readonly point: "pre-step"; readonly data: PreStepEvent; readonly prompt: string }
-  /** rewrite, then pre-tool (approval of an ask, guards) on the effective call. */
-  | { readonly point: "pre-tool"; readonly data: PreToolEvent }
-  | { readonly point: "approval"; readonly data: ApprovalEvent }
-  | { readonly point: "post-tool"; readonly data: PostToolEvent }
-  | { readonly point: "turn-stopping"; readonly data: TurnStoppingEvent }
-  | { readonly point: "session-end"; readonly data: SessionEndEvent }
-  | { readonly point: "turn-end"; readonly data: TurnEndEvent }
-  /** An event without a typed point: its whole payload, lossless, for the generic point. */
+  | { readonly [P in RequestPoint]: { readonly point: P; readonly data: EventOf<P> } & (P extends "pre-step" ? { readonly prompt: string } : unknown) }[RequestPoint]
   | { readonly point: "agent-event"; readonly payload: Body };
 
 /** `event` is the agent's own event name (hook_event_name). */
@@ -122,7 +121,7 @@ export interface HooksModel {
 
 export type PermissionDecision = "allow" | "deny" | "ask";
 
-export type { HookErrorKind } from "./hook-run.js";
+export type { HookErrorKind } from "../processes/hook-run.js";
 
 /** One hook run read by its agent's output contract. */
 export interface HookResult {

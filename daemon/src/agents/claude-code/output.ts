@@ -8,8 +8,8 @@ import { z } from "zod";
 import { parseJson } from "@hookd/sdk";
 import type { JsonValue } from "@hookd/sdk";
 import type { HookErrorKind, HookResult, HookSpec, PermissionDecision } from "../contract.js";
-import { firstLine, runFailure } from "../hook-run.js";
-import type { RunResult } from "../hook-run.js";
+import { firstLine, runFailure } from "../../processes/hook-run.js";
+import type { RunResult } from "../../processes/hook-run.js";
 
 /**
  * Claude Code blocks on exit 2 with an empty stderr (or `decision: "block"` without a reason)

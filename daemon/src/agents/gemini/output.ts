@@ -9,8 +9,8 @@ import type { JsonObject } from "@hookd/sdk";
 import { LosslessNumber, parseJson } from "@hookd/sdk";
 import type { JsonValue } from "@hookd/sdk";
 import type { HookErrorKind, HookResult, HookSpec } from "../contract.js";
-import { firstLine, runFailure } from "../hook-run.js";
-import type { RunResult } from "../hook-run.js";
+import { firstLine, runFailure } from "../../processes/hook-run.js";
+import type { RunResult } from "../../processes/hook-run.js";
 
 /** What one Gemini hook answered, before it is read as the event's result. */
 interface GeminiAnswer {

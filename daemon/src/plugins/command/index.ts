@@ -10,8 +10,8 @@ export type { CommandListenerOptions, CommandRunReport, PointSettings } from "./
 export { observedListener, observedMatchValues, selectObserved } from "./observe.js";
 export type { ObservedOptions, ObservedReport } from "./observe.js";
 export { CallMemo, callKey } from "./call-memo.js";
-export { killGroup, runHook } from "./runner.js";
-export type { RunResult, RunSpec } from "./runner.js";
+export { killGroup, runHook } from "../../processes/runner.js";
+export type { RunResult, RunSpec } from "../../processes/runner.js";
 export { mergeResults, mergeRulesOf } from "./merge.js";
 export type { Merged, MergeRules, Verdict } from "./merge.js";
 export { decide, mapMerged } from "./decide.js";

@@ -6,7 +6,7 @@ import type { SessionInfo } from "@hookd/sdk";
 import type { AgentDialect, Firing, HookGroup, HookResult, HookSpec, PayloadExtras } from "../../agents/contract.js";
 import { childEnv } from "../../child-env.js";
 import type { ListenerTraits } from "../../engine/listener.js";
-import { runHook } from "./runner.js";
+import { runHook } from "../../processes/runner.js";
 
 /** A hook process has no next(); its output comes over a pipe; the engine ends its calls (which kills the processes). */
 export const COMMAND_TRAITS: ListenerTraits = Object.freeze({ wraps: false, answersOverWire: true, settlesItself: false, sendsOnNextTurn: false });

@@ -2,12 +2,12 @@
 // with the payload on stdin, stdout and stderr captured (bounded). On timeout or cancellation the
 // whole group gets SIGKILL (`kill(-pgid)`), so a hook's background children die with it. Total:
 // every outcome, including a failed spawn, comes back as a RunResult. Knows nothing of what the
-// output means (output.ts does).
+// output means (each agent's output contract, agents/<agent>/output.ts, does).
 import { spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import type { Captured, RunResult } from "../../agents/hook-run.js";
+import type { Captured, RunResult } from "./hook-run.js";
 
-export type { RunResult } from "../../agents/hook-run.js";
+export type { RunResult } from "./hook-run.js";
 
 export interface RunSpec {
   readonly command: string;
