@@ -28,7 +28,7 @@ type Failed = (ruleId: string, key: string, message: string) => never;
 export function evaluateRules(set: RuleSet, point: RulePoint, event: unknown, plugin: string): RuleVerdict | undefined {
   const rules = set.rules.filter((rule) => rule.point === point);
   if (rules.length === 0) return undefined;
-  const activation = activationOf(point, event);
+  const activation: Activation = { ...activationOf(point, event), params: set.params };
   const call = activation.call as { tool_name?: string; kind?: string } | undefined;
   const cwd = activation.session?.cwd;
   const failed: Failed = (ruleId, key, message) => {
