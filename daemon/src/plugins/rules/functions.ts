@@ -108,11 +108,25 @@ function globRegex(pattern: string): RegExp {
 
 const STRING = CelScalar.STRING;
 
+// Most rules of a shell guardrail split the same call.command: the last command's split is kept,
+// so one evaluation of a rule set splits it once (the split is a pure function of the text).
+let lastCommand: string | undefined;
+let lastCommands: string[][] = [];
+
+/** shell.commands for rules: the split of `command`, reused while the command is the same. */
+export function splitCommand(command: string): string[][] {
+  if (command !== lastCommand) {
+    lastCommands = shellCommands(command);
+    lastCommand = command;
+  }
+  return lastCommands;
+}
+
 /** The CEL declarations of the functions above. */
 export const RULE_CEL_FUNCTIONS: readonly CelFunc[] = [
   celFunc("path.normalize", [STRING], STRING, (path) => normalizePath(path)),
   celFunc("path.within", [STRING, STRING], CelScalar.BOOL, (path, dir) => pathWithin(path, dir)),
   celFunc("path.matches", [STRING, STRING], CelScalar.BOOL, (path, pattern) => pathMatches(path, pattern)),
   celFunc("path.base", [STRING], STRING, (path) => posix.basename(normalizePath(path))),
-  celFunc("shell.commands", [STRING], listType(listType(STRING)), (command) => shellCommands(command)),
+  celFunc("shell.commands", [STRING], listType(listType(STRING)), (command) => splitCommand(command)),
 ];
