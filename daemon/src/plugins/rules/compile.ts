@@ -2,7 +2,7 @@
 // variables and planned once, its matchers compiled and its verb checked against its point.
 // Every error is a config error naming the file, the rule (index and id), the key and the column.
 import { CelScalar, celEnv, mapType, parse, plan } from "@bufbuild/cel";
-import type { CelResult } from "@bufbuild/cel";
+import type { CelResult, CelValue } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
 import { RE2JS } from "@bufbuild/re2";
 import { HookdError, compileToolMatcher } from "@hookd/sdk";
@@ -15,15 +15,18 @@ import { includedFiles } from "./library.js";
 import { readRuleFile, ruleFiles } from "./rule-file.js";
 import type { ParamValue, RuleSource, RuleVerb } from "./rule-file.js";
 import { POINT_VARIABLES } from "./variables.js";
-import type { Activation, Fields } from "./variables.js";
+import type { Fields } from "./variables.js";
 import { POINT_VERBS, VERBS_WITH_MESSAGE, isRulePoint } from "./verbs.js";
 import type { RulePoint } from "./verbs.js";
 
 const TOOL_KINDS: readonly ToolKind[] = ["shell", "read", "write", "edit", "fetch", "search", "mcp"];
 const TOOL_POINTS: ReadonlySet<RulePoint> = new Set(["pre-tool", "rewrite", "guard", "approval", "post-tool"]);
 
-/** A planned expression: evaluates against a point's activation. */
-export type Program = (activation: Activation) => CelResult;
+/** A point's variables as CEL values, converted once per evaluation (not on every read by every rule). */
+export type Bindings = Readonly<Record<string, CelValue>>;
+
+/** A planned expression: evaluates against a point's variables. */
+export type Program = (bindings: Bindings) => CelResult;
 
 export interface CompiledRule {
   readonly id: string;
@@ -182,7 +185,7 @@ function compileExpression(source: RuleSource, point: RulePoint, key: string, te
   if (checked.type !== "dyn" && checked.type !== wanted) {
     throw ruleError(source, key, `must be ${wanted === "bool" ? "a boolean" : wanted === "map" ? "a map" : "a string"}, but it is ${article(checked.type)}`);
   }
-  const planned = plan(envOf(point), parsed) as (activation: Activation) => CelResult;
+  const planned = plan(envOf(point), parsed) as Program;
   return { program: planned, reads: checked.reads };
 }
 

@@ -3,8 +3,8 @@
 // the per-evaluation working directory they resolve against.
 import { homedir } from "node:os";
 import { posix } from "node:path";
-import { CelScalar, celFunc, listType } from "@bufbuild/cel";
-import type { CelFunc } from "@bufbuild/cel";
+import { CelScalar, celFunc, celList, listType } from "@bufbuild/cel";
+import type { CelFunc, CelList } from "@bufbuild/cel";
 import { shellCommands } from "./shell-words.js";
 
 /** The names rules may call beside CEL's standard functions, for the load-time check. */
@@ -110,13 +110,14 @@ const STRING = CelScalar.STRING;
 
 // Most rules of a shell guardrail split the same call.command: the last command's split is kept,
 // so one evaluation of a rule set splits it once (the split is a pure function of the text).
+// It is kept as a CEL list, so it is not converted again for each rule either.
 let lastCommand: string | undefined;
-let lastCommands: string[][] = [];
+let lastCommands: CelList = celList([]);
 
-/** shell.commands for rules: the split of `command`, reused while the command is the same. */
-export function splitCommand(command: string): string[][] {
+/** shell.commands for rules: the split of `command` as a CEL list of lists, reused while the command is the same. */
+export function splitCommand(command: string): CelList {
   if (command !== lastCommand) {
-    lastCommands = shellCommands(command);
+    lastCommands = celList(shellCommands(command).map((argv) => celList(argv)));
     lastCommand = command;
   }
   return lastCommands;
