@@ -13,7 +13,7 @@ import { OVERLOAD_FACTOR, overload } from "./overload.js";
 import { manyAgents, AGENTS } from "./many-agents.js";
 import { postToolRequest } from "./messages.js";
 import { REPO, rssKb } from "./procs.js";
-import { FAST, NODE_PROCESS, POLICY_MODULE, POLICY_RULES, SHELL, TURN, remotePolicyDaemon, throughDaemon } from "./setups.js";
+import { FAST, LIBRARY, NODE_PROCESS, POLICY_MODULE, POLICY_RULES, SHELL, TURN, libraryLoadNote, remotePolicyDaemon, throughDaemon } from "./setups.js";
 import type { LatencySetup, Scenario, ScenarioResult } from "./setups.js";
 import { summarize } from "./stats.js";
 import { STREAM_SCENARIOS } from "./stream-scenarios.js";
@@ -171,6 +171,17 @@ export const SCENARIOS: readonly Scenario[] = [
     what: "the same policy as CEL rules (kind rules, bench/plugins/policy-rules.yaml)",
     bounds: FAST,
     setup: (lab) => throughDaemon(lab, "rules", [{ name: "bench-policy", kind: "rules", rules: POLICY_RULES }], "bench-policy"),
+  },
+  {
+    type: "latency",
+    name: "rules_library",
+    what: "the whole builtin guardrail library (include: every builtin) before the bench policy's rules, one pre-tool decision",
+    bounds: FAST,
+    setup: async (lab) => {
+      const include = LIBRARY.map((name) => `builtin:${name}`);
+      const setup = await throughDaemon(lab, "rules_library", [{ name: "bench-policy", kind: "rules", include, rules: POLICY_RULES }], "bench-policy");
+      return { ...setup, note: await libraryLoadNote(include) };
+    },
   },
   {
     type: "latency",

@@ -46,6 +46,28 @@ export const POLICY_MODULE = join(REPO, "bench/dist/plugins/policy.js");
 /** The same policy as CEL rules (kind: rules). */
 export const POLICY_RULES = join(REPO, "bench/plugins/policy-rules.yaml");
 
+/** Every builtin of the guardrail library (daemon/rules). */
+export const LIBRARY = ["destructive-shell", "download-exec", "git-safety", "protected-paths", "secrets"];
+
+type LoadRuleSet = (patterns: readonly string[], where: string, options: { include: readonly string[]; plugin: string }) => { rules: readonly unknown[] };
+
+/**
+ * What loading the library takes (read, parse, check, plan), in this process: the first load
+ * (CEL environments built, patterns compiled) and the median of the next ones.
+ */
+export async function libraryLoadNote(include: readonly string[]): Promise<string> {
+  const { loadRuleSet } = (await import(join(REPO, "daemon/dist/plugins/rules/compile.js"))) as { loadRuleSet: LoadRuleSet };
+  const load = (): number => {
+    const start = performance.now();
+    loadRuleSet([], "bench", { include, plugin: "bench" });
+    return performance.now() - start;
+  };
+  const first = load();
+  const again = Array.from({ length: 20 }, load).sort((a, b) => a - b);
+  const rules = loadRuleSet([], "bench", { include, plugin: "bench" }).rules.length;
+  return `library load (${rules} rules): first ${first.toFixed(1)} ms, then median ${(again[10] ?? 0).toFixed(1)} ms`;
+}
+
 export const FAST = (quick: boolean): Bounds => (quick ? { warmup: 300, count: 5_000, maxMs: 1_500 } : { warmup: 2_000, count: 100_000, maxMs: 10_000 });
 export const SHELL = (quick: boolean): Bounds => (quick ? { warmup: 3, count: 300, maxMs: 1_500 } : { warmup: 20, count: 3_000, maxMs: 10_000 });
 export const NODE_PROCESS = (quick: boolean): Bounds => (quick ? { warmup: 2, count: 12, maxMs: 3_000 } : { warmup: 5, count: 100, maxMs: 20_000 });

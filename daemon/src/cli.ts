@@ -37,6 +37,10 @@ async function run(command: string, rest: string[]): Promise<number> {
       return (await import("./commands/check.js")).check(rest, { out, err, colour: await colourOn(process.stdout) });
     case "eval":
       return (await import("./commands/eval.js")).evalCommand(rest, { out, err, colour: await colourOn(process.stdout) });
+    case "rules":
+      return (await import("./commands/rules-list.js")).rulesList(rest, { out, err });
+    case "test":
+      return (await import("./commands/policy-test.js")).policyTestCommand(rest, { out, err });
     case "init":
       return (await import("./commands/init.js")).init(rest, out, err);
     case "status":

@@ -25,7 +25,7 @@ describe("positional arguments", () => {
   it("too few or too many is a usage error naming the argument", () => {
     expect(usageMessage("eval", ["--json"])).toBe("missing EVENT (the event: a file, or - for stdin)");
     expect(usageMessage("eval", ["a.json", "b.json"])).toBe('unexpected argument "b.json" (eval takes EVENT)');
-    expect(usageMessage("init", ["plugin"])).toBe("missing NAME (the plugin's name, kebab-case: my-policy)");
+    expect(usageMessage("init", ["plugin"])).toBe("missing NAME (the plugin's or policy's name, kebab-case: my-policy)");
     // Commands without positionals still refuse them.
     expect(usageMessage("status", ["extra"])).toBe('unexpected argument "extra" (status takes options only)');
   });
@@ -33,8 +33,8 @@ describe("positional arguments", () => {
   it("appear in the synopsis and the help", () => {
     const spec = commandSpec("init");
     if (spec === undefined) throw new Error("no init spec");
-    expect(synopsis(spec)).toBe("hookd init [--lang ts|python|go] [--dir DIR] plugin NAME");
-    expect(commandHelp(spec)).toMatch(/\narguments:\n {2}plugin {2}what to create \(only plugin, for now\)\n {2}NAME {4}the plugin's name, kebab-case: my-policy\n\noptions:\n/);
+    expect(synopsis(spec)).toBe("hookd init [--lang ts|python|go] [--dir DIR] plugin|policy NAME");
+    expect(commandHelp(spec)).toMatch(/\narguments:\n {2}plugin\|policy {2}what to create: a plugin project, or a policy \(rule file and tests\)\n {2}NAME {11}the plugin's or policy's name, kebab-case: my-policy\n\noptions:\n/);
   });
 });
 

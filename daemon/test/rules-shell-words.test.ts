@@ -1,6 +1,7 @@
 // shell.commands: the simple commands a rule sees in a command line, including the bypass forms a
 // model tries (quoting, wrappers, absolute paths, nested shells, substitutions).
 import { describe, expect, test } from "vitest";
+import { splitCommand } from "../src/plugins/rules/functions.js";
 import { shellCommands } from "../src/plugins/rules/shell-words.js";
 
 describe("shell.commands", () => {
@@ -35,5 +36,18 @@ describe("shell.commands", () => {
     let line = "rm -rf /";
     for (let i = 0; i < 20; i += 1) line = `sh -c ${JSON.stringify(line)}`;
     expect(() => shellCommands(line)).not.toThrow();
+  });
+});
+
+describe("shell.commands in rules", () => {
+  // The CEL list of lists as plain arrays.
+  const plain = (list: ReturnType<typeof splitCommand>): unknown[] => [...list].map((argv) => [...(argv as Iterable<unknown>)]);
+
+  test("the rules of one evaluation share one split of the same command, and another command gets its own", () => {
+    const first = splitCommand("git push -f origin main && rm -rf /");
+    expect(splitCommand("git push -f origin main && rm -rf /")).toBe(first);
+    expect(plain(first)).toEqual([["git", "push", "-f", "origin", "main"], ["rm", "-rf", "/"]]);
+    expect(plain(splitCommand("ls"))).toEqual([["ls"]]);
+    expect(plain(splitCommand("git push -f origin main && rm -rf /"))).toEqual(plain(first));
   });
 });

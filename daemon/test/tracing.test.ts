@@ -97,7 +97,7 @@ describe("tracing through decide()", () => {
 
   it("a rule that decided is named on the decision span's summary and on its call's span", async () => {
     const tracer = new RecordingTracer();
-    const set = { files: [], rules: [compileRule({ file: "policy.yaml", index: 0, rule: { id: "no-bash", point: "pre-tool", tools: ["Bash"], decision: "deny", message: "no" } })] };
+    const set = { files: [], params: {}, rules: [compileRule({ file: "policy.yaml", index: 0, rule: { id: "no-bash", point: "pre-tool", tools: ["Bash"], decision: "deny", message: "no" } })] };
     await decide(env(rulesListeners("guardrails", set, {}, 2_000), tracer).env, "pre-tool", preToolEvent());
     const [decision] = tracer.decisions;
     expect(decision?.summary).toEqual({ outcome: "deny", decidedBy: "guardrails", reason: "no", rule: "no-bash" });

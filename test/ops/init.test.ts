@@ -112,7 +112,7 @@ describe("hookd init plugin: what it refuses", () => {
     [["init", "plugin", "--lang", "ts", "9lives"], /NAME: expected kebab-case/],
     [["init", "plugin", "x"], /--lang is required/],
     [["init", "plugin", "--lang", "rust", "x"], /--lang: expected ts, python or go, got "rust"/],
-    [["init", "agent", "--lang", "ts", "x"], /can only create a plugin/],
+    [["init", "agent", "--lang", "ts", "x"], /can create a plugin \(hookd init plugin --lang ts\|python\|go NAME\) or a policy/],
     [["init", "plugin", "--lang", "ts"], /missing NAME/],
   ])("hookd %j is a usage error (exit 2)", async (args, message) => {
     const result = await runCli(args);

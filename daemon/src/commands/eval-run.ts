@@ -3,11 +3,20 @@
 // service over them, and the engine's event bus recording what happened as audit records, in
 // memory. No listener, agent socket or audit file is opened; managed plugins' sockets and ledger
 // live in a private temporary directory, so a running daemon's are never touched.
+// Owns running one input through it too (decide), for eval and policy tests alike.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configuredBudgets } from "../config/budgets.js";
+import { create, toJson } from "@bufbuild/protobuf";
+import type { DescMessage } from "@bufbuild/protobuf";
+import { Metadata } from "@grpc/grpc-js";
+import { EVALUATE_TABLE } from "@hookd/sdk";
+import { LazyAbort, pb } from "@hookd/sdk/internal";
+import { agentPermissionBypass } from "../config/bypass.js";
 import type { Config } from "../config/schema.js";
+import { answerHook } from "../http/lifecycle.js";
+import { createLogger } from "../log.js";
 import { EventBus } from "../engine/events.js";
 import type { PluginRegistry } from "../engine/registry.js";
 import { Admission } from "../host/admission.js";
@@ -21,6 +30,10 @@ import { PluginSet } from "../plugins/plugin-set.js";
 import type { PluginStatus } from "../plugins/source.js";
 import { DAEMON_VERSION } from "../runtime/version.js";
 import { eventError } from "./eval-input.js";
+import type { EvalInput } from "./eval-input.js";
+
+/** What a shadow call may take beyond its deadline to reach the bus (its fault record is emitted after the deadline fires). */
+const SHADOW_SLACK_MS = 200;
 
 /** The loaded plugins and an evaluate service over them, recording every engine event. */
 export interface OfflinePipeline {
@@ -100,4 +113,36 @@ async function waitReady(plugins: PluginSet, readyMs: number): Promise<string[]>
       const { lastError } = s.status();
       return `${s.name}: not reachable within ${readyMs} ms${lastError === "" ? "" : ` (${lastError})`}; its failure policy decides its calls`;
     });
+}
+
+/** Runs the input as the daemon would: the point's evaluate RPC, or the HTTP endpoint's dispatch for the dialect. */
+export async function decide(pipeline: OfflinePipeline, input: EvalInput, config: Config): Promise<unknown> {
+  const { evaluate } = pipeline;
+  const signal = new AbortController().signal;
+  switch (input.kind) {
+    case "proto": {
+      const response = await evaluate.rpc(input.point)(input.request, { metadata: new Metadata(), cancellation: new LazyAbort() });
+      const output: DescMessage = pb.HookHost.method[EVALUATE_TABLE[input.point].method].output;
+      return toJson(output, create(output, response as never));
+    }
+    case "hook": {
+      const log = createLogger({ level: "error", format: "json", write: () => {} });
+      return answerHook({ evaluate, log, bypassesAgentPermissions: agentPermissionBypass(() => config) }, input.agent, input.request, signal);
+    }
+  }
+}
+
+/**
+ * Shadow calls are started beside the chain and never awaited by it: wait until each shadow
+ * listener matched at a point the run reached has its record, or its own deadline (which
+ * bounds every shadow call) has passed.
+ */
+export async function shadowsSettled(pipeline: OfflinePipeline, input: EvalInput): Promise<void> {
+  const registry = pipeline.registry();
+  const reached = [...new Set(pipeline.records.map((r) => r.point))];
+  const expected = reached.flatMap((point) => registry.shadows(point, point === "agent-event" ? input.keys.eventName : input.keys.toolName).map((l) => ({ point, plugin: l.plugin, deadlineMs: l.deadlineMs })));
+  if (expected.length === 0) return;
+  const end = performance.now() + Math.max(...expected.map((e) => e.deadlineMs)) + SHADOW_SLACK_MS;
+  const missing = (): boolean => expected.some((e) => !pipeline.records.some((r) => r.kind === "shadow" && r.point === e.point && r.plugin === e.plugin));
+  while (missing() && performance.now() < end) await new Promise((resolve) => setTimeout(resolve, 5));
 }

@@ -4,15 +4,9 @@
 // final decision and why, and the answer the daemon would send. With --explain, compares the
 // replay with recorded audit records. Exit 0 decided (and agreeing), 1 unusable config, plugin or
 // event, 2 usage, 3 a replay that differs from its record.
-import { create, toJson } from "@bufbuild/protobuf";
-import type { DescMessage } from "@bufbuild/protobuf";
-import { EVALUATE_TABLE, hasCode } from "@hookd/sdk";
-import { Metadata } from "@grpc/grpc-js";
-import { LazyAbort, StatusError, pb } from "@hookd/sdk/internal";
+import { hasCode } from "@hookd/sdk";
+import { StatusError } from "@hookd/sdk/internal";
 import { isConfigError, loadConfig } from "../config/load.js";
-import { agentPermissionBypass } from "../config/bypass.js";
-import type { Config } from "../config/schema.js";
-import { answerHook } from "../http/lifecycle.js";
 import { AGENT_NAMES, agentDialect } from "../agents/registry.js";
 import { captureConsole, createLogger } from "../log.js";
 import type { AuditRecord } from "../ops/audit.js";
@@ -22,13 +16,10 @@ import { warningOf } from "./check-report.js";
 import { compareWithRecord, finalOf, pointsOf } from "./eval-report.js";
 import type { EvalReport } from "./eval-report.js";
 import { printEval } from "./eval-print.js";
-import { openPipeline } from "./eval-run.js";
-import type { OfflinePipeline } from "./eval-run.js";
+import { decide, openPipeline, shadowsSettled } from "./eval-run.js";
 import { integerOption, parseCommandLine, stringOption, usageError } from "./usage.js";
 
 const DEFAULT_READY_MS = 5_000;
-/** What a shadow call may take beyond its deadline to reach the bus (its fault record is emitted after the deadline fires). */
-const SHADOW_SLACK_MS = 200;
 /** Exit code of a replay that does not reproduce its record. */
 export const EXIT_DIFFERS = 3;
 
@@ -113,38 +104,6 @@ async function runEval(configFile: string | undefined, input: EvalInput, readyMs
   } finally {
     await pipeline.close();
   }
-}
-
-/** Runs the input as the daemon would: the point's evaluate RPC, or the HTTP endpoint's dispatch for the dialect. */
-async function decide(pipeline: OfflinePipeline, input: EvalInput, config: Config): Promise<unknown> {
-  const { evaluate } = pipeline;
-  const signal = new AbortController().signal;
-  switch (input.kind) {
-    case "proto": {
-      const response = await evaluate.rpc(input.point)(input.request, { metadata: new Metadata(), cancellation: new LazyAbort() });
-      const output: DescMessage = pb.HookHost.method[EVALUATE_TABLE[input.point].method].output;
-      return toJson(output, create(output, response as never));
-    }
-    case "hook": {
-      const log = createLogger({ level: "error", format: "json", write: () => {} });
-      return answerHook({ evaluate, log, bypassesAgentPermissions: agentPermissionBypass(() => config) }, input.agent, input.request, signal);
-    }
-  }
-}
-
-/**
- * Shadow calls are started beside the chain and never awaited by it: wait until each shadow
- * listener matched at a point the run reached has its record, or its own deadline (which
- * bounds every shadow call) has passed.
- */
-async function shadowsSettled(pipeline: OfflinePipeline, input: EvalInput): Promise<void> {
-  const registry = pipeline.registry();
-  const reached = [...new Set(pipeline.records.map((r) => r.point))];
-  const expected = reached.flatMap((point) => registry.shadows(point, point === "agent-event" ? input.keys.eventName : input.keys.toolName).map((l) => ({ point, plugin: l.plugin, deadlineMs: l.deadlineMs })));
-  if (expected.length === 0) return;
-  const end = performance.now() + Math.max(...expected.map((e) => e.deadlineMs)) + SHADOW_SLACK_MS;
-  const missing = (): boolean => expected.some((e) => !pipeline.records.some((r) => r.kind === "shadow" && r.point === e.point && r.plugin === e.plugin));
-  while (missing() && performance.now() < end) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 function explainAgainst(report: EvalReport, input: EvalInput, recorded: readonly AuditRecord[]): void {

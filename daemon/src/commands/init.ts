@@ -1,4 +1,4 @@
-// `hookd init plugin --lang ts|python|go NAME [--dir DIR]`: copies every file of the daemon
+// `hookd init plugin --lang ts|python|go NAME [--dir DIR]` (a policy: init-policy.ts): copies every file of the daemon
 // package's templates/plugin-<lang>/ into DIR (default ./NAME; an existing directory must be
 // empty), replacing {{name}} (kebab-case), {{name_snake}}, {{name_pascal}} and {{sdk_path}} (the
 // absolute path of this checkout's SDK for the language, beside the daemon package, until the
@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { scaffoldPolicy } from "./init-policy.js";
 import { parseCommandLine, stringOption, usageError } from "./usage.js";
 
 export type PluginLanguage = "ts" | "python" | "go";
@@ -94,10 +95,24 @@ const NEXT_STEPS: { readonly [L in PluginLanguage]: string } = {
   go: "go mod tidy && go test ./...",
 };
 
+function initPolicy(name: string, dir: string, out: (text: string) => void, err: (text: string) => void): number {
+  if (!NAME.test(name) || name.length > MAX_NAME) throw usageError(`NAME: expected kebab-case (lower-case letters and digits, words joined by single dashes, starting with a letter, at most ${MAX_NAME} characters), got "${name}"`, "init");
+  let files: string[];
+  try {
+    files = scaffoldPolicy(name, dir);
+  } catch (error) {
+    err(`hookd init: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  out(`created policy "${name}":\n${files.map((f) => `  ${f}\n`).join("")}next: hookd test ${files[0] ?? ""}\n`);
+  return 0;
+}
+
 export function init(args: string[], out: (text: string) => void, err: (text: string) => void): number {
   const { values, positionals } = parseCommandLine("init", args);
   const [what = "", name = ""] = positionals;
-  if (what !== "plugin") throw usageError(`can only create a plugin (hookd init plugin --lang ts|python|go NAME), not "${what}"`, "init");
+  if (what === "policy") return initPolicy(name, stringOption(values, "dir") ?? ".", out, err);
+  if (what !== "plugin") throw usageError(`can create a plugin (hookd init plugin --lang ts|python|go NAME) or a policy (hookd init policy NAME), not "${what}"`, "init");
   const langValue = stringOption(values, "lang");
   if (langValue === undefined) throw usageError("--lang is required: ts, python or go", "init");
   const lang = LANGUAGES[langValue.toLowerCase()];

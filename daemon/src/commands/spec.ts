@@ -103,17 +103,39 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: [{ name: "EVENT", help: "the event: a file, or - for stdin" }],
   },
   {
-    name: "init",
-    summary: "scaffold a new plugin (README, handler, test) in TypeScript, Python or Go",
+    name: "test",
+    summary: "run policy tests (cases of events and the decisions they must get), offline",
     details:
-      "hookd init plugin --lang ts|python|go NAME copies the daemon's template for that language into DIR (default ./NAME; an existing directory must be empty), naming the plugin NAME (kebab-case: lower-case letters, digits and single dashes, starting with a letter). The generated project uses the SDK of this hookd checkout by its absolute path (sdk, sdk-python, sdk-go beside the daemon package) until the SDKs are published; its README says how to build, test and configure it.",
+      "Each test file (YAML, docs/rules.md) names what it tests (a config, or rule files and builtins as one rules plugin) and its cases: an event (a tool call or prompt in shorthand, hookd's proto JSON, or an agent's own hook JSON with its dialect) and the decision, rule id and reason pattern it must get. The cases run through the real pipeline, as hookd eval runs one event; no agent, socket or audit file is involved. PATH is a test file or a directory of *.test.yaml files; --library runs the builtin rules' own cases. Exit 0: every case passed; 1: a case failed, or a file, config or event could not be used; 2: usage.",
     options: {
-      lang: { type: "string", short: "l", value: "ts|python|go", help: "the plugin's language (typescript and py are accepted too)" },
-      dir: { type: "string", value: "DIR", help: "where to write it (default ./NAME)" },
+      config: { type: "string", short: "c", value: "FILE", help: "test against this config instead of the one each test file names" },
+      library: { type: "boolean", help: "run the cases of hookd's builtin rules (hookd rules list)" },
+      json: { type: "boolean", help: "print every case's result as one JSON object" },
+    },
+    args: [{ name: "PATH", help: "a test file, or a directory of *.test.yaml files", optional: true }],
+  },
+  {
+    name: "rules",
+    summary: "list the builtin guardrail rules, and a config's rules plugins' rules",
+    details: "hookd rules list prints every rule of hookd's guardrail library (enable one with include: [builtin:NAME] in a rules plugin; docs/guardrails.md), with its point, decision and tools; with --config, each rules plugin of that config and its rules too, in the order they are tried. Exit 1 when the config or a rule file cannot be used.",
+    options: {
+      config: { type: "string", short: "c", value: "FILE", help: "also list this config's rules plugins' rules" },
+      json: { type: "boolean", help: "print the rules as one JSON object" },
+    },
+    args: [{ name: "list", help: "what to do (only list, for now)" }],
+  },
+  {
+    name: "init",
+    summary: "scaffold a new plugin (README, handler, test) in TypeScript, Python or Go, or a policy (rule file and its tests)",
+    details:
+      "hookd init policy NAME writes NAME.yaml (a rule file for a rules plugin, with two example rules and a parameter) and NAME.test.yaml (its cases, for hookd test) into DIR (default .); an existing file is never overwritten. hookd init plugin --lang ts|python|go NAME copies the daemon's template for that language into DIR (default ./NAME; an existing directory must be empty), naming the plugin NAME (kebab-case: lower-case letters, digits and single dashes, starting with a letter). The generated project uses the SDK of this hookd checkout by its absolute path (sdk, sdk-python, sdk-go beside the daemon package) until the SDKs are published; its README says how to build, test and configure it.",
+    options: {
+      lang: { type: "string", short: "l", value: "ts|python|go", help: "a plugin's language (typescript and py are accepted too)" },
+      dir: { type: "string", value: "DIR", help: "where to write it (default ./NAME for a plugin, . for a policy)" },
     },
     args: [
-      { name: "plugin", help: "what to create (only plugin, for now)" },
-      { name: "NAME", help: "the plugin's name, kebab-case: my-policy" },
+      { name: "plugin|policy", help: "what to create: a plugin project, or a policy (rule file and tests)" },
+      { name: "NAME", help: "the plugin's or policy's name, kebab-case: my-policy" },
     ],
   },
   {

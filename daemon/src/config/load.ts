@@ -75,7 +75,7 @@ function resolvePaths(config: Config, baseDir: string): Config {
         case "rego":
           return { ...plugin, bundle: abs(plugin.bundle) };
         case "rules":
-          return { ...plugin, rules: (typeof plugin.rules === "string" ? [plugin.rules] : plugin.rules).map(abs) };
+          return plugin.rules === undefined ? plugin : { ...plugin, rules: (typeof plugin.rules === "string" ? [plugin.rules] : plugin.rules).map(abs) };
         case "remote":
           return plugin;
       }

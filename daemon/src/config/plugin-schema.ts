@@ -135,8 +135,17 @@ export const pluginSchema = z.discriminatedUnion("kind", [
     ...pluginBase,
     kind: z.literal("rules"),
     /** Rule files (YAML, docs/rules.md), a path or `*` glob or a list of them (relative ones resolve against the config file's directory); read again on reload. */
-    rules: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-  }),
+    rules: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    /** Builtin rule files of hookd's guardrail library, by name (`builtin:destructive-shell`; docs/guardrails.md); their rules are tried before the plugin's own files'. */
+    include: z.array(z.string().min(1)).min(1).optional(),
+    /** Values for the parameters the rule files declare (`protected_paths: [...]`), replacing their defaults. */
+    params: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+  })
+    // A rules plugin with neither has nothing to decide with.
+    .refine((plugin) => plugin.rules !== undefined || plugin.include !== undefined, {
+      path: ["rules"],
+      message: "a rules plugin needs rule files (rules) or builtins (include), or both",
+    }),
 ]);
 
 export type PluginConfig = z.infer<typeof pluginSchema>;

@@ -2,7 +2,7 @@
 // variables and planned once, its matchers compiled and its verb checked against its point.
 // Every error is a config error naming the file, the rule (index and id), the key and the column.
 import { CelScalar, celEnv, mapType, parse, plan } from "@bufbuild/cel";
-import type { CelResult } from "@bufbuild/cel";
+import type { CelResult, CelValue } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
 import { RE2JS } from "@bufbuild/re2";
 import { HookdError, compileToolMatcher } from "@hookd/sdk";
@@ -11,18 +11,22 @@ import type { ToolKind } from "../../agents/tool-kinds.js";
 import { checkExpression } from "./check.js";
 import type { CelKind } from "./check.js";
 import { RULE_CEL_FUNCTIONS } from "./functions.js";
+import { includedFiles } from "./library.js";
 import { readRuleFile, ruleFiles } from "./rule-file.js";
-import type { RuleSource, RuleVerb } from "./rule-file.js";
+import type { ParamValue, RuleSource, RuleVerb } from "./rule-file.js";
 import { POINT_VARIABLES } from "./variables.js";
-import type { Activation } from "./variables.js";
+import type { Fields } from "./variables.js";
 import { POINT_VERBS, VERBS_WITH_MESSAGE, isRulePoint } from "./verbs.js";
 import type { RulePoint } from "./verbs.js";
 
 const TOOL_KINDS: readonly ToolKind[] = ["shell", "read", "write", "edit", "fetch", "search", "mcp"];
 const TOOL_POINTS: ReadonlySet<RulePoint> = new Set(["pre-tool", "rewrite", "guard", "approval", "post-tool"]);
 
-/** A planned expression: evaluates against a point's activation. */
-export type Program = (activation: Activation) => CelResult;
+/** A point's variables as CEL values, converted once per evaluation (not on every read by every rule). */
+export type Bindings = Readonly<Record<string, CelValue>>;
+
+/** A planned expression: evaluates against a point's variables. */
+export type Program = (bindings: Bindings) => CelResult;
 
 export interface CompiledRule {
   readonly id: string;
@@ -45,12 +49,24 @@ export interface CompiledRule {
 export interface RuleSet {
   readonly files: readonly string[];
   readonly rules: readonly CompiledRule[];
+  /** The parameters the rules read as `params.<name>`: the files' defaults with the plugin's overrides. */
+  readonly params: Readonly<Record<string, ParamValue>>;
+}
+
+/** What a rules plugin adds to its own files: builtins by name and parameter values. */
+export interface RuleSetOptions {
+  /** `builtin:NAME` entries; their rules come before the plugin's own files'. */
+  readonly include?: readonly string[];
+  readonly params?: Readonly<Record<string, ParamValue>>;
+  /** The plugin's config key, for errors (`plugins.<name>`). */
+  readonly plugin?: string;
 }
 
 // One environment per point: its variables are maps (their fields are checked by check.ts).
 const ENVS = new Map<RulePoint, ReturnType<typeof envFor>>();
 function envFor(point: RulePoint) {
-  const variables = Object.fromEntries(Object.keys(POINT_VARIABLES[point]).map((name) => [name, mapType(CelScalar.STRING, CelScalar.DYN)]));
+  const names = [...Object.keys(POINT_VARIABLES[point]), "params"];
+  const variables = Object.fromEntries(names.map((name) => [name, mapType(CelScalar.STRING, CelScalar.DYN)]));
   return celEnv({ funcs: [...strings, ...RULE_CEL_FUNCTIONS], variables, re2: REGEXES });
 }
 
@@ -73,25 +89,43 @@ function envOf(point: RulePoint): ReturnType<typeof envFor> {
   return env;
 }
 
-/** Reads and compiles the rule files `patterns` name; `where` names the plugin for errors (`plugins.<name>.rules`). */
-export function loadRuleSet(patterns: readonly string[], where: string): RuleSet {
-  const files = ruleFiles(patterns, where);
-  const sources = files.flatMap(readRuleFile);
+/** Reads and compiles the rule files `patterns` name (after any builtins included); `where` names the plugin for errors (`plugins.<name>.rules`). */
+export function loadRuleSet(patterns: readonly string[], where: string, options: RuleSetOptions = {}): RuleSet {
+  const plugin = options.plugin ?? where.replace(/\.rules$/, "");
+  const files = [...includedFiles(options.include ?? [], `${plugin}.include`), ...ruleFiles(patterns, where)];
+  const read = files.map(readRuleFile);
+  const params = resolveParams(read.map((file) => file.params), options.params ?? {}, `${plugin}.params`);
+  const paramFields: Fields = Object.fromEntries(Object.entries(params).map(([name, value]) => [name, typeof value === "string" ? "string" : "list"]));
   const seen = new Map<string, RuleSource>();
-  const rules = sources.map((source) => {
+  const rules = read.flatMap((file) => file.rules).map((source) => {
     const earlier = seen.get(source.rule.id);
     if (earlier !== undefined) throw ruleError(source, "id", `the id is also rule ${earlier.index} of ${earlier.file}; ids must be unique in a plugin`);
     seen.set(source.rule.id, source);
-    return compileRule(source);
+    return compileRule(source, paramFields);
   });
-  return { files, rules };
+  return { files, rules, params };
+}
+
+/** The files' parameter defaults (the first file declaring one sets it) with the plugin's values; a value for no declared parameter, or of another type, is a config error. */
+function resolveParams(declared: readonly Readonly<Record<string, ParamValue>>[], given: Readonly<Record<string, ParamValue>>, where: string): Record<string, ParamValue> {
+  const params: Record<string, ParamValue> = {};
+  for (const defaults of declared) for (const [name, value] of Object.entries(defaults)) if (!(name in params)) params[name] = value;
+  for (const [name, value] of Object.entries(given)) {
+    const fallback = params[name];
+    if (fallback === undefined) throw new HookdError("invalid_plugin", `${where}.${name}: no rule file of the plugin declares this parameter${Object.keys(params).length === 0 ? "" : `; declared: ${Object.keys(params).join(", ")}`}`);
+    if (typeof fallback !== typeof value || Array.isArray(fallback) !== Array.isArray(value)) {
+      throw new HookdError("invalid_plugin", `${where}.${name}: expected ${Array.isArray(fallback) ? "a list of strings" : "a string"}, as its default is`);
+    }
+    params[name] = value;
+  }
+  return params;
 }
 
 function ruleError(source: RuleSource, key: string, message: string): HookdError {
   return new HookdError("invalid_plugin", `${source.file}: rules[${source.index}] (id "${source.rule.id}").${key}: ${message}`);
 }
 
-export function compileRule(source: RuleSource): CompiledRule {
+export function compileRule(source: RuleSource, paramFields: Fields = {}): CompiledRule {
   const { rule } = source;
   const point = rule.point;
   if (!isRulePoint(point)) {
@@ -111,7 +145,7 @@ export function compileRule(source: RuleSource): CompiledRule {
   const reads = new Set<string>();
   const compile = (key: "when" | "messageExpression" | "patch", text: string | undefined, wanted: CelKind): Program | undefined => {
     if (text === undefined) return undefined;
-    const { program, reads: read } = compileExpression(source, point, key, text, wanted);
+    const { program, reads: read } = compileExpression(source, point, key, text, wanted, paramFields);
     for (const field of read) reads.add(field);
     return program;
   };
@@ -134,7 +168,7 @@ export function compileRule(source: RuleSource): CompiledRule {
   };
 }
 
-function compileExpression(source: RuleSource, point: RulePoint, key: string, text: string, wanted: CelKind): { program: Program; reads: readonly string[] } {
+function compileExpression(source: RuleSource, point: RulePoint, key: string, text: string, wanted: CelKind, paramFields: Fields): { program: Program; reads: readonly string[] } {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(text);
@@ -143,7 +177,7 @@ function compileExpression(source: RuleSource, point: RulePoint, key: string, te
     const message = (error as Error).message.replace(/^<input>:\d+:\d+: /, "");
     throw ruleError(source, key, `${at(text, location?.line, location?.column)}: ${message}`);
   }
-  const checked = checkExpression(parsed, POINT_VARIABLES[point]);
+  const checked = checkExpression(parsed, { ...POINT_VARIABLES[point], params: paramFields });
   if ("issue" in checked) {
     const { line, column } = lineColumn(text, checked.issue.offset);
     throw ruleError(source, key, `${at(text, line, column)}: ${checked.issue.message}`);
@@ -151,7 +185,7 @@ function compileExpression(source: RuleSource, point: RulePoint, key: string, te
   if (checked.type !== "dyn" && checked.type !== wanted) {
     throw ruleError(source, key, `must be ${wanted === "bool" ? "a boolean" : wanted === "map" ? "a map" : "a string"}, but it is ${article(checked.type)}`);
   }
-  const planned = plan(envOf(point), parsed) as (activation: Activation) => CelResult;
+  const planned = plan(envOf(point), parsed) as Program;
   return { program: planned, reads: checked.reads };
 }
 

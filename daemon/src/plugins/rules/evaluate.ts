@@ -3,10 +3,10 @@
 // values it read, for the plugin, `hookd eval --explain` and offline policy tests alike.
 // A rule that cannot be evaluated is the plugin's fault (listener_error) naming it (never a silent pass).
 import { pluginFault } from "../../engine/faults.js";
-import { isCelError, isCelList, isCelMap } from "@bufbuild/cel";
+import { celMap, isCelError, isCelList, isCelMap } from "@bufbuild/cel";
 import type { CelValue } from "@bufbuild/cel";
 import type { DecisionOf, JsonObject, JsonValue } from "@hookd/sdk";
-import type { CompiledRule, Program, RuleSet } from "./compile.js";
+import type { Bindings, CompiledRule, Program, RuleSet } from "./compile.js";
 import { withWorkingDirectory } from "./functions.js";
 import { activationOf } from "./variables.js";
 import type { Activation } from "./variables.js";
@@ -28,7 +28,8 @@ type Failed = (ruleId: string, key: string, message: string) => never;
 export function evaluateRules(set: RuleSet, point: RulePoint, event: unknown, plugin: string): RuleVerdict | undefined {
   const rules = set.rules.filter((rule) => rule.point === point);
   if (rules.length === 0) return undefined;
-  const activation = activationOf(point, event);
+  const activation: Activation = { ...activationOf(point, event), params: set.params };
+  const bindings = bindingsOf(activation);
   const call = activation.call as { tool_name?: string; kind?: string } | undefined;
   const cwd = activation.session?.cwd;
   const failed: Failed = (ruleId, key, message) => {
@@ -37,27 +38,32 @@ export function evaluateRules(set: RuleSet, point: RulePoint, event: unknown, pl
   return withWorkingDirectory(typeof cwd === "string" ? cwd : "", () => {
     for (const rule of rules) {
       if (call !== undefined && !rule.matchesTool(call.tool_name ?? "", call.kind ?? "")) continue;
-      if (rule.when !== undefined && run(rule, "when", rule.when, activation, failed) !== true) continue;
-      const outcome = outcomeOf(rule, activation, failed);
+      if (rule.when !== undefined && run(rule, "when", rule.when, bindings, failed) !== true) continue;
+      const outcome = outcomeOf(rule, bindings, failed);
       return { ruleId: rule.id, decision: decisionOf(point, outcome, event, plugin), values: valuesRead(rule, activation) };
     }
     return undefined;
   });
 }
 
-function outcomeOf(rule: CompiledRule, activation: Activation, failed: Failed): RuleOutcome {
-  const message = rule.messageExpression === undefined ? (rule.message ?? "") : run(rule, "messageExpression", rule.messageExpression, activation, failed);
+/** Each variable as a CEL map once, so the rules' reads do not each convert it again. */
+function bindingsOf(activation: Activation): Bindings {
+  return Object.fromEntries(Object.entries(activation).map(([name, fields]) => [name, celMap(new Map(Object.entries(fields)))]));
+}
+
+function outcomeOf(rule: CompiledRule, bindings: Bindings, failed: Failed): RuleOutcome {
+  const message = rule.messageExpression === undefined ? (rule.message ?? "") : run(rule, "messageExpression", rule.messageExpression, bindings, failed);
   if (typeof message !== "string") failed(rule.id, "messageExpression", `expected a string, got ${describe(message)}`);
   if (rule.patch === undefined) return { verb: rule.verb, message };
-  const patch = jsonOf(run(rule, "patch", rule.patch, activation, failed));
+  const patch = jsonOf(run(rule, "patch", rule.patch, bindings, failed));
   if (typeof patch !== "object" || patch === null || Array.isArray(patch)) failed(rule.id, "patch", `expected a map, got ${describe(patch)}`);
   return { verb: rule.verb, message, patch: patch as JsonObject };
 }
 
-function run(rule: CompiledRule, key: string, program: Program, activation: Activation, failed: Failed): CelValue {
+function run(rule: CompiledRule, key: string, program: Program, bindings: Bindings, failed: Failed): CelValue {
   let result: ReturnType<Program>;
   try {
-    result = program(activation);
+    result = program(bindings);
   } catch (error) {
     failed(rule.id, key, (error as Error).message);
   }

@@ -3,8 +3,8 @@
 // the per-evaluation working directory they resolve against.
 import { homedir } from "node:os";
 import { posix } from "node:path";
-import { CelScalar, celFunc, listType } from "@bufbuild/cel";
-import type { CelFunc } from "@bufbuild/cel";
+import { CelScalar, celFunc, celList, listType } from "@bufbuild/cel";
+import type { CelFunc, CelList } from "@bufbuild/cel";
 import { shellCommands } from "./shell-words.js";
 
 /** The names rules may call beside CEL's standard functions, for the load-time check. */
@@ -108,11 +108,26 @@ function globRegex(pattern: string): RegExp {
 
 const STRING = CelScalar.STRING;
 
+// Most rules of a shell guardrail split the same call.command: the last command's split is kept,
+// so one evaluation of a rule set splits it once (the split is a pure function of the text).
+// It is kept as a CEL list, so it is not converted again for each rule either.
+let lastCommand: string | undefined;
+let lastCommands: CelList = celList([]);
+
+/** shell.commands for rules: the split of `command` as a CEL list of lists, reused while the command is the same. */
+export function splitCommand(command: string): CelList {
+  if (command !== lastCommand) {
+    lastCommands = celList(shellCommands(command).map((argv) => celList(argv)));
+    lastCommand = command;
+  }
+  return lastCommands;
+}
+
 /** The CEL declarations of the functions above. */
 export const RULE_CEL_FUNCTIONS: readonly CelFunc[] = [
   celFunc("path.normalize", [STRING], STRING, (path) => normalizePath(path)),
   celFunc("path.within", [STRING, STRING], CelScalar.BOOL, (path, dir) => pathWithin(path, dir)),
   celFunc("path.matches", [STRING, STRING], CelScalar.BOOL, (path, pattern) => pathMatches(path, pattern)),
   celFunc("path.base", [STRING], STRING, (path) => posix.basename(normalizePath(path))),
-  celFunc("shell.commands", [STRING], listType(listType(STRING)), (command) => shellCommands(command)),
+  celFunc("shell.commands", [STRING], listType(listType(STRING)), (command) => splitCommand(command)),
 ];

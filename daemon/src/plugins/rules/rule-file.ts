@@ -32,12 +32,26 @@ export const ruleSchema = z.strictObject({
   patch: z.string().min(1).optional(),
 });
 
+/** A parameter's value: a string or a list of strings (paths, globs, branch names). */
+export const paramValueSchema = z.union([z.string(), z.array(z.string())]);
+export type ParamValue = z.infer<typeof paramValueSchema>;
+export const PARAM_NAME = /^[a-z][a-z0-9_]*$/;
+
 export const ruleFileSchema = z.strictObject({
+  /** Parameters the rules read as `params.<name>`, with their defaults; a rules plugin's `params` overrides them. */
+  params: z.record(z.string().regex(PARAM_NAME, "lower-case letters, digits and '_'"), paramValueSchema).optional(),
   /** The rules, in the order they are tried: the first that decides wins. */
   rules: z.array(ruleSchema).min(1),
 });
 
 export type RuleSpec = z.infer<typeof ruleSchema>;
+
+/** A rule file read: its rules and the parameters it declares. */
+export interface RuleFile {
+  readonly file: string;
+  readonly params: Readonly<Record<string, ParamValue>>;
+  readonly rules: readonly RuleSource[];
+}
 
 export interface RuleSource {
   readonly file: string;
@@ -79,7 +93,7 @@ function exists(path: string): boolean {
 }
 
 /** Reads and validates one rule file; errors name the file and the rule (index and id). */
-export function readRuleFile(file: string): RuleSource[] {
+export function readRuleFile(file: string): RuleFile {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -96,7 +110,7 @@ export function readRuleFile(file: string): RuleSource[] {
     const rules = (raw as { rules?: unknown } | null)?.rules;
     throw new HookdError("invalid_plugin", `${file}: ${parsed.error.issues.map((issue) => `${issuePath(issue.path, rules)}: ${issue.message}`).join("; ")}`);
   }
-  return parsed.data.rules.map((rule, index) => ({ file, index, rule }));
+  return { file, params: parsed.data.params ?? {}, rules: parsed.data.rules.map((rule, index) => ({ file, index, rule })) };
 }
 
 /** `rules[2] (id "x").when`: the path of an issue, with the id of the rule it is in when it has one. */

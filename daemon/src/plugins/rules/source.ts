@@ -36,9 +36,9 @@ export interface RulesPluginSource extends PluginSource {
 const RULES_TRAITS = Object.freeze({ ...IN_PROCESS_TRAITS, wraps: false });
 
 export function rulesSource(config: RulesPluginConfig, defaultDeadlineMs: number): RulesPluginSource {
-  const patterns = typeof config.rules === "string" ? [config.rules] : config.rules;
+  const patterns = config.rules === undefined ? [] : typeof config.rules === "string" ? [config.rules] : config.rules;
   const where = `plugins.${config.name}.rules`;
-  const set = loadRuleSet(patterns, where);
+  const set = loadRuleSet(patterns, where, { include: config.include ?? [], params: config.params ?? {}, plugin: `plugins.${config.name}` });
   const version = filesVersion(patterns, where);
   const listeners = rulesListeners(config.name, set, config.points ?? {}, defaultDeadlineMs);
   return {
