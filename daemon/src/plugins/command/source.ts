@@ -18,6 +18,7 @@ import { commandListeners } from "./listener.js";
 import type { CommandRunReport } from "./listener.js";
 import { loadHooksFile } from "../../agents/hooks-file.js";
 import type { ObservedReport } from "./observe.js";
+import { WarmPool } from "./warm/pool.js";
 
 export type CommandPluginConfig = Extract<PluginConfig, { kind: "command" }>;
 
@@ -44,6 +45,8 @@ export interface CommandPluginSource extends PluginSource {
   readonly notes: readonly string[];
   /** Each runnable hook's effective deadline, in file order (`hookd check` shows them). */
   readonly deadlines: readonly HookDeadline[];
+  /** The plugin's warm interpreters; undefined with `warm: false`. */
+  readonly warm: WarmPool | undefined;
 }
 
 /** Logs one firing: a line per hook in config order, then the notes and system messages. */
@@ -90,6 +93,11 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
   const model = await loadHooksFile(agent.commandHooks.parse, config.hooks);
   const log = options.log.child({ plugin: config.name });
   for (const note of model.notes) log.warn("hooks file entry not run", { hooks: config.hooks, note });
+  const warm = config.warm !== false ? new WarmPool({
+    onFallback: (command, reason) => log.info("command hook runs as a spawn, not warm", { command, reason }),
+    onServerExit: (interpreter, why) => log.warn("warm interpreter exited; it starts again on the next run", { interpreter, why }),
+  }) : undefined;
+  if (warm !== undefined) prewarm(warm, model, options.env ?? process.env, dirname(config.hooks));
   const listeners = commandListeners(agent, model, {
     plugin: config.name,
     ...(config.failurePolicy === undefined ? {} : { failurePolicy: config.failurePolicy }),
@@ -98,6 +106,7 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
     fallbackCwd: dirname(config.hooks),
     ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
     ...(options.extrasOf === undefined ? {} : { extrasOf: options.extrasOf }),
+    ...(warm === undefined ? {} : { warm }),
     onReport: (report) => {
       logReport(log, report);
       options.onReport?.(report);
@@ -112,6 +121,15 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
     const warning = deadlineWarning(row);
     if (warning !== undefined) log.warn("command hook cut short by hookd", { hooks: config.hooks, warning });
   }
-  const source = staticSource({ name: config.name, kind: "command", target: config.hooks }, listeners);
-  return { ...source, model, notes: model.notes, deadlines };
+  const source = staticSource({ name: config.name, kind: "command", target: config.hooks }, listeners, async () => warm?.close());
+  return { ...source, model, notes: model.notes, deadlines, warm };
+}
+
+/** Starts the interpreters of the file's hooks off the agent's path (planned from the file's directory; a hook whose session cwd differs is planned again when it runs). */
+function prewarm(warm: WarmPool, model: HooksModel, env: NodeJS.ProcessEnv, cwd: string): void {
+  for (const groups of Object.values(model.groups)) {
+    for (const hook of (groups ?? []).flatMap((group) => group.hooks)) {
+      if (WarmPool.spawnReason(hook.command, cwd, env) === undefined) warm.prepare(hook.command, cwd, env).catch(() => {});
+    }
+  }
 }
