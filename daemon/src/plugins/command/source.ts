@@ -47,6 +47,14 @@ export interface CommandPluginSource extends PluginSource {
   readonly deadlines: readonly HookDeadline[];
   /** The plugin's warm interpreters; undefined with `warm: false`. */
   readonly warm: WarmPool | undefined;
+  /** Each hook, in file order: whether it runs warm, or why it is spawned (`hookd check` shows them). */
+  readonly warmHooks: readonly WarmHook[];
+}
+
+export interface WarmHook {
+  readonly hook: string;
+  readonly runs: "warm" | "spawn";
+  readonly why?: string;
 }
 
 /** Logs one firing: a line per hook in config order, then the notes and system messages. */
@@ -97,7 +105,7 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
     onFallback: (command, reason) => log.info("command hook runs as a spawn, not warm", { command, reason }),
     onServerExit: (interpreter, why) => log.warn("warm interpreter exited; it starts again on the next run", { interpreter, why }),
   }) : undefined;
-  if (warm !== undefined) prewarm(warm, model, options.env ?? process.env, dirname(config.hooks));
+  const warmHooks = planWarmHooks(warm, model, options.env ?? process.env, dirname(config.hooks));
   const listeners = commandListeners(agent, model, {
     plugin: config.name,
     ...(config.failurePolicy === undefined ? {} : { failurePolicy: config.failurePolicy }),
@@ -122,14 +130,21 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
     if (warning !== undefined) log.warn("command hook cut short by hookd", { hooks: config.hooks, warning });
   }
   const source = staticSource({ name: config.name, kind: "command", target: config.hooks }, listeners, async () => warm?.close());
-  return { ...source, model, notes: model.notes, deadlines, warm };
+  return { ...source, model, notes: model.notes, deadlines, warm, warmHooks };
 }
 
-/** Starts the interpreters of the file's hooks off the agent's path (planned from the file's directory; a hook whose session cwd differs is planned again when it runs). */
-function prewarm(warm: WarmPool, model: HooksModel, env: NodeJS.ProcessEnv, cwd: string): void {
-  for (const groups of Object.values(model.groups)) {
-    for (const hook of (groups ?? []).flatMap((group) => group.hooks)) {
-      if (WarmPool.spawnReason(hook.command, cwd, env) === undefined) warm.prepare(hook.command, cwd, env).catch(() => {});
-    }
+/**
+ * How each hook of the file runs, planned from the file's directory (a session in another cwd is
+ * planned again when the hook runs; `${VAR}`s the agent substitutes are not yet substituted here),
+ * and the interpreters of those that run warm started off the agent's path.
+ */
+function planWarmHooks(warm: WarmPool | undefined, model: HooksModel, env: NodeJS.ProcessEnv, cwd: string): WarmHook[] {
+  const rows = new Map<string, WarmHook>();
+  for (const hook of Object.values(model.groups).flatMap((groups) => (groups ?? []).flatMap((group) => group.hooks))) {
+    if (rows.has(hook.id)) continue;
+    const why = warm === undefined ? "warm: false in the plugin's config" : WarmPool.spawnReason(hook.command, cwd, env);
+    rows.set(hook.id, why === undefined ? { hook: hook.id, runs: "warm" } : { hook: hook.id, runs: "spawn", why });
+    if (warm !== undefined && why === undefined) warm.prepare(hook.command, cwd, env).catch(() => {});
   }
+  return [...rows.values()];
 }
