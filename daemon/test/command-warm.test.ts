@@ -13,6 +13,7 @@ import { childEnv } from "../src/child-env.js";
 import { runHook } from "../src/plugins/command/runner.js";
 import type { RunSpec } from "../src/plugins/command/runner.js";
 import { WarmPool } from "../src/plugins/command/warm/pool.js";
+import type { FallbackCode } from "../src/plugins/command/warm/pool.js";
 
 const CORPUS = resolve(import.meta.dirname, "fixtures/warm-corpus");
 const PYTHON = "/usr/bin/python3";
@@ -149,17 +150,19 @@ describe("warm runs and their fork server", () => {
   });
 
   it("says why a command runs as a spawn, and counts it", () => {
-    const cases: Record<string, string> = {
-      "python3 -u x.py": "the interpreter runs no script file, or takes options",
-      'python3 "x.py"': "the command uses shell syntax (quotes, variables, operators or redirections)",
-      "FOO=1 python3 x.py": "the command sets variables or is empty",
-      "ruby x.rb": "ruby is not a recognised interpreter",
-      "python3 missing.py": "the script missing.py is not a file",
+    const cases: Record<string, [FallbackCode, string]> = {
+      "python3 -u x.py": ["interpreter_options", "the interpreter runs no script file, or takes options"],
+      'python3 "x.py"': ["shell_syntax", "the command uses shell syntax (quotes, variables, operators or redirections)"],
+      "FOO=1 python3 x.py": ["shell_syntax", "the command sets variables or is empty"],
+      "ruby x.rb": ["not_python", "ruby is not a recognised interpreter"],
+      "python3 missing.py": ["script_not_found", "the script missing.py is not a file"],
     };
-    for (const [command, reason] of Object.entries(cases)) {
+    for (const [command, [code, reason]] of Object.entries(cases)) {
       expect(WarmPool.spawnReason(command, CORPUS, env())).toBe(reason);
+      const before = pool.stats().fallbacks[code] ?? 0;
       expect(pool.run(spec(command, CORPUS))).toBeUndefined();
-      expect(pool.stats().fallbacks[reason]).toBeGreaterThanOrEqual(1);
+      expect(pool.stats().fallbacks[code]).toBe(before + 1);
+      expect(fallbacks).toContain(`${command}: ${reason}`);
     }
     // A launcher script in front of the interpreter (as pyenv's shims are) may pick another interpreter per directory.
     const dir = scratch();

@@ -29,7 +29,7 @@ async function parentOfHook(config: { warm?: boolean }): Promise<{ reason: unkno
   opened.push(h);
   await h.source.warm?.whenStarted();
   const outcome = await decide(h.env(), "pre-tool", preTool(h.session, "Bash", { command: "ls" }));
-  return { reason: (outcome as { decision?: { reason?: unknown } }).decision?.reason, warmRuns: h.source.warm?.stats().warmRuns };
+  return { reason: (outcome as { decision?: { reason?: unknown } }).decision?.reason, warmRuns: h.source.status().warm?.warmRuns };
 }
 
 describe("command plugins and warm interpreters", () => {

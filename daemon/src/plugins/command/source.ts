@@ -10,7 +10,7 @@ import type { HooksModel, PayloadExtras } from "../../agents/contract.js";
 import { knownAgent } from "../../agents/registry.js";
 import type { PluginConfig } from "../../config/schema.js";
 import type { Logger } from "../../log.js";
-import type { PluginSource } from "../source.js";
+import type { PluginSource, PluginStatus } from "../source.js";
 import { staticSource } from "../source.js";
 import { commandHookTimeouts, deadlineWarning, hookDeadlines } from "./budget.js";
 import type { HookDeadline, PointBudgets } from "./budget.js";
@@ -130,7 +130,8 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
     if (warning !== undefined) log.warn("command hook cut short by hookd", { hooks: config.hooks, warning });
   }
   const source = staticSource({ name: config.name, kind: "command", target: config.hooks }, listeners, async () => warm?.close());
-  return { ...source, model, notes: model.notes, deadlines, warm, warmHooks };
+  const status = (): PluginStatus => (warm === undefined ? source.status() : { ...source.status(), warm: warm.stats() });
+  return { ...source, status, model, notes: model.notes, deadlines, warm, warmHooks };
 }
 
 /**

@@ -15,13 +15,16 @@ export interface PythonPlan {
   readonly argv: readonly string[];
 }
 
-export type WarmPlan = PythonPlan | { readonly kind: "spawn"; readonly reason: string };
+/** Why a hook is spawned, as a closed set (metrics label them) beside the sentence logs and `hookd check` show. */
+export type SpawnCode = "shell_syntax" | "not_python" | "interpreter_options" | "interpreter_not_found" | "launcher_script" | "script_not_found" | "not_executable" | "shebang";
+
+export type WarmPlan = PythonPlan | { readonly kind: "spawn"; readonly code: SpawnCode; readonly reason: string };
 
 /** Words the shell passes through unchanged: no quotes, variables, globs, redirections or operators. */
 const PLAIN_WORD = /^[A-Za-z0-9_/.,:@%+=-]+$/;
 const PYTHON_NAME = /^python(3(\.\d+)?)?$/;
 
-const spawnBecause = (reason: string): WarmPlan => ({ kind: "spawn", reason });
+const spawnBecause = (code: SpawnCode, reason: string): WarmPlan => ({ kind: "spawn", code, reason });
 
 function isExecutableFile(path: string): boolean {
   try {
@@ -66,40 +69,40 @@ function shebangInterpreter(line: string, cwd: string, env: NodeJS.ProcessEnv): 
   const words = line.split(/[ \t]+/);
   const [first, second, ...rest] = words;
   if (first === "/usr/bin/env" && second !== undefined && rest.length === 0 && PYTHON_NAME.test(second)) {
-    return whichCommand(second, cwd, env) ?? spawnBecause(`its shebang's ${second} is not on PATH`);
+    return whichCommand(second, cwd, env) ?? spawnBecause("interpreter_not_found", `its shebang's ${second} is not on PATH`);
   }
   if (first !== undefined && second === undefined && isAbsolute(first) && PYTHON_NAME.test(first.split("/").pop() ?? "")) {
-    return isExecutableFile(first) ? first : spawnBecause(`its shebang's ${first} is not an executable file`);
+    return isExecutableFile(first) ? first : spawnBecause("interpreter_not_found", `its shebang's ${first} is not an executable file`);
   }
-  return spawnBecause(`its shebang (#!${line}) is not a Python interpreter without options`);
+  return spawnBecause("shebang", `its shebang (#!${line}) is not a Python interpreter without options`);
 }
 
 /** How `command` runs for a hook whose session is in `cwd` with environment `env`. */
 export function planCommand(command: string, cwd: string, env: NodeJS.ProcessEnv): WarmPlan {
   const words = command.trim().split(/[ \t]+/);
-  if (!words.every((word) => PLAIN_WORD.test(word))) return spawnBecause("the command uses shell syntax (quotes, variables, operators or redirections)");
+  if (!words.every((word) => PLAIN_WORD.test(word))) return spawnBecause("shell_syntax", "the command uses shell syntax (quotes, variables, operators or redirections)");
   const [first, ...args] = words;
-  if (first === undefined || first.includes("=")) return spawnBecause("the command sets variables or is empty");
+  if (first === undefined || first.includes("=")) return spawnBecause("shell_syntax", "the command sets variables or is empty");
   const launcher = first.split("/").pop() ?? first;
   if (PYTHON_NAME.test(launcher)) {
     const [script, ...scriptArgs] = args;
-    if (script === undefined || script.startsWith("-")) return spawnBecause("the interpreter runs no script file, or takes options");
+    if (script === undefined || script.startsWith("-")) return spawnBecause("interpreter_options", "the interpreter runs no script file, or takes options");
     const interpreter = whichCommand(first, cwd, env);
-    if (interpreter === undefined) return spawnBecause(`${first} is not found as the shell would find it`);
-    if (shebangOf(interpreter) !== undefined) return spawnBecause(`${interpreter} is a launcher script (it may pick another interpreter per directory)`);
+    if (interpreter === undefined) return spawnBecause("interpreter_not_found", `${first} is not found as the shell would find it`);
+    if (shebangOf(interpreter) !== undefined) return spawnBecause("launcher_script", `${interpreter} is a launcher script (it may pick another interpreter per directory)`);
     const path = resolve(cwd, script);
-    if (!isFile(path)) return spawnBecause(`the script ${script} is not a file`);
+    if (!isFile(path)) return spawnBecause("script_not_found", `the script ${script} is not a file`);
     return { kind: "python", interpreter, script: path, argv: [script, ...scriptArgs] };
   }
   // A script run directly: the kernel reads its shebang; the shell needs a path to it.
-  if (!first.includes("/")) return spawnBecause(`${first} is not a recognised interpreter`);
+  if (!first.includes("/")) return spawnBecause("not_python", `${first} is not a recognised interpreter`);
   const path = resolve(cwd, first);
-  if (!isExecutableFile(path)) return spawnBecause(`${first} is not an executable file`);
+  if (!isExecutableFile(path)) return spawnBecause("not_executable", `${first} is not an executable file`);
   const line = shebangOf(path);
-  if (line === undefined) return spawnBecause(`${first} has no shebang`);
+  if (line === undefined) return spawnBecause("shebang", `${first} has no shebang`);
   const interpreter = shebangInterpreter(line, cwd, env);
   if (typeof interpreter !== "string") return interpreter;
-  if (shebangOf(interpreter) !== undefined) return spawnBecause(`${interpreter} is a launcher script (it may pick another interpreter per directory)`);
+  if (shebangOf(interpreter) !== undefined) return spawnBecause("launcher_script", `${interpreter} is a launcher script (it may pick another interpreter per directory)`);
   return { kind: "python", interpreter, script: path, argv: [first, ...args] };
 }
 

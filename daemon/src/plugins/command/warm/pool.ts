@@ -7,7 +7,7 @@ import type { RunResult } from "../../../agents/hook-run.js";
 import type { RunSpec } from "../runner.js";
 import { ForkServer } from "./fork-server.js";
 import { planCommand } from "./plan.js";
-import type { PythonPlan } from "./plan.js";
+import type { PythonPlan, SpawnCode } from "./plan.js";
 import { StreamBroker } from "./stream-broker.js";
 import { runWarm, shellEnv } from "./warm-run.js";
 
@@ -20,10 +20,20 @@ export interface WarmOptions {
   readonly onServerExit?: (interpreter: string, why: string) => void;
 }
 
+/** Why a run was spawned: its command's plan, or the state of its fork server. */
+export type FallbackCode = SpawnCode | "starting" | "server_limit" | "start_failed" | "interpreter_unreadable";
+
 export interface WarmStats {
   readonly warmRuns: number;
-  readonly fallbacks: Readonly<Record<string, number>>;
+  /** Runs spawned instead, by why. */
+  readonly fallbacks: Readonly<Partial<Record<FallbackCode, number>>>;
+  /** Fork servers started again after one died. */
   readonly restarts: number;
+}
+
+interface Refusal {
+  readonly code: FallbackCode;
+  readonly reason: string;
 }
 
 /** What an interpreter's start depends on beyond its path: it reads these once, at start. */
@@ -57,7 +67,7 @@ export class WarmPool {
   readonly #failedStarts = new Map<string, number>();
   readonly #dead = new Set<string>();
   readonly #said = new Set<string>();
-  readonly #fallbacks: Record<string, number> = {};
+  readonly #fallbacks: Partial<Record<FallbackCode, number>> = {};
   #warmRuns = 0;
   #restarts = 0;
   #closed = false;
@@ -79,7 +89,7 @@ export class WarmPool {
     const plan = planCommand(command, cwd, env);
     if (plan.kind === "spawn") throw new Error(`${command} runs as a spawn: ${plan.reason}`);
     const entry = this.#entry(plan, startEnvOf(env));
-    if (typeof entry === "string") throw new Error(`${command} runs as a spawn: ${entry}`);
+    if ("code" in entry) throw new Error(`${command} runs as a spawn: ${entry.reason}`);
     await entry.serving;
   }
 
@@ -87,10 +97,10 @@ export class WarmPool {
   run(spec: RunSpec): Promise<RunResult> | undefined {
     if (this.#closed) return undefined;
     const plan = planCommand(spec.command, spec.cwd, spec.env);
-    if (plan.kind === "spawn") return this.#fallback(spec.command, plan.reason);
+    if (plan.kind === "spawn") return this.#fallback(spec.command, plan);
     const entry = this.#entry(plan, startEnvOf(spec.env));
-    if (typeof entry === "string") return this.#fallback(spec.command, entry);
-    if (!entry.ready) return this.#fallback(spec.command, "its interpreter is still starting");
+    if ("code" in entry) return this.#fallback(spec.command, entry);
+    if (!entry.ready) return this.#fallback(spec.command, { code: "starting", reason: "its interpreter is still starting" });
     this.#warmRuns += 1;
     return runWarm(entry.server, entry.broker, plan, spec, shellEnv(spec.env, spec.cwd));
   }
@@ -112,8 +122,8 @@ export class WarmPool {
     this.#broker?.close();
   }
 
-  #fallback(command: string, reason: string): undefined {
-    this.#fallbacks[reason] = (this.#fallbacks[reason] ?? 0) + 1;
+  #fallback(command: string, { code, reason }: Refusal): undefined {
+    this.#fallbacks[code] = (this.#fallbacks[code] ?? 0) + 1;
     const key = `${command}\0${reason}`;
     if (!this.#said.has(key)) {
       this.#said.add(key);
@@ -123,10 +133,10 @@ export class WarmPool {
   }
 
   /** The fork server for this interpreter and start-up environment, started if need be; or why there is none. */
-  #entry(plan: PythonPlan, startEnv: Record<string, string>): Entry | string {
+  #entry(plan: PythonPlan, startEnv: Record<string, string>): Entry | Refusal {
     const key = `${plan.interpreter}\0${JSON.stringify(startEnv)}`;
     const identity = identityOf(plan.interpreter);
-    if (identity === undefined) return `${plan.interpreter} cannot be read`;
+    if (identity === undefined) return { code: "interpreter_unreadable", reason: `${plan.interpreter} cannot be read` };
     const existing = this.#servers.get(key);
     if (existing !== undefined && existing.identity === identity) return existing;
     if (existing !== undefined) {
@@ -134,8 +144,8 @@ export class WarmPool {
       existing.server.stop();
       this.#servers.delete(key);
     }
-    if ((this.#failedStarts.get(key) ?? 0) >= MAX_FAILED_STARTS) return `the fork server for ${plan.interpreter} failed to start ${MAX_FAILED_STARTS} times`;
-    if (this.#servers.size >= (this.options.maxServers ?? 4)) return `the limit of ${this.options.maxServers ?? 4} warm interpreters is reached`;
+    if ((this.#failedStarts.get(key) ?? 0) >= MAX_FAILED_STARTS) return { code: "start_failed", reason: `the fork server for ${plan.interpreter} failed to start ${MAX_FAILED_STARTS} times` };
+    if (this.#servers.size >= (this.options.maxServers ?? 4)) return { code: "server_limit", reason: `the limit of ${this.options.maxServers ?? 4} warm interpreters is reached` };
     if (this.#dead.delete(key)) this.#restarts += 1;
     const broker = (this.#broker ??= new StreamBroker());
     const server = new ForkServer(plan.interpreter, startEnv, (why) => {
