@@ -170,6 +170,21 @@ describe("warm runs and their fork server", () => {
     expect(WarmPool.spawnReason(`python3 ${join(CORPUS, "json_answer.py")}`, CORPUS, { ...env(), PATH: dir })).toBe(`${join(dir, "python3")} is a launcher script (it may pick another interpreter per directory)`);
   });
 
+  it("a site module that prints while the interpreter starts does not confuse its fork server", async () => {
+    const site = scratch();
+    writeFileSync(join(site, "sitecustomize.py"), 'print("hello from site", flush=True)\n');
+    const own = new WarmPool();
+    try {
+      const command = `python3 ${join(CORPUS, "json_answer.py")}`;
+      const withSite = { ...env(), PYTHONPATH: site };
+      await own.prepare(command, CORPUS, withSite);
+      const run = own.run(spec(command, CORPUS, { env: withSite }));
+      expect((await run)?.end).toBe("exited");
+    } finally {
+      own.close();
+    }
+  });
+
   it("the interpreter path is the one the shell would run", async () => {
     expect(WarmPool.spawnReason(`${PYTHON} ${join(CORPUS, "json_answer.py")}`, CORPUS, env())).toBeUndefined();
   });

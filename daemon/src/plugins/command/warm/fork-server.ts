@@ -32,6 +32,15 @@ interface ControlMessage {
   readonly status?: number;
 }
 
+function controlMessage(line: string): ControlMessage | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null ? (value) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class ForkServer {
   readonly #process: ChildProcessWithoutNullStreams;
   readonly #runs = new Map<number, ForkEvents>();
@@ -58,7 +67,9 @@ export class ForkServer {
     });
     this.#process.stdin.on("error", () => {});
     createInterface({ input: this.#process.stdout }).on("line", (line) => {
-      const message = JSON.parse(line) as ControlMessage;
+      const message = controlMessage(line);
+      // Output before the server took its stdout for itself (a sitecustomize that prints) is not ours.
+      if (message === undefined) return;
       if (message.ready !== undefined) return markReady();
       const run = message.id === undefined ? undefined : this.#runs.get(message.id);
       if (run === undefined || message.id === undefined) return;
