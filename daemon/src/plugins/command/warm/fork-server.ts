@@ -35,7 +35,7 @@ interface ControlMessage {
 function controlMessage(line: string): ControlMessage | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null ? (value) : undefined;
+    return typeof value === "object" && value !== null ? value : undefined;
   } catch {
     return undefined;
   }

@@ -19,7 +19,11 @@ for _name in ("re", "json", "pathlib", "subprocess", "shlex", "time", "datetime"
         __import__(_name)
     except Exception:
         pass
-import atexit, threading, importlib.machinery
+import atexit, threading, importlib.machinery, gc
+
+# What is imported now is shared with every fork: kept out of the collector so that a run's
+# collections do not write to (and so copy) the pages of objects it never uses.
+gc.freeze()
 
 # Variables this interpreter added to its own environment at start (C locale coercion): a
 # spawned interpreter would add them too, so each run gets them unless its env has them.
