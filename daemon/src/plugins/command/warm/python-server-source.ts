@@ -1,13 +1,13 @@
-// The Python fork server's program, run as `python -c SOURCE`: it imports the modules hook
-// scripts use, then forks one child per run request and reports each child's exit status. It
-// never runs user code itself: only the forked child does, as `__main__`, with its own session.
-// Kept as a string so the built daemon needs no data files beside its JavaScript.
+// The Python fork server's program, run as `python -c SOURCE`: it imports the modules hook scripts
+// use, keeps one spare run forked ahead (a stand-in for the shell and the script's process,
+// waiting), hands each request to the spare and reports its exit status. It never runs user code
+// itself: only the script's process does, as `__main__`. A string, so the build needs no data files.
 
 /**
  * Control protocol, one JSON object per line. In (fd 0): {id, socket, token, cwd, env, argv,
- * script, executable}. Out (fd 1): {ready: pid} once, {id, pid} when a run's stand-in for the
- * shell leads its own session, {id, status} when it ended (status: exit code, or minus the
- * signal number when the stand-in itself was killed).
+ * script, executable}. Out (fd 1): {ready: pid} once, {id, pid} when the request went to a
+ * stand-in for the shell leading its own session, {id, status} when it ended (status: exit code,
+ * or minus the signal number when the stand-in itself was killed).
  */
 export const PYTHON_FORK_SERVER = String.raw`
 import os, sys, json, signal, selectors, socket, types, builtins
@@ -77,9 +77,18 @@ def _finish(code, interrupted):
         os.kill(os.getpid(), signal.SIGINT)
     os._exit(code)
 
-def _stand_in(request, ready_w, selector):
+def _read_to_end(fd):
+    chunks = []
+    while True:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+def _stand_in(request_r, ready_w, selector):
     # In the place of /bin/sh -c: leads the new session and process group, waits for the script,
     # and exits as the shell would (128 + the signal's number when a signal ended the script).
+    # Made ahead of its run (a spare), with the script's process already forked and waiting.
     os.setsid()
     os.write(ready_w, b"1")
     os.close(ready_w)
@@ -88,6 +97,23 @@ def _stand_in(request, ready_w, selector):
     selector.close()
     for fd in (_ctl_in, _ctl_out, _wake_r, _wake_w):
         os.close(fd)
+    to_script, from_stand_in = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            to_script.close()
+            os.close(request_r)
+            _child(from_stand_in)
+        finally:
+            os._exit(127)
+    from_stand_in.close()
+    data = _read_to_end(request_r)
+    os.close(request_r)
+    if not data:
+        # The fork server went away before this spare was used.
+        os.kill(pid, signal.SIGKILL)
+        os._exit(0)
+    request = json.loads(data)
     # The streams are the shell's, and so the script's: held until the script ends, as sh holds them.
     for number in (0, 1, 2):
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -96,13 +122,10 @@ def _stand_in(request, ready_w, selector):
         fd = conn.detach()
         os.dup2(fd, number)
         os.close(fd)
+    socket.send_fds(to_script, [b"r"], [0, 1, 2])
+    to_script.sendall(data)
+    to_script.close()
     os.closerange(3, 65536)
-    pid = os.fork()
-    if pid == 0:
-        try:
-            _child(request)
-        finally:
-            os._exit(127)
     status = os.waitpid(pid, 0)[1]
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
@@ -113,7 +136,22 @@ def _stand_in(request, ready_w, selector):
         os._exit(128 + number)
     os._exit(os.waitstatus_to_exitcode(status))
 
-def _child(request):
+def _child(from_stand_in):
+    _, fds, _, _ = socket.recv_fds(from_stand_in, 1, 3)
+    if len(fds) != 3:
+        os._exit(0)
+    data = b""
+    while True:
+        chunk = from_stand_in.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    from_stand_in.close()
+    for number, fd in enumerate(fds):
+        os.dup2(fd, number)
+        os.close(fd)
+    os.closerange(3, 65536)
+    request = json.loads(data)
     os.chdir(request["cwd"])
     env = dict(_added)
     env.update(request["env"])
@@ -146,24 +184,44 @@ def _child(request):
         code, interrupted = 1, isinstance(error, KeyboardInterrupt)
     _finish(code, interrupted)
 
-def _start(request, selector):
+def _make_spare(selector):
     sys.stderr.flush()
+    request_r, request_w = os.pipe()
     ready_r, ready_w = os.pipe()
     pid = os.fork()
     if pid == 0:
         try:
+            os.close(request_w)
             os.close(ready_r)
-            _stand_in(request, ready_w, selector)
+            _stand_in(request_r, ready_w, selector)
         finally:
             os._exit(127)
+    os.close(request_r)
     os.close(ready_w)
-    # Reported only once the child leads its own process group: a kill of the group then reaches it.
+    # Handed out only once it leads its own process group: a kill of the group then reaches it.
     os.read(ready_r, 1)
     os.close(ready_r)
-    return pid
+    return pid, request_w
+
+def _start(line, spare, selector):
+    """Gives the request to the spare (a fresh one if it died), returns the run's pid."""
+    for _attempt in (1, 2):
+        if spare[0] is None:
+            spare[0] = _make_spare(selector)
+        pid, request_w = spare[0]
+        spare[0] = None
+        try:
+            data = line
+            while data:
+                data = data[os.write(request_w, data):]
+            os.close(request_w)
+            return pid
+        except BrokenPipeError:
+            os.close(request_w)
+    raise RuntimeError("no spare could take the request")
 
 def _reap(children):
-    while children:
+    while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
@@ -182,6 +240,7 @@ def _serve():
     selector.register(_wake_r, selectors.EVENT_READ, "children")
     children = {}
     pending = b""
+    spare = [_make_spare(selector)]
     _send({"ready": os.getpid()})
     while True:
         for key, _ in selector.select():
@@ -199,11 +258,14 @@ def _serve():
             pending += chunk
             while b"\n" in pending:
                 line, pending = pending.split(b"\n", 1)
-                request = json.loads(line)
-                pid = _start(request, selector)
-                children[pid] = request["id"]
-                _send({"id": request["id"], "pid": pid})
+                run = json.loads(line)["id"]
+                pid = _start(line, spare, selector)
+                children[pid] = run
+                _send({"id": run, "pid": pid})
         _reap(children)
+        # The next run's spare, made once this batch is answered.
+        if spare[0] is None:
+            spare[0] = _make_spare(selector)
 
 _serve()
 `;
