@@ -136,6 +136,13 @@ describe("warm runs and their fork server", () => {
     expect((await warmRun(spec(`python3 ${script}`, dir))).stdout).toBe("version two\n");
   });
 
+  it("a burst of runs beyond the spare all run warm, each with its own input and answer", async () => {
+    const command = `python3 ${join(CORPUS, "stdin_twice.py")}`;
+    const inputs = Array.from({ length: 8 }, (_, i) => "x".repeat(i + 1));
+    const results = await Promise.all(inputs.map((stdin) => warmRun(spec(command, CORPUS, { stdin }))));
+    expect(results.map((r) => [r.end, r.stdout])).toEqual(inputs.map((stdin) => ["exited", `${stdin.length} ''\n`]));
+  });
+
   it("a crashed fork server is started again on the next run and counted", async () => {
     const command = `python3 ${join(CORPUS, "json_answer.py")}`;
     const [pid] = pool.serverPids();
