@@ -19,8 +19,8 @@ import type { AuditRecord } from "../ops/audit.js";
 import { auditRecordsOf, pointOption, readDialectEvent, readProtoEvent, readSource, recordOption } from "./eval-input.js";
 import type { EvalInput } from "./eval-input.js";
 import { warningOf } from "./check-report.js";
-import { compareWithRecord, finalOf, pointsOf } from "./eval-report.js";
-import type { EvalReport } from "./eval-report.js";
+import { compareWithRecord, finalOf, pointsOf, warmHooksRun } from "./eval-report.js";
+import type { EvalReport, WarmHooksRun } from "./eval-report.js";
 import { printEval } from "./eval-print.js";
 import { openPipeline } from "./eval-run.js";
 import type { OfflinePipeline } from "./eval-run.js";
@@ -86,6 +86,8 @@ function fail(message: string, json: boolean, out: (text: string) => void, err: 
   return 1;
 }
 
+const warmField = (runs: WarmHooksRun[]): { warmHooks?: WarmHooksRun[] } => (runs.length === 0 ? {} : { warmHooks: runs });
+
 /** Loads the config and its plugins, runs the event, and closes everything again. */
 async function runEval(configFile: string | undefined, input: EvalInput, readyMs: number): Promise<EvalReport> {
   const loaded = loadConfig(configFile);
@@ -109,6 +111,7 @@ async function runEval(configFile: string | undefined, input: EvalInput, readyMs
       answer,
       records: pipeline.records,
       warnings: [...pipeline.unready, ...warnings],
+      ...warmField(warmHooksRun(pipeline.statuses())),
     };
   } finally {
     await pipeline.close();
