@@ -143,6 +143,21 @@ describe("warm runs and their fork server", () => {
     expect(results.map((r) => [r.end, r.stdout])).toEqual(inputs.map((stdin) => ["exited", `${stdin.length} ''\n`]));
   });
 
+  it("a run whose fork server does not answer still ends at its timeout", async () => {
+    const own = new WarmPool();
+    const command = `python3 ${join(CORPUS, "json_answer.py")}`;
+    await own.prepare(command, CORPUS, env());
+    const [pid] = own.serverPids();
+    process.kill(pid ?? 0, "SIGSTOP");
+    try {
+      const run = own.run(spec(command, CORPUS, { timeoutMs: 200 }));
+      expect((await run)?.end).toBe("timeout");
+    } finally {
+      process.kill(pid ?? 0, "SIGCONT");
+      own.close();
+    }
+  });
+
   it("a crashed fork server is started again on the next run and counted", async () => {
     const command = `python3 ${join(CORPUS, "json_answer.py")}`;
     const [pid] = pool.serverPids();

@@ -37,6 +37,9 @@ function physicalPath(path: string): string {
   }
 }
 
+/** How long a stopped run waits for its exit status before it ends without it. */
+const STOP_GRACE_MS = 1_000;
+
 export function runWarm(server: ForkServer, broker: StreamBroker, plan: PythonPlan, spec: RunSpec, env: Readonly<Record<string, string>>): Promise<RunResult> {
   const started = performance.now();
   const stdout = new Capture(spec.maxOutputBytes ?? MIB);
@@ -59,9 +62,16 @@ export function runWarm(server: ForkServer, broker: StreamBroker, plan: PythonPl
     let outputsClosed = 0;
     const sockets: Socket[] = [];
 
+    let stopTimer: NodeJS.Timeout | undefined;
     const stop = (why: "timeout" | "cancelled"): void => {
       stoppedBy ??= why;
       if (pgid !== undefined) killGroup(pgid);
+      // A fork server that does not answer (stopped, overloaded) must not hold the run past its
+      // end: after the grace it ends without the exit status (a late start is killed on arrival).
+      stopTimer ??= setTimeout(() => {
+        status ??= -9;
+        conclude();
+      }, STOP_GRACE_MS);
     };
     const timer = setTimeout(() => stop("timeout"), spec.timeoutMs);
     const onAbort = (): void => stop("cancelled");
@@ -72,6 +82,7 @@ export function runWarm(server: ForkServer, broker: StreamBroker, plan: PythonPl
       settled = true;
       clearTimeout(timer);
       clearTimeout(graceTimer);
+      clearTimeout(stopTimer);
       spec.signal.removeEventListener("abort", onAbort);
       broker.release(token);
       for (const socket of sockets) socket.destroy();
