@@ -4,10 +4,12 @@
 // the same inputs, through real processes, and the exit code, streams and side effects match.
 // Also: the timeout kills the warm run's process group, a changed script runs its new content,
 // a crashed fork server is started again and counted, and what cannot run warm says why.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RunResult } from "../src/agents/hook-run.js";
 import { childEnv } from "../src/child-env.js";
 import { runHook } from "../src/plugins/command/runner.js";
@@ -116,7 +118,8 @@ describe("the corpus, spawned and warm", () => {
     const warm = await warmRun(spec(`python3 ${join(CORPUS, "hangs.py")}`, CORPUS, { timeoutMs: 1_500, onSpawn: (id) => (pgid = id) }));
     expect(warm).toMatchObject({ end: "timeout", stdout: "started\n" });
     expect(pgid).toBeDefined();
-    expect(liveMembers(pgid ?? 0)).toEqual([]);
+    // SIGKILL is delivered, not awaited: a member not yet scheduled to die reads as live for a moment.
+    await vi.waitFor(() => expect(liveMembers(pgid ?? 0)).toEqual([]), { timeout: 5_000, interval: 10 });
   });
 
   it("cancellation ends a warm run as cancelled and kills its group", async () => {
@@ -154,6 +157,32 @@ describe("warm runs and their fork server", () => {
       expect((await run)?.end).toBe("timeout");
     } finally {
       process.kill(pid ?? 0, "SIGCONT");
+      own.close();
+    }
+  });
+
+  it("an interpreter replaced on disk gets a new fork server, and a run in flight on the old one still finishes", async () => {
+    const dir = scratch();
+    const bin = join(dir, "bin");
+    mkdirSync(bin);
+    copyFileSync(realpathSync(PYTHON), join(bin, "python3"));
+    chmodSync(join(bin, "python3"), 0o755);
+    execFileSync("mkfifo", [join(dir, "go")]);
+    writeFileSync(join(dir, "wait.py"), 'print(open("go").read())\n');
+    const own = new WarmPool();
+    const withCopy = { ...env(), PATH: `${bin}:/usr/bin:/bin` };
+    const command = "python3 wait.py";
+    try {
+      await own.prepare(command, dir, withCopy);
+      const [oldServer] = own.serverPids();
+      const inFlight = own.run(spec(command, dir, { env: withCopy }));
+      expect(inFlight).toBeDefined();
+      utimesSync(join(bin, "python3"), new Date(), new Date(Date.now() + 60_000));
+      await own.prepare(command, dir, withCopy);
+      expect(own.serverPids()).not.toContain(oldServer);
+      await writeFile(join(dir, "go"), "done");
+      expect(await inFlight).toMatchObject({ end: "exited", code: 0, stdout: "done\n" });
+    } finally {
       own.close();
     }
   });

@@ -102,6 +102,12 @@ export class ForkServer {
     this.#process.stdin.write(`${JSON.stringify({ id, ...request })}\n`);
   }
 
+  /** Takes no more runs; the server ends once the runs it has report their end. */
+  retire(): void {
+    this.#stopping = true;
+    this.#process.stdin.end();
+  }
+
   /** Stops the server; runs already forked go on (their process groups are their own). */
   stop(): void {
     this.#stopping = true;

@@ -140,8 +140,9 @@ export class WarmPool {
     const existing = this.#servers.get(key);
     if (existing !== undefined && existing.identity === identity) return existing;
     if (existing !== undefined) {
-      // The interpreter changed on disk: runs from now on get one started from the new file.
-      existing.server.stop();
+      // The interpreter changed on disk: runs from now on get one started from the new file;
+      // the old one finishes the runs it has.
+      existing.server.retire();
       this.#servers.delete(key);
     }
     if ((this.#failedStarts.get(key) ?? 0) >= MAX_FAILED_STARTS) return { code: "start_failed", reason: `the fork server for ${plan.interpreter} failed to start ${MAX_FAILED_STARTS} times` };

@@ -241,8 +241,11 @@ def _serve():
     children = {}
     pending = b""
     spare = [_make_spare(selector)]
+    closing = False
     _send({"ready": os.getpid()})
-    while True:
+    # After the daemon closes the control pipe (a retired server), runs already given out still
+    # get their exit status; then the server ends.
+    while not closing or children:
         for key, _ in selector.select():
             if key.data == "children":
                 try:
@@ -254,7 +257,12 @@ def _serve():
                 continue
             chunk = os.read(_ctl_in, 65536)
             if not chunk:
-                return
+                closing = True
+                selector.unregister(_ctl_in)
+                if spare[0] is not None:
+                    os.close(spare[0][1])
+                    spare[0] = None
+                break
             pending += chunk
             while b"\n" in pending:
                 line, pending = pending.split(b"\n", 1)
@@ -264,7 +272,7 @@ def _serve():
                 _send({"id": run, "pid": pid})
         _reap(children)
         # The next run's spare, made once this batch is answered.
-        if spare[0] is None:
+        if spare[0] is None and not closing:
             spare[0] = _make_spare(selector)
 
 _serve()
