@@ -132,6 +132,12 @@ export const TARGETS: readonly Target[] = [
   { name: "rules/inprocess", how: "p50: the same policy as CEL rules against the TypeScript plugin", value: (s) => ratio(p50("rules")(s), p50("inprocess")(s)) },
   { name: "remote_python/remote_uds", how: "p50", value: (s) => ratio(p50("remote_python")(s), p50("remote_uds")(s)) },
   { name: "command_sh/remote_uds", how: "p50", value: (s) => ratio(p50("command_sh")(s), p50("remote_uds")(s)) },
+  {
+    name: "command_python_warm/command_python_spawn",
+    how: "p50: the same Python hook script through the command kind, warm against spawned",
+    value: (s) => ratio(p50("command_python_warm")(s), p50("command_python_spawn")(s)),
+    target: { op: "<=", bound: 0.15 },
+  },
   { name: "hosted_turn_per_call/floor_relay", how: "(turn p50 / tool calls) / floor_relay p50", value: (s) => ratio(s["hosted_turn"]?.per_call_us, p50("floor_relay")(s)) },
   { name: "agents32_p99/floor_relay32_p99", how: "p99 at 32 in flight", value: (s) => ratio(s["agents32"]?.p99_us, s["floor_relay32"]?.p99_us) },
   { name: "fanout4/floor_fanout4", how: "p50: fanout4 against the same fan-out through bare grpc-js", value: (s) => ratio(p50("fanout4")(s), p50("floor_fanout4")(s)) },

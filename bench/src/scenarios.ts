@@ -22,10 +22,19 @@ export type { LatencySetup, Scenario, ScenarioResult } from "./setups.js";
 
 const TOOL_CALLS_PER_TURN = 10;
 
-async function commandHook(lab: Lab, name: string, command: string): Promise<LatencySetup> {
+async function commandHook(lab: Lab, name: string, command: string, config: Record<string, unknown> = {}): Promise<LatencySetup> {
   const hooks = join(lab.settings.dir, `${name}.hooks.json`);
   await writeFile(hooks, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command, timeout: 30 }] }] } }, null, 2));
-  return throughDaemon(lab, name, [{ name, kind: "command", hooks, dialect: "claude-code" }], name);
+  return throughDaemon(lab, name, [{ name, kind: "command", hooks, dialect: "claude-code", ...config }], name);
+}
+
+/** The Python interpreter itself (not a launcher in front of it such as a pyenv shim); a Skip without Python. */
+function pythonInterpreter(): string {
+  try {
+    return execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+  } catch (error) {
+    throw new Skip(`no python3: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** bench/plugins/policy.rego built with the OPA scripts/setup-opa.sh installs (cached); a Skip without Go. */
@@ -267,6 +276,20 @@ export const SCENARIOS: readonly Scenario[] = [
     what: "a Claude Code command hook in Node, a process per event",
     bounds: NODE_PROCESS,
     setup: (lab) => commandHook(lab, "command_node", `${process.execPath} ${join(REPO, "bench/plugins/hook.mjs")}`),
+  },
+  {
+    type: "latency",
+    name: "command_python_spawn",
+    what: "a Claude Code command hook in Python (json, re, sys), a process per event (warm: false)",
+    bounds: NODE_PROCESS,
+    setup: (lab) => commandHook(lab, "command_python_spawn", `${pythonInterpreter()} ${join(REPO, "bench/plugins/hook.py")}`, { warm: false }),
+  },
+  {
+    type: "latency",
+    name: "command_python_warm",
+    what: "the same Python hook run warm: a fork of a resident interpreter per event",
+    bounds: NODE_PROCESS,
+    setup: (lab) => commandHook(lab, "command_python_warm", `${pythonInterpreter()} ${join(REPO, "bench/plugins/hook.py")}`),
   },
   {
     type: "latency",

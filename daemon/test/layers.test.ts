@@ -23,7 +23,8 @@ const LAYERS: readonly { readonly name: string; readonly alone?: boolean }[] = [
   { name: "engine", alone: true },
   // The `hookd hook` forwarder, a process per agent event: node:http only.
   { name: "forward", alone: true },
-  // Running a hook's command as a process of its own (spawned; its own process group, bounded output, timeouts).
+  // Running a hook's command as a process of its own: spawned, or warm (a fork server per Python
+  // interpreter); its own process group, bounded output, timeouts.
   { name: "processes", alone: true },
   // Every agent hookd serves, one folder each behind one contract, and the registry of them.
   { name: "agents" },

@@ -89,4 +89,14 @@ describe("renderMetrics", () => {
       expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? -?[\d.e+-]+)$/);
     }
   });
+  it("renders a command plugin's warm runs, its spawns by reason and its fork-server restarts", () => {
+    const hooks = { name: "cc", kind: "command", target: "/h.json", health: "serving" as const, points: [], restarts: 0, lastError: "", warm: { warmRuns: 12, fallbacks: { shell_syntax: 3, starting: 1 }, restarts: 2 } };
+    const text = renderMetrics(new EngineMetrics(), { ...gauges, plugins: [...gauges.plugins, hooks] });
+    expect(text).toContain('hookd_command_warm_runs_total{plugin="cc"} 12\n');
+    expect(text).toContain('hookd_command_warm_fallbacks_total{plugin="cc",reason="shell_syntax"} 3\n');
+    expect(text).toContain('hookd_command_warm_fallbacks_total{plugin="cc",reason="starting"} 1\n');
+    expect(text).toContain('hookd_command_warm_restarts_total{plugin="cc"} 2\n');
+    // Plugins without warm interpreters have no samples.
+    expect(text).not.toMatch(/hookd_command_warm_runs_total\{plugin="we/);
+  });
 });

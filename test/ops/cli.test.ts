@@ -255,6 +255,7 @@ describe("hookd check's report", () => {
         order: [{ point: "pre-tool", position: 1, plugin: "policy", kind: "in-process", priority: 3, deadline: "2000ms", onFailure: "fail-closed" }],
         subscriptions: [],
         hookDeadlines: [],
+        warmHooks: [],
         rules: [],
       },
     });

@@ -106,6 +106,7 @@ export async function buildReport(configFile: string | undefined, probeMs: numbe
     addOrder(config, sources, report);
     addSubscriptions(config, sources, report);
     addHookDeadlines(config, sources, report);
+    addWarmHooks(config, sources, report);
     addRules(config, sources, report);
     addBypass(config, report);
   } finally {
@@ -164,6 +165,16 @@ function addHookDeadlines(config: Config, sources: readonly PluginSource[], repo
     return (source as CommandPluginSource).deadlines.map((d) => [p.name, d.hook, d.point, `${d.timeoutMs}ms${d.ownTimeout ? "" : " (default)"}`, `${d.effectiveMs}ms`, d.cutBy ?? ""]);
   });
   report.tables.push({ id: "hookDeadlines", columns: columns("PLUGIN:plugin", "HOOK:hook", "RUNS AT:runsAt", "TIMEOUT:timeout", "EFFECTIVE:effective", "CUT BY:cutBy"), rows });
+}
+
+/** Per command hook: whether it runs in a warm interpreter, or why it is spawned. */
+function addWarmHooks(config: Config, sources: readonly PluginSource[], report: CheckReport): void {
+  const rows = config.plugins.flatMap((p) => {
+    const source = sources.find((s) => s.name === p.name);
+    if (source === undefined || !("warmHooks" in source)) return [];
+    return (source as CommandPluginSource).warmHooks.map((w) => [p.name, w.hook, w.runs, w.why ?? ""]);
+  });
+  report.tables.push({ id: "warmHooks", columns: columns("PLUGIN:plugin", "HOOK:hook", "RUNS:runs", "WHY:why"), rows });
 }
 
 /** Per rules plugin, its rules in the order they are tried (the first that decides wins). */

@@ -43,6 +43,10 @@ export function printEval(report: EvalReport, { out, err, colour }: EvalOutput):
   const { final } = report;
   out(`\n${paint(colour, `1;${VERDICT_COLOUR[final.decision] ?? "0"}`, `decision: ${final.decision}`)}\nwhy: ${tidy(final.why)}\n`);
   out(`${report.input === "proto" ? "response" : `answer (${report.input})`}: ${JSON.stringify(report.answer)}\n`);
+  for (const w of report.warmHooks ?? []) {
+    const spawned = Object.entries(w.spawned).map(([why, n]) => `${n} spawned (${why.replace(/_/g, " ")})`);
+    out(`command hooks of ${w.plugin}: ${[`${w.ranWarm} ran warm`, ...spawned].join(", ")}\n`);
+  }
   if (report.warnings.length > 0) out(`\n${paint(colour, "33", `${report.warnings.length} warning${report.warnings.length === 1 ? "" : "s"}:`)}\n${report.warnings.map((w) => `  - ${tidy(w)}\n`).join("")}`);
   const { explain } = report;
   if (explain === undefined) return;

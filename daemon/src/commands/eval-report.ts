@@ -2,6 +2,7 @@
 // the registry it ran on: per point, the plugins that matched in order (called or not), each
 // call's answer and latency, the point's applied decision; the final decision and why; and with
 // --explain, how the replay compares with the recorded audit records.
+import type { PluginStatus } from "../plugins/source.js";
 import type { JsonValue, PointName } from "@hookd/sdk";
 import { POINT_TABLE } from "@hookd/sdk";
 import type { PluginRegistry } from "../engine/registry.js";
@@ -51,6 +52,20 @@ export interface EvalPoint {
   readonly decision: EvalDecision | undefined;
 }
 
+export interface WarmHooksRun {
+  readonly plugin: string;
+  readonly ranWarm: number;
+  readonly spawned: Readonly<Record<string, number>>;
+}
+
+/** What the plugins' statuses tell of this run's command hooks: warm runs and spawns, per plugin that ran any. */
+export function warmHooksRun(statuses: readonly PluginStatus[]): WarmHooksRun[] {
+  return statuses.flatMap(({ name, warm }) => {
+    if (warm === undefined || (warm.warmRuns === 0 && Object.keys(warm.fallbacks).length === 0)) return [];
+    return [{ plugin: name, ranWarm: warm.warmRuns, spawned: warm.fallbacks }];
+  });
+}
+
 export interface EvalReport {
   readonly config: string;
   /** "proto" or the dialect. */
@@ -67,6 +82,8 @@ export interface EvalReport {
   /** Every record the run wrote, in order: what the audit log would hold. */
   readonly records: readonly AuditRecord[];
   readonly warnings: string[];
+  /** Per command plugin with warm interpreters whose hooks ran: how many ran warm, and the others spawned by why. */
+  readonly warmHooks?: readonly WarmHooksRun[];
   explain?: { readonly agrees: boolean; readonly differences: string[]; readonly recorded: readonly AuditRecord[] };
 }
 

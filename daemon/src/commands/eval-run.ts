@@ -27,7 +27,8 @@ import type { Logger } from "../log.js";
 import { toAuditRecord } from "../ops/audit.js";
 import type { AuditRecord } from "../ops/audit.js";
 import { PluginSet } from "../plugins/plugin-set.js";
-import type { PluginStatus } from "../plugins/source.js";
+import { WarmPool } from "../processes/warm/pool.js";
+import type { PluginSource, PluginStatus } from "../plugins/source.js";
 import { DAEMON_VERSION } from "../runtime/version.js";
 import { eventError } from "./eval-input.js";
 import type { EvalInput } from "./eval-input.js";
@@ -62,7 +63,9 @@ export async function openPipeline(config: Config, log: Logger, readyMs: number)
     // As serve would refuse to start: the message names the plugin.
     throw eventError(`the config's plugins do not load: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const started = Date.now();
   const unready = await waitReady(plugins, readyMs);
+  await warmStarted(plugins.sources, readyMs - (Date.now() - started));
   const records: AuditRecord[] = [];
   const bus = new EventBus((error) => log.error("an engine observer threw", { error }));
   bus.subscribe((event) => {
@@ -101,6 +104,19 @@ export async function openPipeline(config: Config, log: Logger, readyMs: number)
     admission: new Admission(() => ({ maxInflightPerAgent: limits.maxInflightPerAgent, maxInflight: limits.maxInflight })),
   });
   return { evaluate, registry: plugins.registry, records, statuses: () => plugins.statuses(), unready, close: cleanup };
+}
+
+/**
+ * Waits until the command plugins' warm interpreters serve (or `waitMs` passed), so the event's
+ * hooks run as they would in a daemon that has been up a while rather than spawning meanwhile.
+ */
+async function warmStarted(sources: readonly PluginSource[], waitMs: number): Promise<void> {
+  const pools = sources.flatMap((source) => ("warm" in source && source.warm instanceof WarmPool ? [source.warm] : []));
+  if (pools.length === 0 || waitMs <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+  await Promise.race([Promise.all(pools.map((pool) => pool.whenStarted())), timeout]);
+  clearTimeout(timer);
 }
 
 /** Waits (by polling the sources' own readiness, as `hookd check` does) until all are ready or `readyMs` passed. */

@@ -13,8 +13,8 @@ import type { AuditRecord } from "../ops/audit.js";
 import { auditRecordsOf, pointOption, readDialectEvent, readProtoEvent, readSource, recordOption } from "./eval-input.js";
 import type { EvalInput } from "./eval-input.js";
 import { warningOf } from "./check-report.js";
-import { compareWithRecord, finalOf, pointsOf } from "./eval-report.js";
-import type { EvalReport } from "./eval-report.js";
+import { compareWithRecord, finalOf, pointsOf, warmHooksRun } from "./eval-report.js";
+import type { EvalReport, WarmHooksRun } from "./eval-report.js";
 import { printEval } from "./eval-print.js";
 import { decide, openPipeline, shadowsSettled } from "./eval-run.js";
 import { integerOption, parseCommandLine, stringOption, usageError } from "./usage.js";
@@ -77,6 +77,8 @@ function fail(message: string, json: boolean, out: (text: string) => void, err: 
   return 1;
 }
 
+const warmField = (runs: WarmHooksRun[]): { warmHooks?: WarmHooksRun[] } => (runs.length === 0 ? {} : { warmHooks: runs });
+
 /** Loads the config and its plugins, runs the event, and closes everything again. */
 async function runEval(configFile: string | undefined, input: EvalInput, readyMs: number): Promise<EvalReport> {
   const loaded = loadConfig(configFile);
@@ -100,6 +102,7 @@ async function runEval(configFile: string | undefined, input: EvalInput, readyMs
       answer,
       records: pipeline.records,
       warnings: [...pipeline.unready, ...warnings],
+      ...warmField(warmHooksRun(pipeline.statuses())),
     };
   } finally {
     await pipeline.close();

@@ -116,6 +116,11 @@ export const pluginSchema = z.discriminatedUnion("kind", [
     dialect: z.enum(AGENT_NAMES),
     /** What a failed hook answers (default: as the agent would treat it). */
     failurePolicy: failurePolicy.optional(),
+    /**
+     * Run the hooks that are Python scripts in warm interpreters (a fork server started ahead of
+     * the events), with the outcome a spawn would give; default true, false spawns every hook.
+     */
+    warm: z.boolean().optional(),
   }),
   z
     .strictObject({

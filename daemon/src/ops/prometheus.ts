@@ -125,6 +125,12 @@ export function renderMetrics(metrics: EngineMetrics, gauges: DaemonGauges): str
 
   out.family("hookd_plugin_restarts_total", "counter", "Restarts (managed) or reconnects (remote) of a plugin.");
   for (const p of gauges.plugins) out.sample("hookd_plugin_restarts_total", { plugin: p.name }, p.restarts);
+  out.family("hookd_command_warm_runs_total", "counter", "Command hooks run in a warm interpreter (forked from a resident one), by plugin.");
+  for (const p of gauges.plugins) if (p.warm !== undefined) out.sample("hookd_command_warm_runs_total", { plugin: p.name }, p.warm.warmRuns);
+  out.family("hookd_command_warm_fallbacks_total", "counter", "Command hooks of a warm plugin spawned instead, by plugin and reason.");
+  for (const p of gauges.plugins) for (const [reason, n] of Object.entries(p.warm?.fallbacks ?? {})) out.sample("hookd_command_warm_fallbacks_total", { plugin: p.name, reason }, n);
+  out.family("hookd_command_warm_restarts_total", "counter", "Fork servers of a command plugin started again after one died.");
+  for (const p of gauges.plugins) if (p.warm !== undefined) out.sample("hookd_command_warm_restarts_total", { plugin: p.name }, p.warm.restarts);
   out.family("hookd_plugin_refused_answers_total", "counter", "Attach answers refused: for a call id never sent, or one already answered.");
   for (const p of gauges.plugins) if (p.refusedAnswers !== undefined) out.sample("hookd_plugin_refused_answers_total", { plugin: p.name }, p.refusedAnswers);
   out.family("hookd_plugin_health", "gauge", "1 for the plugin's current health state.");

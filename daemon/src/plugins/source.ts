@@ -34,6 +34,8 @@ export interface PluginStatus {
    * Absent: the plugin's own definition (always described).
    */
   readonly subscriptions?: string;
+  /** Command plugins with warm interpreters: runs forked warm, runs spawned instead by why, fork servers started again. */
+  readonly warm?: { readonly warmRuns: number; readonly fallbacks: Readonly<Record<string, number>>; readonly restarts: number };
   /** Remote and managed plugins: what their calls go over now. */
   readonly transport?: "stream" | "unary";
   /** Remote and managed plugins: Attach answers refused (an id never sent, or answered twice). */

@@ -1,4 +1,4 @@
-// How one command hook's process ended, as the runner (plugins/command/runner.ts) reports it and
+// How one command hook's process ended, as the runner (processes/runner.ts) reports it and
 // each agent's output contract reads it: its exit or signal, its bounded output, its time.
 export interface Captured {
   readonly stdout: string;

@@ -30,9 +30,10 @@ export interface RunSpec {
 }
 
 
-const MIB = 1024 * 1024;
+export const MIB = 1024 * 1024;
 
-class Capture {
+/** One stream's output, kept up to `max` bytes (the rest is dropped and marked). */
+export class Capture {
   readonly #chunks: Buffer[] = [];
   #size = 0;
   truncated = false;

@@ -3,7 +3,9 @@
 // mapped to hookd's decisions. The daemon needs only `commandPluginSource`; the rest is exported
 // for `hookd check`, the tests and anyone embedding the engine.
 export { commandPluginSource, logObserved, logReport } from "./source.js";
-export type { CommandPluginConfig, CommandPluginSource, CommandSourceOptions } from "./source.js";
+export type { CommandPluginConfig, CommandPluginSource, CommandSourceOptions, WarmHook } from "./source.js";
+export { WarmPool } from "../../processes/warm/pool.js";
+export type { WarmOptions, WarmStats } from "../../processes/warm/pool.js";
 export { commandListeners } from "./listener.js";
 export { runHooks, selectHooks, substituteVars, DEADLINE_GRACE_MS } from "./run-hooks.js";
 export type { CommandListenerOptions, CommandRunReport, PointSettings } from "./listener.js";

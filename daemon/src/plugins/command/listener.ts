@@ -24,6 +24,7 @@ import type { Merged } from "./merge.js";
 import { observedListener } from "./observe.js";
 import type { ObservedReport } from "./observe.js";
 import { COMMAND_TRAITS, DEADLINE_GRACE_MS, longestRunMs, runHooks, selectHooks } from "./run-hooks.js";
+import type { WarmRunner } from "./run-hooks.js";
 
 /** One firing, reported after the merge: every hook's result in config order, and the answer. */
 export interface CommandRunReport {
@@ -65,6 +66,8 @@ export interface CommandListenerOptions {
   readonly onObserved?: (report: ObservedReport) => void;
   /** Test seam: the runner's spawn hook (process group ids). */
   readonly onSpawn?: (hook: string, pgid: number) => void;
+  /** Runs the hooks it can in warm interpreters (absent: every hook is spawned). */
+  readonly warm?: WarmRunner;
 }
 
 const PASS = { kind: "pass" } as const;
@@ -148,6 +151,7 @@ export function commandListeners(agent: AgentDialect, model: HooksModel, options
     ...(options.extrasOf === undefined ? {} : { extrasOf: options.extrasOf }),
     ...(options.onObserved === undefined ? {} : { onObserved: options.onObserved }),
     ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
+    ...(options.warm === undefined ? {} : { warm: options.warm }),
   });
   if (observed !== undefined) listeners.push(observed);
   return listeners;
@@ -177,6 +181,7 @@ async function runFiring(c: FireContext, firing: Firing, signal: AbortSignal): P
     extras: c.options.extrasOf?.(session) ?? {},
     signal,
     ...(c.options.onSpawn === undefined ? {} : { onSpawn: c.options.onSpawn }),
+    ...(c.options.warm === undefined ? {} : { warm: c.options.warm }),
     next: (current, result) => chained(c, current, result),
   });
   signal.throwIfAborted();

@@ -16,6 +16,7 @@ import { pluginFault } from "../../engine/faults.js";
 import type { Listener, ListenerCall } from "../../engine/listener.js";
 import { CAUSE } from "./decide.js";
 import { COMMAND_TRAITS, DEADLINE_GRACE_MS, longestRunMs, runHooks, selectHooks } from "./run-hooks.js";
+import type { WarmRunner } from "./run-hooks.js";
 
 const PASS = { kind: "pass" } as const;
 
@@ -38,6 +39,7 @@ export interface ObservedOptions {
   readonly extrasOf?: (session: SessionInfo) => PayloadExtras;
   readonly onObserved?: (report: ObservedReport) => void;
   readonly onSpawn?: (hook: string, pgid: number) => void;
+  readonly warm?: WarmRunner;
 }
 
 /**
@@ -93,6 +95,7 @@ export function observedListener(agent: AgentDialect, model: HooksModel, options
       extras,
       signal,
       ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
+      ...(options.warm === undefined ? {} : { warm: options.warm }),
       payload: () => agent.commandHooks.observedPayload(event, extras),
     });
     signal.throwIfAborted();

@@ -7,6 +7,12 @@ import type { AgentDialect, Firing, HookGroup, HookResult, HookSpec, PayloadExtr
 import { childEnv } from "../../child-env.js";
 import type { ListenerTraits } from "../../engine/listener.js";
 import { runHook } from "../../processes/runner.js";
+import type { RunResult, RunSpec } from "../../processes/runner.js";
+
+/** Runs a hook warm, or answers undefined when it must be spawned (processes/warm/pool.ts). */
+export interface WarmRunner {
+  run(spec: RunSpec): Promise<RunResult> | undefined;
+}
 
 /** A hook process has no next(); its output comes over a pipe; the engine ends its calls (which kills the processes). */
 export const COMMAND_TRAITS: ListenerTraits = Object.freeze({ wraps: false, answersOverWire: true, settlesItself: false, sendsOnNextTurn: false });
@@ -54,7 +60,7 @@ export function longestRunMs(groups: readonly HookGroup[]): number {
 }
 
 /** Runs the given hooks of one firing with the agent's payload and environment; results in config order. */
-export async function runHooks(agent: AgentDialect, firing: Firing, selected: { readonly hooks: readonly HookSpec[]; readonly sequential: boolean }, run: { readonly env?: NodeJS.ProcessEnv; readonly fallbackCwd: string; readonly extras: PayloadExtras; readonly signal: AbortSignal; readonly onSpawn?: (hook: string, pgid: number) => void; readonly payload?: (firing: Firing) => string; readonly next?: (firing: Firing, result: HookResult) => Firing }): Promise<HookResult[]> {
+export async function runHooks(agent: AgentDialect, firing: Firing, selected: { readonly hooks: readonly HookSpec[]; readonly sequential: boolean }, run: { readonly env?: NodeJS.ProcessEnv; readonly fallbackCwd: string; readonly extras: PayloadExtras; readonly signal: AbortSignal; readonly onSpawn?: (hook: string, pgid: number) => void; readonly warm?: WarmRunner; readonly payload?: (firing: Firing) => string; readonly next?: (firing: Firing, result: HookResult) => Firing }): Promise<HookResult[]> {
   const hooks = agent.commandHooks;
   const session = (firing.data as { session: SessionInfo }).session;
   const cwd = session.cwd === "" ? run.fallbackCwd : session.cwd;
@@ -62,7 +68,7 @@ export async function runHooks(agent: AgentDialect, firing: Firing, selected: { 
   const payload = run.payload ?? ((f: Firing) => hooks.payload(f, run.extras));
   const one = async (hook: HookSpec, current: Firing): Promise<HookResult> => {
     const env = { ...own, ...hook.env };
-    const result = await runHook({
+    const spec: RunSpec = {
       command: substituteVars(hook.command, hooks.substitutes ?? [], env),
       cwd,
       env: childEnv(run.env ?? process.env, env),
@@ -70,7 +76,8 @@ export async function runHooks(agent: AgentDialect, firing: Firing, selected: { 
       timeoutMs: hook.timeoutMs,
       signal: run.signal,
       ...(run.onSpawn === undefined ? {} : { onSpawn: (pgid: number) => run.onSpawn?.(hook.id, pgid) }),
-    });
+    };
+    const result = await (run.warm?.run(spec) ?? runHook(spec));
     return hooks.interpret(result, hook);
   };
   // Concurrently, results in config order whatever order the processes finish in; or in sequence.

@@ -10,7 +10,7 @@ import type { HooksModel, PayloadExtras } from "../../agents/contract.js";
 import { knownAgent } from "../../agents/registry.js";
 import type { PluginConfig } from "../../config/schema.js";
 import type { Logger } from "../../log.js";
-import type { PluginSource } from "../source.js";
+import type { PluginSource, PluginStatus } from "../source.js";
 import { staticSource } from "../source.js";
 import { commandHookTimeouts, deadlineWarning, hookDeadlines } from "./budget.js";
 import type { HookDeadline, PointBudgets } from "./budget.js";
@@ -18,6 +18,7 @@ import { commandListeners } from "./listener.js";
 import type { CommandRunReport } from "./listener.js";
 import { loadHooksFile } from "../../agents/hooks-file.js";
 import type { ObservedReport } from "./observe.js";
+import { WarmPool } from "../../processes/warm/pool.js";
 
 export type CommandPluginConfig = Extract<PluginConfig, { kind: "command" }>;
 
@@ -44,6 +45,16 @@ export interface CommandPluginSource extends PluginSource {
   readonly notes: readonly string[];
   /** Each runnable hook's effective deadline, in file order (`hookd check` shows them). */
   readonly deadlines: readonly HookDeadline[];
+  /** The plugin's warm interpreters; undefined with `warm: false`. */
+  readonly warm: WarmPool | undefined;
+  /** Each hook, in file order: whether it runs warm, or why it is spawned (`hookd check` shows them). */
+  readonly warmHooks: readonly WarmHook[];
+}
+
+export interface WarmHook {
+  readonly hook: string;
+  readonly runs: "warm" | "spawn";
+  readonly why?: string;
 }
 
 /** Logs one firing: a line per hook in config order, then the notes and system messages. */
@@ -90,6 +101,11 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
   const model = await loadHooksFile(agent.commandHooks.parse, config.hooks);
   const log = options.log.child({ plugin: config.name });
   for (const note of model.notes) log.warn("hooks file entry not run", { hooks: config.hooks, note });
+  const warm = config.warm !== false ? new WarmPool({
+    onFallback: (command, reason) => log.info("command hook runs as a spawn, not warm", { command, reason }),
+    onServerExit: (interpreter, why) => log.warn("warm interpreter exited; it starts again on the next run", { interpreter, why }),
+  }) : undefined;
+  const warmHooks = planWarmHooks(warm, model, options.env ?? process.env, dirname(config.hooks));
   const listeners = commandListeners(agent, model, {
     plugin: config.name,
     ...(config.failurePolicy === undefined ? {} : { failurePolicy: config.failurePolicy }),
@@ -98,6 +114,7 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
     fallbackCwd: dirname(config.hooks),
     ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
     ...(options.extrasOf === undefined ? {} : { extrasOf: options.extrasOf }),
+    ...(warm === undefined ? {} : { warm }),
     onReport: (report) => {
       logReport(log, report);
       options.onReport?.(report);
@@ -112,6 +129,23 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
     const warning = deadlineWarning(row);
     if (warning !== undefined) log.warn("command hook cut short by hookd", { hooks: config.hooks, warning });
   }
-  const source = staticSource({ name: config.name, kind: "command", target: config.hooks }, listeners);
-  return { ...source, model, notes: model.notes, deadlines };
+  const source = staticSource({ name: config.name, kind: "command", target: config.hooks }, listeners, async () => warm?.close());
+  const status = (): PluginStatus => (warm === undefined ? source.status() : { ...source.status(), warm: warm.stats() });
+  return { ...source, status, model, notes: model.notes, deadlines, warm, warmHooks };
+}
+
+/**
+ * How each hook of the file runs, planned from the file's directory (a session in another cwd is
+ * planned again when the hook runs; `${VAR}`s the agent substitutes are not yet substituted here),
+ * and the interpreters of those that run warm started off the agent's path.
+ */
+function planWarmHooks(warm: WarmPool | undefined, model: HooksModel, env: NodeJS.ProcessEnv, cwd: string): WarmHook[] {
+  const rows = new Map<string, WarmHook>();
+  for (const hook of Object.values(model.groups).flatMap((groups) => (groups ?? []).flatMap((group) => group.hooks))) {
+    if (rows.has(hook.id)) continue;
+    const why = warm === undefined ? "warm: false in the plugin's config" : WarmPool.spawnReason(hook.command, cwd, env);
+    rows.set(hook.id, why === undefined ? { hook: hook.id, runs: "warm" } : { hook: hook.id, runs: "spawn", why });
+    if (warm !== undefined && why === undefined) warm.prepare(hook.command, cwd, env).catch(() => {});
+  }
+  return [...rows.values()];
 }
