@@ -65,7 +65,8 @@ export function killGroup(pgid: number): void {
   }
 }
 
-export function runHook(spec: RunSpec): Promise<RunResult> {
+/** One run's bounded stdout and stderr, and what they hold with the time since the run began. */
+export function runCapture(spec: Pick<RunSpec, "maxOutputBytes">): { readonly stdout: Capture; readonly stderr: Capture; readonly captured: (pgid: number | undefined) => Captured } {
   const started = performance.now();
   const stdout = new Capture(spec.maxOutputBytes ?? MIB);
   const stderr = new Capture(spec.maxOutputBytes ?? MIB);
@@ -76,6 +77,11 @@ export function runHook(spec: RunSpec): Promise<RunResult> {
     durationMs: Math.round(performance.now() - started),
     ...(pgid === undefined ? {} : { pgid }),
   });
+  return { stdout, stderr, captured };
+}
+
+export function runHook(spec: RunSpec): Promise<RunResult> {
+  const { stdout, stderr, captured } = runCapture(spec);
   if (spec.signal.aborted) return Promise.resolve({ ...captured(undefined), end: "cancelled" });
 
   return new Promise<RunResult>((resolve) => {

@@ -4,8 +4,8 @@
 // shell reports it (exit code 128 + the signal's number, since the shell does not exec the script).
 import { realpathSync, statSync } from "node:fs";
 import type { Socket } from "node:net";
-import type { Captured, RunResult } from "../hook-run.js";
-import { Capture, MIB, killGroup } from "../runner.js";
+import type { RunResult } from "../hook-run.js";
+import { killGroup, runCapture } from "../runner.js";
 import type { RunSpec } from "../runner.js";
 import type { ForkServer } from "./fork-server.js";
 import type { PythonPlan } from "./plan.js";
@@ -41,16 +41,7 @@ function physicalPath(path: string): string {
 const STOP_GRACE_MS = 1_000;
 
 export function runWarm(server: ForkServer, broker: StreamBroker, plan: PythonPlan, spec: RunSpec, env: Readonly<Record<string, string>>): Promise<RunResult> {
-  const started = performance.now();
-  const stdout = new Capture(spec.maxOutputBytes ?? MIB);
-  const stderr = new Capture(spec.maxOutputBytes ?? MIB);
-  const captured = (pgid: number | undefined): Captured => ({
-    stdout: stdout.text(),
-    stderr: stderr.text(),
-    truncated: stdout.truncated || stderr.truncated,
-    durationMs: Math.round(performance.now() - started),
-    ...(pgid === undefined ? {} : { pgid }),
-  });
+  const { stdout, stderr, captured } = runCapture(spec);
   if (spec.signal.aborted) return Promise.resolve({ ...captured(undefined), end: "cancelled" });
 
   return new Promise<RunResult>((resolve) => {
