@@ -4,8 +4,9 @@
 // the same inputs, through real processes, and the exit code, streams and side effects match.
 // Also: the timeout kills the warm run's process group, a changed script runs its new content,
 // a crashed fork server is started again and counted, and what cannot run warm says why.
+import { liveMembers } from "../../test/command/support.js";
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -40,23 +41,6 @@ function warmRun(run: RunSpec): Promise<RunResult> {
 /** What a caller can observe of a run (not its duration or process group id). */
 function observable(result: RunResult): Record<string, unknown> {
   return { end: result.end, code: result.end === "exited" ? result.code : undefined, stdout: result.stdout, stderr: result.stderr, truncated: result.truncated };
-}
-
-/** Processes of a group that are not zombies (from /proc; Linux). */
-function liveMembers(pgid: number): number[] {
-  const live: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid && fields[0] !== "Z") live.push(Number(entry));
-  }
-  return live;
 }
 
 const scratch = (): string => mkdtempSync(join(home, "cwd-"));

@@ -80,6 +80,22 @@ export function runCapture(spec: Pick<RunSpec, "maxOutputBytes">): { readonly st
   return { stdout, stderr, captured };
 }
 
+/** Arms a run's timeout and its cancellation, each calling `stop` with why; the result disarms both. */
+export function armStops(spec: Pick<RunSpec, "timeoutMs" | "signal">, stop: (why: "timeout" | "cancelled") => void): () => void {
+  const timer = setTimeout(() => stop("timeout"), spec.timeoutMs);
+  const onAbort = (): void => stop("cancelled");
+  spec.signal.addEventListener("abort", onAbort, { once: true });
+  return () => {
+    clearTimeout(timer);
+    spec.signal.removeEventListener("abort", onAbort);
+  };
+}
+
+/** The result of a run hookd stopped: its timeout, or its cancellation. */
+export function stoppedResult(why: "timeout" | "cancelled", captured: Captured, timeoutMs: number): RunResult {
+  return why === "timeout" ? { ...captured, end: "timeout", timeoutMs } : { ...captured, end: "cancelled" };
+}
+
 export function runHook(spec: RunSpec): Promise<RunResult> {
   const { stdout, stderr, captured } = runCapture(spec);
   if (spec.signal.aborted) return Promise.resolve({ ...captured(undefined), end: "cancelled" });
@@ -104,21 +120,17 @@ export function runHook(spec: RunSpec): Promise<RunResult> {
       stoppedBy ??= why;
       if (pgid !== undefined) killGroup(pgid);
     };
-    const timer = setTimeout(() => stop("timeout"), spec.timeoutMs);
-    const onAbort = (): void => stop("cancelled");
-    spec.signal.addEventListener("abort", onAbort, { once: true });
+    const disarm = armStops(spec, stop);
 
     const finish = (result: RunResult): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      disarm();
       clearTimeout(graceTimer);
-      spec.signal.removeEventListener("abort", onAbort);
       resolve(result);
     };
     const conclude = (): void => {
-      if (stoppedBy === "timeout") return finish({ ...captured(pgid), end: "timeout", timeoutMs: spec.timeoutMs });
-      if (stoppedBy === "cancelled") return finish({ ...captured(pgid), end: "cancelled" });
+      if (stoppedBy !== undefined) return finish(stoppedResult(stoppedBy, captured(pgid), spec.timeoutMs));
       if (exit?.code !== null && exit?.code !== undefined) return finish({ ...captured(pgid), end: "exited", code: exit.code });
       return finish({ ...captured(pgid), end: "signaled", signal: exit?.signal ?? "unknown" });
     };

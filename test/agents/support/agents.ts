@@ -101,3 +101,14 @@ export function agentEnv(home: string, extra: NodeJS.ProcessEnv): NodeJS.Process
     ...extra,
   };
 }
+
+/** The JSON objects of an agent's line-delimited output (stream-json, --json); other lines are skipped. */
+export function jsonLines(text: string): Record<string, unknown>[] {
+  return text.split("\n").flatMap((line) => {
+    try {
+      return line.startsWith("{") ? [JSON.parse(line) as Record<string, unknown>] : [];
+    } catch {
+      return [];
+    }
+  });
+}

@@ -3,7 +3,7 @@
 // http hook in Claude Code, so the http path uses the C forwarder there, as the snippets do.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
+import { agentBin, agentEnv, forwarderCommand, jsonLines, runAgent } from "./agents.js";
 import type { AgentRun, HookPath } from "./agents.js";
 import type { AgentDriver } from "./scenarios.js";
 import { concrete, documentedHooks } from "./snippets.js";
@@ -56,13 +56,7 @@ export async function runClaude(options: {
       }),
     },
   );
-  const events = run.stdout.split("\n").flatMap((line) => {
-    try {
-      return line.startsWith("{") ? [JSON.parse(line) as Record<string, unknown>] : [];
-    } catch {
-      return [];
-    }
-  });
+  const events = jsonLines(run.stdout);
   return { ...run, events };
 }
 

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
+import { agentBin, agentEnv, forwarderCommand, jsonLines, runAgent } from "./agents.js";
 import type { AgentRun, HookPath } from "./agents.js";
 import type { AgentDriver } from "./scenarios.js";
 import { concrete, documentedHooks } from "./snippets.js";
@@ -67,13 +67,7 @@ export async function runCodex(options: {
     ["exec", "--json", "--skip-git-repo-check", "--ephemeral", ...(options.trust === false ? [] : ["--dangerously-bypass-hook-trust"]), ...(options.args ?? []), options.prompt],
     { cwd: options.cwd, env: codexEnv(options.home), ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }) },
   );
-  const events = run.stdout.split("\n").flatMap((line) => {
-    try {
-      return line.startsWith("{") ? [JSON.parse(line) as Record<string, unknown>] : [];
-    } catch {
-      return [];
-    }
-  });
+  const events = jsonLines(run.stdout);
   return { ...run, events };
 }
 

@@ -2,7 +2,7 @@
 // GOOGLE_GEMINI_BASE_URL with an API key, hooks in its user settings (command hooks only).
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
+import { agentBin, agentEnv, forwarderCommand, jsonLines, runAgent } from "./agents.js";
 import type { AgentRun, HookPath } from "./agents.js";
 import type { AgentDriver } from "./scenarios.js";
 
@@ -34,13 +34,7 @@ export async function runGemini(options: { home: string; cwd: string; modelUrl: 
     env: agentEnv(options.home, { GEMINI_API_KEY: "dummy", GOOGLE_GEMINI_BASE_URL: options.modelUrl, GEMINI_CLI_TRUST_WORKSPACE: "true" }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  const events = run.stdout.split("\n").flatMap((line) => {
-    try {
-      return line.startsWith("{") ? [JSON.parse(line) as Record<string, unknown>] : [];
-    } catch {
-      return [];
-    }
-  });
+  const events = jsonLines(run.stdout);
   return { ...run, events };
 }
 

@@ -3,7 +3,7 @@
 // format), the cwd a trusted folder, telemetry, usage statistics and update checks off.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { agentBin, agentEnv, forwarderCommand, runAgent } from "./agents.js";
+import { agentBin, agentEnv, forwarderCommand, jsonLines, runAgent } from "./agents.js";
 import type { AgentRun, HookPath } from "./agents.js";
 import type { AgentDriver } from "./scenarios.js";
 
@@ -50,20 +50,13 @@ export async function runQwen(options: { home: string; cwd: string; modelUrl: st
     [options.prompt, "-o", "stream-json", ...approval, "--auth-type", "openai", "--openai-base-url", `${options.modelUrl}/v1`, "--openai-api-key", "dummy", "-m", "qwen-fake", ...(options.args ?? [])],
     { cwd: options.cwd, env: agentEnv(options.home, { QWEN_CODE_DISABLE_PRECONNECT: "1" }) },
   );
-  const events = run.stdout.split("\n").flatMap((line) => {
-    try {
-      return line.startsWith("{") ? [JSON.parse(line) as Record<string, unknown>] : [];
-    } catch {
-      return [];
-    }
-  });
+  const events = jsonLines(run.stdout);
   return { ...run, events };
 }
 
 /**
  * Qwen Code in the shared scenarios, through both forwarders with `--dialect qwen-code` (its hooks
- * are command hooks in Claude Code's contract). Not in AGENT_DRIVERS until hookd accepts that
- * dialect. Measured natively (qwen-native.test.ts): it ignores a PreToolUse updatedInput, fires
+ * are command hooks in Claude Code's contract). Measured natively (qwen-native.test.ts): it ignores a PreToolUse updatedInput, fires
  * no SessionEnd headless, and puts SessionStart's context in the system prompt.
  */
 export const qwenCodeDriver: AgentDriver = {

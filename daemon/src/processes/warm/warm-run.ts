@@ -5,7 +5,7 @@
 import { realpathSync, statSync } from "node:fs";
 import type { Socket } from "node:net";
 import type { RunResult } from "../hook-run.js";
-import { killGroup, runCapture } from "../runner.js";
+import { armStops, killGroup, runCapture, stoppedResult } from "../runner.js";
 import type { RunSpec } from "../runner.js";
 import type { ForkServer } from "./fork-server.js";
 import type { PythonPlan } from "./plan.js";
@@ -64,25 +64,21 @@ export function runWarm(server: ForkServer, broker: StreamBroker, plan: PythonPl
         conclude();
       }, STOP_GRACE_MS);
     };
-    const timer = setTimeout(() => stop("timeout"), spec.timeoutMs);
-    const onAbort = (): void => stop("cancelled");
-    spec.signal.addEventListener("abort", onAbort, { once: true });
+    const disarm = armStops(spec, stop);
 
     const finish = (result: RunResult): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      disarm();
       clearTimeout(graceTimer);
       clearTimeout(stopTimer);
-      spec.signal.removeEventListener("abort", onAbort);
       broker.release(token);
       for (const socket of sockets) socket.destroy();
       resolve(result);
     };
     const conclude = (): void => {
       if (status === undefined) return;
-      if (stoppedBy === "timeout") return finish({ ...captured(pgid), end: "timeout", timeoutMs: spec.timeoutMs });
-      if (stoppedBy === "cancelled") return finish({ ...captured(pgid), end: "cancelled" });
+      if (stoppedBy !== undefined) return finish(stoppedResult(stoppedBy, captured(pgid), spec.timeoutMs));
       finish({ ...captured(pgid), end: "exited", code: status >= 0 ? status : 128 - status });
     };
 
