@@ -8,6 +8,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { StatusError, closeClient, createClient, pb } from "@hookd/sdk/internal";
 import type { TypedClient } from "@hookd/sdk/internal";
+import { preToolAs } from "../support/agent-calls.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { startDaemon, writePluginModule } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
@@ -60,17 +61,7 @@ async function start(limits: Record<string, unknown>, extra: Record<string, unkn
   return host;
 }
 
-function preTool(host: TypedClient<typeof pb.HookHost>, agent: string, callId: string, command: string) {
-  return host.evaluatePreTool(
-    {
-      event: {
-        session: { sessionId: `${agent}-s`, agentId: agent, cwd: "/" },
-        call: { callId, rootCallId: callId, toolName: "Bash", argumentsJson: JSON.stringify({ command }), sessionId: `${agent}-s`, turn: 1, step: 1 },
-      },
-    },
-    { metadata: { "x-hookd-agent": agent }, timeoutMs: 30_000 },
-  );
-}
+const preTool = preToolAs;
 
 /** The call's refusal (code and message), or "admitted" once it is answered. */
 function outcome(call: Promise<unknown>): Promise<string> {

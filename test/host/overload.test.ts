@@ -6,6 +6,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { StatusError, closeClient, createClient, pb } from "@hookd/sdk/internal";
 import type { TypedClient } from "@hookd/sdk/internal";
+import { preToolAs } from "../support/agent-calls.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { startDaemon, HOLDING_PLUGIN, writePluginModule } from "../support/daemon-process.js";
 import type { DaemonProcess } from "../support/daemon-process.js";
@@ -26,17 +27,7 @@ afterEach(async () => {
   daemon = undefined;
 });
 
-function preTool(host: TypedClient<typeof pb.HookHost>, agent: string, callId: string, command: string) {
-  return host.evaluatePreTool(
-    {
-      event: {
-        session: { sessionId: `${agent}-s`, agentId: agent, cwd: "/" },
-        call: { callId, rootCallId: callId, toolName: "Bash", argumentsJson: JSON.stringify({ command }), sessionId: `${agent}-s`, turn: 1, step: 1 },
-      },
-    },
-    { metadata: { "x-hookd-agent": agent }, timeoutMs: 30_000 },
-  );
-}
+const preTool = preToolAs;
 
 describe("daemon-wide overload", () => {
   it("refuses calls beyond limits.maxInflight across agents under their own cap, answers the admitted ones, and keeps serving", async () => {
