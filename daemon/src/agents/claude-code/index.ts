@@ -6,8 +6,8 @@ import { fitAnswer } from "../fit-answer.js";
 import { CLAUDE_ANSWERS, jsonOnStdout } from "./answer.js";
 import { CLAUDE_TIMEOUTS, EVENTS, EVENTS_AT_POINT, claudeStyleFormat } from "./events.js";
 import { CLAUDE_FIELDS } from "./fields.js";
-import { claudeFiring } from "./firing.js";
-import type { FiringFacts } from "./firing.js";
+import { firingOf } from "../firing.js";
+import type { PayloadFacts } from "./payload.js";
 import { interpretClaudeRun } from "./output.js";
 import type { OutputFacts } from "./output.js";
 import { CLAUDE_PAYLOAD, buildObservedPayload, buildPayload } from "./payload.js";
@@ -23,13 +23,28 @@ const PERFORMED_BY_THE_HOOK: { readonly [event: string]: string } = {
     "a WorktreeRemove hook performs Claude Code's removal of a hook-made worktree; hookd only observes it, so unless another WorktreeRemove hook removes it, the worktree stays on disk",
 };
 
-/** The command hooks of an agent that runs Claude Code's contract, from its facts. */
-export function claudeStyleHooks(facts: FiringFacts & OutputFacts & { readonly format: ReturnType<typeof claudeStyleFormat>; readonly updatedInputNeedsAllow?: boolean; readonly projectDirVars: readonly string[] }): CommandHooks {
+const CLAUDE_FIRING = {
+  sessionStart: "SessionStart",
+  subagentStart: "SubagentStart",
+  prompt: "UserPromptSubmit",
+  tool: "PreToolUse",
+  approval: "PermissionRequest",
+  postTool: "PostToolUse",
+  postToolFailure: "PostToolUseFailure",
+  stop: "Stop",
+  subagentStop: "SubagentStop",
+  sessionEnd: "SessionEnd",
+  stopFailure: "StopFailure",
+} as const;
+
+/** The command hooks of an agent that runs Claude Code's contract, from its facts (a cancelled turn fires Interrupt in Codex). */
+export function claudeStyleHooks(facts: OutputFacts & { readonly payload: PayloadFacts; readonly interruptOnCancel: boolean; readonly format: ReturnType<typeof claudeStyleFormat>; readonly updatedInputNeedsAllow?: boolean; readonly projectDirVars: readonly string[] }): CommandHooks {
+  const names = { ...CLAUDE_FIRING, endReason: facts.payload.endReason, ...(facts.interruptOnCancel ? { interrupt: "Interrupt" } : {}) };
   return {
     parse: (value, source) => parseHooksFile(facts.format, value, source),
     events: facts.format.events,
     eventsAtPoint: EVENTS_AT_POINT,
-    firing: (point, data) => claudeFiring(facts, point, data),
+    firing: (point, data) => firingOf(names, point, data),
     payload: (firing, extras) => buildPayload(facts.payload, firing, extras),
     observedPayload: (event, extras) => buildObservedPayload(facts.payload, event, extras),
     env: (cwd) => Object.fromEntries(facts.projectDirVars.map((name) => [name, cwd])),

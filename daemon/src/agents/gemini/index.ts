@@ -3,13 +3,27 @@
 // and a forwarder that always prints JSON with exit 0 (Gemini honours a deny there).
 import { parseHooksFile } from "../hooks-file.js";
 import { jsonOnStdout } from "../claude-code/answer.js";
+import type { SessionEndReason } from "@hookd/sdk";
 import type { AgentDialect } from "../contract.js";
 import { GEMINI_ANSWERS } from "./answer.js";
 import { GEMINI_EVENTS, GEMINI_EVENTS_AT_POINT, GEMINI_FORMAT } from "./hooks-file.js";
 import { interpretGeminiRun } from "./output.js";
-import { buildGeminiPayload, geminiFiring, geminiObservedPayload } from "./payload.js";
+import { firingOf } from "../firing.js";
+import { GEMINI_END_REASON, buildGeminiPayload, geminiObservedPayload } from "./payload.js";
 import { readGeminiRequest } from "./request.js";
 import { GEMINI_TOOLS } from "./tools.js";
+
+// A failed call fires AfterTool too; Gemini has no approval, subagent or turn-end events.
+const GEMINI_FIRING = {
+  sessionStart: "SessionStart",
+  prompt: "BeforeAgent",
+  tool: "BeforeTool",
+  postTool: "AfterTool",
+  postToolFailure: "AfterTool",
+  stop: "AfterAgent",
+  sessionEnd: "SessionEnd",
+  endReason: (reason: SessionEndReason) => GEMINI_END_REASON[reason],
+};
 
 export const gemini: AgentDialect = {
   name: "gemini",
@@ -23,7 +37,7 @@ export const gemini: AgentDialect = {
     parse: (value, source) => parseHooksFile(GEMINI_FORMAT, value, source),
     events: GEMINI_EVENTS,
     eventsAtPoint: GEMINI_EVENTS_AT_POINT,
-    firing: geminiFiring,
+    firing: (point, data) => firingOf(GEMINI_FIRING, point, data),
     payload: (firing, extras) => buildGeminiPayload(firing, extras),
     observedPayload: (event, extras) => geminiObservedPayload(event, extras),
     env: (cwd, session) => ({ GEMINI_PROJECT_DIR: cwd, GEMINI_CWD: cwd, GEMINI_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: cwd }),

@@ -5,11 +5,9 @@
 // written losslessly. Owns the wire shape only.
 import { messageText, toJsonText } from "@hookd/sdk";
 import type { AgentEventEvent, JsonValue, PostToolEvent, PreStepEvent, PreToolEvent, SessionEndEvent, SessionEndReason, SessionInfo, SessionStartEvent, ToolCall, TurnStoppingEvent } from "@hookd/sdk";
-import type { CommandPoint, Firing, PayloadExtras } from "../contract.js";
+import type { Firing, PayloadExtras } from "../contract.js";
 import { contentText } from "../answer-text.js";
 import { isObject } from "../body.js";
-import type { EventOf } from "../../engine/listener.js";
-import { promptOf } from "../prompt.js";
 
 type GeminiPayloadInput =
   | { readonly event: "SessionStart"; readonly data: SessionStartEvent }
@@ -28,37 +26,6 @@ export const GEMINI_END_REASON: Readonly<Record<SessionEndReason, string>> = {
   expired: "other",
   daemon_stopping: "other",
 };
-
-/** The firing for a point's event, or undefined when Gemini fires no hook event for it. */
-export function geminiFiring(point: CommandPoint, data: unknown): Firing | undefined {
-  switch (point) {
-    case "session-start": {
-      const event = data as EventOf<"session-start">;
-      return { event: "SessionStart", data: event, matchValue: event.source };
-    }
-    case "session-end": {
-      const event = data as EventOf<"session-end">;
-      return { event: "SessionEnd", data: event, matchValue: GEMINI_END_REASON[event.reason] };
-    }
-    case "pre-step": {
-      const prompt = promptOf(data as EventOf<"pre-step">);
-      return prompt === undefined ? undefined : { event: "BeforeAgent", data, prompt, matchValue: "" };
-    }
-    case "rewrite":
-    case "pre-tool":
-      return { event: "BeforeTool", data, matchValue: (data as EventOf<"pre-tool">).call.toolName };
-    case "post-tool": {
-      // A call hookd refused never ran: Gemini fires no AfterTool for a blocked call.
-      const post = data as EventOf<"post-tool">;
-      return post.result.isError && post.result.code === "denied" ? undefined : { event: "AfterTool", data: post, matchValue: post.call.toolName };
-    }
-    case "turn-stopping":
-      return { event: "AfterAgent", data, matchValue: "" };
-    case "approval":
-    case "turn-end":
-      return undefined;
-  }
-}
 
 function toolFields(call: ToolCall): Record<string, JsonValue> {
   return { tool_name: call.toolName, tool_input: call.arguments };

@@ -12,9 +12,9 @@
 // what will really run). Its additionalContext is delivered with the call's result at
 // post-tool, the only place the typed surface carries a context for a call.
 import { POINT_TABLE, compileToolMatcher, snapshotJson } from "@hookd/sdk";
-import type { FailurePolicy, JsonObject, PointName, SessionInfo } from "@hookd/sdk";
+import type { FailurePolicy, JsonObject, PointName } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
-import type { AgentDialect, CommandPoint, Firing, HookGroup, HookResult, HooksModel, PayloadExtras } from "../../agents/contract.js";
+import type { AgentDialect, CommandPoint, Firing, HookGroup, HookResult, HooksModel } from "../../agents/contract.js";
 import { pluginFault } from "../../engine/faults.js";
 import type { EventOf, Listener, ListenerCall } from "../../engine/listener.js";
 import { CallMemo, callKey } from "./call-memo.js";
@@ -24,7 +24,7 @@ import type { Merged } from "./merge.js";
 import { observedListener } from "./observe.js";
 import type { ObservedReport } from "./observe.js";
 import { COMMAND_TRAITS, DEADLINE_GRACE_MS, longestRunMs, runHooks, selectHooks } from "./run-hooks.js";
-import type { WarmRunner } from "./run-hooks.js";
+import type { HookRunSetup } from "./run-hooks.js";
 
 /** One firing, reported after the merge: every hook's result in config order, and the answer. */
 export interface CommandRunReport {
@@ -49,25 +49,15 @@ export interface PointSettings {
   readonly tools?: readonly string[];
 }
 
-export interface CommandListenerOptions {
+export interface CommandListenerOptions extends HookRunSetup {
   readonly plugin: string;
   /** The file-wide failure policy (config `failurePolicy`); default: the agent's. */
   readonly failurePolicy?: FailurePolicy;
   readonly points?: Partial<Record<PointName, PointSettings>>;
-  /** The hooks' base environment (default process.env); the agent's own variables are added per call. */
-  readonly env?: NodeJS.ProcessEnv;
-  /** Where a hook runs when the session's cwd is unknown (""). */
-  readonly fallbackCwd: string;
-  /** What the agent told about the session beyond SessionInfo (transcript, permission mode), when known. */
-  readonly extrasOf?: (session: SessionInfo) => PayloadExtras;
   /** Receives every firing's report (the audit trail of individual hooks). */
   readonly onReport?: (report: CommandRunReport) => void;
   /** Receives every firing at agent-event (events without a typed point; observe.ts). */
   readonly onObserved?: (report: ObservedReport) => void;
-  /** Test seam: the runner's spawn hook (process group ids). */
-  readonly onSpawn?: (hook: string, pgid: number) => void;
-  /** Runs the hooks it can in warm interpreters (absent: every hook is spawned). */
-  readonly warm?: WarmRunner;
 }
 
 const PASS = { kind: "pass" } as const;
@@ -143,16 +133,7 @@ export function commandListeners(agent: AgentDialect, model: HooksModel, options
     };
     listeners.push(listener);
   }
-  const observed = observedListener(agent, model, {
-    plugin: options.plugin,
-    settings: options.points?.["agent-event"] ?? {},
-    fallbackCwd: options.fallbackCwd,
-    ...(options.env === undefined ? {} : { env: options.env }),
-    ...(options.extrasOf === undefined ? {} : { extrasOf: options.extrasOf }),
-    ...(options.onObserved === undefined ? {} : { onObserved: options.onObserved }),
-    ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
-    ...(options.warm === undefined ? {} : { warm: options.warm }),
-  });
+  const observed = observedListener(agent, model, { ...options, settings: options.points?.["agent-event"] ?? {} });
   if (observed !== undefined) listeners.push(observed);
   return listeners;
 }
@@ -174,16 +155,7 @@ async function runFiring(c: FireContext, firing: Firing, signal: AbortSignal): P
   const matchOn = hooks.events[event]?.matchOn ?? "none";
   const selected = selectHooks(c.model.groups[event] ?? [], (group) => matchOn === "none" || group.matches(firing.matchValue));
   if (selected.hooks.length === 0) return undefined;
-  const session = (firing.data as { session: SessionInfo }).session;
-  const results = await runHooks(c.agent, firing, selected, {
-    ...(c.options.env === undefined ? {} : { env: c.options.env }),
-    fallbackCwd: c.options.fallbackCwd,
-    extras: c.options.extrasOf?.(session) ?? {},
-    signal,
-    ...(c.options.onSpawn === undefined ? {} : { onSpawn: c.options.onSpawn }),
-    ...(c.options.warm === undefined ? {} : { warm: c.options.warm }),
-    next: (current, result) => chained(c, current, result),
-  });
+  const results = await runHooks(c.agent, firing, selected, c.options, { signal, next: (current, result) => chained(c, current, result) });
   signal.throwIfAborted();
   return { event, results, merged: mergeResults(event, results, mergeRulesOf(c.agent, event)) };
 }

@@ -8,15 +8,15 @@
 // failed hook is the plugin's fault with its cause (contained, audited).
 import { basename } from "node:path";
 import { compileToolMatcher } from "@hookd/sdk";
-import type { AgentEventEvent, JsonValue, SessionInfo } from "@hookd/sdk";
+import type { AgentEventEvent, JsonValue } from "@hookd/sdk";
 import { signalOf } from "@hookd/sdk/internal";
 import { isObject } from "../../agents/body.js";
-import type { AgentDialect, EventSpec, HookGroup, HookResult, HookSpec, HooksModel, PayloadExtras } from "../../agents/contract.js";
+import type { AgentDialect, EventSpec, HookGroup, HookResult, HookSpec, HooksModel } from "../../agents/contract.js";
 import { pluginFault } from "../../engine/faults.js";
 import type { Listener, ListenerCall } from "../../engine/listener.js";
 import { CAUSE } from "./decide.js";
 import { COMMAND_TRAITS, DEADLINE_GRACE_MS, longestRunMs, runHooks, selectHooks } from "./run-hooks.js";
-import type { WarmRunner } from "./run-hooks.js";
+import type { HookRunSetup } from "./run-hooks.js";
 
 const PASS = { kind: "pass" } as const;
 
@@ -30,16 +30,11 @@ export interface ObservedReport {
   readonly systemMessages: readonly string[];
 }
 
-export interface ObservedOptions {
+export interface ObservedOptions extends HookRunSetup {
   readonly plugin: string;
   /** The subscription's settings (config `points["agent-event"]`); `tools` narrows by event name. */
   readonly settings: { readonly priority?: number; readonly deadlineMs?: number; readonly tools?: readonly string[] };
-  readonly env?: NodeJS.ProcessEnv;
-  readonly fallbackCwd: string;
-  readonly extrasOf?: (session: SessionInfo) => PayloadExtras;
   readonly onObserved?: (report: ObservedReport) => void;
-  readonly onSpawn?: (hook: string, pgid: number) => void;
-  readonly warm?: WarmRunner;
 }
 
 /**
@@ -88,15 +83,9 @@ export function observedListener(agent: AgentDialect, model: HooksModel, options
     if (event.dialect !== model.dialect || !events.has(event.eventName)) return PASS;
     const selected = selectObserved(model.groups[event.eventName] ?? [], observedMatchValues(specs[event.eventName], event.payload));
     if (selected.hooks.length === 0) return PASS;
-    const extras = options.extrasOf?.(event.session) ?? {};
-    const results = await runHooks(agent, { event: event.eventName, data: event, matchValue: "" }, selected, {
-      ...(options.env === undefined ? {} : { env: options.env }),
-      fallbackCwd: options.fallbackCwd,
-      extras,
+    const results = await runHooks(agent, { event: event.eventName, data: event, matchValue: "" }, selected, options, {
       signal,
-      ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
-      ...(options.warm === undefined ? {} : { warm: options.warm }),
-      payload: () => agent.commandHooks.observedPayload(event, extras),
+      payload: (_firing, extras) => agent.commandHooks.observedPayload(event, extras),
     });
     signal.throwIfAborted();
     const lines = results.flatMap((result) => notHonoured(result, event.eventName));

@@ -59,25 +59,47 @@ export function longestRunMs(groups: readonly HookGroup[]): number {
   return groups.some((group) => group.sequential) ? timeouts.reduce((a, b) => a + b, 0) : Math.max(0, ...timeouts);
 }
 
+/** How one plugin's hooks run, whichever listener fires them. */
+export interface HookRunSetup {
+  /** The hooks' base environment (default process.env); the agent's own variables are added per call. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Where a hook runs when the session's cwd is unknown (""). */
+  readonly fallbackCwd: string;
+  /** What the agent told about the session beyond SessionInfo (transcript, permission mode), when known. */
+  readonly extrasOf?: (session: SessionInfo) => PayloadExtras;
+  /** Test seam: the runner's spawn hook (process group ids). */
+  readonly onSpawn?: (hook: string, pgid: number) => void;
+  /** Runs the hooks it can in warm interpreters (absent: every hook is spawned). */
+  readonly warm?: WarmRunner;
+}
+
+/** One firing's run: its cancellation, the stdin it writes (default: the agent's payload) and, in sequence, what the next hook sees. */
+export interface FiringRun {
+  readonly signal: AbortSignal;
+  readonly payload?: (firing: Firing, extras: PayloadExtras) => string;
+  readonly next?: (firing: Firing, result: HookResult) => Firing;
+}
+
 /** Runs the given hooks of one firing with the agent's payload and environment; results in config order. */
-export async function runHooks(agent: AgentDialect, firing: Firing, selected: { readonly hooks: readonly HookSpec[]; readonly sequential: boolean }, run: { readonly env?: NodeJS.ProcessEnv; readonly fallbackCwd: string; readonly extras: PayloadExtras; readonly signal: AbortSignal; readonly onSpawn?: (hook: string, pgid: number) => void; readonly warm?: WarmRunner; readonly payload?: (firing: Firing) => string; readonly next?: (firing: Firing, result: HookResult) => Firing }): Promise<HookResult[]> {
+export async function runHooks(agent: AgentDialect, firing: Firing, selected: { readonly hooks: readonly HookSpec[]; readonly sequential: boolean }, setup: HookRunSetup, run: FiringRun): Promise<HookResult[]> {
   const hooks = agent.commandHooks;
   const session = (firing.data as { session: SessionInfo }).session;
-  const cwd = session.cwd === "" ? run.fallbackCwd : session.cwd;
+  const cwd = session.cwd === "" ? setup.fallbackCwd : session.cwd;
   const own = hooks.env(cwd, session);
-  const payload = run.payload ?? ((f: Firing) => hooks.payload(f, run.extras));
+  const extras = setup.extrasOf?.(session) ?? {};
+  const payload = run.payload ?? hooks.payload;
   const one = async (hook: HookSpec, current: Firing): Promise<HookResult> => {
     const env = { ...own, ...hook.env };
     const spec: RunSpec = {
       command: substituteVars(hook.command, hooks.substitutes ?? [], env),
       cwd,
-      env: childEnv(run.env ?? process.env, env),
-      stdin: payload(current),
+      env: childEnv(setup.env ?? process.env, env),
+      stdin: payload(current, extras),
       timeoutMs: hook.timeoutMs,
       signal: run.signal,
-      ...(run.onSpawn === undefined ? {} : { onSpawn: (pgid: number) => run.onSpawn?.(hook.id, pgid) }),
+      ...(setup.onSpawn === undefined ? {} : { onSpawn: (pgid: number) => setup.onSpawn?.(hook.id, pgid) }),
     };
-    const result = await (run.warm?.run(spec) ?? runHook(spec));
+    const result = await (setup.warm?.run(spec) ?? runHook(spec));
     return hooks.interpret(result, hook);
   };
   // Concurrently, results in config order whatever order the processes finish in; or in sequence.
