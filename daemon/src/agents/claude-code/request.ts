@@ -7,7 +7,7 @@
 // and step are 0 (the agents do not report them). Every problem is a field error naming the field.
 // An event without a typed point keeps its whole payload, lossless, for the generic point.
 import { fieldError, snapshotParsed } from "@hookd/sdk/internal";
-import type { SessionInfo, SessionSource, SessionEndReason, ToolCall, ToolResult, TurnStoppingEvent } from "@hookd/sdk";
+import type { SessionInfo, SessionSource, ToolCall, ToolResult, TurnStoppingEvent } from "@hookd/sdk";
 import { assistantMessage, failureResult, userMessage } from "@hookd/sdk";
 import { sealCall } from "../../engine/pipeline/seal.js";
 import type { Body } from "../body.js";
@@ -17,10 +17,6 @@ import type { HookRequest, PassThrough, RequestContext, TypedRequest } from "../
 
 // "fork" (both agents) starts a session from a copy of an existing transcript: a resume for hookd.
 const SOURCES: { readonly [source: string]: SessionSource } = { startup: "startup", resume: "resume", clear: "clear", compact: "compact", fork: "resume" };
-
-// The agents' SessionEnd reasons (Claude Code: clear, resume, logout, prompt_input_exit, other;
-// Codex: other). Only `clear` has a hookd reason of its own; the agent's word is kept in `detail`.
-const END_REASONS: { readonly [reason: string]: SessionEndReason } = { clear: "cleared" };
 
 /**
  * The session a subagent's events belong to: its agent_id (unique per subagent in both agents),
@@ -71,10 +67,11 @@ export function sealed(body: Body, session: SessionInfo): ToolCall {
   return result.call;
 }
 
-function stopEvent(body: Body, session: SessionInfo, context: RequestContext): TurnStoppingEvent {
+/** A turn-stopping request; `lastField` names the field holding the model's last message. */
+export function stopRequest(body: Body, session: SessionInfo, context: RequestContext, lastField: string): TypedRequest {
   const active = bool(body, "stop_hook_active");
-  const last = str(body, "last_assistant_message", { required: false });
-  return {
+  const last = str(body, lastField, { required: false });
+  const data: TurnStoppingEvent = {
     session,
     turn: 0,
     step: 0,
@@ -82,6 +79,19 @@ function stopEvent(body: Body, session: SessionInfo, context: RequestContext): T
     steeredContinuations: context.steeredContinuations(session.sessionId, active),
     ...(last === undefined ? {} : { lastAssistantMessage: assistantMessage(last) }),
   };
+  return { point: "turn-stopping", data };
+}
+
+/** A prompt the user submitted: a pre-step of that one user message. */
+export function promptRequest(body: Body, session: SessionInfo): TypedRequest {
+  const prompt = str(body, "prompt", { required: true }) ?? "";
+  return { point: "pre-step", prompt, data: { session, turn: 0, step: 0, messages: [userMessage(prompt)] } };
+}
+
+/** A session end: "cleared" for the agents' `clear`, else "closed"; the agent's own word is kept as the detail. */
+export function endRequest(body: Body, session: SessionInfo): TypedRequest {
+  const reason = str(body, "reason", { required: false }) ?? "other";
+  return { point: "session-end", data: { session, reason: reason === "clear" ? "cleared" : "closed", detail: `the agent ended the session (${reason})`, turns: 0 } };
 }
 
 function typed(event: string, body: Body, session: SessionInfo, context: RequestContext, asker: string): TypedRequest {
@@ -94,10 +104,8 @@ function typed(event: string, body: Body, session: SessionInfo, context: Request
     }
     case "SubagentStart":
       return { point: "session-start", data: { session, source: "subagent", tools: [] } };
-    case "UserPromptSubmit": {
-      const prompt = str(body, "prompt", { required: true }) ?? "";
-      return { point: "pre-step", prompt, data: { session, turn: 0, step: 0, messages: [userMessage(prompt)] } };
-    }
+    case "UserPromptSubmit":
+      return promptRequest(body, session);
     case "PreToolUse":
       return { point: "pre-tool", data: { session, call: sealed(body, session) } };
     case "PermissionRequest": {
@@ -113,11 +121,9 @@ function typed(event: string, body: Body, session: SessionInfo, context: Request
     }
     case "Stop":
     case "SubagentStop":
-      return { point: "turn-stopping", data: stopEvent(body, session, context) };
-    case "SessionEnd": {
-      const reason = str(body, "reason", { required: false }) ?? "other";
-      return { point: "session-end", data: { session, reason: Object.hasOwn(END_REASONS, reason) ? (END_REASONS[reason] ?? "closed") : "closed", detail: `the agent ended the session (${reason})`, turns: 0 } };
-    }
+      return stopRequest(body, session, context, "last_assistant_message");
+    case "SessionEnd":
+      return endRequest(body, session);
     case "StopFailure": {
       const error = str(body, "error", { required: false }) ?? "unknown";
       // Claude Code often sends no error_details (its error is then "unknown"); the API's own error text is in last_assistant_message.

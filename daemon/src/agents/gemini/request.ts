@@ -3,30 +3,20 @@
 // Claude Code's: BeforeAgent carries the prompt, BeforeTool/AfterTool carry tool_name and
 // tool_input but no call id (hookd seals one), AfterTool's tool_response is
 // {llmContent, returnDisplay, error?}, AfterAgent carries prompt_response and stop_hook_active,
-// SessionEnd a reason of its own vocabulary. Every problem is a field error naming the field.
+// SessionEnd a reason of its own words. Every problem is a field error naming the field.
 // The five events with no typed point (BeforeModel, AfterModel, BeforeToolSelection, PreCompress,
 // Notification) come back as "observed" with their whole body. Owns the request shape only.
-import { assistantMessage, failureResult, userMessage } from "@hookd/sdk";
+import { failureResult } from "@hookd/sdk";
 import { fieldError, snapshotParsed } from "@hookd/sdk/internal";
-import type { JsonValue, SessionEndReason, SessionInfo, SessionSource, ToolResult } from "@hookd/sdk";
+import type { JsonValue, SessionInfo, SessionSource, ToolResult } from "@hookd/sdk";
 import { isObject, str } from "../body.js";
 import type { Body } from "../body.js";
-import { passThroughOf, responseResult, sealed } from "../claude-code/request.js";
+import { endRequest, passThroughOf, promptRequest, responseResult, sealed, stopRequest } from "../claude-code/request.js";
 import type { HookRequest, RequestContext, TypedRequest } from "../contract.js";
 import { GEMINI_EVENTS } from "./hooks-file.js";
 
 /** Gemini's SessionStart sources are a subset of hookd's. */
 const SOURCES: readonly SessionSource[] = ["startup", "resume", "clear"];
-
-/** Gemini's SessionEnd reasons to hookd's (any other is "closed"); the agent's own word is kept as the detail. */
-const END_REASONS: Readonly<Record<string, SessionEndReason>> = {
-  exit: "closed",
-  clear: "cleared",
-  logout: "closed",
-  prompt_input_exit: "closed",
-  other: "closed",
-};
-
 
 /** AfterTool's tool_response: the model sees llmContent; an `error` member marks a failed call. */
 function toolResult(value: JsonValue | undefined): ToolResult {
@@ -56,35 +46,16 @@ function typed(event: string, body: Body, session: SessionInfo, context: Request
       if (!(SOURCES as readonly string[]).includes(source)) throw fieldError("source", `expected one of ${SOURCES.join(", ")}`);
       return { point: "session-start", data: { session, source: source as SessionSource, tools: [] } };
     }
-    case "SessionEnd": {
-      const reason = str(body, "reason", { required: false }) ?? "other";
-      const mapped = Object.hasOwn(END_REASONS, reason) ? (END_REASONS[reason] ?? "closed") : "closed";
-      return { point: "session-end", data: { session, reason: mapped, detail: `the agent ended the session (${reason})`, turns: 0 } };
-    }
-    case "BeforeAgent": {
-      const prompt = str(body, "prompt", { required: true }) ?? "";
-      return { point: "pre-step", prompt, data: { session, turn: 0, step: 0, messages: [userMessage(prompt)] } };
-    }
+    case "SessionEnd":
+      return endRequest(body, session);
+    case "BeforeAgent":
+      return promptRequest(body, session);
     case "BeforeTool":
       return { point: "pre-tool", data: { session, call: sealed(body, session) } };
     case "AfterTool":
       return { point: "post-tool", data: { session, call: sealed(body, session), result: toolResult(body.tool_response) } };
-    case "AfterAgent": {
-      const active = body.stop_hook_active;
-      if (active !== undefined && active !== null && typeof active !== "boolean") throw fieldError("stop_hook_active", "expected true or false");
-      const last = str(body, "prompt_response", { required: false });
-      return {
-        point: "turn-stopping",
-        data: {
-          session,
-          turn: 0,
-          step: 0,
-          stopHookActive: active === true,
-          steeredContinuations: context.steeredContinuations(session.sessionId, active === true),
-          ...(last === undefined ? {} : { lastAssistantMessage: assistantMessage(last) }),
-        },
-      };
-    }
+    case "AfterAgent":
+      return stopRequest(body, session, context, "prompt_response");
     default:
       // BeforeModel, AfterModel, BeforeToolSelection, PreCompress, Notification: observe-only.
       return { point: "agent-event", payload: body };
