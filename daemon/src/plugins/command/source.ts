@@ -57,12 +57,11 @@ export interface WarmHook {
   readonly why?: string;
 }
 
-/** Logs one firing: a line per hook in config order, then the notes and system messages. */
-export function logReport(log: Logger, report: CommandRunReport): void {
-  for (const result of report.results) {
+/** Logs one firing: a line per hook in config order (not again for a run reused from the rewrite point), then what had no effect and the system messages. */
+function logFiring(log: Logger, where: { readonly plugin: string; readonly point: string; readonly event?: string }, report: Pick<CommandRunReport, "results" | "reused" | "deferredContexts">, notes: readonly string[], messages: readonly string[]): void {
+  for (const result of report.reused === undefined ? report.results : []) {
     const fields = {
-      plugin: report.plugin,
-      point: report.point,
+      ...where,
       hook: result.hook,
       status: result.status,
       durationMs: result.durationMs,
@@ -71,29 +70,27 @@ export function logReport(log: Logger, report: CommandRunReport): void {
       ...(result.block === undefined ? {} : { block: result.block }),
       ...(result.permission === undefined ? {} : { permission: result.permission }),
     };
-    if (report.reused !== undefined) continue; // logged when it ran, at the rewrite point
     if (result.status === "error") log.warn("command hook failed", fields);
     else log.debug("command hook answered", fields);
   }
   if (report.deferredContexts !== undefined) {
     // pre-tool's decision carries no context: it is delivered with the call's result instead.
-    log.info("PreToolUse additionalContext delivered with the call's result (post-tool)", { plugin: report.plugin, point: report.point, contexts: report.deferredContexts });
+    log.info("PreToolUse additionalContext delivered with the call's result (post-tool)", { ...where, contexts: report.deferredContexts });
   }
-  for (const note of report.merged.notes) log.warn("command hook output ignored", { plugin: report.plugin, point: report.point, note });
-  for (const message of report.merged.systemMessages) log.info("command hook system message", { plugin: report.plugin, point: report.point, message });
+  for (const note of notes) log.warn("command hook output ignored", { ...where, note });
+  for (const message of messages) log.info("command hook system message", { ...where, message });
 }
 
-/** Logs one firing at agent-event: failed hooks, answers not honoured (observe-only), system messages. */
+/** Logs one firing at a typed point. */
+export function logReport(log: Logger, report: CommandRunReport): void {
+  logFiring(log, { plugin: report.plugin, point: report.point }, report, report.merged.notes, report.merged.systemMessages);
+}
+
+/** Logs one firing at agent-event: its hooks, and the answers not honoured there (observe-only). */
 export function logObserved(log: Logger, report: ObservedReport): void {
   const where = { plugin: report.plugin, point: "agent-event", event: report.event };
-  for (const result of report.results) {
-    const fields = { ...where, hook: result.hook, status: result.status, durationMs: result.durationMs, ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }) };
-    if (result.error !== undefined) log.warn("command hook failed", { ...fields, error: result.error.message, cause: result.error.kind });
-    else log.debug("command hook answered", fields);
-    for (const note of result.notes) log.warn("command hook output ignored", { ...where, note: `${result.hook}: ${note}` });
-  }
+  logFiring(log, where, report, report.results.flatMap((result) => result.notes.map((note) => `${result.hook}: ${note}`)), report.systemMessages);
   for (const note of report.notHonoured) log.warn("command hook answer not honoured (agent-event is observe-only)", { ...where, note });
-  for (const message of report.systemMessages) log.info("command hook system message", { ...where, message });
 }
 
 export async function commandPluginSource(config: CommandPluginConfig, options: CommandSourceOptions): Promise<CommandPluginSource> {
