@@ -1,7 +1,9 @@
-// Claude Code: its hook events and answers as the contract states them. Codex and Qwen Code,
-// whose hooks follow the same contract, start from this one and override what differs.
+// Claude Code: its hook events and answers as the contract states them, and the builder of every
+// agent whose hooks follow the same contract (Codex, Qwen Code): each gives what differs.
 import { parseHooksFile } from "../hooks-file.js";
-import type { AgentDialect, CommandHooks } from "../contract.js";
+import type { AgentDialect, Body, CommandHooks, ForwardedOutput, HookAnswer, AnswerWriter } from "../contract.js";
+import type { AnswerFields } from "../fit-answer.js";
+import type { ToolTable } from "../tool-kinds.js";
 import { fitAnswer } from "../fit-answer.js";
 import { CLAUDE_ANSWERS, jsonOnStdout } from "./answer.js";
 import { CLAUDE_TIMEOUTS, EVENTS, EVENTS_AT_POINT, claudeStyleFormat } from "./events.js";
@@ -37,8 +39,17 @@ const CLAUDE_FIRING = {
   stopFailure: "StopFailure",
 } as const;
 
-/** The command hooks of an agent that runs Claude Code's contract, from its facts (a cancelled turn fires Interrupt in Codex). */
-export function claudeStyleHooks(facts: OutputFacts & { readonly payload: PayloadFacts; readonly interruptOnCancel: boolean; readonly format: ReturnType<typeof claudeStyleFormat>; readonly updatedInputNeedsAllow?: boolean; readonly projectDirVars: readonly string[] }): CommandHooks {
+type HooksFacts = OutputFacts & {
+  readonly payload: PayloadFacts;
+  /** A cancelled turn fires Interrupt (Codex). */
+  readonly interruptOnCancel: boolean;
+  readonly format: ReturnType<typeof claudeStyleFormat>;
+  readonly updatedInputNeedsAllow?: boolean;
+  readonly projectDirVars: readonly string[];
+};
+
+/** The command hooks of an agent that runs Claude Code's contract, from its facts. */
+export function claudeStyleHooks(facts: HooksFacts): CommandHooks {
   const names = { ...CLAUDE_FIRING, endReason: facts.payload.endReason, ...(facts.interruptOnCancel ? { interrupt: "Interrupt" } : {}) };
   return {
     parse: (value, source) => parseHooksFile(facts.format, value, source),
@@ -58,21 +69,46 @@ export function claudeStyleHooks(facts: OutputFacts & { readonly payload: Payloa
   };
 }
 
-export const claudeCode: AgentDialect = {
+/** An agent whose hooks follow Claude Code's contract: its name, answers, accepted fields, forwarder, hooks and tools. */
+export function claudeStyleAgent(agent: {
+  readonly name: string;
+  readonly title: string;
+  readonly answers: AnswerWriter;
+  readonly fields: AnswerFields;
+  readonly forwarded: (answer: HookAnswer) => ForwardedOutput;
+  readonly hooks: HooksFacts;
+  readonly tools: ToolTable;
+  /** The body as Claude Code would have sent it, where the agent's differs. */
+  readonly asClaude?: (event: string, body: Body) => Body;
+  readonly observedWarning?: (event: string) => string | undefined;
+}): AgentDialect {
+  const { name, title, answers, fields, forwarded, tools, asClaude } = agent;
+  return {
+    name,
+    title,
+    readRequest: (event, body, context) => readClaudeRequest(event, asClaude?.(event, body) ?? body, context, name),
+    answers,
+    fit: (answer, event) => fitAnswer(answer, event, fields),
+    forwarded,
+    ...(agent.observedWarning === undefined ? {} : { observedWarning: agent.observedWarning }),
+    commandHooks: claudeStyleHooks(agent.hooks),
+    tools,
+  };
+}
+
+export const claudeCode = claudeStyleAgent({
   name: "claude-code",
   title: "Claude Code",
-  readRequest: (event, body, context) => readClaudeRequest(event, body, context, "claude-code"),
   answers: CLAUDE_ANSWERS,
-  fit: (answer, event) => fitAnswer(answer, event, CLAUDE_FIELDS),
+  fields: CLAUDE_FIELDS,
   forwarded: jsonOnStdout,
   observedWarning: (event) => (Object.hasOwn(PERFORMED_BY_THE_HOOK, event) ? PERFORMED_BY_THE_HOOK[event] : undefined),
-  commandHooks: claudeStyleHooks({
+  hooks: {
     format: claudeStyleFormat("claude-code", EVENTS, "names-or-regex", CLAUDE_TIMEOUTS),
     payload: CLAUDE_PAYLOAD,
     interruptOnCancel: false,
     blockNeedsReason: false,
     projectDirVars: ["CLAUDE_PROJECT_DIR"],
-  }),
+  },
   tools: CLAUDE_TOOLS,
-};
-
+});

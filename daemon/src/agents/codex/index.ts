@@ -2,23 +2,19 @@
 // payload with turn_id and model, exit 2 or a block only with a reason, updatedInput only beside
 // an allow, no ask, a strict answer schema, Interrupt when a turn is cancelled, and a forwarder
 // that blocks with exit 2.
-import { claudeStyleHooks } from "../claude-code/index.js";
+import { claudeStyleAgent } from "../claude-code/index.js";
 import { CLAUDE_TIMEOUTS, EVENTS, claudeStyleFormat } from "../claude-code/events.js";
-import { readClaudeRequest } from "../claude-code/request.js";
-import type { AgentDialect } from "../contract.js";
-import { fitAnswer } from "../fit-answer.js";
 import { CODEX_ANSWERS, codexForwarded } from "./answer.js";
 import { CODEX_FIELDS } from "./fields.js";
 import { CODEX_TOOLS } from "./tools.js";
 
-export const codex: AgentDialect = {
+export const codex = claudeStyleAgent({
   name: "codex",
   title: "Codex",
-  readRequest: (event, body, context) => readClaudeRequest(event, body, context, "codex"),
   answers: CODEX_ANSWERS,
-  fit: (answer, event) => fitAnswer(answer, event, CODEX_FIELDS),
+  fields: CODEX_FIELDS,
   forwarded: codexForwarded,
-  commandHooks: claudeStyleHooks({
+  hooks: {
     format: claudeStyleFormat("codex", EVENTS, "regex", { ...CLAUDE_TIMEOUTS, eventSec: {}, maxSec: {}, sharedMinSec: {} }),
     // Codex sends only "other" as a SessionEnd reason.
     payload: { trailingNewline: false, unknownTranscript: null, turnAndModel: true, endReason: () => "other" },
@@ -26,6 +22,6 @@ export const codex: AgentDialect = {
     blockNeedsReason: true,
     updatedInputNeedsAllow: true,
     projectDirVars: ["CLAUDE_PROJECT_DIR"],
-  }),
+  },
   tools: CODEX_TOOLS,
-};
+});

@@ -5,27 +5,26 @@
 import type { JsonValue } from "@hookd/sdk";
 import { contentText } from "../answer-text.js";
 import { isObject } from "../body.js";
-import { claudeCode, claudeStyleHooks } from "../claude-code/index.js";
+import { jsonOnStdout } from "../claude-code/answer.js";
+import { CLAUDE_FIELDS } from "../claude-code/fields.js";
+import { claudeStyleAgent } from "../claude-code/index.js";
 import { CLAUDE_PAYLOAD } from "../claude-code/payload.js";
-import { readClaudeRequest } from "../claude-code/request.js";
-import type { AgentDialect } from "../contract.js";
 import { QWEN_ANSWERS } from "./answer.js";
 import { QWEN_FORMAT } from "./events.js";
 import { QWEN_TOOLS } from "./tools.js";
 
-export const qwenCode: AgentDialect = {
-  ...claudeCode,
+export const qwenCode = claudeStyleAgent({
   name: "qwen-code",
   title: "Qwen Code",
-  // A tool's response is {llmContent, returnDisplay}: the model sees llmContent.
-  readRequest: (event, body, context) => {
-    const response = body.tool_response;
-    const seen = event === "PostToolUse" && isObject(response) && response.llmContent !== undefined ? { ...body, tool_response: response.llmContent } : body;
-    return readClaudeRequest(event, seen, context, "qwen-code");
-  },
   answers: QWEN_ANSWERS,
-  observedWarning: () => undefined,
-  commandHooks: claudeStyleHooks({
+  fields: CLAUDE_FIELDS,
+  forwarded: jsonOnStdout,
+  // A tool's response is {llmContent, returnDisplay}: the model sees llmContent.
+  asClaude: (event, body) => {
+    const response = body.tool_response;
+    return event === "PostToolUse" && isObject(response) && response.llmContent !== undefined ? { ...body, tool_response: response.llmContent } : body;
+  },
+  hooks: {
     format: QWEN_FORMAT,
     payload: {
       ...CLAUDE_PAYLOAD,
@@ -38,6 +37,6 @@ export const qwenCode: AgentDialect = {
     interruptOnCancel: false,
     blockNeedsReason: false,
     projectDirVars: ["QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"],
-  }),
+  },
   tools: QWEN_TOOLS,
-};
+});
