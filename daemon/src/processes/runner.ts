@@ -91,6 +91,20 @@ export function armStops(spec: Pick<RunSpec, "timeoutMs" | "signal">, stop: (why
   };
 }
 
+/** A run's resolver that settles once: the first result wins, after `cleanup` (timers, streams) has run. */
+export function settleOnce(resolve: (result: RunResult) => void, cleanup: () => void): { readonly settled: () => boolean; readonly finish: (result: RunResult) => void } {
+  let settled = false;
+  return {
+    settled: () => settled,
+    finish: (result) => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      resolve(result);
+    },
+  };
+}
+
 /** The result of a run hookd stopped: its timeout, or its cancellation. */
 export function stoppedResult(why: "timeout" | "cancelled", captured: Captured, timeoutMs: number): RunResult {
   return why === "timeout" ? { ...captured, end: "timeout", timeoutMs } : { ...captured, end: "cancelled" };
@@ -111,7 +125,6 @@ export function runHook(spec: RunSpec): Promise<RunResult> {
       return;
     }
     const pgid = child.pid;
-    let settled = false;
     let stoppedBy: "timeout" | "cancelled" | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
@@ -121,14 +134,10 @@ export function runHook(spec: RunSpec): Promise<RunResult> {
       if (pgid !== undefined) killGroup(pgid);
     };
     const disarm = armStops(spec, stop);
-
-    const finish = (result: RunResult): void => {
-      if (settled) return;
-      settled = true;
+    const { finish } = settleOnce(resolve, () => {
       disarm();
       clearTimeout(graceTimer);
-      resolve(result);
-    };
+    });
     const conclude = (): void => {
       if (stoppedBy !== undefined) return finish(stoppedResult(stoppedBy, captured(pgid), spec.timeoutMs));
       if (exit?.code !== null && exit?.code !== undefined) return finish({ ...captured(pgid), end: "exited", code: exit.code });

@@ -5,7 +5,7 @@
 import { realpathSync, statSync } from "node:fs";
 import type { Socket } from "node:net";
 import type { RunResult } from "../hook-run.js";
-import { armStops, killGroup, runCapture, stoppedResult } from "../runner.js";
+import { armStops, killGroup, runCapture, settleOnce, stoppedResult } from "../runner.js";
 import type { RunSpec } from "../runner.js";
 import type { ForkServer } from "./fork-server.js";
 import type { PythonPlan } from "./plan.js";
@@ -47,7 +47,6 @@ export function runWarm(server: ForkServer, broker: StreamBroker, plan: PythonPl
   return new Promise<RunResult>((resolve) => {
     let pgid: number | undefined;
     let status: number | undefined;
-    let settled = false;
     let stoppedBy: "timeout" | "cancelled" | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
     let outputsClosed = 0;
@@ -66,16 +65,13 @@ export function runWarm(server: ForkServer, broker: StreamBroker, plan: PythonPl
     };
     const disarm = armStops(spec, stop);
 
-    const finish = (result: RunResult): void => {
-      if (settled) return;
-      settled = true;
+    const { finish, settled } = settleOnce(resolve, () => {
       disarm();
       clearTimeout(graceTimer);
       clearTimeout(stopTimer);
       broker.release(token);
       for (const socket of sockets) socket.destroy();
-      resolve(result);
-    };
+    });
     const conclude = (): void => {
       if (status === undefined) return;
       if (stoppedBy !== undefined) return finish(stoppedResult(stoppedBy, captured(pgid), spec.timeoutMs));
@@ -83,7 +79,7 @@ export function runWarm(server: ForkServer, broker: StreamBroker, plan: PythonPl
     };
 
     const token = broker.register((fd, socket, rest) => {
-      if (settled) return void socket.destroy();
+      if (settled()) return void socket.destroy();
       sockets.push(socket);
       socket.on("error", () => {});
       if (fd === 0) return void socket.end(spec.stdin);
