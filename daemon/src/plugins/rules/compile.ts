@@ -9,6 +9,8 @@ import { HookdError, compileToolMatcher } from "@hookd/sdk";
 import type { ToolMatcher } from "@hookd/sdk";
 import type { ToolKind } from "../../agents/tool-kinds.js";
 import { checkExpression } from "./check.js";
+import { commandGuard } from "./command-guard.js";
+import type { CommandGuard } from "./command-guard.js";
 import type { CelKind } from "./check.js";
 import { RULE_CEL_FUNCTIONS } from "./functions.js";
 import { includedFiles } from "./library.js";
@@ -44,6 +46,8 @@ export interface CompiledRule {
   readonly patch?: Program;
   /** The variables' fields its expressions read, for explaining a decision. */
   readonly reads: readonly string[];
+  /** What the commands of call.command must pass for `when` to hold, when it reads them so (command-guard.ts). */
+  readonly commandGuard?: CommandGuard;
 }
 
 export interface RuleSet {
@@ -143,10 +147,12 @@ export function compileRule(source: RuleSource, paramFields: Fields = {}): Compi
   if (rule.tools !== undefined && !TOOL_POINTS.has(point)) throw ruleError(source, "tools", `${point} is not a tool point; tools match at ${[...TOOL_POINTS].join(", ")}`);
 
   const reads = new Set<string>();
+  let guard: CommandGuard | undefined;
   const compile = (key: "when" | "messageExpression" | "patch", text: string | undefined, wanted: CelKind): Program | undefined => {
     if (text === undefined) return undefined;
-    const { program, reads: read } = compileExpression(source, point, key, text, wanted, paramFields);
+    const { program, reads: read, parsed } = compileExpression(source, point, key, text, wanted, paramFields);
     for (const field of read) reads.add(field);
+    if (key === "when") guard = commandGuard(parsed.expr);
     return program;
   };
   const when = compile("when", rule.when, "bool");
@@ -165,10 +171,11 @@ export function compileRule(source: RuleSource, paramFields: Fields = {}): Compi
     ...(messageExpression === undefined ? {} : { messageExpression }),
     ...(patchProgram === undefined ? {} : { patch: patchProgram }),
     reads: [...reads],
+    ...(guard === undefined ? {} : { commandGuard: guard }),
   };
 }
 
-function compileExpression(source: RuleSource, point: RulePoint, key: string, text: string, wanted: CelKind, paramFields: Fields): { program: Program; reads: readonly string[] } {
+function compileExpression(source: RuleSource, point: RulePoint, key: string, text: string, wanted: CelKind, paramFields: Fields): { program: Program; reads: readonly string[]; parsed: ReturnType<typeof parse> } {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(text);
@@ -186,7 +193,7 @@ function compileExpression(source: RuleSource, point: RulePoint, key: string, te
     throw ruleError(source, key, `must be ${wanted === "bool" ? "a boolean" : wanted === "map" ? "a map" : "a string"}, but it is ${article(checked.type)}`);
   }
   const planned = plan(envOf(point), parsed) as Program;
-  return { program: planned, reads: checked.reads };
+  return { program: planned, reads: checked.reads, parsed };
 }
 
 const article = (type: CelKind): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);

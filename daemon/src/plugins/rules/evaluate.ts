@@ -7,7 +7,7 @@ import { celMap, isCelError, isCelList, isCelMap } from "@bufbuild/cel";
 import type { CelValue } from "@bufbuild/cel";
 import type { DecisionOf, JsonObject, JsonValue } from "@hookd/sdk";
 import type { Bindings, CompiledRule, Program, RuleSet } from "./compile.js";
-import { withWorkingDirectory } from "./functions.js";
+import { commandArgv, withWorkingDirectory } from "./functions.js";
 import { activationOf } from "./variables.js";
 import type { Activation } from "./variables.js";
 import { decisionOf } from "./verbs.js";
@@ -30,7 +30,7 @@ export function evaluateRules(set: RuleSet, point: RulePoint, event: unknown, pl
   if (rules.length === 0) return undefined;
   const activation: Activation = { ...activationOf(point, event), params: set.params };
   const bindings = bindingsOf(activation);
-  const call = activation.call as { tool_name?: string; kind?: string } | undefined;
+  const call = activation.call as { tool_name?: string; kind?: string; command?: string } | undefined;
   const cwd = activation.session?.cwd;
   const failed: Failed = (ruleId, key, message) => {
     throw pluginFault(plugin, point, "listener_error", `rule "${ruleId}": ${key}: ${message}`);
@@ -38,6 +38,7 @@ export function evaluateRules(set: RuleSet, point: RulePoint, event: unknown, pl
   return withWorkingDirectory(typeof cwd === "string" ? cwd : "", () => {
     for (const rule of rules) {
       if (call !== undefined && !rule.matchesTool(call.tool_name ?? "", call.kind ?? "")) continue;
+      if (rule.commandGuard !== undefined && !rule.commandGuard(commandArgv(call?.command ?? ""))) continue;
       if (rule.when !== undefined && run(rule, "when", rule.when, bindings, failed) !== true) continue;
       const outcome = outcomeOf(rule, bindings, failed);
       return { ruleId: rule.id, decision: decisionOf(point, outcome, event, plugin), values: valuesRead(rule, activation) };

@@ -112,14 +112,23 @@ const STRING = CelScalar.STRING;
 // so one evaluation of a rule set splits it once (the split is a pure function of the text).
 // It is kept as a CEL list, so it is not converted again for each rule either.
 let lastCommand: string | undefined;
-let lastCommands: CelList = celList([]);
+let lastArgv: readonly (readonly string[])[] = [];
+let lastCommands: CelList | undefined;
+
+/** The split of `command` as argv lists, reused while the command is the same (rules' command guards read it). */
+export function commandArgv(command: string): readonly (readonly string[])[] {
+  if (command !== lastCommand) {
+    lastArgv = shellCommands(command);
+    lastCommands = undefined;
+    lastCommand = command;
+  }
+  return lastArgv;
+}
 
 /** shell.commands for rules: the split of `command` as a CEL list of lists, reused while the command is the same. */
 export function splitCommand(command: string): CelList {
-  if (command !== lastCommand) {
-    lastCommands = celList(shellCommands(command).map((argv) => celList(argv)));
-    lastCommand = command;
-  }
+  const argv = commandArgv(command);
+  lastCommands ??= celList(argv.map((words) => celList([...words])));
   return lastCommands;
 }
 
