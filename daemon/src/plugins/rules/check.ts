@@ -81,7 +81,11 @@ export function checkExpression(parsed: ParsedExpr, variables: Readonly<Record<s
       case "identExpr": {
         const name = kind.value.name;
         if (scope.has(name)) return "dyn";
-        if (Object.hasOwn(variables, name)) return "map";
+        if (Object.hasOwn(variables, name)) {
+          // The variable as a whole (an index, a comprehension, an argument): every field may be read.
+          reads.add(`${name}.*`);
+          return "map";
+        }
         return fail(expr, `unknown variable "${name}" (this point has ${Object.keys(variables).join(", ")})`);
       }
       case "selectExpr": {

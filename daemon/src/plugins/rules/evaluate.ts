@@ -9,7 +9,7 @@ import type { DecisionOf, JsonObject, JsonValue } from "@hookd/sdk";
 import type { Bindings, CompiledRule, Program, RuleSet } from "./compile.js";
 import { commandArgv, withWorkingDirectory } from "./functions.js";
 import { activationOf } from "./variables.js";
-import type { Activation } from "./variables.js";
+import type { Activation, Wanted } from "./variables.js";
 import { decisionOf } from "./verbs.js";
 import type { RulePoint, RuleOutcome } from "./verbs.js";
 
@@ -24,19 +24,47 @@ export interface RuleVerdict {
 /** A rule that cannot be evaluated: the plugin's fault with cause listener_error, naming the rule (never a silent pass). */
 type Failed = (ruleId: string, key: string, message: string) => never;
 
+/** What evaluating a rule set at one point needs, planned once per set: its rules, the fields they read, its params as CEL. */
+interface PointPlan {
+  readonly rules: readonly CompiledRule[];
+  readonly wanted: Wanted;
+  readonly params: CelValue;
+}
+
+const PLANS = new WeakMap<RuleSet, Map<RulePoint, PointPlan>>();
+
+function planOf(set: RuleSet, point: RulePoint): PointPlan {
+  let plans = PLANS.get(set);
+  if (plans === undefined) PLANS.set(set, (plans = new Map<RulePoint, PointPlan>()));
+  let plan = plans.get(point);
+  if (plan === undefined) {
+    const rules = set.rules.filter((rule) => rule.point === point);
+    // A call's tool name, kind and command are read by every rule's tool matcher and command guard.
+    const wanted = new Map<string, Set<string>>([["call", new Set(["tool_name", "kind", "command"])]]);
+    for (const read of rules.flatMap((rule) => rule.reads)) {
+      const [variable = "", field = ""] = read.split(".");
+      wanted.set(variable, (wanted.get(variable) ?? new Set()).add(field));
+    }
+    plan = { rules, wanted, params: celMap(new Map(Object.entries(set.params))) };
+    plans.set(point, plan);
+  }
+  return plan;
+}
+
 /** The rule that decides `event` at `point` and its decision, or undefined when none applies. `plugin` sources added context messages. */
 export function evaluateRules(set: RuleSet, point: RulePoint, event: unknown, plugin: string): RuleVerdict | undefined {
-  const rules = set.rules.filter((rule) => rule.point === point);
-  if (rules.length === 0) return undefined;
-  const activation: Activation = { ...activationOf(point, event), params: set.params };
-  const bindings = bindingsOf(activation);
+  const plan = planOf(set, point);
+  if (plan.rules.length === 0) return undefined;
+  const own = activationOf(point, event, plan.wanted);
+  const activation: Activation = { ...own, params: set.params };
+  const bindings: Bindings = { ...bindingsOf(own), params: plan.params };
   const call = activation.call as { tool_name?: string; kind?: string; command?: string } | undefined;
   const cwd = activation.session?.cwd;
   const failed: Failed = (ruleId, key, message) => {
     throw pluginFault(plugin, point, "listener_error", `rule "${ruleId}": ${key}: ${message}`);
   };
   return withWorkingDirectory(typeof cwd === "string" ? cwd : "", () => {
-    for (const rule of rules) {
+    for (const rule of plan.rules) {
       if (call !== undefined && !rule.matchesTool(call.tool_name ?? "", call.kind ?? "")) continue;
       if (rule.commandGuard !== undefined && !rule.commandGuard(commandArgv(call?.command ?? ""))) continue;
       if (rule.when !== undefined && run(rule, "when", rule.when, bindings, failed) !== true) continue;

@@ -4,6 +4,7 @@
 import type { AgentMessage, JsonValue, SessionInfo, ToolCall, ToolResult } from "@hookd/sdk";
 import { LosslessNumber, messageText } from "@hookd/sdk";
 import { TOOL_DIALECTS, toolFacts } from "../../agents/tool-kinds.js";
+import type { ToolFacts } from "../../agents/tool-kinds.js";
 import type { RulePoint } from "./verbs.js";
 
 /** The coarse CEL type of a field, for the load-time check of what a rule reads. */
@@ -53,32 +54,50 @@ export function dialectOf(session: SessionInfo): string {
   return TOOL_DIALECTS.includes(session.agentId) ? session.agentId : "";
 }
 
-function sessionData(session: SessionInfo): Record<string, CelData> {
-  return {
-    session_id: session.sessionId,
-    agent_id: session.agentId,
-    cwd: session.cwd,
-    parent_session_id: session.parentSessionId ?? "",
-    agent_type: session.agentType ?? "",
-    dialect: dialectOf(session),
-  };
+/** The fields of each variable the rules read ("*": all of them); a variable absent: every field. */
+export type Wanted = ReadonlyMap<string, ReadonlySet<string>>;
+
+type FieldsOf<S> = Readonly<Record<string, (source: S) => CelData>>;
+
+/** The wanted fields of a variable, each built only when wanted (a call's arguments cost a conversion). */
+function pick<S>(fields: FieldsOf<S>, source: S, wanted: ReadonlySet<string> | undefined): Record<string, CelData> {
+  const out: Record<string, CelData> = {};
+  for (const [field, build] of Object.entries(fields)) if (wanted === undefined || wanted.has("*") || wanted.has(field)) out[field] = build(source);
+  return out;
 }
 
-function callData(call: ToolCall, session: SessionInfo): Record<string, CelData> {
-  const facts = toolFacts(dialectOf(session), call.toolName, call.arguments);
-  return {
-    tool_name: call.toolName,
-    call_id: call.callId,
-    root_call_id: call.rootCallId,
-    parent_call_id: call.parentCallId ?? "",
-    turn: BigInt(call.turn),
-    step: BigInt(call.step),
-    arguments: celJson(call.arguments),
-    kind: facts.kind ?? "",
-    command: facts.command ?? "",
-    path: facts.path ?? "",
-    rewritten_by: [...(call.rewrittenBy ?? [])],
-  };
+const SESSION_DATA: FieldsOf<SessionInfo> = {
+  session_id: (session) => session.sessionId,
+  agent_id: (session) => session.agentId,
+  cwd: (session) => session.cwd,
+  parent_session_id: (session) => session.parentSessionId ?? "",
+  agent_type: (session) => session.agentType ?? "",
+  dialect: (session) => dialectOf(session),
+};
+
+interface CallSource {
+  readonly call: ToolCall;
+  /** The tool's kind, command and path by the session's dialect, looked up once. */
+  readonly facts: () => ToolFacts;
+}
+
+const CALL_DATA: FieldsOf<CallSource> = {
+  tool_name: ({ call }) => call.toolName,
+  call_id: ({ call }) => call.callId,
+  root_call_id: ({ call }) => call.rootCallId,
+  parent_call_id: ({ call }) => call.parentCallId ?? "",
+  turn: ({ call }) => BigInt(call.turn),
+  step: ({ call }) => BigInt(call.step),
+  arguments: ({ call }) => celJson(call.arguments),
+  kind: ({ facts }) => facts().kind ?? "",
+  command: ({ facts }) => facts().command ?? "",
+  path: ({ facts }) => facts().path ?? "",
+  rewritten_by: ({ call }) => [...(call.rewrittenBy ?? [])],
+};
+
+function callData(call: ToolCall, session: SessionInfo, wanted: ReadonlySet<string> | undefined): Record<string, CelData> {
+  let facts: ToolFacts | undefined;
+  return pick(CALL_DATA, { call, facts: () => (facts ??= toolFacts(dialectOf(session), call.toolName, call.arguments)) }, wanted);
 }
 
 function resultData(result: ToolResult): Record<string, CelData> {
@@ -94,22 +113,23 @@ function messagesData(messages: readonly AgentMessage[]): CelData[] {
   return messages.map((message) => ({ role: message.role, text: messageText(message) }));
 }
 
-/** What a rule at `point` sees of `event` (the point's typed event). */
-export function activationOf(point: RulePoint, event: unknown): Activation {
+/** What a rule at `point` sees of `event` (the point's typed event): the `wanted` fields, or all. */
+export function activationOf(point: RulePoint, event: unknown, wanted?: Wanted): Activation {
   const { session } = event as { session: SessionInfo };
-  const base = { session: sessionData(session) };
+  const base = { session: pick(SESSION_DATA, session, wanted?.get("session")) };
+  const callOf = (call: ToolCall): Record<string, CelData> => callData(call, session, wanted?.get("call"));
   switch (point) {
     case "pre-tool":
     case "rewrite":
     case "guard":
-      return { ...base, call: callData((event as { call: ToolCall }).call, session) };
+      return { ...base, call: callOf((event as { call: ToolCall }).call) };
     case "approval": {
       const approval = event as { call: ToolCall; reason: string; askedBy: string };
-      return { ...base, call: callData(approval.call, session), approval: { reason: approval.reason, asked_by: approval.askedBy } };
+      return { ...base, call: callOf(approval.call), approval: { reason: approval.reason, asked_by: approval.askedBy } };
     }
     case "post-tool": {
       const outcome = event as { call: ToolCall; result: ToolResult };
-      return { ...base, call: callData(outcome.call, session), result: resultData(outcome.result) };
+      return { ...base, call: callOf(outcome.call), result: resultData(outcome.result) };
     }
     case "pre-step": {
       const step = event as { turn: number; step: number; messages: readonly AgentMessage[] };
