@@ -1,18 +1,18 @@
 // Claude Code: its hook events and answers as the contract states them, and the builder of every
 // agent whose hooks follow the same contract (Codex, Qwen Code): each gives what differs.
-import { parseHooksFile } from "../hooks-file.js";
-import type { AgentDialect, Body, CommandHooks, ForwardedOutput, HookAnswer, AnswerWriter } from "../contract.js";
-import type { AnswerFields } from "../fit-answer.js";
-import type { ToolTable } from "../tool-kinds.js";
+import type { AgentDialect, AnswerWriter, Body, CommandHooks, ForwardedOutput, HookAnswer } from "../contract.js";
+import { firingOf } from "../firing.js";
 import { fitAnswer } from "../fit-answer.js";
+import type { AnswerFields } from "../fit-answer.js";
+import { parseHooksFile } from "../hooks-file.js";
+import type { ToolTable } from "../tool-kinds.js";
 import { CLAUDE_ANSWERS, jsonOnStdout } from "./answer.js";
 import { CLAUDE_TIMEOUTS, EVENTS, EVENTS_AT_POINT, claudeStyleFormat } from "./events.js";
 import { CLAUDE_FIELDS } from "./fields.js";
-import { firingOf } from "../firing.js";
-import type { PayloadFacts } from "./payload.js";
 import { interpretClaudeRun } from "./output.js";
 import type { OutputFacts } from "./output.js";
 import { CLAUDE_PAYLOAD, buildObservedPayload, buildPayload } from "./payload.js";
+import type { PayloadFacts } from "./payload.js";
 import { readClaudeRequest } from "./request.js";
 import { CLAUDE_TOOLS } from "./tools.js";
 
