@@ -55,8 +55,8 @@ export interface HookHttpOptions {
   /** File mode of a Unix socket; default 0o600 (owner only). */
   readonly socketMode?: number;
   /**
-   * Whether a plugin's allow may bypass the agent's own permission rules (the plugin's config
-   * says `bypassAgentPermissions: true`). Default: no plugin may; an allow answers no opinion.
+   * Whether a plugin's allow may bypass the agent's own permission rules (its config's effective
+   * `bypassAgentPermissions`, config/bypass.ts). Default: no plugin may; an allow answers no opinion.
    */
   readonly bypassesAgentPermissions?: (plugin: string) => boolean;
   /** Where what each payload tells about its session (transcript, permission mode, model) is remembered, for the command kind. */

@@ -1,0 +1,108 @@
+// A user's own hooks files through a real `hookd serve`'s HTTP hook endpoint behave as the agent
+// runs them natively (issue #32): a command hook's allow skips the agent's prompt unless its
+// config says bypassAgentPermissions: false. Needs `npm run build`.
+import { execFile } from "node:child_process";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, startDaemon, writePluginModule } from "../support/daemon-process.js";
+import type { DaemonProcess } from "../support/daemon-process.js";
+
+let daemon: DaemonProcess;
+let dir: string;
+let url: string;
+let configPath: string;
+
+const REWRITER = `
+import { definePlugin, pass, patch } from "@hookd/sdk";
+export default definePlugin({
+  name: "rewriter",
+  points: { rewrite: (e) => (String(e.call.arguments.command ?? "").startsWith("sudo ") ? patch({ command: String(e.call.arguments.command).slice(5) }) : pass()) },
+});
+`;
+
+function script(name: string, body: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+function hooksFile(name: string, hooks: object): string {
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify({ hooks }));
+  return path;
+}
+
+/** A hook that keeps its stdin in <dir>/<name>.stdin. */
+const recorder = (name: string) => ({ type: "command", command: script(`${name}.sh`, `cat > "${join(dir, `${name}.stdin`)}"`) });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "hookd-fidelity-"));
+  const rewriter = await writePluginModule("fidelity-rewriter", REWRITER);
+  const allowMakeTest = script("allow.sh", `case "$(cat)" in *'"make test"'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}';; esac`);
+  const allowRead = script("allow-read.sh", `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`);
+  const keepGoing = script("keep-going.sh", `cat >/dev/null; echo '{"decision":"block","reason":"keep going"}'`);
+  const claude = hooksFile("claude", {
+    PreToolUse: [{ matcher: "Bash", hooks: [recorder("claude-PreToolUse"), { type: "command", command: allowMakeTest }] }],
+    UserPromptSubmit: [{ hooks: [recorder("claude-UserPromptSubmit")] }],
+    PreCompact: [{ hooks: [recorder("claude-PreCompact")] }],
+    Stop: [{ hooks: [{ type: "command", command: keepGoing }] }],
+  });
+  const strict = hooksFile("strict", { PreToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: allowRead }] }] });
+  const codex = hooksFile("codex", { PreToolUse: [{ matcher: "Bash", hooks: [recorder("codex-PreToolUse")] }] });
+  const qwen = hooksFile("qwen", { PreToolUse: [{ matcher: "run_shell_command", hooks: [recorder("qwen-PreToolUse")] }] });
+  const gemini = hooksFile("gemini", { BeforeTool: [{ matcher: "run_shell_command", hooks: [recorder("gemini-BeforeTool")] }] });
+  const config = {
+    http: { listen: "127.0.0.1:0" },
+    plugins: [
+      { name: "rewriter", kind: "in-process", module: rewriter, points: { rewrite: { priority: -1 } } },
+      { name: "claude-hooks", kind: "command", dialect: "claude-code", hooks: claude },
+      { name: "strict-hooks", kind: "command", dialect: "claude-code", hooks: strict, bypassAgentPermissions: false },
+      { name: "codex-hooks", kind: "command", dialect: "codex", hooks: codex },
+      { name: "qwen-hooks", kind: "command", dialect: "qwen-code", hooks: qwen },
+      { name: "gemini-hooks", kind: "command", dialect: "gemini", hooks: gemini },
+    ],
+  };
+  configPath = join(dir, "hookd.json");
+  writeFileSync(configPath, JSON.stringify({ listeners: [{ unix: join(dir, "check.sock") }], ...config }));
+  daemon = await startDaemon({ config });
+  url = String((await daemon.waitForLog((line) => line.msg === "http hooks serving")).address);
+}, 60_000);
+
+afterAll(async () => {
+  await daemon?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function post(dialect: string, text: string): Promise<unknown> {
+  const response = await fetch(`${url}/hooks`, { method: "POST", headers: { "content-type": "application/json", "x-hookd-dialect": dialect }, body: text });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+const claudeCommon = { session_id: "cc-1", transcript_path: "/home/u/.claude/projects/repo/cc-1.jsonl", cwd: "/tmp", permission_mode: "default" };
+
+describe("a command hook's allow", () => {
+  const preTool = (tool: string, input: object) => JSON.stringify({ ...claudeCommon, hook_event_name: "PreToolUse", tool_name: tool, tool_input: input, tool_use_id: `toolu_${tool}` });
+
+  it("is sent as an allow by default (the agent skips its prompt, as natively)", async () => {
+    expect(await post("claude-code", preTool("Bash", { command: "make test" }))).toEqual({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "allowed by claude-hooks" },
+    });
+  });
+
+  it("leaves the agent's own rules in charge when the config says bypassAgentPermissions: false", async () => {
+    expect(await post("claude-code", preTool("Read", { file_path: "/etc/hosts" }))).toEqual({});
+  });
+
+  it("hookd check names every plugin whose allow skips the agent's prompt, and why", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, "check", "--config", configPath, "--json"]);
+    const kindDefault = (name: string) => `${name} (the command kind's default)`;
+    expect((JSON.parse(stdout) as { notes: string[] }).notes).toContain(
+      `bypassAgentPermissions (an allow skips the agent's own permission rules over its hooks): ${["claude-hooks", "codex-hooks", "qwen-hooks", "gemini-hooks"].map(kindDefault).join(", ")}`,
+    );
+  });
+});
