@@ -1,6 +1,8 @@
 // A user's own hooks files through a real `hookd serve`'s HTTP hook endpoint behave as the agent
 // runs them natively (issue #32): a command hook's allow skips the agent's prompt unless its
-// config says bypassAgentPermissions: false. Needs `npm run build`.
+// config says bypassAgentPermissions: false, and a Stop loop whose continuations run tools is not
+// cut by the continuation cap, which still ends a loop with no tool call in between. Needs
+// `npm run build`.
 import { execFile } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -104,5 +106,30 @@ describe("a command hook's allow", () => {
     expect((JSON.parse(stdout) as { notes: string[] }).notes).toContain(
       `bypassAgentPermissions (an allow skips the agent's own permission rules over its hooks): ${["claude-hooks", "codex-hooks", "qwen-hooks", "gemini-hooks"].map(kindDefault).join(", ")}`,
     );
+  });
+});
+
+describe("a Stop hook that keeps the agent going", () => {
+  const stop = (session: string, active: boolean) => JSON.stringify({ ...claudeCommon, session_id: session, hook_event_name: "Stop", stop_hook_active: active, last_assistant_message: "done?" });
+  const postTool = (session: string, n: number) =>
+    JSON.stringify({ ...claudeCommon, session_id: session, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: "/etc/hosts" }, tool_response: { ok: true }, tool_use_id: `toolu_r${n}` });
+  const steered = { decision: "block", reason: "keep going" };
+
+  it("is not cut while each continuation runs a tool: 20 iterations are 20 continuations", async () => {
+    expect(await post("claude-code", stop("loop-tools", false))).toEqual(steered);
+    for (let i = 1; i <= 20; i++) {
+      await post("claude-code", postTool("loop-tools", i));
+      expect(await post("claude-code", stop("loop-tools", true)), `iteration ${i}`).toEqual(steered);
+    }
+  });
+
+  it("is capped after maxSteeredContinuations continuations with no tool call in between, counted again after a tool", async () => {
+    const answers: unknown[] = [await post("claude-code", stop("loop-idle", false))];
+    for (let i = 1; i <= 7; i++) answers.push(await post("claude-code", stop("loop-idle", true)));
+    // Eight continuations, as Claude Code's own guard allows eight blocks in a row.
+    expect(answers).toEqual(Array.from({ length: 8 }, () => steered));
+    expect(await post("claude-code", stop("loop-idle", true))).toMatchObject({ systemMessage: expect.stringContaining("maxSteeredContinuations") as unknown });
+    await post("claude-code", postTool("loop-idle", 1));
+    expect(await post("claude-code", stop("loop-idle", true))).toEqual(steered);
   });
 });
