@@ -1,10 +1,11 @@
 // A user's own hooks files through a real `hookd serve`'s HTTP hook endpoint behave as the agent
-// runs them natively (issue #32): a command hook's allow skips the agent's prompt unless its
-// config says bypassAgentPermissions: false, and a Stop loop whose continuations run tools is not
-// cut by the continuation cap, which still ends a loop with no tool call in between. Needs
-// `npm run build`.
+// runs them natively (issue #32): a hook's stdin is the payload the agent sent, every field of it
+// (per agent; a rewritten tool input is the call that will run; another agent's event gets the
+// payload rebuilt), a command hook's allow skips the agent's prompt unless its config says
+// bypassAgentPermissions: false, and a Stop loop whose continuations run tools is not cut by the
+// continuation cap, which still ends a loop with no tool call in between. Needs `npm run build`.
 import { execFile } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -40,6 +41,7 @@ function hooksFile(name: string, hooks: object): string {
 
 /** A hook that keeps its stdin in <dir>/<name>.stdin. */
 const recorder = (name: string) => ({ type: "command", command: script(`${name}.sh`, `cat > "${join(dir, `${name}.stdin`)}"`) });
+const stdinOf = (name: string): string => readFileSync(join(dir, `${name}.stdin`), "utf8");
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "hookd-fidelity-"));
@@ -86,6 +88,50 @@ async function post(dialect: string, text: string): Promise<unknown> {
 }
 
 const claudeCommon = { session_id: "cc-1", transcript_path: "/home/u/.claude/projects/repo/cc-1.jsonl", cwd: "/tmp", permission_mode: "default" };
+
+describe("a command hook's stdin is what its agent sent", () => {
+  // Fields hookd does not model, in an order of the agent's own.
+  const unknown = { prompt_id: "p-17", effort: "high", future_field: { nested: [1, 2, "x"] } };
+  const payloads: { readonly [dialect: string]: { readonly file: string; readonly text: string } } = {
+    // As Claude Code writes it, with the spacing and number forms of the agent's own (none rewritten here).
+    "claude-code": {
+      file: "claude-PreToolUse",
+      text: `{"session_id":"cc-1","transcript_path":"/t.jsonl","cwd":"/tmp","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","timeout":1.50},"tool_use_id":"toolu_1","prompt_id":"p-17","effort":"high","future_field":{"nested":[1, 12345678901234567890, "x"]}}\n`,
+    },
+    codex: { file: "codex-PreToolUse", text: JSON.stringify({ session_id: "cx-1", turn_id: "t-3", transcript_path: null, cwd: "/tmp", hook_event_name: "PreToolUse", model: "gpt-5", permission_mode: "default", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "call_1", ...unknown }) },
+    "qwen-code": { file: "qwen-PreToolUse", text: `${JSON.stringify({ session_id: "qw-1", transcript_path: "/t.jsonl", cwd: "/tmp", hook_event_name: "PreToolUse", timestamp: "2026-12-08T00:00:00.000Z", permission_mode: "default", tool_name: "run_shell_command", tool_input: { command: "ls" }, tool_use_id: "q_1", ...unknown })}\n` },
+    gemini: { file: "gemini-BeforeTool", text: `${JSON.stringify({ session_id: "gm-1", transcript_path: "/g.json", cwd: "/tmp", hook_event_name: "BeforeTool", timestamp: "2026-12-08T00:00:00.000Z", tool_name: "run_shell_command", tool_input: { command: "ls" }, ...unknown })}\n` },
+  };
+
+  for (const [dialect, { file, text }] of Object.entries(payloads)) {
+    it(`${dialect}: a payload with fields hookd does not model reaches the hook exactly as sent`, async () => {
+      await post(dialect, text);
+      expect(stdinOf(file)).toBe(text);
+    });
+  }
+
+  it("a tool input rewritten before the hook runs is the one it reads; every other field is the agent's", async () => {
+    const sent = { ...claudeCommon, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "sudo ls /root" }, tool_use_id: "toolu_2", prompt_id: "p-18", effort: "low" };
+    await post("claude-code", JSON.stringify(sent));
+    expect(JSON.parse(stdinOf("claude-PreToolUse"))).toEqual({ ...sent, tool_input: { command: "ls /root" } });
+  });
+
+  it("the prompt and an event without a typed point reach the hook as sent", async () => {
+    const prompt = `${JSON.stringify({ ...claudeCommon, hook_event_name: "UserPromptSubmit", prompt: "fix it", prompt_id: "p-19", effort: "medium" })}\n`;
+    await post("claude-code", prompt);
+    expect(stdinOf("claude-UserPromptSubmit")).toBe(prompt);
+    const compact = `${JSON.stringify({ ...claudeCommon, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "", compaction_id: "c-1" })}\n`;
+    await post("claude-code", compact);
+    expect(stdinOf("claude-PreCompact")).toBe(compact);
+  });
+
+  it("another agent's event: the hook reads the payload its own agent would send, rebuilt from the event", async () => {
+    await post("claude-code", payloads["claude-code"]?.text ?? "");
+    const rebuilt = JSON.parse(stdinOf("codex-PreToolUse")) as Record<string, unknown>;
+    expect(rebuilt).toMatchObject({ session_id: "cc-1", hook_event_name: "PreToolUse", tool_name: "Bash", tool_use_id: "toolu_1", model: "" });
+    expect(rebuilt).not.toHaveProperty("prompt_id");
+  });
+});
 
 describe("a command hook's allow", () => {
   const preTool = (tool: string, input: object) => JSON.stringify({ ...claudeCommon, hook_event_name: "PreToolUse", tool_name: tool, tool_input: input, tool_use_id: `toolu_${tool}` });

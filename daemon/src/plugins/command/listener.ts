@@ -22,6 +22,7 @@ import { decide } from "./decide.js";
 import { mergeResults, mergeRulesOf } from "./merge.js";
 import type { Merged } from "./merge.js";
 import { observedListener } from "./observe.js";
+import { ownPayloadOf, ownPayloadText } from "./own-payload.js";
 import type { ObservedReport } from "./observe.js";
 import { COMMAND_TRAITS, DEADLINE_GRACE_MS, longestRunMs, runHooks, selectHooks } from "./run-hooks.js";
 import type { WarmRunner } from "./run-hooks.js";
@@ -175,10 +176,14 @@ async function runFiring(c: FireContext, firing: Firing, signal: AbortSignal): P
   const selected = selectHooks(c.model.groups[event] ?? [], (group) => matchOn === "none" || group.matches(firing.matchValue));
   if (selected.hooks.length === 0) return undefined;
   const session = (firing.data as { session: SessionInfo }).session;
+  const extras = c.options.extrasOf?.(session) ?? {};
+  const own = ownPayloadOf(c.agent.name, firing);
   const results = await runHooks(c.agent, firing, selected, {
     ...(c.options.env === undefined ? {} : { env: c.options.env }),
     fallbackCwd: c.options.fallbackCwd,
-    extras: c.options.extrasOf?.(session) ?? {},
+    extras,
+    // The event came from this file's own agent: its hooks read what the agent sent.
+    ...(own === undefined ? {} : { payload: (current: Firing) => ownPayloadText(own, current) }),
     signal,
     ...(c.options.onSpawn === undefined ? {} : { onSpawn: c.options.onSpawn }),
     ...(c.options.warm === undefined ? {} : { warm: c.options.warm }),
