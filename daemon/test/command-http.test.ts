@@ -76,6 +76,14 @@ describe("readHookRequest", () => {
     // "a" was the oldest and is forgotten: it starts again from 0.
     expect(counter.next("a", true)).toBe(1);
   });
+
+  it("a tool call since the last stop is progress: the next steered stop counts 0 again", () => {
+    const counter = new StopCounter();
+    expect([counter.next("s", false), counter.next("s", true), counter.next("s", true)]).toEqual([0, 1, 2]);
+    counter.toolRan("s");
+    counter.toolRan("s");
+    expect([counter.next("s", true), counter.next("s", true)]).toEqual([0, 1]);
+  });
 });
 
 describe("answers", () => {

@@ -160,4 +160,14 @@ describe("bypassAgentPermissions (config)", () => {
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.path).toEqual(["bypassAgentPermissions"]);
   });
+
+  it("a command plugin's hooks keep the agent's meaning of an allow unless its entry says false", () => {
+    const plugins = [
+      pluginSchema.parse({ name: "own", kind: "command", hooks: "./settings.json", dialect: "claude-code" }),
+      pluginSchema.parse({ name: "strict", kind: "command", hooks: "./settings.json", dialect: "claude-code", bypassAgentPermissions: false }),
+      pluginSchema.parse({ name: "typed", kind: "in-process", module: "./t.js" }),
+    ];
+    const bypass = agentPermissionBypass(() => ({ plugins }));
+    expect([bypass("own"), bypass("strict"), bypass("typed")]).toEqual([true, false, false]);
+  });
 });

@@ -1,7 +1,7 @@
 // The real Claude Code with hookd as its http hook backend, and hookd running a Claude Code
 // hooks file as a `kind: command` plugin (real /bin/sh hooks): the PreToolUse hook's stdin has
 // the transcript_path and permission_mode the real binary sent (remembered per session by the
-// HTTP endpoint), and a PostToolBatch hook (an event without a typed point) runs at agent-event
+// HTTP endpoint) and every other field it sent, as a natively run hook's stdin has them, and a PostToolBatch hook (an event without a typed point) runs at agent-event
 // with the binary's own payload; its exit 2 is not honoured (observe-only), so the turn goes on.
 // The same for the real Gemini CLI through the C forwarder and a `dialect: gemini` file: its
 // PreCompress hook (matcher "auto", Gemini's headless trigger) runs at agent-event, and its
@@ -57,6 +57,16 @@ describe("Claude Code through hookd's http endpoint, a command plugin behind it"
     const http = (event: string) => [{ matcher: "*", hooks: [{ type: "http", url: `${url}/hooks/${event}`, timeout: 30 }] }];
     try {
       run = await runClaude({ home, cwd, modelUrl: model.url, hooks: { PreToolUse: http("PreToolUse"), PostToolBatch: http("PostToolBatch") }, prompt: "Write the file, then say DONE.", args: ["--allowedTools", "Bash"] });
+      // The same hook run by Claude Code itself: what its stdin holds natively.
+      const native = await runClaude({
+        home: await tempDir("command-kind-native-home"),
+        cwd: await tempDir("command-kind-native-cwd"),
+        modelUrl: model.url,
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: hook("native-pretool", 0) }] }] },
+        prompt: "Write the file, then say DONE.",
+        args: ["--allowedTools", "Bash"],
+      });
+      expect(native.code, native.stderr).toBe(0);
     } finally {
       await model.close();
     }
@@ -75,6 +85,12 @@ describe("Claude Code through hookd's http endpoint, a command plugin behind it"
     expect(String(pre?.transcript_path)).toMatch(/\.claude\/projects\/.+\.jsonl$/);
     expect(typeof pre?.permission_mode).toBe("string");
     expect(pre?.permission_mode).not.toBe("");
+  });
+
+  it("the PreToolUse hook's stdin has every field Claude Code gives it natively (prompt_id and the rest), in its order", () => {
+    const [pre] = records(join(dir, "pretool.jsonl"));
+    const [native] = records(join(dir, "native-pretool.jsonl"));
+    expect(Object.keys(pre ?? {})).toEqual(Object.keys(native ?? {}));
   });
 
   it("the PostToolBatch hook runs at agent-event with the binary's payload; its block is logged as not honoured", async () => {

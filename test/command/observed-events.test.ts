@@ -4,7 +4,8 @@
 // point (matched as the agent matches them, the agent's payload on stdin, the file's own dialect
 // only), a block there is logged as not honoured and changes nothing, a failing hook is audited
 // as a fault with its cause; and transcript_path / permission_mode the agent sent reach a
-// PreToolUse hook's stdin. Needs `npm run build`.
+// PreToolUse hook's stdin, also one rebuilt for an event of another dialect in the same
+// session. Needs `npm run build`.
 import { chmodSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from "node:fs";
 import { execFile } from "node:child_process";
 import { tmpdir } from "node:os";
@@ -39,9 +40,9 @@ const lines = (name: string): Record<string, unknown>[] => {
 const claude = { session_id: "cc-obs", transcript_path: "/home/u/.claude/projects/repo/cc-obs.jsonl", cwd: "/tmp", permission_mode: "acceptEdits" };
 
 /** `raw` is appended to the JSON text as written (a number JSON.stringify could not keep). */
-async function post(body: Record<string, unknown>, dialect = "claude-code", raw = ""): Promise<unknown> {
+async function post(body: Record<string, unknown>, dialect = "claude-code", raw = "", agent = dialect): Promise<unknown> {
   const text = raw === "" ? JSON.stringify(body) : `${JSON.stringify(body).slice(0, -1)},${raw}}`;
-  const response = await fetch(`${url}/hooks/${String(body.hook_event_name)}`, { method: "POST", headers: { "content-type": "application/json", "x-hookd-dialect": dialect }, body: text });
+  const response = await fetch(`${url}/hooks/${String(body.hook_event_name)}`, { method: "POST", headers: { "content-type": "application/json", "x-hookd-dialect": dialect, "x-hookd-agent": agent }, body: text });
   expect(response.status).toBe(200);
   return response.json();
 }
@@ -131,9 +132,10 @@ describe("what the agent told about its session reaches the command hooks", () =
   it("an HTTP-posted PreToolUse's transcript_path and permission_mode are on the hook's stdin", async () => {
     expect(await post({ ...claude, session_id: "cc-facts", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_f1" })).toEqual({});
     expect(lines("pretool")).toMatchObject([{ session_id: "cc-facts", transcript_path: claude.transcript_path, permission_mode: "acceptEdits", tool_name: "Bash", tool_input: { command: "ls" } }]);
-    // A later event of the session that does not say its mode keeps what it said last; a new mode is passed on.
+    // A later event of the session from another dialect (its payload rebuilt for the hook) that
+    // does not say the mode keeps what the session said last; a new mode is passed on.
     const { permission_mode: _omitted, ...withoutMode } = claude;
-    expect(await post({ ...withoutMode, session_id: "cc-facts", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "pwd" }, tool_use_id: "toolu_f2" })).toEqual({});
+    expect(await post({ ...withoutMode, transcript_path: null, session_id: "cc-facts", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "pwd" }, tool_use_id: "toolu_f2" }, "codex", "", "claude-code")).toEqual({});
     expect(await post({ ...claude, session_id: "cc-facts", permission_mode: "plan", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "id" }, tool_use_id: "toolu_f3" })).toEqual({});
     expect(lines("pretool").map((l) => [l.tool_input, l.permission_mode])).toEqual([
       [{ command: "ls" }, "acceptEdits"],
@@ -146,8 +148,8 @@ describe("what the agent told about its session reaches the command hooks", () =
     const { transcript_path: _t, permission_mode: _p, ...bare } = claude;
     expect(await post({ ...claude, session_id: "cc-end", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "a" }, tool_use_id: "toolu_e1" })).toEqual({});
     expect(await post({ ...bare, session_id: "cc-end", hook_event_name: "SessionEnd", reason: "other" })).toEqual({});
-    // A session of the same id after the end: nothing remembered, the dialect's defaults.
-    expect(await post({ ...bare, session_id: "cc-end", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "b" }, tool_use_id: "toolu_e2" })).toEqual({});
+    // A session of the same id after the end (an event of another dialect: the hook's payload rebuilt): nothing remembered, the dialect's defaults.
+    expect(await post({ ...bare, session_id: "cc-end", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "b" }, tool_use_id: "toolu_e2" }, "codex", "", "claude-code")).toEqual({});
     expect(lines("pretool").filter((l) => l.session_id === "cc-end").map((l) => [l.transcript_path, l.permission_mode])).toEqual([
       [claude.transcript_path, "acceptEdits"],
       ["", "default"],

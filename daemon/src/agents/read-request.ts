@@ -1,9 +1,10 @@
 // An agent's hook request body to its typed hookd event, for any agent: the JSON parsed
 // losslessly, its event name (hook_event_name, which must agree with the one the URL names),
 // and the rest read by the agent's own reader (which refuses an event it does not know, or keeps
-// it for the generic point). Every problem is a field
-// error naming the field (HTTP 400, `hookd eval` exit 1).
+// it for the generic point); the payload as it came is kept beside the request's session
+// (agent-payload.ts). Every problem is a field error naming the field (HTTP 400, `hookd eval` exit 1).
 import { fieldError } from "@hookd/sdk/internal";
+import { keepAgentPayload } from "./agent-payload.js";
 import { parseBody, str } from "./body.js";
 import type { AgentDialect, HookRequest, RequestContext } from "./contract.js";
 
@@ -14,5 +15,8 @@ export function readHookRequest(dialect: AgentDialect, text: string, context: Re
     throw fieldError("hook_event_name", `is ${JSON.stringify(event)} but the request names ${JSON.stringify(context.expectedEvent)}`);
   }
   if (event === "") throw fieldError("hook_event_name", "must not be empty");
-  return dialect.readRequest(event, body, context);
+  const request = dialect.readRequest(event, body, context);
+  // The command kind hands it to the same agent's hooks as it came (plugins/command/own-payload.ts).
+  keepAgentPayload(request.session, { dialect: dialect.name, event, body, text });
+  return request;
 }

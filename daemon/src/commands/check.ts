@@ -10,6 +10,7 @@ import { POINTS, POINT_TABLE } from "@hookd/sdk";
 import { configuredBudgets } from "../config/budgets.js";
 import { isConfigError, loadConfig, stateDir } from "../config/load.js";
 import type { Config } from "../config/schema.js";
+import { bypassesByDefault } from "../config/bypass.js";
 import type { Listener } from "../engine/listener.js";
 import { PluginRegistry } from "../engine/registry.js";
 import { WorkerPool } from "../plugins/worker/index.js";
@@ -187,9 +188,9 @@ function addRules(config: Config, sources: readonly PluginSource[], report: Chec
   report.tables.push({ id: "rules", columns: columns("PLUGIN:plugin", "#:position", "RULE:rule", "POINT:point", "DECISION:decision", "TOOLS:tools", "FILE:file"), rows });
 }
 
-/** Plugins whose allow the agents' hooks receive as an allow, skipping the agent's own permission prompt. */
+/** Plugins whose allow the agents' hooks receive as an allow, skipping the agent's own permission prompt (the effective value: a command plugin's by default). */
 function addBypass(config: Config, report: CheckReport): void {
-  const names = config.plugins.filter((p) => p.bypassAgentPermissions === true).map((p) => p.name);
+  const names = config.plugins.filter(bypassesByDefault).map((p) => (p.bypassAgentPermissions === undefined ? `${p.name} (the command kind's default)` : p.name));
   if (names.length > 0) report.notes.push(`bypassAgentPermissions (an allow skips the agent's own permission rules over its hooks): ${names.join(", ")}`);
 }
 

@@ -36,8 +36,9 @@ const pluginBase = {
   mode: z.enum(["enforce", "shadow"]).optional(),
   /**
    * Over the agents' hooks (HTTP endpoint, `hookd hook`): this plugin's allow is sent to the agent
-   * as an allow, which skips the agent's own permission prompt for the call. Absent or false: an
-   * allow answers no opinion and the agent's own rules decide (docs/http-hooks.md).
+   * as an allow, which skips the agent's own permission prompt for the call. False: an allow
+   * answers no opinion and the agent's own rules decide. Absent: true for the `command` kind (its
+   * hooks' allow means what it means to the agent), false for every other kind (docs/http-hooks.md).
    */
   bypassAgentPermissions: z.boolean().optional(),
 };

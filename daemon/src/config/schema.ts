@@ -115,7 +115,12 @@ export const configSchema = z.strictObject({
       maxConnectionsPerListener: z.number().int().positive().default(1_024),
       /** Largest message an agent may send (gRPC or an HTTP hook's body) and the daemon may send back. */
       maxMessageBytes: z.number().int().positive().default(4 * 1024 * 1024),
-      /** Times turn-stopping plugins may steer one turn on instead of letting it stop. */
+      /**
+       * Times turn-stopping plugins may steer one turn on instead of letting it stop. The hosted
+       * loop counts every steered continuation of a turn. Over an agent's hooks, only those with
+       * no tool call in between count (one that ran a tool is progress and starts the count
+       * again), as Claude Code's own stop guard counts (docs/http-hooks.md).
+       */
       maxSteeredContinuations: z.number().int().nonnegative().default(8),
       /** Model steps one hosted turn may take; the turn then ends (max_steps). */
       maxStepsPerTurn: z.number().int().positive().default(64),

@@ -17,7 +17,7 @@ export type HookEvaluator = Pick<EvaluateService, "evaluate">;
 export interface DispatchDeps {
   readonly evaluate: HookEvaluator;
   readonly log: Logger;
-  /** Whether a plugin's allow may bypass the agent's own permission rules (its config's `bypassAgentPermissions`). */
+  /** Whether a plugin's allow may bypass the agent's own permission rules (its config's effective `bypassAgentPermissions`). */
   readonly bypassesAgentPermissions: (plugin: string) => boolean;
 }
 

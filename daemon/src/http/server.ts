@@ -55,8 +55,8 @@ export interface HookHttpOptions {
   /** File mode of a Unix socket; default 0o600 (owner only). */
   readonly socketMode?: number;
   /**
-   * Whether a plugin's allow may bypass the agent's own permission rules (the plugin's config
-   * says `bypassAgentPermissions: true`). Default: no plugin may; an allow answers no opinion.
+   * Whether a plugin's allow may bypass the agent's own permission rules (its config's effective
+   * `bypassAgentPermissions`, config/bypass.ts). Default: no plugin may; an allow answers no opinion.
    */
   readonly bypassesAgentPermissions?: (plugin: string) => boolean;
   /** Where what each payload tells about its session (transcript, permission mode, model) is remembered, for the command kind. */
@@ -77,6 +77,9 @@ export interface HookHttpServer {
 }
 
 const EVENT_PATH = /^\/hooks\/([A-Za-z]+)\/?$/;
+
+/** The points of a tool call: a session at one of them made progress (its stop count starts again). */
+const TOOL_POINTS: ReadonlySet<string> = new Set(["pre-tool", "approval", "post-tool"]);
 
 /** Where to listen: config `http.listen` is host:port (":port" for loopback), unix:/path or /path. */
 function listenTarget(listen: string): { readonly path: string } | { readonly host: string; readonly port: number } {
@@ -150,6 +153,7 @@ export async function startHookHttpServer(options: HookHttpOptions): Promise<Hoo
     const steeredContinuations = (sessionId: string, active: boolean): number => stops.next(`${agentId}\u0000${sessionId}`, active);
     // Read before anything is evaluated, so a bad body is a 400 naming the field.
     const request = readHookRequest(agent, text, { agentId, ...(eventInPath === undefined ? {} : { expectedEvent: eventInPath }), steeredContinuations });
+    if (TOOL_POINTS.has(request.point)) stops.toolRan(`${agentId}\u0000${request.session.sessionId}`);
     const told = { session: request.session, passThrough: request.passThrough, ends: request.point !== "agent-event" && (POINT_TABLE[request.point] as PointSpec).endsSession === true };
     log.debug("hook request", { event: request.event, dialect: agent.name, sessionId: request.session.sessionId, agentId, ...request.passThrough });
     // Remembered before deciding, so the hooks this very event runs see it too.

@@ -1,10 +1,10 @@
 // Claude Code's PreToolUse and PermissionRequest answers. PreToolUse carries hookd's rewrite,
 // pre-tool and guard verdict on the call; PermissionRequest the approval waterfall's.
 //
-// Allow never bypasses the agent's own permissions by default: Claude Code skips its permission
-// prompt for a call a hook answered `permissionDecision: "allow"`, so an allow (hookd's default
-// or a plugin's) answers no opinion and the agent's rules stay in charge. Only a plugin whose
-// config says `bypassAgentPermissions: true` has its allow sent as "allow". A rewrite is
+// Claude Code skips its permission prompt for a call a hook answered `permissionDecision:
+// "allow"`, so an allow answers no opinion (the agent's rules stay in charge) unless the deciding
+// plugin's effective `bypassAgentPermissions` is true (config/bypass.ts: a command plugin's by
+// default, as its hooks' allow means that natively); hookd's own default allow never. A rewrite is
 // `updatedInput` (the whole new input), with or without a permissionDecision, so a rewrite alone
 // bypasses nothing.
 import type { ApprovalDecision, JsonValue, Pass } from "@hookd/sdk";

@@ -22,6 +22,7 @@ import { decide } from "./decide.js";
 import { mergeResults, mergeRulesOf } from "./merge.js";
 import type { Merged } from "./merge.js";
 import { observedListener } from "./observe.js";
+import { ownPayloadOf, ownPayloadText } from "./own-payload.js";
 import type { ObservedReport } from "./observe.js";
 import { COMMAND_TRAITS, DEADLINE_GRACE_MS, longestRunMs, runHooks, selectHooks } from "./run-hooks.js";
 import type { HookRunSetup } from "./run-hooks.js";
@@ -155,7 +156,13 @@ async function runFiring(c: FireContext, firing: Firing, signal: AbortSignal): P
   const matchOn = hooks.events[event]?.matchOn ?? "none";
   const selected = selectHooks(c.model.groups[event] ?? [], (group) => matchOn === "none" || group.matches(firing.matchValue));
   if (selected.hooks.length === 0) return undefined;
-  const results = await runHooks(c.agent, firing, selected, c.options, { signal, next: (current, result) => chained(c, current, result) });
+  const own = ownPayloadOf(c.agent.name, firing);
+  const results = await runHooks(c.agent, firing, selected, c.options, {
+    signal,
+    // The event came from this file's own agent: its hooks read what the agent sent.
+    ...(own === undefined ? {} : { payload: (current: Firing) => ownPayloadText(own, current) }),
+    next: (current, result) => chained(c, current, result),
+  });
   signal.throwIfAborted();
   return { event, results, merged: mergeResults(event, results, mergeRulesOf(c.agent, event)) };
 }

@@ -1,8 +1,8 @@
 // The hooks of events without a typed point (Notification, PreCompact, BeforeModel, ...) run at
 // the observe-only `agent-event` point, for any agent: the plugin subscribes by exactly the event
 // names its file has hooks for, matches each group as the agent does (against the field its
-// event table names), and runs the hooks with the agent's own payload on stdin, its common fields
-// filled in where the payload lacks them. Only events of the file's own agent run: another
+// event table names), and runs the hooks with the agent's own payload on stdin: the text as the
+// agent sent it (own-payload.ts), else its common fields filled in where it lacks them. Only events of the file's own agent run: another
 // agent's event of the same name has another payload and meaning. Observe-only: what a hook
 // answers changes nothing; a block or `continue: false` is reported as not honoured, and a
 // failed hook is the plugin's fault with its cause (contained, audited).
@@ -17,6 +17,7 @@ import type { Listener, ListenerCall } from "../../engine/listener.js";
 import { CAUSE } from "./decide.js";
 import { COMMAND_TRAITS, DEADLINE_GRACE_MS, longestRunMs, runHooks, selectHooks } from "./run-hooks.js";
 import type { HookRunSetup } from "./run-hooks.js";
+import { ownPayloadOf } from "./own-payload.js";
 
 const PASS = { kind: "pass" } as const;
 
@@ -83,9 +84,11 @@ export function observedListener(agent: AgentDialect, model: HooksModel, options
     if (event.dialect !== model.dialect || !events.has(event.eventName)) return PASS;
     const selected = selectObserved(model.groups[event.eventName] ?? [], observedMatchValues(specs[event.eventName], event.payload));
     if (selected.hooks.length === 0) return PASS;
-    const results = await runHooks(agent, { event: event.eventName, data: event, matchValue: "" }, selected, options, {
+    const firing = { event: event.eventName, data: event, matchValue: "" };
+    const own = ownPayloadOf(agent.name, firing);
+    const results = await runHooks(agent, firing, selected, options, {
       signal,
-      payload: (_firing, extras) => agent.commandHooks.observedPayload(event, extras),
+      payload: (_firing, extras) => (own === undefined ? agent.commandHooks.observedPayload(event, extras) : own.text),
     });
     signal.throwIfAborted();
     const lines = results.flatMap((result) => notHonoured(result, event.eventName));

@@ -1621,7 +1621,9 @@ type TurnStoppingEvent struct {
 	// True when this stop follows a continuation that steering caused (Claude Code's
 	// stop_hook_active). A plugin that steers unconditionally should check it.
 	StopHookActive bool `protobuf:"varint,4,opt,name=stop_hook_active,json=stopHookActive,proto3" json:"stop_hook_active,omitempty"`
-	// How many steered continuations this turn already had; the daemon caps them.
+	// How many steered continuations this turn already had; the daemon caps them. Over an
+	// agent's hooks (which report no turns), the steered continuations this stop follows with no
+	// tool call in between, as the agents' own stop guards count them.
 	SteeredContinuations uint32 `protobuf:"varint,5,opt,name=steered_continuations,json=steeredContinuations,proto3" json:"steered_continuations,omitempty"`
 	// The model's last message of the turn, when there is one.
 	LastAssistantMessage *Message `protobuf:"bytes,6,opt,name=last_assistant_message,json=lastAssistantMessage,proto3" json:"last_assistant_message,omitempty"`

@@ -731,7 +731,9 @@ export type TurnStoppingEvent = Message<"hookd.v1.TurnStoppingEvent"> & {
   stopHookActive: boolean;
 
   /**
-   * How many steered continuations this turn already had; the daemon caps them.
+   * How many steered continuations this turn already had; the daemon caps them. Over an
+   * agent's hooks (which report no turns), the steered continuations this stop follows with no
+   * tool call in between, as the agents' own stop guards count them.
    *
    * @generated from field: uint32 steered_continuations = 5;
    */
