@@ -11,6 +11,8 @@ import { gzipSync } from "node:zlib";
 import { snapshotJson } from "@hookd/sdk";
 import type { SessionInfo, ToolCall } from "@hookd/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keepAgentPayload } from "../src/agents/agent-payload.js";
+import { parseBody } from "../src/agents/body.js";
 import { parseConfig } from "../src/config/load.js";
 import type { PluginConfig } from "../src/config/schema.js";
 import type { EngineEvent } from "../src/engine/events.js";
@@ -41,6 +43,12 @@ decision := {"decision": "ask", "reason": "a push leaves the machine", "rule": "
 decision := {"decision": "deny", "reason": sprintf("no writes in %s mode", [input.agent.permissionMode]), "rule": "mode"} if {
 	input.point == "pre-tool"
 	input.call.toolName == "Write"
+}
+
+# The agent's own hook payload, for an event an agent's hook request carried.
+decision := {"decision": "deny", "reason": sprintf("%s sent prompt %s", [input.dialect, input.payload.prompt_id]), "rule": "payload"} if {
+	input.point == "pre-tool"
+	input.call.toolName == "Edit"
 }
 
 # A reason where the verb carries none is left out, not an error.
@@ -132,6 +140,17 @@ describe("a rego plugin decides with its entrypoint's decision object", () => {
     expect((await write()).decision).toEqual({ kind: "allow" });
     facts.remember(session, { permissionMode: "bypassPermissions", model: "m" });
     expect((await write()).decision).toEqual({ kind: "deny", reason: "no writes in bypassPermissions mode" });
+  });
+
+  it("input.payload and input.dialect: the agent's hook payload as it sent it, for an event its hook request carried", async () => {
+    const { evaluate } = await service(regoEntry({ points: { "pre-tool": {} } }));
+    const edit = (from: SessionInfo) => evaluate.evaluate("pre-tool", { session: from, call: toolCall("Edit", { file_path: "a.txt" }) }, live);
+    // From the gRPC API: no agent payload, so the rule reads nothing and does not decide.
+    expect((await edit({ ...session })).decision).toEqual({ kind: "allow" });
+    const fromAgent: SessionInfo = { ...session };
+    const text = JSON.stringify({ session_id: "s1", hook_event_name: "PreToolUse", tool_name: "Edit", tool_input: { file_path: "a.txt" }, prompt_id: "p-42" });
+    keepAgentPayload(fromAgent, { dialect: "claude-code", event: "PreToolUse", body: parseBody(text), text });
+    expect((await edit(fromAgent)).decision).toEqual({ kind: "deny", reason: "claude-code sent prompt p-42" });
   });
 
   it("a message is added to the pre-step batch (never replaces it); block's reason is its feedback", async () => {
