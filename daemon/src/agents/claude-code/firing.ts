@@ -2,7 +2,8 @@
 // session-start is SubagentStart for a subagent's session; turn-stopping is SubagentStop in a
 // subagent; post-tool is PostToolUse after a success and PostToolUseFailure after a failure (a
 // denial is neither, as the agents fire neither); turn-end is StopFailure only when the turn
-// ended in an error, and (Codex) Interrupt when it was cancelled; pre-step is UserPromptSubmit
+// ended in an error, and Interrupt when it was cancelled (Codex; Claude Code 2.1.337, matched on
+// who stopped it: hookd's cancelled turn was stopped by its client, "user"); pre-step is UserPromptSubmit
 // only when the batch carries a user prompt. Pure; owns the mapping, not the running.
 import type { EventOf } from "../../engine/listener.js";
 import type { CommandPoint, Firing } from "../contract.js";
@@ -12,7 +13,7 @@ import type { PayloadFacts } from "./payload.js";
 /** Where the agents that fire Claude Code's events differ. */
 export interface FiringFacts {
   readonly payload: PayloadFacts;
-  /** A cancelled turn fires Interrupt (Codex). */
+  /** A cancelled turn fires Interrupt (Codex, Claude Code). */
   readonly interruptOnCancel: boolean;
 }
 
@@ -57,7 +58,7 @@ export function claudeFiring(facts: FiringFacts, point: CommandPoint, data: unkn
     case "turn-end": {
       const event = data as EventOf<"turn-end">;
       if (event.outcome === "error") return { event: "StopFailure", data: event, matchValue: "unknown" };
-      return event.outcome === "cancelled" && facts.interruptOnCancel ? { event: "Interrupt", data: event, matchValue: "" } : undefined;
+      return event.outcome === "cancelled" && facts.interruptOnCancel ? { event: "Interrupt", data: event, matchValue: "user" } : undefined;
     }
   }
 }

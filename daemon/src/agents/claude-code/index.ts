@@ -4,7 +4,7 @@ import { parseHooksFile } from "../hooks-file.js";
 import type { AgentDialect, CommandHooks } from "../contract.js";
 import { fitAnswer } from "../fit-answer.js";
 import { CLAUDE_ANSWERS, jsonOnStdout } from "./answer.js";
-import { CLAUDE_TIMEOUTS, EVENTS, EVENTS_AT_POINT, claudeStyleFormat } from "./events.js";
+import { CLAUDE_EVENTS, CLAUDE_TIMEOUTS, EVENTS_AT_POINT, claudeStyleFormat } from "./events.js";
 import { CLAUDE_FIELDS } from "./fields.js";
 import { claudeFiring } from "./firing.js";
 import type { FiringFacts } from "./firing.js";
@@ -52,9 +52,10 @@ export const claudeCode: AgentDialect = {
   forwarded: jsonOnStdout,
   observedWarning: (event) => (Object.hasOwn(PERFORMED_BY_THE_HOOK, event) ? PERFORMED_BY_THE_HOOK[event] : undefined),
   commandHooks: claudeStyleHooks({
-    format: claudeStyleFormat("claude-code", EVENTS, "names-or-regex", CLAUDE_TIMEOUTS),
-    payload: CLAUDE_PAYLOAD,
-    interruptOnCancel: false,
+    format: claudeStyleFormat("claude-code", CLAUDE_EVENTS, "names-or-regex", CLAUDE_TIMEOUTS),
+    // Claude Code 2.1.337 fires the observe-only Interrupt when an interrupt ends the turn.
+    payload: { ...CLAUDE_PAYLOAD, interruptFields: { source: "user", reason: "stop" } },
+    interruptOnCancel: true,
     blockNeedsReason: false,
     projectDirVars: ["CLAUDE_PROJECT_DIR"],
   }),
