@@ -72,6 +72,11 @@ describe("a Copilot CLI hook request", () => {
     expect(() => readHookRequest(copilotCli, JSON.stringify({ sessionId: "s" }), { ...context, expectedEvent: "preToolUsed" })).toThrow(/expected a GitHub Copilot CLI hook event/);
   });
 
+  it("takes the event the URL names over a payload's own name: notification's payload says Notification", () => {
+    const body = { sessionId: "s", cwd: "/r", message: "Path permission needed", title: "Permission needed", hook_event_name: "Notification", notification_type: "permission_prompt" };
+    expect(readHookRequest(copilotCli, JSON.stringify(body), { ...context, expectedEvent: "notification" })).toMatchObject({ event: "notification", point: "agent-event", payload: { notification_type: "permission_prompt" } });
+  });
+
   it("reads an event named in PascalCase as Claude Code's payload", () => {
     const request = readHookRequest(copilotCli, JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: "/r", tool_name: "Bash", tool_input: { command: "ls" } }), context);
     expect(request).toMatchObject({ event: "PreToolUse", point: "pre-tool", session: { sessionId: "s" }, data: { call: { toolName: "Bash" } } });

@@ -16,6 +16,8 @@ import { COPILOT_TOOLS } from "./tools.js";
 export const copilotCli: AgentDialect = {
   name: COPILOT_DIALECT,
   title: "GitHub Copilot CLI",
+  // Its payloads name no event; notification's says "Notification", which /hooks/notification overrules.
+  eventFromUrl: true,
   readRequest: readCopilotRequest,
   answers: COPILOT_ANSWERS,
   // Copilot ignores fields it does not know: its answers are written with its own fields only.
