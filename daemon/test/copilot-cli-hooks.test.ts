@@ -36,10 +36,15 @@ describe("a Copilot CLI hooks file", () => {
     expect(() => parse({ version: 1, hooks: { preToolUse: [{ type: "command", hooks: [{ type: "command", hooks: [] }] }] } })).toThrow(/nested hooks deeper than one level/);
   });
 
-  it("accepts http hooks and PascalCase events and says in the notes that hookd does not run them", () => {
-    const model = parse({ version: 1, hooks: { PreToolUse: [{ type: "command", bash: "x" }], sessionStart: [{ type: "http", url: "https://example.test/hook" }] } });
+  it("accepts http hooks, PascalCase events and the SDK-callback postResult, and says in the notes that hookd does not run them", () => {
+    const model = parse({ version: 1, hooks: { PreToolUse: [{ type: "command", bash: "x" }], sessionStart: [{ type: "http", url: "https://example.test/hook" }], postResult: [{ type: "command", bash: "y" }] } });
     expect(model.groups.PreToolUse).toBeUndefined();
-    expect(model.notes).toEqual([expect.stringMatching(/^hooks\.PreToolUse: events named in PascalCase/), expect.stringMatching(/^hooks\.sessionStart\[0\]: hooks of type "http" are accepted but not run/)]);
+    expect(model.groups.postResult).toBeUndefined();
+    expect(model.notes).toEqual([
+      expect.stringMatching(/^hooks\.PreToolUse: events named in PascalCase/),
+      expect.stringMatching(/^hooks\.sessionStart\[0\]: hooks of type "http" are accepted but not run/),
+      expect.stringMatching(/^hooks\.postResult: accepted but not run/),
+    ]);
   });
 });
 

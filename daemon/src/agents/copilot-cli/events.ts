@@ -37,6 +37,12 @@ export const COPILOT_EVENTS_AT_POINT: Partial<Record<PointName, readonly string[
   "session-end": ["sessionEnd"],
 };
 
+/**
+ * Hook types its schema also lists (HookType in schemas/api.schema.json) that a hooks file may
+ * name without error but that the CLI was not seen to fire (1.0.102): accepted, never run.
+ */
+export const UNFIRED_EVENTS: readonly string[] = ["postResult", "prePRDescription"];
+
 /** The PascalCase names Copilot accepts, which switch a hook to Claude-Code-style payloads. */
 export const CLAUDE_STYLE_EVENTS: readonly string[] = [
   "SessionStart",

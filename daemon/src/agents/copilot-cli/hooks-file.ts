@@ -3,12 +3,13 @@
 // env?, timeoutSec? (default 30), matcher?} or {type: "command", exec, args?}; a list entry may
 // also be a Claude-style group {matcher, hooks: [hook, ...]}, one level deep. http and prompt
 // hooks, powershell-only ones and events named in PascalCase are accepted and listed in the
-// notes: hookd's command kind runs the camelCase command hooks. Owns the file's shape; runs nothing.
+// notes, as are postResult and prePRDescription (its schema's SDK-callback events): hookd's
+// command kind runs the camelCase command hooks. Owns the file's shape; runs nothing.
 import { z } from "zod";
 import type { HookGroup, HookSpec, HooksModel } from "../contract.js";
 import { fail } from "../hooks-file.js";
 import { compileMatcher } from "../matcher.js";
-import { CLAUDE_STYLE_EVENTS, COPILOT_EVENTS } from "./events.js";
+import { CLAUDE_STYLE_EVENTS, COPILOT_EVENTS, UNFIRED_EVENTS } from "./events.js";
 
 const DEFAULT_TIMEOUT_SEC = 30;
 
@@ -97,6 +98,10 @@ export function parseCopilotHooksFile(value: unknown, source: string): HooksMode
   for (const [event, entries] of Object.entries(parsed.hooks)) {
     if (CLAUDE_STYLE_EVENTS.includes(event)) {
       notes.push(`hooks.${event}: events named in PascalCase (Claude-Code-style payloads) are accepted but not run by hookd; use Copilot's camelCase names (${Object.keys(COPILOT_EVENTS).join(", ")})`);
+      continue;
+    }
+    if (UNFIRED_EVENTS.includes(event)) {
+      notes.push(`hooks.${event}: accepted but not run (Copilot CLI lists it for SDK callbacks; its CLI was not seen to fire it)`);
       continue;
     }
     if (!Object.hasOwn(COPILOT_EVENTS, event)) fail(source, `hooks.${event}`, `unknown GitHub Copilot CLI hook event; expected one of ${Object.keys(COPILOT_EVENTS).join(", ")}`);
