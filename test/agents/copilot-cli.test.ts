@@ -3,14 +3,15 @@
 // dropped without a word unless COPILOT_HOOK_ALLOW_LOCALHOST=1 (the tool then runs), and in
 // `-p` mode a repository's hooks (.github/hooks/*.json) load only in a trusted folder
 // (--trust-folder, GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true or COPILOT_ALLOW_ALL=true). And
-// hookd running a Copilot hooks file as a `kind: command` plugin behind Copilot's http hooks.
+// hookd running a Copilot hooks file as a `kind: command` plugin behind Copilot's http hooks, and
+// a hook named in PascalCase (Claude Code's payload) through the forwarder.
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startDaemon } from "../support/daemon-process.js";
 import { scripted, startFakeModel } from "./fake-model/server.js";
-import { tempDir } from "./support/agents.js";
+import { forwarderCommand, tempDir } from "./support/agents.js";
 import { copilotHooks, runCopilot } from "./support/copilot.js";
 import { startPolicyDaemon } from "./support/policy.js";
 import { MARK } from "./support/scenario.js";
@@ -31,8 +32,8 @@ async function deniedTurn(options: { hooks?: (hookUrl: string) => Record<string,
       writeFileSync(join(cwd, ".github", "hooks", "hookd.json"), JSON.stringify(options.repoHooks(policy.hookUrl)));
     }
     const run = await runCopilot({ home, cwd, modelUrl: model.url, prompt: "Remove the victim.", ...(options.hooks === undefined ? {} : { hooks: options.hooks(policy.hookUrl) }), args: options.args ?? [], env: options.env ?? {} });
-    const preTools = (await policy.entries()).filter((entry) => entry.point === "pre-tool").map((entry) => entry.command);
-    return { run, victimSurvived: existsSync(join(cwd, "victim")), preTools, modelText: model.allText() };
+    const gated = (await policy.entries()).filter((entry) => entry.point === "pre-tool");
+    return { run, victimSurvived: existsSync(join(cwd, "victim")), preTools: gated.map((entry) => entry.command), toolNames: gated.map((entry) => entry.tool), modelText: model.allText() };
   } finally {
     await model.close();
     await policy.stop();
@@ -60,6 +61,12 @@ describe.concurrent("GitHub Copilot CLI's rules for reaching hookd", () => {
   ] as const)("loads a repository's hooks in -p mode only in a trusted folder: %s", async (_title, args, env, loaded) => {
     const turn = await deniedTurn({ repoHooks: (url) => copilotHooks("c-forwarder", url, ["preToolUse"]), args: [...args], env });
     expect({ preTools: turn.preTools, victimSurvived: turn.victimSurvived }).toEqual(loaded ? { preTools: [RM], victimSurvived: true } : { preTools: [], victimSurvived: false });
+  });
+
+  it("a hook named in PascalCase sends Claude Code's payload (tool Bash) through the forwarder, and hookd's answer still denies", async () => {
+    const turn = await deniedTurn({ hooks: (url) => ({ version: 1, hooks: { PreToolUse: [{ type: "command", bash: forwarderCommand("c-forwarder", "copilot-cli", "PreToolUse", url) }] } }) });
+    expect({ preTools: turn.preTools, toolNames: turn.toolNames, victimSurvived: turn.victimSurvived }).toEqual({ preTools: [RM], toolNames: ["Bash"], victimSurvived: true });
+    expect(turn.modelText).toContain(MARK.denyReason);
   });
 
   it("hookd runs a Copilot hooks file (kind command, dialect copilot-cli): its preToolUse hook gets Copilot's camelCase stdin and its deny stops the command", async () => {
