@@ -4,15 +4,49 @@
 #   ${HOOKD_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hookd-agents}/<versions>/node_modules/.bin/{claude,codex,gemini,qwen}
 # A directory is complete only when its stamp file exists, so an interrupted install is redone;
 # a lock keeps two concurrent runs from installing into the same place. Prints the .bin path.
+# `setup-agents.sh copilot-cli` installs GitHub Copilot CLI alone, into its own directory
+# (<cache>/copilot-cli-<version>, so adding it reinstalls nobody else), with the 235 MB package its
+# first run unpacks already unpacked under pkg-cache/ (point COPILOT_PKG_CACHE_HOME there); it
+# prints that directory.
 set -euo pipefail
 
-CLAUDE_CODE_VERSION=2.1.332
+CLAUDE_CODE_VERSION=2.1.337
 CODEX_VERSION=0.171.0
 GEMINI_CLI_VERSION=0.61.0
 QWEN_CODE_VERSION=0.24.4
 
-versions="claude-code-${CLAUDE_CODE_VERSION}_codex-${CODEX_VERSION}_gemini-cli-${GEMINI_CLI_VERSION}_qwen-code-${QWEN_CODE_VERSION}"
+COPILOT_CLI_VERSION=1.0.102
+
 cache="${HOOKD_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hookd-agents}"
+
+if [ "${1:-}" = copilot-cli ]; then
+  dir="$cache/copilot-cli-$COPILOT_CLI_VERSION"
+  if [ ! -f "$dir/.installed" ]; then
+    mkdir -p "$cache"
+    exec 9>"$cache/.lock"
+    flock 9
+    if [ ! -f "$dir/.installed" ]; then
+      echo "setup-agents: installing @github/copilot@$COPILOT_CLI_VERSION into $dir" >&2
+      staging="$(mktemp -d "$cache/.staging-XXXXXX")"
+      trap 'rm -rf "$staging"' EXIT
+      echo '{"private":true}' >"$staging/package.json"
+      (cd "$staging" && npm install --no-audit --no-fund --no-save --loglevel=error "@github/copilot@$COPILOT_CLI_VERSION" >&2)
+      [ -x "$staging/node_modules/.bin/copilot" ] || { echo "setup-agents: copilot missing after npm install" >&2; exit 1; }
+      # Its first run unpacks the CLI into the package cache: done once here, reused by every test.
+      (cd "$staging" && env -i PATH="$PATH" HOME="$staging" COPILOT_PKG_CACHE_HOME="$staging/pkg-cache" COPILOT_AUTO_UPDATE=false node_modules/.bin/copilot --version >&2)
+      compgen -G "$staging/pkg-cache/pkg/*/$COPILOT_CLI_VERSION/index.js" >/dev/null || { echo "setup-agents: copilot did not unpack into its package cache" >&2; exit 1; }
+      rm -rf "$dir"
+      mv "$staging" "$dir"
+      trap - EXIT
+      touch "$dir/.installed"
+    fi
+  fi
+  echo "$dir"
+  exit 0
+fi
+[ -z "${1:-}" ] || { echo "setup-agents: unknown agent ${1} (expected copilot-cli, or no argument for Claude Code, Codex, Gemini CLI and Qwen Code)" >&2; exit 2; }
+
+versions="claude-code-${CLAUDE_CODE_VERSION}_codex-${CODEX_VERSION}_gemini-cli-${GEMINI_CLI_VERSION}_qwen-code-${QWEN_CODE_VERSION}"
 dir="$cache/$versions"
 stamp="$dir/.installed"
 

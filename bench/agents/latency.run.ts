@@ -3,7 +3,9 @@
 // (test/agents). Claude Code reports its own hook timings in its debug log (command hooks:
 // "finished … (N ms)"; http hooks: the POST and its response, timestamped); Codex reports none, so
 // its hook commands run under bench/agents/timer.c, which times the process Codex waits for;
-// so do Gemini CLI's (it reports a duration only for a failed hook).
+// so do Gemini CLI's (it reports a duration only for a failed hook) and GitHub Copilot CLI's,
+// whose figures stand beside a trivial native hook's (a shell that reads stdin and prints {}).
+// HOOKD_BENCH_AGENT names one agent to measure alone.
 // Runs only under bench/agents.mjs (HOOKD_BENCH_AGENTS=1), never in npm test: time belongs to the
 // bench. Writes bench/results/agents.json and prints a table.
 import { execFileSync } from "node:child_process";
@@ -15,6 +17,7 @@ import { startFakeModel } from "../../test/agents/fake-model/server.js";
 import { tempDir } from "../../test/agents/support/agents.js";
 import type { HookPath } from "../../test/agents/support/agents.js";
 import { claudeHooks, runClaude } from "../../test/agents/support/claude.js";
+import { COPILOT_EVENTS, copilotHooks, runCopilot } from "../../test/agents/support/copilot.js";
 import { runCodex } from "../../test/agents/support/codex.js";
 import { geminiHooks, runGemini } from "../../test/agents/support/gemini.js";
 import { startPolicyDaemon } from "../../test/agents/support/policy.js";
@@ -119,6 +122,25 @@ async function geminiRun(policy: PolicyDaemon, path: Exclude<HookPath, "http">, 
   }
 }
 
+/** Copilot CLI through a forwarder, or a trivial native hook ("native"), each hook process timed. */
+async function copilotRun(policy: PolicyDaemon, path: Exclude<HookPath, "http"> | "native", timer: string): Promise<Sample[]> {
+  const model = await startFakeModel(scenarioScript);
+  try {
+    const home = await tempDir("bench-copilot");
+    const cwd = await tempDir("bench-cwd");
+    prepareCwd(cwd);
+    const log = join(home, "timings.log");
+    writeFileSync(log, "");
+    const command = (event: string): string => `${timer} ${log} ${event} ${path === "native" ? "sh -c 'cat >/dev/null; echo {}'" : String((copilotHooks(path, policy.hookUrl, [event]).hooks as Record<string, { bash: string }[]>)[event]?.[0]?.bash)}`;
+    const hooks = { version: 1, hooks: Object.fromEntries(COPILOT_EVENTS.map((event) => [event, [{ type: "command", bash: command(event), timeoutSec: 30 }]])) };
+    const run = await runCopilot({ home, cwd, modelUrl: model.url, hooks, prompt: SCENARIO_PROMPT });
+    expect(run.code, run.stderr).toBe(0);
+    return readTimings(log);
+  } finally {
+    await model.close();
+  }
+}
+
 it("measures the per-event hook latency each agent sees", async () => {
   const dir = join(REPO, "test/.tmp/bench-agents");
   mkdirSync(dir, { recursive: true });
@@ -127,11 +149,14 @@ it("measures the per-event hook latency each agent sees", async () => {
   const policy = await startPolicyDaemon();
   const results: { agent: string; path: string; event: string; medianMs: number; samples: number }[] = [];
   try {
-    const cases: { agent: string; path: HookPath; run: () => Promise<Sample[]> }[] = [
+    const all: { agent: string; path: string; run: () => Promise<Sample[]> }[] = [
       ...(["http", "c-forwarder", "node-forwarder"] as const).map((path) => ({ agent: "claude-code", path, run: () => claudeRun(policy, path) })),
       ...(["c-forwarder", "node-forwarder"] as const).map((path) => ({ agent: "codex", path, run: () => codexRun(policy, path, timer) })),
       ...(["c-forwarder", "node-forwarder"] as const).map((path) => ({ agent: "gemini", path, run: () => geminiRun(policy, path, timer) })),
+      ...(["c-forwarder", "node-forwarder", "native"] as const).map((path) => ({ agent: "copilot-cli", path, run: () => copilotRun(policy, path, timer) })),
     ];
+    const only = process.env.HOOKD_BENCH_AGENT;
+    const cases = all.filter((entry) => only === undefined || entry.agent === only);
     for (const { agent, path, run } of cases) {
       const byEvent = new Map<string, number[]>();
       for (let i = 0; i < RUNS; i++) for (const sample of await run()) byEvent.set(sample.event, [...(byEvent.get(sample.event) ?? []), sample.ms]);

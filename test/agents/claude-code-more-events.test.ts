@@ -138,7 +138,9 @@ describe("Claude Code's other events reach hookd's agent-event point", () => {
     const hooks = { [DENIAL]: [{ matcher: "*", hooks: [{ type: "http", url: `${observer.hookUrl}/hooks/${DENIAL}`, timeout: 30 }] }] };
     const dir = await tempDir("claude-cwd");
     const run = await runClaude({ home, cwd: dir, modelUrl: model.url, hooks, prompt: "install it", args: ["--permission-mode", "auto", "--model", "claude-sonnet-4-6"] });
-    expect(run.code, run.stderr).toBe(0);
+    // Since 2.1.337 a turn whose actions auto mode could not check ends as an error (exit 1), naming them.
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.events.at(-1)).toMatchObject({ type: "result", is_error: true, errors: [expect.stringContaining("[auto_mode_unchecked]")] });
     const denied = (await observer.entries()).slice(before);
     expect(denied).toEqual([expect.objectContaining({ eventName: DENIAL, payload: expect.objectContaining({ tool_name: "Bash", tool_input: expect.objectContaining({ command: DENIED }) as unknown, reason: expect.any(String) as unknown, permission_mode: "auto" }) as unknown })]);
     expect(model.conversations().at(-1)?.toolResults[0]).toContain("Bash was not run");

@@ -21,6 +21,8 @@ export const SCENARIOS: readonly Scenario[] = ["deny", "no-opinion", "ask", "rew
 export interface Row {
   readonly agent: string;
   readonly scenario: Scenario;
+  /** The event the URL names (/hooks/<event>), for an agent whose payload carries no event name. */
+  readonly event?: string;
   /** The agent's hook JSON. */
   readonly in: Record<string, unknown>;
   /** What the plugins saw, in order: "point" or "point:detail" (conformance.test.ts's guard writes them). */
@@ -119,6 +121,59 @@ const CLAUDE_BASE = { session_id: "s-claude", transcript_path: "/t.jsonl", cwd: 
 const CODEX_BASE = { session_id: "s-codex", turn_id: "1", transcript_path: null, cwd: "/repo", permission_mode: "default", model: "gpt-fake" };
 const QWEN_BASE = { session_id: "s-qwen", transcript_path: "/t.jsonl", cwd: "/repo", permission_mode: "yolo", timestamp: "2026-12-07T22:40:46.412Z", prompt_id: "p#0" };
 const GEMINI_BASE = { session_id: "s-gemini", transcript_path: "/t.json", cwd: "/repo", timestamp: "2026-12-07T22:40:46.412Z" };
+
+const COPILOT_BASE = { sessionId: "s-copilot", timestamp: 1796692758832, cwd: "/repo" };
+
+/** GitHub Copilot CLI's camelCase rows: its payloads carry no event name, the URL names it. */
+function copilotRows(): Row[] {
+  const agent = "copilot-cli";
+  const tool = (command: string, extra: Record<string, unknown> = {}) => ({ ...COPILOT_BASE, toolName: "bash", toolArgs: { command, ...extra } });
+  const post = (text: string) => ({ ...COPILOT_BASE, toolName: "bash", toolArgs: { command: "x" }, toolResult: { resultType: "success", textResultForLlm: text } });
+  return [
+    { agent, scenario: "deny", event: "preToolUse", in: tool(RM), events: [`rewrite:bash:${RM}`, `pre-tool:bash:${RM}`], out: { permissionDecision: "deny", permissionDecisionReason: deniedRm } },
+    { agent, scenario: "no-opinion", event: "preToolUse", in: tool("ls"), events: ["rewrite:bash:ls", "pre-tool:bash:ls"], out: {} },
+    { agent, scenario: "ask", event: "preToolUse", in: tool(PUSH), events: [`rewrite:bash:${PUSH}`, `pre-tool:bash:${PUSH}`], out: { permissionDecision: "ask", permissionDecisionReason: "pushing needs a human" } },
+    {
+      agent,
+      scenario: "rewrite",
+      event: "preToolUse",
+      in: tool(ORIG, { description: "keep me" }),
+      events: [`rewrite:bash:${ORIG}`, "pre-tool:bash:echo rewritten > x.txt"],
+      out: { modifiedArgs: { command: "echo rewritten > x.txt", description: "keep me" } },
+    },
+    { agent, scenario: "prompt-context", event: "userPromptSubmitted", in: { ...COPILOT_BASE, prompt: "hello" }, events: ["pre-step:hello"], out: { additionalContext: "prompt context from hookd" } },
+    {
+      agent,
+      scenario: "prompt-reject",
+      event: "userPromptSubmitted",
+      in: { ...COPILOT_BASE, prompt: "do the forbidden thing" },
+      events: ["pre-step:do the forbidden thing", "turn-end:blocked"],
+      out: { decision: "block", reason: "that prompt is not allowed" },
+    },
+    { agent, scenario: "post-tool-context", event: "postToolUse", in: post("a.txt"), events: ["post-tool:bash:a.txt"], out: { additionalContext: "post-tool context from hookd" } },
+    // Copilot has no post-tool block: the model gets the feedback in place of the output.
+    { agent, scenario: "post-tool-block", event: "postToolUse", in: post("SECRET=1"), events: ["post-tool:bash:SECRET=1"], out: { modifiedResult: { resultType: "failure", textResultForLlm: "the output holds a secret" } } },
+    // agentStop carries no last message: the guard steers a session named so.
+    {
+      agent,
+      scenario: "stop-steer",
+      event: "agentStop",
+      in: { ...COPILOT_BASE, sessionId: "s-copilot-STEER", transcriptPath: "/t.jsonl", stopReason: "end_turn", stop_hook_active: false },
+      events: ["turn-stopping:"],
+      out: { decision: "block", reason: "keep going" },
+    },
+    {
+      agent,
+      scenario: "stop-done",
+      event: "agentStop",
+      in: { ...COPILOT_BASE, transcriptPath: "/t.jsonl", stopReason: "end_turn", stop_hook_active: false },
+      events: ["turn-stopping:", "turn-end:completed"],
+      out: {},
+    },
+    { agent, scenario: "session-start", event: "sessionStart", in: { ...COPILOT_BASE, source: "new", initialPrompt: "go" }, events: ["session-start:startup"], out: { additionalContext: "hookd policy v1 is active" } },
+    { agent, scenario: "observed", event: "preCompact", in: { ...COPILOT_BASE, trigger: "auto" }, events: ["agent-event:copilot-cli:preCompact"], out: {} },
+  ];
+}
 
 const json = (value: unknown): string => `${JSON.stringify(value)}\n`;
 const deniedRm = "destructive command refused by hookd";
@@ -233,6 +288,7 @@ export const ROWS: readonly Row[] = [
     out: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "hookd policy v1 is active" } },
   },
   { agent: "gemini", scenario: "observed", in: { ...GEMINI_BASE, hook_event_name: "PreCompress", trigger: "auto" }, events: ["agent-event:gemini:PreCompress"], out: {} },
+  ...copilotRows(),
 ];
 
 /** What the forwarder prints for a row: its own, or the JSON answer with exit 0. */

@@ -1,5 +1,5 @@
 // One rule file guards every agent: the builtin guardrail library (include: builtin:...) in a
-// real `hookd serve`, Claude Code, Codex, Gemini CLI and Qwen Code its hook clients, the fake
+// real `hookd serve`, Claude Code, Codex, Gemini CLI, Qwen Code and GitHub Copilot CLI its hook clients, the fake
 // model asking each for the same destructive command, then a protected path with its own tool:
 // denied by the same rules (matched by tool kind, not name), and each rule's reason reaches each model.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -29,6 +29,11 @@ function protectedCall(driver: AgentDriver, cwd: string): { reply: Reply; file: 
       return write("Write", join(cwd, ".env"));
     case "gemini":
       return write("write_file", join(cwd, "server.pem"));
+    case "copilot-cli": {
+      // Copilot's write tool is `create` {path, file_text}.
+      const file = join(cwd, ".env");
+      return { reply: { kind: "tool", name: "create", input: { path: file, file_text: ENV_CONTENT } }, file, reason: `protected-paths: ${file} is a protected path; writing it is not allowed` };
+    }
     case "codex": {
       const file = join(homedir(), ".ssh", "id_ed25519.png");
       return { reply: { kind: "tool", name: "view_image", input: { path: file } }, file, reason: "protected-paths: id_ed25519.png is a protected path; reading it is not allowed" };

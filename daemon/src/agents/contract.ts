@@ -214,6 +214,12 @@ export interface AgentDialect {
   readonly name: string;
   /** The agent's product name, for docs and messages. */
   readonly title: string;
+  /**
+   * The URL's (or forwarder's) event name wins over a hook_event_name in the body: the agent's
+   * payloads name no event, and the one that does names it otherwise (Copilot CLI's
+   * notification says "Notification").
+   */
+  readonly eventFromUrl?: boolean;
   /** Reads a hook request body whose event is known. Throws a field error naming the field. */
   readonly readRequest: (event: string, body: Body, context: RequestContext) => HookRequest;
   readonly answers: AnswerWriter;

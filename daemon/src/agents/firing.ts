@@ -3,7 +3,7 @@
 // subagent's session; post-tool is the success or the failure event (a denial is neither: the
 // agents fire nothing for a call that never ran); turn-stopping is the subagent stop event in a
 // subagent; turn-end fires only for a failed turn, or a cancelled one where the agent has an event
-// for it; pre-step only when the batch carries a user prompt. Pure; owns the mapping, not the running.
+// for it (Codex, Claude Code 2.1.337: Interrupt); pre-step only when the batch carries a user prompt. Pure; owns the mapping, not the running.
 import type { SessionEndReason } from "@hookd/sdk";
 import type { EventOf } from "../engine/listener.js";
 import type { CommandPoint, Firing } from "./contract.js";
@@ -59,7 +59,8 @@ export function firingOf(names: FiringNames, point: CommandPoint, data: unknown)
     case "turn-end": {
       const { outcome } = data as EventOf<"turn-end">;
       if (outcome === "error") return names.stopFailure === undefined ? undefined : { event: names.stopFailure, data, matchValue: "unknown" };
-      return outcome === "cancelled" && names.interrupt !== undefined ? { event: names.interrupt, data, matchValue: "" } : undefined;
+      // hookd's cancelled turn was stopped by its client: "user", what an Interrupt matcher on `source` sees.
+      return outcome === "cancelled" && names.interrupt !== undefined ? { event: names.interrupt, data, matchValue: "user" } : undefined;
     }
   }
 }

@@ -1,5 +1,5 @@
 // OpenAI Chat Completions (POST /v1/chat/completions), what Qwen Code speaks with `--auth-type
-// openai`: the request's messages read into a Conversation, the reply written as one streamed
+// openai` and GitHub Copilot CLI with COPILOT_PROVIDER_BASE_URL: the request's messages read into a Conversation, the reply written as one streamed
 // chat.completion.chunk sequence (or one chat.completion when the request did not ask to stream).
 import type { ServerResponse } from "node:http";
 import { shellCall } from "./types.js";

@@ -1,7 +1,7 @@
 // The project's fake model server for the real-agent lane: one loopback HTTP server speaking the
 // wire APIs the agents use (Anthropic Messages with SSE for Claude Code, OpenAI Responses for
 // Codex, Gemini's generateContent / streamGenerateContent for Gemini CLI, OpenAI Chat Completions
-// for Qwen Code). Each request is
+// for Qwen Code and GitHub Copilot CLI). Each request is
 // read into one agent-neutral Conversation, a Script picks the reply (a shell call or text), and
 // the wire adapter writes it in the agent's own form. Every request body is logged as received,
 // so tests assert on what reached the model (a tool result's text, a hook's context, a steer).

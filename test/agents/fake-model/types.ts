@@ -16,7 +16,7 @@ export interface Conversation {
 }
 
 export type Reply =
-  /** Run a shell command with the agent's own shell tool (Bash, exec_command/shell, run_shell_command). */
+  /** Run a shell command with the agent's own shell tool (Bash, exec_command/shell, run_shell_command, bash). */
   | { readonly kind: "shell"; readonly command: string }
   /** Call a named tool with this input as is. */
   | { readonly kind: "tool"; readonly name: string; readonly input: Record<string, unknown> }
@@ -49,6 +49,7 @@ export function shellCall(tools: readonly string[], command: string): { name: st
   if (tools.includes("run_shell_command")) return { name: "run_shell_command", input: { command } };
   if (tools.includes("exec_command")) return { name: "exec_command", input: { cmd: command } };
   if (tools.includes("shell_command")) return { name: "shell_command", input: { command } };
+  if (tools.includes("bash")) return { name: "bash", input: { command, description: "run it" } };
   if (tools.includes("shell")) return { name: "shell", input: { command: ["bash", "-lc", command] } };
   throw new Error(`fake model: no shell tool among ${tools.join(", ")}`);
 }

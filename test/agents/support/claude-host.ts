@@ -30,6 +30,8 @@ export async function runClaudeHosted(options: {
   hooks: Record<string, unknown>;
   prompt: string;
   answer: (prompt: PermissionPrompt) => Promise<"allow" | "deny">;
+  /** A denial also interrupts the turn (`interrupt: true`), as a host's "deny and stop" does. */
+  interruptOnDeny?: boolean;
   /** Control requests (`{ subtype, ... }`) sent before the prompt, in order. */
   controls?: readonly Record<string, unknown>[];
   timeoutMs?: number;
@@ -62,7 +64,7 @@ export async function runClaudeHosted(options: {
     void options.answer(prompt).then((behavior) =>
       send({
         type: "control_response",
-        response: { subtype: "success", request_id: line.request_id, response: behavior === "allow" ? { behavior, updatedInput: prompt.input } : { behavior, message: "the host refused" } },
+        response: { subtype: "success", request_id: line.request_id, response: behavior === "allow" ? { behavior, updatedInput: prompt.input } : { behavior, message: "the host refused", ...(options.interruptOnDeny === true ? { interrupt: true } : {}) } },
       }),
     );
   });

@@ -61,6 +61,9 @@ export const OBSERVED_EVENTS = {
 
 export const EVENTS: { readonly [event: string]: EventSpec } = { ...TYPED_EVENTS, ...OBSERVED_EVENTS };
 
+/** Claude Code's own table (2.1.337, 35 events): its Interrupt matches on who stopped the turn (`source`). */
+export const CLAUDE_EVENTS: { readonly [event: string]: EventSpec } = { ...EVENTS, Interrupt: typed("turn-end", "trigger") };
+
 /** The hook events that may fire at a hookd point, in the order a firing picks among them. */
 export const EVENTS_AT_POINT: Partial<Record<PointName, readonly string[]>> = {
   "session-start": ["SessionStart", "SubagentStart"],

@@ -7,7 +7,7 @@ import type { AnswerFields } from "../fit-answer.js";
 import { parseHooksFile } from "../hooks-file.js";
 import type { ToolTable } from "../tool-kinds.js";
 import { CLAUDE_ANSWERS, jsonOnStdout } from "./answer.js";
-import { CLAUDE_TIMEOUTS, EVENTS, EVENTS_AT_POINT, claudeStyleFormat } from "./events.js";
+import { CLAUDE_EVENTS, CLAUDE_TIMEOUTS, EVENTS_AT_POINT, claudeStyleFormat } from "./events.js";
 import { CLAUDE_FIELDS } from "./fields.js";
 import { interpretClaudeRun } from "./output.js";
 import type { OutputFacts } from "./output.js";
@@ -104,9 +104,10 @@ export const claudeCode = claudeStyleAgent({
   forwarded: jsonOnStdout,
   observedWarning: (event) => (Object.hasOwn(PERFORMED_BY_THE_HOOK, event) ? PERFORMED_BY_THE_HOOK[event] : undefined),
   hooks: {
-    format: claudeStyleFormat("claude-code", EVENTS, "names-or-regex", CLAUDE_TIMEOUTS),
-    payload: CLAUDE_PAYLOAD,
-    interruptOnCancel: false,
+    format: claudeStyleFormat("claude-code", CLAUDE_EVENTS, "names-or-regex", CLAUDE_TIMEOUTS),
+    // Claude Code 2.1.337 fires the observe-only Interrupt when an interrupt ends the turn.
+    payload: { ...CLAUDE_PAYLOAD, interruptFields: { source: "user", reason: "stop" } },
+    interruptOnCancel: true,
     blockNeedsReason: false,
     projectDirVars: ["CLAUDE_PROJECT_DIR"],
   },

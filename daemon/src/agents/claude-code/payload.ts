@@ -21,6 +21,8 @@ export interface PayloadFacts {
   readonly endReason: (reason: SessionEndReason) => string;
   /** The agent adds the firing's time (ISO) to every payload (Qwen Code). */
   readonly timestamp?: boolean;
+  /** Interrupt's own fields (Claude Code: who stopped the turn and why; Codex sends none). */
+  readonly interruptFields?: { readonly [key: string]: JsonValue };
   /** How a successful tool's response is written (default: the value the model saw). */
   readonly toolResponse?: (result: ToolResult & { readonly isError: false }) => JsonValue;
 }
@@ -110,8 +112,7 @@ function eventFields(spec: PayloadFacts, firing: Firing): Record<string, JsonVal
       // hookd knows that the turn failed, not the API error's type.
       return { error: "unknown", error_details: input.data.detail };
     case "Interrupt":
-      // Codex sends nothing beyond the common fields.
-      return {};
+      return { ...spec.interruptFields };
     default:
       return {};
   }

@@ -130,9 +130,14 @@ function typed(event: string, body: Body, session: SessionInfo, context: Request
       const details = [str(body, "error_details", { required: false }), str(body, "last_assistant_message", { required: false })].find((text) => text !== undefined && text !== "");
       return { point: "turn-end", data: { session, turn: 0, outcome: "error", detail: details === undefined ? error : `${error}: ${details}`, steps: 0 } };
     }
-    case "Interrupt":
-      // Codex: the user interrupted the turn (Ctrl-C, also SIGINT to a headless `codex exec`); no Stop follows.
-      return { point: "turn-end", data: { session, turn: 0, outcome: "cancelled", detail: "the agent's turn was interrupted", steps: 0 } };
+    case "Interrupt": {
+      // The user interrupted the turn (Codex: Ctrl-C, also SIGINT to a headless `codex exec`); no
+      // Stop follows. Claude Code 2.1.337 says who stopped it (source) and why (reason).
+      const source = str(body, "source", { required: false });
+      const reason = str(body, "reason", { required: false });
+      const why = [source === undefined ? undefined : `by ${source}`, reason === undefined ? undefined : `(${reason})`].filter((part) => part !== undefined).join(" ");
+      return { point: "turn-end", data: { session, turn: 0, outcome: "cancelled", detail: `the agent's turn was interrupted${why === "" ? "" : ` ${why}`}`, steps: 0 } };
+    }
     default:
       return { point: "agent-event", payload: body };
   }
