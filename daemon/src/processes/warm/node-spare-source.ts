@@ -11,6 +11,9 @@ export const NODE_SPARE_PRELOAD = String.raw`"use strict";
 const fs = require("node:fs");
 const CONTROL = 3;
 const slot = process.argv[1];
+// Builtins hook scripts use (stdin and stdout as pipes, child processes), loaded while idle: each
+// loads once per process, and nothing of them is configured by the run's environment.
+for (const name of ["node:net", "node:tty", "node:stream", "node:url", "node:util", "node:child_process", "node:readline"]) require(name);
 fs.writeSync(CONTROL, "r");
 const chunks = [];
 const buffer = Buffer.alloc(65536);
