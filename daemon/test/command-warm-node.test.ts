@@ -86,6 +86,19 @@ describe("the Node corpus, spawned and warm", () => {
     expect(facts.names).not.toContain("LISTEN_FDS");
   });
 
+  it("the umask is the daemon's at the run, as a spawn inherits it, even when it changed after the spare started", async () => {
+    const command = `node ${join(CORPUS, "reads_env.mjs")}`;
+    await pool.prepare(command, CORPUS, env());
+    const before = process.umask(0o077);
+    try {
+      const umaskOf = (result: RunResult): unknown => (JSON.parse(result.stdout) as { umask: unknown }).umask;
+      expect(umaskOf(await warmRun(spec(command, CORPUS)))).toBe("77");
+      expect(umaskOf(await runHook(spec(command, CORPUS)))).toBe("77");
+    } finally {
+      process.umask(before);
+    }
+  });
+
   it("a hanging script is killed at its timeout with its whole process group, children included", async () => {
     let pgid: number | undefined;
     const warm = await warmRun(spec(`node ${join(CORPUS, "hangs.mjs")}`, CORPUS, { timeoutMs: 1_500, onSpawn: (id) => (pgid = id) }));

@@ -2,6 +2,7 @@
 // captured streams, timeout and cancellation killing the spare's process group, the same grace
 // for pipes a background child holds open, and a signal death reported as the shell reports it
 // (exit code 128 + the signal's number and the signal's name on stderr).
+import { readFileSync } from "node:fs";
 import { constants } from "node:os";
 import type { RunResult } from "../hook-run.js";
 import { armStops, killGroup, runCapture, settleOnce, stoppedResult } from "../runner.js";
@@ -30,6 +31,12 @@ const SIGNAL_MESSAGES: Readonly<Partial<Record<NodeJS.Signals, string>>> = {
   SIGPROF: "Profiling timer expired",
   SIGSYS: "Bad system call",
 };
+
+/** The daemon's umask now, which a spawn would inherit (read from /proc: process.umask() without an argument is deprecated). */
+function currentUmask(): number {
+  const line = readFileSync("/proc/self/status", "utf8").split("\n").find((entry) => entry.startsWith("Umask:"));
+  return line === undefined ? 0o022 : Number.parseInt(line.slice("Umask:".length).trim(), 8);
+}
 
 export function runOnSpare(spare: NodeSpare, plan: NodePlan, spec: RunSpec, env: Readonly<Record<string, string>>): Promise<RunResult> {
   const { stdout, stderr, captured } = runCapture(spec);
@@ -78,7 +85,7 @@ export function runOnSpare(spare: NodeSpare, plan: NodePlan, spec: RunSpec, env:
       conclude();
     });
     spec.onSpawn?.(pgid);
-    spare.control.end(JSON.stringify({ script: plan.script, args: plan.args, env, cwd: spec.cwd }));
+    spare.control.end(JSON.stringify({ script: plan.script, args: plan.args, env, cwd: spec.cwd, umask: currentUmask() }));
     spare.stdin.end(spec.stdin);
   });
 }

@@ -5,7 +5,7 @@
 
 /**
  * Protocol on fd 3 (a socket pair): out "r" once node has started; in, one JSON object up to EOF:
- * {script, args, env, cwd}. EOF without a request (the daemon went away) ends the spare quietly.
+ * {script, args, env, cwd, umask}. EOF without a request (the daemon went away) ends the spare quietly.
  */
 export const NODE_SPARE_PRELOAD = String.raw`"use strict";
 const fs = require("node:fs");
@@ -36,6 +36,7 @@ const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 // The run's environment exactly: what node read at its start came from the same start variables.
 for (const name of Object.keys(process.env)) delete process.env[name];
 Object.assign(process.env, request.env);
+process.umask(request.umask);
 try {
   process.chdir(request.cwd);
 } catch (error) {
