@@ -272,10 +272,17 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     type: "latency",
-    name: "command_node",
-    what: "a Claude Code command hook in Node, a process per event",
+    name: "command_node_spawn",
+    what: "a Claude Code command hook in Node, a process per event (warm: false)",
     bounds: NODE_PROCESS,
-    setup: (lab) => commandHook(lab, "command_node", `${process.execPath} ${join(REPO, "bench/plugins/hook.mjs")}`),
+    setup: (lab) => commandHook(lab, "command_node_spawn", `${process.execPath} ${join(REPO, "bench/plugins/hook.mjs")}`, { warm: false }),
+  },
+  {
+    type: "latency",
+    name: "command_node_warm",
+    what: "the same Node hook run warm: a spare node process, started ahead, per event",
+    bounds: NODE_PROCESS,
+    setup: (lab) => commandHook(lab, "command_node_warm", `${process.execPath} ${join(REPO, "bench/plugins/hook.mjs")}`),
   },
   {
     type: "latency",

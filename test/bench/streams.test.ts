@@ -181,7 +181,7 @@ describe("npm run bench: the stream and http scenarios", () => {
     const targets = new Map(results.targets.map((target) => [target.name, target.target]));
     expect(targets.get("stream_remote/floor_relay")).toBe("<= 0.35");
     expect(targets.get("stream_agents32/floor_relay32")).toBe(">= 3");
-    expect(targets.get("command_node/stream_remote")).toBe(">= 200");
+    expect(targets.get("command_node_spawn/stream_remote")).toBe(">= 200");
     expect(targets.get("http_hook/floor_http")).toBe("<= 1.3");
     // Beside the target, the same ratio over the bare floors of the run, judged by the same bound.
     const bare = results.targets.find((target) => target.name === "stream_remote/floor_relay")?.bare;

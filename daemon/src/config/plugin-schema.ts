@@ -118,10 +118,16 @@ export const pluginSchema = z.discriminatedUnion("kind", [
     /** What a failed hook answers (default: as the agent would treat it). */
     failurePolicy: failurePolicy.optional(),
     /**
-     * Run the hooks that are Python scripts in warm interpreters (a fork server started ahead of
-     * the events), with the outcome a spawn would give; default true, false spawns every hook.
+     * Run the hooks that are Python or Node scripts in warm interpreters (started ahead of the
+     * events), with the outcome a spawn would give; default true, false spawns every hook, and
+     * `{ exclude: [...] }` spawns the hooks an entry names (a hook id such as
+     * `PreToolUse[0].hooks[1]`, or its command, exactly or as a glob with `*` and `?`).
      */
-    warm: z.boolean().optional(),
+    warm: z
+      .union([z.boolean(), z.strictObject({ exclude: z.array(z.string().min(1, "an exclude entry is empty")).min(1, "exclude lists no hook (use warm: true)") })], {
+        error: "must be true, false or { exclude: [hook ids or command globs] }, with no other key",
+      })
+      .optional(),
   }),
   z
     .strictObject({

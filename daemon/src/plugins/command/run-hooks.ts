@@ -11,7 +11,7 @@ import type { RunResult, RunSpec } from "../../processes/runner.js";
 
 /** Runs a hook warm, or answers undefined when it must be spawned (processes/warm/pool.ts). */
 export interface WarmRunner {
-  run(spec: RunSpec): Promise<RunResult> | undefined;
+  run(spec: RunSpec, hook: HookSpec): Promise<RunResult> | undefined;
 }
 
 /** A hook process has no next(); its output comes over a pipe; the engine ends its calls (which kills the processes). */
@@ -99,7 +99,7 @@ export async function runHooks(agent: AgentDialect, firing: Firing, selected: { 
       signal: run.signal,
       ...(setup.onSpawn === undefined ? {} : { onSpawn: (pgid: number) => setup.onSpawn?.(hook.id, pgid) }),
     };
-    const result = await (setup.warm?.run(spec) ?? runHook(spec));
+    const result = await (setup.warm?.run(spec, hook) ?? runHook(spec));
     return hooks.interpret(result, hook);
   };
   // Concurrently, results in config order whatever order the processes finish in; or in sequence.

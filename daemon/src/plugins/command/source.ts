@@ -6,7 +6,7 @@
 // The listeners never change until a reload.
 import { dirname } from "node:path";
 import type { SessionInfo } from "@hookd/sdk";
-import type { HooksModel, PayloadExtras } from "../../agents/contract.js";
+import type { HookSpec, HooksModel, PayloadExtras } from "../../agents/contract.js";
 import { knownAgent } from "../../agents/registry.js";
 import type { PluginConfig } from "../../config/schema.js";
 import type { Logger } from "../../log.js";
@@ -19,6 +19,8 @@ import type { CommandRunReport } from "./listener.js";
 import { loadHooksFile } from "../../agents/hooks-file.js";
 import type { ObservedReport } from "./observe.js";
 import { WarmPool } from "../../processes/warm/pool.js";
+import { warmExclusion } from "./warm-exclude.js";
+import type { WarmExclusion } from "./warm-exclude.js";
 
 export type CommandPluginConfig = Extract<PluginConfig, { kind: "command" }>;
 
@@ -102,7 +104,12 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
     onFallback: (command, reason) => log.info("command hook runs as a spawn, not warm", { command, reason }),
     onServerExit: (interpreter, why) => log.warn("warm interpreter exited; it starts again on the next run", { interpreter, why }),
   }) : undefined;
-  const warmHooks = planWarmHooks(warm, model, options.env ?? process.env, dirname(config.hooks));
+  const exclusion = typeof config.warm === "object" ? warmExclusion(config.warm.exclude) : undefined;
+  const warmHooks = planWarmHooks(warm, model, options.env ?? process.env, dirname(config.hooks), exclusion);
+  if (typeof config.warm === "object") {
+    const used = new Set(allHooks(model).map((hook) => exclusion?.entryFor(hook)));
+    for (const entry of config.warm.exclude) if (!used.has(entry)) log.warn("warm.exclude entry names no hook of the file", { hooks: config.hooks, entry });
+  }
   const listeners = commandListeners(agent, model, {
     plugin: config.name,
     ...(config.failurePolicy === undefined ? {} : { failurePolicy: config.failurePolicy }),
@@ -111,7 +118,7 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
     fallbackCwd: dirname(config.hooks),
     ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
     ...(options.extrasOf === undefined ? {} : { extrasOf: options.extrasOf }),
-    ...(warm === undefined ? {} : { warm }),
+    ...(warm === undefined ? {} : { warm: exclusion === undefined ? warm : { run: (spec, hook) => (exclusion.entryFor(hook) === undefined ? warm.run(spec) : undefined) } }),
     onReport: (report) => {
       logReport(log, report);
       options.onReport?.(report);
@@ -136,13 +143,18 @@ export async function commandPluginSource(config: CommandPluginConfig, options: 
  * planned again when the hook runs; `${VAR}`s the agent substitutes are not yet substituted here),
  * and the interpreters of those that run warm started off the agent's path.
  */
-function planWarmHooks(warm: WarmPool | undefined, model: HooksModel, env: NodeJS.ProcessEnv, cwd: string): WarmHook[] {
+function planWarmHooks(warm: WarmPool | undefined, model: HooksModel, env: NodeJS.ProcessEnv, cwd: string, exclusion: WarmExclusion | undefined): WarmHook[] {
   const rows = new Map<string, WarmHook>();
-  for (const hook of Object.values(model.groups).flatMap((groups) => (groups ?? []).flatMap((group) => group.hooks))) {
+  for (const hook of allHooks(model)) {
     if (rows.has(hook.id)) continue;
-    const why = warm === undefined ? "warm: false in the plugin's config" : WarmPool.spawnReason(hook.command, cwd, env);
+    const excludedBy = exclusion?.entryFor(hook);
+    const why = warm === undefined ? "warm: false in the plugin's config" : excludedBy !== undefined ? `warm.exclude lists it ("${excludedBy}")` : WarmPool.spawnReason(hook.command, cwd, env);
     rows.set(hook.id, why === undefined ? { hook: hook.id, runs: "warm" } : { hook: hook.id, runs: "spawn", why });
     if (warm !== undefined && why === undefined) warm.prepare(hook.command, cwd, env).catch(() => {});
   }
   return [...rows.values()];
+}
+
+function allHooks(model: HooksModel): HookSpec[] {
+  return Object.values(model.groups).flatMap((groups) => (groups ?? []).flatMap((group) => group.hooks));
 }
