@@ -29,7 +29,7 @@ function merged(event: string, ...results: Partial<HookResult>[]): Merged {
 
 describe("mapMerged", () => {
   it("pre-tool: deny (with a default reason), ask, allow, pass; continue:false denies", () => {
-    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "deny" }))).toEqual({ kind: "deny", reason: "denied by command hook h0 of P" });
+    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "deny" }))).toEqual({ kind: "deny", reason: "Blocked by hook" });
     expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { block: "nope" }))).toEqual({ kind: "deny", reason: "nope" });
     expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "ask", permissionReason: "sure?" }))).toEqual({ kind: "ask", reason: "sure?" });
     expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "allow" }))).toEqual({ kind: "allow" });
@@ -89,10 +89,24 @@ describe("mapMerged", () => {
     const ask = { session, call, reason: "sure?", askedBy: "gate" };
     expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "allow" } }, { approval: { behavior: "deny", message: "not prod" } }))).toEqual({ kind: "reject", reason: "not prod" });
     expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "allow" } }, { block: "exit two" }))).toEqual({ kind: "reject", reason: "exit two" });
-    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "deny" } }))).toEqual({ kind: "reject", reason: "denied by command hook h0 of P" });
+    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "deny" } }))).toEqual({ kind: "reject", reason: "Blocked by hook" });
     expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "allow" } }))).toEqual({ kind: "approve" });
     expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { stop: { reason: "halt" } }))).toEqual({ kind: "reject", reason: "halt" });
     expect(mapMerged("approval", "P", ask, merged("PermissionRequest", {}))).toEqual({ kind: "pass" });
+  });
+
+  it("a refusal without a reason reads as the agent's own wording: hookd's hook and plugin names stay out of what the model sees", () => {
+    for (const agent of [claudeCode, codex]) {
+      const wording = agent.commandHooks.blockedWithoutReason;
+      const reasons = [
+        decide("pre-tool", "P", preTool, merged("PreToolUse", { permission: "deny" }), "fail-open", undefined, wording),
+        decide("pre-tool", "P", preTool, merged("PreToolUse", { permission: "allow" }, { stop: {} }), "fail-open", undefined, wording),
+        decide("approval", "P", { session, call, reason: "sure?", askedBy: "gate" }, merged("PermissionRequest", { approval: { behavior: "deny" } }), "fail-open", undefined, wording),
+        decide("pre-step", "P", preStep, merged("UserPromptSubmit", { stop: {} }), "fail-open", undefined, wording),
+      ].map((decided) => (decided.type === "answer" && "reason" in decided.answer ? decided.answer.reason : decided));
+      expect(reasons).toEqual([wording, wording, wording, wording]);
+    }
+    expect(claudeCode.commandHooks.blockedWithoutReason).toBe("Blocked by hook");
   });
 
   it("session-end and turn-end observe: whatever the hooks say, they pass", () => {

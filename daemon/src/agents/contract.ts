@@ -206,6 +206,8 @@ export interface CommandHooks {
   readonly defaultFailurePolicy: FailurePolicy;
   /** The pre-tool event's updatedInput counts only beside an allow (Codex). */
   readonly updatedInputNeedsAllow?: boolean;
+  /** What the agent itself tells the model when a hook denies or stops without a reason. */
+  readonly blockedWithoutReason: string;
 }
 
 /** Everything hookd knows about one agent. */
@@ -228,7 +230,7 @@ export interface AgentDialect {
   readonly tools: ToolTable;
 }
 
-/** A decision's default reasons name the hooks that gave it. */
+/** The hooks that gave a decision, for the audit and logs (never for the model: see blockedWithoutReason). */
 export function hooksOf(plugin: string, by: readonly string[]): string {
   return `command hook ${by.join(", ")} of ${plugin}`;
 }

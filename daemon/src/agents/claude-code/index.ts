@@ -39,6 +39,7 @@ export function claudeStyleHooks(facts: FiringFacts & OutputFacts & { readonly f
     applyInput: (_args, input) => input,
     reasonSeparator: "\n\n",
     defaultFailurePolicy: "fail-open",
+    blockedWithoutReason: facts.blockedWithoutReason,
     ...(facts.updatedInputNeedsAllow === true ? { updatedInputNeedsAllow: true } : {}),
   };
 }
@@ -56,6 +57,8 @@ export const claudeCode: AgentDialect = {
     payload: CLAUDE_PAYLOAD,
     interruptOnCancel: false,
     blockNeedsReason: false,
+    // Its cli.js: `reason || "Blocked by hook"` for a block or a deny without a reason.
+    blockedWithoutReason: "Blocked by hook",
     projectDirVars: ["CLAUDE_PROJECT_DIR"],
   }),
   tools: CLAUDE_TOOLS,

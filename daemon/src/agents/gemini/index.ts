@@ -6,7 +6,7 @@ import { jsonOnStdout } from "../claude-code/answer.js";
 import type { AgentDialect } from "../contract.js";
 import { GEMINI_ANSWERS } from "./answer.js";
 import { GEMINI_EVENTS, GEMINI_EVENTS_AT_POINT, GEMINI_FORMAT } from "./hooks-file.js";
-import { interpretGeminiRun } from "./output.js";
+import { GEMINI_NO_REASON, interpretGeminiRun } from "./output.js";
 import { buildGeminiPayload, geminiFiring, geminiObservedPayload } from "./payload.js";
 import { readGeminiRequest } from "./request.js";
 import { GEMINI_TOOLS } from "./tools.js";
@@ -32,6 +32,7 @@ export const gemini: AgentDialect = {
     applyInput: (args, input) => ({ ...args, ...input }),
     reasonSeparator: "\n",
     defaultFailurePolicy: "fail-open",
+    blockedWithoutReason: GEMINI_NO_REASON,
   },
   tools: GEMINI_TOOLS,
 };
