@@ -34,7 +34,7 @@ describe("mapMerged", () => {
     expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "ask", permissionReason: "sure?" }))).toEqual({ kind: "ask", reason: "sure?" });
     expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "allow" }))).toEqual({ kind: "allow" });
     expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", {}))).toEqual({ kind: "pass" });
-    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "allow" }, { stop: { reason: "halt" } }))).toEqual({ kind: "deny", reason: "halt" });
+    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "allow" }, { stop: { reason: "halt" } }))).toEqual({ kind: "deny", reason: "halt", stopAgent: { reason: "halt" } });
   });
 
   it("pre-step: block rejects with the reason; contexts enter the batch plus plugin-sourced messages", () => {
@@ -63,7 +63,7 @@ describe("mapMerged", () => {
       kind: "steer",
       messages: [{ id: "", role: "user", content: [{ type: "text", text: "run the tests" }], source: { kind: "plugin", name: "P" } }],
     });
-    expect(mapMerged("turn-stopping", "P", stop, merged("Stop", { block: "go on" }, { stop: {} }))).toEqual({ kind: "pass" });
+    expect(mapMerged("turn-stopping", "P", stop, merged("Stop", { block: "go on" }, { stop: {} }))).toEqual({ kind: "pass", stopAgent: { reason: "Blocked by hook" } });
   });
 
   it("rewrite: the file's updatedInput folds in FILE order (the last hook in the file wins, not the last to finish)", () => {
@@ -91,7 +91,7 @@ describe("mapMerged", () => {
     expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "allow" } }, { block: "exit two" }))).toEqual({ kind: "reject", reason: "exit two" });
     expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "deny" } }))).toEqual({ kind: "reject", reason: "Blocked by hook" });
     expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "allow" } }))).toEqual({ kind: "approve" });
-    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { stop: { reason: "halt" } }))).toEqual({ kind: "reject", reason: "halt" });
+    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { stop: { reason: "halt" } }))).toEqual({ kind: "reject", reason: "halt", stopAgent: { reason: "halt" } });
     expect(mapMerged("approval", "P", ask, merged("PermissionRequest", {}))).toEqual({ kind: "pass" });
   });
 
@@ -107,6 +107,17 @@ describe("mapMerged", () => {
       expect(reasons).toEqual([wording, wording, wording, wording]);
     }
     expect(claudeCode.commandHooks.blockedWithoutReason).toBe("Blocked by hook");
+  });
+
+  it("the hooks' systemMessages are the answer's message for the user, joined in file order, at every point that answers, a pass included", () => {
+    const said = merged("PreToolUse", { systemMessage: "first says hi" }, { systemMessage: "second warns", permission: "deny", permissionReason: "no" });
+    expect(mapMerged("pre-tool", "P", preTool, said)).toEqual({ kind: "deny", reason: "no", userMessage: "first says hi\n\nsecond warns" });
+    expect(mapMerged("pre-step", "P", preStep, merged("UserPromptSubmit", { systemMessage: "warn only" }))).toEqual({ kind: "pass", userMessage: "warn only" });
+    expect(mapMerged("turn-stopping", "P", stop, merged("Stop", { systemMessage: "Stop says hello" }))).toEqual({ kind: "pass", userMessage: "Stop says hello" });
+    // A hook's continue:false with its stopReason is the stop request, as written.
+    expect(mapMerged("pre-step", "P", preStep, merged("UserPromptSubmit", { stop: { reason: "enough" } }))).toEqual({ kind: "reject", reason: "enough", stopAgent: { reason: "enough" } });
+    // Observers answer nothing.
+    expect(mapMerged("session-end", "P", { session, reason: "closed" as const, detail: "", turns: 1 }, merged("SessionEnd", { systemMessage: "bye" }))).toEqual({ kind: "pass" });
   });
 
   it("session-end and turn-end observe: whatever the hooks say, they pass", () => {

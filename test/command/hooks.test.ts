@@ -216,6 +216,17 @@ describe("UserPromptSubmit -> pre-step", () => {
     expect(await decide(h.env(), "pre-step", preStep(h.session, "x"))).toMatchObject({ decision: { kind: "reject", reason } });
   });
 
+  it("a hook's continue:false is the stop request with its stopReason as written; its systemMessage is the message for the user, the hooks' joined in file order", async () => {
+    ws.script("stop.sh", `echo ${json({ continue: false, stopReason: "session frozen", systemMessage: "UserPromptSubmit says: frozen" })}`);
+    ws.script("warn.sh", `echo ${json({ systemMessage: "rule file: warn only" })}`);
+    const h = await harness(ws, { UserPromptSubmit: [{ hooks: [hook(`${ws.dir}/stop.sh`), hook(`${ws.dir}/warn.sh`)] }] });
+    expect(await decide(h.env(), "pre-step", preStep(h.session, "x"))).toMatchObject({
+      decision: { kind: "reject", reason: "session frozen", stopAgent: { reason: "session frozen" }, userMessage: "UserPromptSubmit says: frozen\n\nrule file: warn only" },
+    });
+    const warnOnly = await harness(ws, { UserPromptSubmit: [{ hooks: [hook(`${ws.dir}/warn.sh`)] }] });
+    expect(await decide(warnOnly.env(), "pre-step", preStep(warnOnly.session, "x"))).toMatchObject({ decision: { kind: "enter", userMessage: "rule file: warn only" }, decidedBy: "default" });
+  });
+
   it("does not fire for a tool continuation (no prompt in the batch)", async () => {
     ws.script("h.sh", "echo ran >> ran.txt; exit 2");
     const h = await harness(ws, { UserPromptSubmit: [{ hooks: [hook(`${ws.dir}/h.sh`)] }] });

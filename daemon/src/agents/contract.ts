@@ -3,7 +3,7 @@
 // its answer, its hooks-file format, how its command hooks' output is read and merged, what a
 // forwarder prints, and its tool kinds. The mechanisms (the HTTP endpoint, the forwarders, the
 // command kind, the lifecycle dispatcher) read only this; none of them names an agent.
-import type { AgentEventEvent, AgentMessage, ApprovalDecision, FailurePolicy, JsonObject, JsonValue, Pass, PointName, PostToolDecision, PreStepDecision, PreToolDecision, SessionInfo, ToolCall, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
+import type { AgentEventEvent, AgentMessage, ApprovalDecision, FailurePolicy, JsonObject, JsonValue, Pass, PointName, PostToolDecision, PreStepDecision, PreToolDecision, SessionInfo, ToolCall, ToolResult, TurnStoppingDecision, UserNotice } from "@hookd/sdk";
 import type { EventOf } from "../engine/listener.js";
 import type { HookErrorKind, RunResult } from "../processes/hook-run.js";
 import type { Body } from "./body.js";
@@ -67,6 +67,8 @@ export interface AnswerWriter {
   readonly approval: (decision: ApprovalDecision | Pass) => HookAnswer;
   readonly postTool: (decision: PostToolDecision, result: ToolResult, call: ToolCall, decidedBy: string, event: string) => HookAnswer;
   readonly stop: (decision: TurnStoppingDecision | Pass, capped: boolean) => HookAnswer;
+  /** Any point's answer with what the plugins said to the user (a message, a stop request), in the agent's fields. */
+  readonly notice: (answer: HookAnswer, notice: UserNotice) => HookAnswer;
 }
 
 export interface FittedAnswer {

@@ -9,9 +9,11 @@
 //   turn-stopping: block -> steer{one user-role message sourced to the plugin}; stop closes the turn
 //   session-start: contexts -> inject
 //   session-end, turn-end: observers, nothing to answer
-// Anything else is pass. Context messages are user-role messages sourced to the plugin.
-import { accept, allow, approve, ask, block, deny, enter, inject, pluginMessage, reject, replace, steer } from "@hookd/sdk";
-import type { FailurePolicy, JsonObject, Pass, PointAnswer } from "@hookd/sdk";
+// Anything else is pass. Context messages are user-role messages sourced to the plugin. At every
+// point but the observers, the hooks' systemMessages become the answer's message for the user and
+// a `continue: false` its stop request (with the stopReason), so the agent gets both as written.
+import { USER_MESSAGE_SEPARATOR, accept, allow, approve, ask, block, deny, enter, inject, pluginMessage, reject, replace, steer, withNotice } from "@hookd/sdk";
+import type { FailurePolicy, JsonObject, Pass, PointAnswer, UserNotice } from "@hookd/sdk";
 import type { CommandPoint, HookErrorKind } from "../../agents/contract.js";
 import { hooksOf } from "../../agents/contract.js";
 import type { FaultCause } from "../../engine/faults.js";
@@ -90,7 +92,7 @@ export function mapMerged<P extends CommandPoint>(point: P, plugin: string, even
       return contexts.length === 0 ? PASS : accept({ additionalContexts: contexts });
     },
     "turn-stopping": () => {
-      // continue:false means "stop now": it wins over any hook asking to go on.
+      // continue:false means "stop now": it wins over any hook asking to go on (and is sent on as the stop request).
       if (merged.stop !== undefined || merged.block === undefined) return PASS;
       return steer([pluginMessage(plugin, merged.block.reason ?? noReason)]);
     },
@@ -98,7 +100,17 @@ export function mapMerged<P extends CommandPoint>(point: P, plugin: string, even
     "session-end": () => PASS,
     "turn-end": () => PASS,
   };
-  return (table[point] as (event: EventOf<P>) => PointAnswer<P>)(event);
+  const answer = (table[point] as (event: EventOf<P>) => PointAnswer<P>)(event);
+  return NOTICE_POINTS.has(point) ? withNotice(answer, noticeOfHooks(merged, stopReason)) : answer;
+}
+
+/** The points whose answers carry a message for the user and a stop request (the observers' do not). */
+const NOTICE_POINTS: ReadonlySet<CommandPoint> = new Set(["session-start", "pre-step", "pre-tool", "approval", "post-tool", "turn-stopping"]);
+
+/** The hooks' systemMessages (in file order) for the user, and their `continue: false` as the stop request it is. */
+function noticeOfHooks(merged: Merged, stopReason: string | undefined): UserNotice {
+  const message = merged.systemMessages.join(USER_MESSAGE_SEPARATOR);
+  return { ...(message === "" ? {} : { userMessage: message }), ...(stopReason === undefined ? {} : { stopAgent: { reason: stopReason } }) };
 }
 
 function isObject(value: unknown): value is JsonObject {
