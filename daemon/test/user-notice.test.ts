@@ -1,8 +1,12 @@
 // A message for the user and a stop request beside a decision (sdk/src/notice.ts): merged over a
 // point's plugins in plugin order (a deciding plugin's and those that passed before it; not a
 // later one's), on the applied decision and in its audit records, through the real engine with
-// in-process plugins; checked where untyped code answers; carried by the proto decision.
-import { POINT_TABLE, allow, definePlugin, deny, inject, pass, pluginMessage, reject, stopAgent, tellUser, validateDecision } from "@hookd/sdk";
+// in-process plugins and a real out-of-process plugin over gRPC; checked where untyped code
+// answers; carried by the proto decision.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { POINT_TABLE, allow, definePlugin, deny, inject, pass, pluginMessage, reject, servePlugin, stopAgent, tellUser, validateDecision } from "@hookd/sdk";
 import type { PluginSpec } from "@hookd/sdk";
 import { describe, expect, test } from "vitest";
 import { decide } from "../src/engine/decide.js";
@@ -11,6 +15,7 @@ import { EventBus } from "../src/engine/events.js";
 import type { EngineEvent } from "../src/engine/events.js";
 import { PluginRegistry } from "../src/engine/registry.js";
 import { toAuditRecord } from "../src/ops/audit-record.js";
+import { RemotePlugin } from "../src/plugins/index.js";
 import { inProcessListeners } from "../src/plugins/in-process/listeners.js";
 import { preToolEvent } from "./fixtures/listeners.js";
 
@@ -104,5 +109,25 @@ describe("checked and carried", () => {
     bad.stopAgent = { ...proto.stopAgent!, reason: "" };
     const refused = codec.fromProto(bad);
     expect(refused.ok ? undefined : refused.error.message).toContain("stop_agent.reason");
+  });
+});
+
+describe("an out-of-process plugin", () => {
+  test("its proto answer's user_message and stop_agent reach the decision, merged after an in-process plugin that passed", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hookd-notice-remote-"));
+    const server = await servePlugin(definePlugin({ name: "remote", points: { "post-tool": () => stopAgent(tellUser(pass(), "from the remote plugin"), "remote says stop") } }), { address: `unix://${join(dir, "p.sock")}`, onError: () => {} });
+    const remote = new RemotePlugin({ name: "remote", target: server.address, health: { initialBackoffMs: 10, maxBackoffMs: 100 } });
+    try {
+      await remote.start();
+      const local = inProcessListeners(definePlugin({ name: "local", points: { "post-tool": () => tellUser(pass(), "from the local plugin") } })).map((l) => ({ ...l, priority: -1 }));
+      const registry = new PluginRegistry([...local, ...remote.listeners()]);
+      const event = { ...preToolEvent("Read"), result: { isError: false as const, value: "ok", content: [{ type: "text" as const, text: "ok" }], contexts: [] } };
+      const outcome = await decide({ registry, bus: new EventBus(), signal: new AbortController().signal, scope: { sessionId: "s1", agentId: "a1", turn: 1, step: 1 } }, "post-tool", event);
+      expect(outcome).toMatchObject({ type: "decided", decidedBy: "default", decision: { kind: "accept", userMessage: "from the local plugin\n\nfrom the remote plugin", stopAgent: { reason: "remote says stop" } } });
+    } finally {
+      await remote.close();
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
