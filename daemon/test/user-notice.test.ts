@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { POINT_TABLE, allow, definePlugin, deny, inject, pass, pluginMessage, reject, servePlugin, stopAgent, tellUser, validateDecision } from "@hookd/sdk";
-import type { PluginSpec } from "@hookd/sdk";
+import type { PluginSpec, PreToolDecision, WaterfallContext } from "@hookd/sdk";
 import { describe, expect, test } from "vitest";
 import { decide } from "../src/engine/decide.js";
 import type { PointEnv } from "../src/engine/decide.js";
@@ -66,6 +66,17 @@ describe("a waterfall's notices", () => {
       { session, turn: 1, step: 1, messages: [] },
     );
     expect(outcome).toMatchObject({ type: "decided", decidedBy: "default", decision: { kind: "enter", userMessage: "bye", stopAgent: { reason: "budget spent" } } });
+  });
+
+  test("a wrapper that hands on next()'s decision is heard only for what it added: the inner plugin's message is not repeated", async () => {
+    const plugins = (outer: (decision: PreToolDecision) => PreToolDecision) => [
+      { name: "a-outer", priority: 0, points: { "pre-tool": async (_e: unknown, ctx: WaterfallContext<PreToolDecision>) => outer(await ctx.next()) } },
+      { name: "b-inner", priority: 1, points: { "pre-tool": () => tellUser(deny("no"), "inner says") } },
+    ];
+    const handedOn = await decide(env(plugins((decision) => decision)), "pre-tool", preToolEvent());
+    expect(handedOn).toMatchObject({ decision: { kind: "deny", userMessage: "inner says" } });
+    const added = await decide(env(plugins((decision) => stopAgent(tellUser(decision, "outer adds"), "outer stops"))), "pre-tool", preToolEvent());
+    expect(added).toMatchObject({ decidedBy: "a-outer", decision: { kind: "deny", userMessage: "outer adds\n\ninner says", stopAgent: { reason: "outer stops" } } });
   });
 
   test("a decision that says nothing to the user carries no notice fields", async () => {

@@ -2,7 +2,7 @@
 // budget) to the caller's signal, validates the answer, and turns every failure into either a
 // decision by failure policy or a listener error. Never throws, except when the caller itself
 // was cancelled. A handler that answers synchronously costs no timer, signal or race.
-import { HookdError, hasNotice, noticeOf, validateDecision } from "@hookd/sdk";
+import { HookdError, USER_MESSAGE_SEPARATOR, hasNotice, noticeOf, validateDecision } from "@hookd/sdk";
 import { LazyAbort, whenAborted } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
 import type { JsonValue, PointAnswer, PointName, UserNotice } from "@hookd/sdk";
@@ -135,8 +135,10 @@ async function callOnce<P extends PointName>(
     // the messages it contributes, whatever the plugin wrote.
     const checked = validateDecision(listener.point, raw);
     if (checked.ok) {
-      const answer = authored(listener.point, listener.plugin, event, checked.decision, passedOn?.());
-      const notice = noticeOf(answer);
+      const handedOn = passedOn?.();
+      const answer = authored(listener.point, listener.plugin, event, checked.decision, handedOn);
+      // A wrapper that hands on next()'s decision says only what it added: the inner plugins' notices are heard from their own calls.
+      const notice = handedOn === undefined ? noticeOf(answer) : addedNotice(noticeOf(handedOn), noticeOf(answer));
       const said = hasNotice(notice) ? { notice } : undefined;
       if (isPass(answer)) return { type: "answer", answer, invocation: finish("passed", answerKind(answer), said) };
       // A deny, ask or reject carries its reason into the invocation's audit record, a rule its id.
@@ -160,6 +162,14 @@ async function callOnce<P extends PointName>(
     // calls has dropped its abort listeners: for it the abort event would be spent on nobody.
     if (!listener.traits.settlesItself) signal.abort(CALL_FINISHED);
   }
+}
+
+/** What `answer`'s notice adds to the one it was handed (tellUser appends after the separator). */
+function addedNotice(handed: UserNotice, answer: UserNotice): UserNotice {
+  const had = handed.userMessage;
+  const message = answer.userMessage === had ? undefined : had !== undefined && answer.userMessage?.startsWith(had + USER_MESSAGE_SEPARATOR) === true ? answer.userMessage.slice(had.length + USER_MESSAGE_SEPARATOR.length) : answer.userMessage;
+  const stop = answer.stopAgent?.reason === handed.stopAgent?.reason ? undefined : answer.stopAgent;
+  return { ...(message === undefined ? {} : { userMessage: message }), ...(stop === undefined ? {} : { stopAgent: stop }) };
 }
 
 /** The smaller of the listener's deadline and what is left of the point's budget, in milliseconds. */
