@@ -29,12 +29,12 @@ function merged(event: string, ...results: Partial<HookResult>[]): Merged {
 
 describe("mapMerged", () => {
   it("pre-tool: deny (with a default reason), ask, allow, pass; continue:false denies", () => {
-    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "deny" }))).toEqual({ kind: "deny", reason: "denied by command hook h0 of P" });
+    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "deny" }))).toEqual({ kind: "deny", reason: "Blocked by hook" });
     expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { block: "nope" }))).toEqual({ kind: "deny", reason: "nope" });
     expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "ask", permissionReason: "sure?" }))).toEqual({ kind: "ask", reason: "sure?" });
     expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "allow" }))).toEqual({ kind: "allow" });
     expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", {}))).toEqual({ kind: "pass" });
-    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "allow" }, { stop: { reason: "halt" } }))).toEqual({ kind: "deny", reason: "halt" });
+    expect(mapMerged("pre-tool", "P", preTool, merged("PreToolUse", { permission: "allow" }, { stop: { reason: "halt" } }))).toEqual({ kind: "deny", reason: "halt", stopAgent: { reason: "halt" } });
   });
 
   it("pre-step: block rejects with the reason; contexts enter the batch plus plugin-sourced messages", () => {
@@ -63,7 +63,7 @@ describe("mapMerged", () => {
       kind: "steer",
       messages: [{ id: "", role: "user", content: [{ type: "text", text: "run the tests" }], source: { kind: "plugin", name: "P" } }],
     });
-    expect(mapMerged("turn-stopping", "P", stop, merged("Stop", { block: "go on" }, { stop: {} }))).toEqual({ kind: "pass" });
+    expect(mapMerged("turn-stopping", "P", stop, merged("Stop", { block: "go on" }, { stop: {} }))).toEqual({ kind: "pass", stopAgent: { reason: "Blocked by hook" } });
   });
 
   it("rewrite: the file's updatedInput folds in FILE order (the last hook in the file wins, not the last to finish)", () => {
@@ -89,10 +89,35 @@ describe("mapMerged", () => {
     const ask = { session, call, reason: "sure?", askedBy: "gate" };
     expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "allow" } }, { approval: { behavior: "deny", message: "not prod" } }))).toEqual({ kind: "reject", reason: "not prod" });
     expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "allow" } }, { block: "exit two" }))).toEqual({ kind: "reject", reason: "exit two" });
-    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "deny" } }))).toEqual({ kind: "reject", reason: "denied by command hook h0 of P" });
+    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "deny" } }))).toEqual({ kind: "reject", reason: "Blocked by hook" });
     expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { approval: { behavior: "allow" } }))).toEqual({ kind: "approve" });
-    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { stop: { reason: "halt" } }))).toEqual({ kind: "reject", reason: "halt" });
+    expect(mapMerged("approval", "P", ask, merged("PermissionRequest", { stop: { reason: "halt" } }))).toEqual({ kind: "reject", reason: "halt", stopAgent: { reason: "halt" } });
     expect(mapMerged("approval", "P", ask, merged("PermissionRequest", {}))).toEqual({ kind: "pass" });
+  });
+
+  it("a refusal without a reason reads as the agent's own wording: hookd's hook and plugin names stay out of what the model sees", () => {
+    for (const agent of [claudeCode, codex]) {
+      const wording = agent.commandHooks.blockedWithoutReason;
+      const reasons = [
+        decide("pre-tool", "P", preTool, merged("PreToolUse", { permission: "deny" }), "fail-open", undefined, wording),
+        decide("pre-tool", "P", preTool, merged("PreToolUse", { permission: "allow" }, { stop: {} }), "fail-open", undefined, wording),
+        decide("approval", "P", { session, call, reason: "sure?", askedBy: "gate" }, merged("PermissionRequest", { approval: { behavior: "deny" } }), "fail-open", undefined, wording),
+        decide("pre-step", "P", preStep, merged("UserPromptSubmit", { stop: {} }), "fail-open", undefined, wording),
+      ].map((decided) => (decided.type === "answer" && "reason" in decided.answer ? decided.answer.reason : decided));
+      expect(reasons).toEqual([wording, wording, wording, wording]);
+    }
+    expect(claudeCode.commandHooks.blockedWithoutReason).toBe("Blocked by hook");
+  });
+
+  it("the hooks' systemMessages are the answer's message for the user, joined in file order, at every point that answers, a pass included", () => {
+    const said = merged("PreToolUse", { systemMessage: "first says hi" }, { systemMessage: "second warns", permission: "deny", permissionReason: "no" });
+    expect(mapMerged("pre-tool", "P", preTool, said)).toEqual({ kind: "deny", reason: "no", userMessage: "first says hi\n\nsecond warns" });
+    expect(mapMerged("pre-step", "P", preStep, merged("UserPromptSubmit", { systemMessage: "warn only" }))).toEqual({ kind: "pass", userMessage: "warn only" });
+    expect(mapMerged("turn-stopping", "P", stop, merged("Stop", { systemMessage: "Stop says hello" }))).toEqual({ kind: "pass", userMessage: "Stop says hello" });
+    // A hook's continue:false with its stopReason is the stop request, as written.
+    expect(mapMerged("pre-step", "P", preStep, merged("UserPromptSubmit", { stop: { reason: "enough" } }))).toEqual({ kind: "reject", reason: "enough", stopAgent: { reason: "enough" } });
+    // Observers answer nothing.
+    expect(mapMerged("session-end", "P", { session, reason: "closed" as const, detail: "", turns: 1 }, merged("SessionEnd", { systemMessage: "bye" }))).toEqual({ kind: "pass" });
   });
 
   it("session-end and turn-end observe: whatever the hooks say, they pass", () => {

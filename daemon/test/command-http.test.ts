@@ -99,7 +99,7 @@ describe("answers", () => {
   });
 
   it("UserPromptSubmit, SessionStart and Stop", () => {
-    expect(preStepAnswer(reject("secret in prompt"))).toEqual({ decision: "block", reason: "secret in prompt", continue: false, stopReason: "secret in prompt" });
+    expect(preStepAnswer(reject("secret in prompt"))).toEqual({ decision: "block", reason: "secret in prompt" });
     expect(preStepAnswer(enter([userMessage("hi"), pluginMessage("guard", "checked"), pluginMessage("ctx", "ticket 1")]))).toEqual({
       hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "checked\n\nticket 1" },
     });

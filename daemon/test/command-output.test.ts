@@ -23,7 +23,7 @@ describe("interpretRun", () => {
     ["exit 0, plain stdout at UserPromptSubmit is context", "UserPromptSubmit", exited(0, "ticket ABC-1"), { contexts: ["ticket ABC-1"] }],
     ["exit 0, plain stdout at PreToolUse is not context", "PreToolUse", exited(0, "checked"), { status: "ok", contexts: [] }],
     ["exit 2 blocks with stderr", "PreToolUse", exited(2, "ignored", " no rm -rf \n"), { status: "ok", block: "no rm -rf", exitCode: 2 }],
-    ["exit 2 without stderr (Claude Code) blocks with a default reason", "Stop", exited(2), { status: "ok", block: "blocked by hook H (exit code 2)" }],
+    ["exit 2 without stderr (Claude Code) blocks with a default reason", "Stop", exited(2), { status: "ok", block: "No stderr output" }],
     ["exit 1 is a non-blocking error", "PreToolUse", exited(1, "", "boom\nmore"), { status: "error", error: { kind: "exit", message: "exited with code 1: boom" } }],
     ["exit 3 is a non-blocking error", "Stop", exited(3), { status: "error", error: { kind: "exit", message: "exited with code 3" } }],
     ["a signal is a crash", "PreToolUse", { end: "signaled", signal: "SIGSEGV", stdout: "", stderr: "", truncated: false, durationMs: 1 }, { status: "error", error: { kind: "crash", message: "killed by SIGSEGV" } }],
@@ -53,7 +53,7 @@ describe("interpretRun", () => {
       expect(run(event, exited(0, json({ decision: "block", reason: "why" })))).toMatchObject({ status: "ok", block: "why" });
     }
     // Codex refuses a block without a reason; Claude Code uses a default one.
-    expect(run("Stop", exited(0, json({ decision: "block" })), "claude-code")).toMatchObject({ block: "blocked by hook H" });
+    expect(run("Stop", exited(0, json({ decision: "block" })), "claude-code")).toMatchObject({ block: "Blocked by hook" });
     expect(run("Stop", exited(0, json({ decision: "block" })), "codex")).toMatchObject({ status: "error", error: { kind: "garbage" } });
     expect(run("Stop", exited(2), "codex")).toMatchObject({ status: "error", error: { kind: "exit", message: "exited with code 2 but wrote no reason to stderr" } });
   });

@@ -35,6 +35,8 @@ describe("a Gemini hook's output", () => {
     expect(run("h", exited(0, JSON.stringify('{"decision":"ask","reason":"sure?"}')))).toMatchObject({ permission: "ask", permissionReason: "sure?" });
     // At any other event a deny is the event's block.
     expect(run("h", exited(0, '{"decision":"deny","reason":"no"}'), "AfterAgent")).toMatchObject({ status: "ok", block: "no" });
+    // Without a reason, Gemini CLI's own wording, never the hook's name.
+    expect(run("h", exited(0, '{"decision":"deny"}'), "AfterAgent")).toMatchObject({ status: "ok", block: "No reason provided" });
     // A failed hook's output still counts (Gemini uses it); the failure is recorded.
     expect(run("h", exited(1, '{"systemMessage":"m","decision":"ask"}'))).toMatchObject({ status: "error", answersWhenFailed: true, permission: "ask", systemMessage: "m", error: { kind: "exit" } });
   });

@@ -7,7 +7,7 @@ import { approve, ask, deny, pass, reject } from "@hookd/sdk";
 import type { JsonObject, ToolCall } from "@hookd/sdk";
 import { agentPermissionBypass } from "../src/config/bypass.js";
 import { pluginSchema } from "../src/config/plugin-schema.js";
-import { preStepAnswer, sessionStartAnswer } from "../src/agents/claude-code/answer.js";
+import { CLAUDE_ANSWERS, preStepAnswer, sessionStartAnswer } from "../src/agents/claude-code/answer.js";
 import type { HookRequest, RequestContext } from "../src/agents/contract.js";
 import { approvalAnswer, fitAnswer, forwardedOutput, preToolAnswer, readRequest as readHookRequest } from "./fixtures/agent-calls.js";
 
@@ -114,8 +114,15 @@ describe("PreToolUse answers: allow does not bypass; rewrites in each agent's fo
     expect(approvalAnswer(pass())).toEqual({});
   });
 
-  it("a rejected prompt ends the turn: block, continue false and the reason as stopReason; SubagentStart context", () => {
-    expect(preStepAnswer(reject("no secrets"))).toEqual({ decision: "block", reason: "no secrets", continue: false, stopReason: "no secrets" });
+  it("a rejected prompt is a block with its reason and nothing more (no continue:false unless a plugin asked to stop); SubagentStart context", () => {
+    expect(preStepAnswer(reject("no secrets"))).toEqual({ decision: "block", reason: "no secrets" });
+    expect(CLAUDE_ANSWERS.notice(preStepAnswer(reject("no secrets")), { stopAgent: { reason: "stopped" }, userMessage: "see the policy" })).toEqual({
+      decision: "block",
+      reason: "no secrets",
+      continue: false,
+      stopReason: "stopped",
+      systemMessage: "see the policy",
+    });
     expect(forwardedOutput(preStepAnswer(reject("no secrets")), "codex")).toEqual({ exitCode: 2, text: "no secrets\n" });
     expect(sessionStartAnswer([{ id: "", role: "user", source: { kind: "plugin", name: "p" }, content: [{ type: "text", text: "be brief" }] }], "SubagentStart")).toEqual({
       hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: "be brief" },

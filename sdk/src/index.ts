@@ -2,6 +2,8 @@
 // "@hookd/sdk/internal" with no compatibility promise.
 export * from "./types.js";
 export * from "./decisions.js";
+// A message for the user and a stop request beside any decision (sdk/src/notice.ts).
+export { tellUser, stopAgent, noticeOf, mergeNotices, withNotice, hasNotice, USER_MESSAGE_SEPARATOR, type UserNotice, type StopAgent } from "./notice.js";
 // Every point's events, decisions and constructors, and the point table (sdk/src/points).
 export * from "./points/index.js";
 export * from "./plugin.js";

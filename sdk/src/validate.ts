@@ -6,6 +6,7 @@
 import { HookdError } from "./errors.js";
 import { POINT_TABLE, isPointName } from "./points/index.js";
 import type { PointAnswer, PointName, PointSpec } from "./points/index.js";
+import { splitNotice, withNotice } from "./notice.js";
 import { check, readToolResult } from "./schema.js";
 import type { ToolResult } from "./types.js";
 
@@ -38,8 +39,15 @@ export function validateDecision<P extends PointName>(point: P, input: unknown):
   if (spec.decision === undefined) return { ok: true, decision: spec.readAnswer(input, "decision") as PointAnswer<P> };
   const bare = bareAnswer(point, input);
   if (bare !== undefined) return { ok: true, decision: bare as PointAnswer<P> };
-  const checked = check("invalid_decision", input, () => spec.readAnswer(input, "decision"));
+  const checked = check("invalid_decision", input, () => readWithNotice(spec, input));
   return checked.ok ? { ok: true, decision: checked.value as PointAnswer<P> } : checked;
+}
+
+/** The point's own schema reads the answer; its message for the user and stop request are checked here, where the point has them. */
+function readWithNotice(spec: PointSpec, input: unknown): unknown {
+  const split = spec.notices === true ? splitNotice(input, "decision") : undefined;
+  if (split === undefined) return spec.readAnswer(input, "decision");
+  return withNotice(spec.readAnswer(split.rest, "decision"), split.notice);
 }
 
 /** Validates a tool result authored by untyped code (an execute wrapper, a worker). Never throws. */

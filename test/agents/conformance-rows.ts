@@ -14,9 +14,11 @@ export type Scenario =
   | "stop-steer"
   | "stop-done"
   | "session-start"
-  | "observed";
+  | "observed"
+  | "user-message"
+  | "stop-agent";
 
-export const SCENARIOS: readonly Scenario[] = ["deny", "no-opinion", "ask", "rewrite", "prompt-context", "prompt-reject", "post-tool-context", "post-tool-block", "stop-steer", "stop-done", "session-start", "observed"];
+export const SCENARIOS: readonly Scenario[] = ["deny", "no-opinion", "ask", "rewrite", "prompt-context", "prompt-reject", "post-tool-context", "post-tool-block", "stop-steer", "stop-done", "session-start", "observed", "user-message", "stop-agent"];
 
 export interface Row {
   readonly agent: string;
@@ -36,6 +38,10 @@ export interface Row {
 const RM = "rm -rf /tmp/victim";
 const PUSH = "git push origin main";
 const ORIG = "echo orig > x.txt";
+const NOTE = "echo notify me";
+/** What the guard tells the user (conformance.test.ts), and why it stops the agent. */
+export const USER_NOTE = "hookd: this command is logged";
+export const STOP_REASON = "the session was stopped by policy";
 
 /** A Claude-Code-style agent's rows; `shell` is its shell tool, `base` its common fields. */
 function claudeStyle(agent: string, shell: string, base: Record<string, unknown>, extra: Partial<Record<Scenario, Partial<Row>>> = {}): Row[] {
@@ -75,7 +81,8 @@ function claudeStyle(agent: string, shell: string, base: Record<string, unknown>
       scenario: "prompt-reject",
       in: { ...base, hook_event_name: "UserPromptSubmit", prompt: "do the forbidden thing" },
       events: ["pre-step:do the forbidden thing", "turn-end:blocked"],
-      out: { decision: "block", reason: "that prompt is not allowed", continue: false, stopReason: "that prompt is not allowed" },
+      // A block only: continue:false would make Claude Code say "Operation stopped by hook" and drop the user's prompt.
+      out: { decision: "block", reason: "that prompt is not allowed" },
     },
     {
       agent,
@@ -113,6 +120,15 @@ function claudeStyle(agent: string, shell: string, base: Record<string, unknown>
       out: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "hookd policy v1 is active" } },
     },
     { agent, scenario: "observed", in: { ...base, hook_event_name: "PreCompact", trigger: "auto" }, events: [`agent-event:${agent}:PreCompact`], out: {} },
+    // A plugin that passes and speaks to the user: the message only, nothing for the model, no verdict.
+    { agent, scenario: "user-message", in: tool(NOTE, "t7"), events: [`rewrite:${shell}:${NOTE}`, `pre-tool:${shell}:${NOTE}`], out: { systemMessage: USER_NOTE } },
+    {
+      agent,
+      scenario: "stop-agent",
+      in: { ...base, hook_event_name: "UserPromptSubmit", prompt: "halt everything" },
+      events: ["pre-step:halt everything", "turn-end:blocked"],
+      out: { decision: "block", reason: "that prompt ends the session", continue: false, stopReason: STOP_REASON },
+    },
   ];
   return rows.map((row) => ({ ...row, ...extra[row.scenario] }));
 }
@@ -149,6 +165,16 @@ function copilotRows(): Row[] {
       in: { ...COPILOT_BASE, prompt: "do the forbidden thing" },
       events: ["pre-step:do the forbidden thing", "turn-end:blocked"],
       out: { decision: "block", reason: "that prompt is not allowed" },
+    },
+    // Copilot reads no message for the user and no stop request from a hook: neither is written.
+    { agent, scenario: "user-message", event: "preToolUse", in: tool(NOTE), events: [`rewrite:bash:${NOTE}`, `pre-tool:bash:${NOTE}`], out: {} },
+    {
+      agent,
+      scenario: "stop-agent",
+      event: "userPromptSubmitted",
+      in: { ...COPILOT_BASE, prompt: "halt everything" },
+      events: ["pre-step:halt everything", "turn-end:blocked"],
+      out: { decision: "block", reason: "that prompt ends the session" },
     },
     { agent, scenario: "post-tool-context", event: "postToolUse", in: post("a.txt"), events: ["post-tool:bash:a.txt"], out: { additionalContext: "post-tool context from hookd" } },
     // Copilot has no post-tool block: the model gets the feedback in place of the output.
@@ -195,6 +221,8 @@ export const ROWS: readonly Row[] = [
     "stop-steer": { forwarded: { exitCode: 2, text: "keep going\n" } },
     "stop-done": { forwarded: { exitCode: 0, text: "" } },
     observed: { forwarded: { exitCode: 0, text: "" } },
+    // Codex's forwarder blocks with exit 2 and the reason: a stop request reaches Codex only over HTTP.
+    "stop-agent": { forwarded: { exitCode: 2, text: "that prompt ends the session\n" } },
   }),
   ...claudeStyle("qwen-code", "run_shell_command", QWEN_BASE, {
     // Qwen applies no updatedInput at PreToolUse: a rewrite it cannot take is a deny.
@@ -289,6 +317,20 @@ export const ROWS: readonly Row[] = [
   },
   { agent: "gemini", scenario: "observed", in: { ...GEMINI_BASE, hook_event_name: "PreCompress", trigger: "auto" }, events: ["agent-event:gemini:PreCompress"], out: {} },
   ...copilotRows(),
+  {
+    agent: "gemini",
+    scenario: "user-message",
+    in: { ...GEMINI_BASE, hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command: NOTE } },
+    events: [`rewrite:run_shell_command:${NOTE}`, `pre-tool:run_shell_command:${NOTE}`],
+    out: { systemMessage: USER_NOTE },
+  },
+  {
+    agent: "gemini",
+    scenario: "stop-agent",
+    in: { ...GEMINI_BASE, hook_event_name: "BeforeAgent", prompt: "halt everything" },
+    events: ["pre-step:halt everything", "turn-end:blocked"],
+    out: { decision: "deny", reason: "that prompt ends the session", continue: false, stopReason: STOP_REASON },
+  },
 ];
 
 /** What the forwarder prints for a row: its own, or the JSON answer with exit 0. */

@@ -3,7 +3,7 @@
 // agent's JSON in, the hookd events the plugins saw, the agent's JSON out, and what a forwarder
 // prints and exits with. An agent in the registry without a row for every scenario fails here.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accept, ask, block, definePlugin, deny, enter, inject, messageText, pass, patch, pluginMessage, reject, steer, userMessage } from "@hookd/sdk";
+import { accept, ask, block, definePlugin, deny, enter, inject, messageText, pass, patch, pluginMessage, reject, steer, stopAgent, tellUser, userMessage } from "@hookd/sdk";
 import { AGENT_NAMES } from "../../daemon/src/agents/registry.js";
 import { PluginRegistry } from "../../daemon/src/engine/registry.js";
 import { startHookHttpServer } from "../../daemon/src/http/index.js";
@@ -11,7 +11,7 @@ import type { HookHttpServer } from "../../daemon/src/http/index.js";
 import { silentLogger } from "../../daemon/src/log.js";
 import { inProcessListeners } from "../../daemon/src/plugins/in-process/listeners.js";
 import { evaluateServiceOver } from "../../daemon/test/support/evaluate-service.js";
-import { ROWS, SCENARIOS, forwardedOf } from "./conformance-rows.js";
+import { ROWS, SCENARIOS, STOP_REASON, USER_NOTE, forwardedOf } from "./conformance-rows.js";
 
 const commandOf = (args: unknown): string => {
   const command = (args as { command?: unknown }).command;
@@ -26,11 +26,13 @@ const guard = definePlugin({
       seen.push(`pre-tool:${event.call.toolName}:${commandOf(event.call.arguments)}`);
       const command = commandOf(event.call.arguments);
       if (command.includes("rm -rf")) return deny("destructive command refused by hookd");
+      if (command.includes("notify")) return tellUser(pass(), USER_NOTE);
       return command.includes("git push") ? ask("pushing needs a human") : pass();
     },
     "pre-step": (event) => {
       const prompt = event.messages.map(messageText).join("\n");
       seen.push(`pre-step:${prompt}`);
+      if (prompt.includes("halt")) return stopAgent(reject("that prompt ends the session"), STOP_REASON);
       return prompt.includes("forbidden") ? reject("that prompt is not allowed") : enter([...event.messages, pluginMessage("guard", "prompt context from hookd")]);
     },
     "post-tool": (event) => {

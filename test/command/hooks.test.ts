@@ -48,7 +48,8 @@ describe("PreToolUse -> pre-tool", () => {
     ["exit 2 denies with stderr", 'echo "not on main" >&2; exit 2', { kind: "deny", reason: "not on main" }, "cmd"],
     ["JSON ask", `echo ${json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "prod?" } })}`, { kind: "ask", reason: "prod?" }, "cmd"],
     ["JSON allow", `echo ${json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } })}`, { kind: "allow" }, "cmd"],
-    ["deny without a reason gets a default one", `echo ${json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny" } })}`, { kind: "deny", reason: "denied by command hook PreToolUse[0].hooks[0] of cmd" }, "cmd"],
+    ["deny without a reason gets the agent's own wording, never hookd's names", `echo ${json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny" } })}`, { kind: "deny", reason: "Blocked by hook" }, "cmd"],
+    ["exit 2 with an empty stderr reads as Claude Code reports it", "exit 2", { kind: "deny", reason: "No stderr output" }, "cmd"],
     ["exit 0 and nothing: pass", "exit 0", { kind: "allow" }, "default"],
     ["exit 1 (fail-open): pass", 'echo "oops" >&2; exit 1', { kind: "allow" }, "default"],
     ["garbage (fail-open): pass", "echo '{not json'", { kind: "allow" }, "default"],
@@ -213,6 +214,17 @@ describe("UserPromptSubmit -> pre-step", () => {
     ws.script("h.sh", body);
     const h = await harness(ws, { UserPromptSubmit: [{ hooks: [hook(`${ws.dir}/h.sh`)] }] });
     expect(await decide(h.env(), "pre-step", preStep(h.session, "x"))).toMatchObject({ decision: { kind: "reject", reason } });
+  });
+
+  it("a hook's continue:false is the stop request with its stopReason as written; its systemMessage is the message for the user, the hooks' joined in file order", async () => {
+    ws.script("stop.sh", `echo ${json({ continue: false, stopReason: "session frozen", systemMessage: "UserPromptSubmit says: frozen" })}`);
+    ws.script("warn.sh", `echo ${json({ systemMessage: "rule file: warn only" })}`);
+    const h = await harness(ws, { UserPromptSubmit: [{ hooks: [hook(`${ws.dir}/stop.sh`), hook(`${ws.dir}/warn.sh`)] }] });
+    expect(await decide(h.env(), "pre-step", preStep(h.session, "x"))).toMatchObject({
+      decision: { kind: "reject", reason: "session frozen", stopAgent: { reason: "session frozen" }, userMessage: "UserPromptSubmit says: frozen\n\nrule file: warn only" },
+    });
+    const warnOnly = await harness(ws, { UserPromptSubmit: [{ hooks: [hook(`${ws.dir}/warn.sh`)] }] });
+    expect(await decide(warnOnly.env(), "pre-step", preStep(warnOnly.session, "x"))).toMatchObject({ decision: { kind: "enter", userMessage: "rule file: warn only" }, decidedBy: "default" });
   });
 
   it("does not fire for a tool continuation (no prompt in the batch)", async () => {

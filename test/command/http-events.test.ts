@@ -138,9 +138,9 @@ describe("Claude Code http hooks: every event to its point", () => {
     ]);
   });
 
-  it("a rejected prompt ends the turn: block, continue false with the reason as stopReason, turn-end blocked", async () => {
+  it("a rejected prompt ends the turn: a block with its reason (no continue:false, so the agent keeps the user's prompt), turn-end blocked", async () => {
     const session = "cc-reject";
-    expect(await post({ session_id: session, hook_event_name: "UserPromptSubmit", prompt: "do the forbidden thing" })).toEqual({ decision: "block", reason: "not that", continue: false, stopReason: "not that" });
+    expect(await post({ session_id: session, hook_event_name: "UserPromptSubmit", prompt: "do the forbidden thing" })).toEqual({ decision: "block", reason: "not that" });
     expect(await post({ session_id: session, hook_event_name: "UserPromptSubmit", prompt: "add a test" })).toEqual({});
     expect(recorded().filter((r) => r.session.sessionId === session).map((r) => [r.point, r.outcome, r.detail])).toEqual([["turn-end", "blocked", "not that"]]);
   });

@@ -164,7 +164,7 @@ describe("HTTP endpoint (Claude Code http hooks)", () => {
 
   it("UserPromptSubmit is decided by the Go prompt-guard (a remote plugin)", async () => {
     need(polyglot, "the polyglot setup");
-    expect(await post(hook("UserPromptSubmit", { prompt: "clean up with rm -rf / please" }))).toEqual({ status: 200, json: { decision: "block", reason: 'prompt matches deny rule "rm -rf /"', continue: false, stopReason: 'prompt matches deny rule "rm -rf /"' } });
+    expect(await post(hook("UserPromptSubmit", { prompt: "clean up with rm -rf / please" }))).toEqual({ status: 200, json: { decision: "block", reason: 'prompt matches deny rule "rm -rf /"' } });
     expect(await post(hook("UserPromptSubmit", { prompt: "add a test for the parser" }))).toEqual({
       status: 200,
       json: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "policy: prompt checked by prompt-guard" } },

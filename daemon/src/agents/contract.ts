@@ -3,7 +3,7 @@
 // its answer, its hooks-file format, how its command hooks' output is read and merged, what a
 // forwarder prints, and its tool kinds. The mechanisms (the HTTP endpoint, the forwarders, the
 // command kind, the lifecycle dispatcher) read only this; none of them names an agent.
-import type { AgentEventEvent, AgentMessage, ApprovalDecision, FailurePolicy, JsonObject, JsonValue, Pass, PointName, PostToolDecision, PreStepDecision, PreToolDecision, SessionInfo, ToolCall, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
+import type { AgentEventEvent, AgentMessage, ApprovalDecision, FailurePolicy, JsonObject, JsonValue, Pass, PointName, PostToolDecision, PreStepDecision, PreToolDecision, SessionInfo, ToolCall, ToolResult, TurnStoppingDecision, UserNotice } from "@hookd/sdk";
 import type { EventOf } from "../engine/listener.js";
 import type { HookErrorKind, RunResult } from "../processes/hook-run.js";
 import type { Body } from "./body.js";
@@ -67,6 +67,8 @@ export interface AnswerWriter {
   readonly approval: (decision: ApprovalDecision | Pass) => HookAnswer;
   readonly postTool: (decision: PostToolDecision, result: ToolResult, call: ToolCall, decidedBy: string, event: string) => HookAnswer;
   readonly stop: (decision: TurnStoppingDecision | Pass, capped: boolean) => HookAnswer;
+  /** Any point's answer with what the plugins said to the user (a message, a stop request), in the agent's fields. */
+  readonly notice: (answer: HookAnswer, notice: UserNotice) => HookAnswer;
 }
 
 export interface FittedAnswer {
@@ -206,6 +208,8 @@ export interface CommandHooks {
   readonly defaultFailurePolicy: FailurePolicy;
   /** The pre-tool event's updatedInput counts only beside an allow (Codex). */
   readonly updatedInputNeedsAllow?: boolean;
+  /** What the agent itself tells the model when a hook denies or stops without a reason. */
+  readonly blockedWithoutReason: string;
 }
 
 /** Everything hookd knows about one agent. */
@@ -234,7 +238,7 @@ export interface AgentDialect {
   readonly tools: ToolTable;
 }
 
-/** A decision's default reasons name the hooks that gave it. */
+/** The hooks that gave a decision, for the audit and logs (never for the model: see blockedWithoutReason). */
 export function hooksOf(plugin: string, by: readonly string[]): string {
   return `command hook ${by.join(", ")} of ${plugin}`;
 }

@@ -145,6 +145,8 @@ function recordJson(record: pb.AuditRecord): Record<string, unknown> {
     ...(record.configVersion === "" ? {} : { configVersion: record.configVersion }),
     ...(record.retry ? { retry: true } : {}),
     ...(record.rule === "" ? {} : { rule: record.rule }),
+    ...(record.userMessage === "" ? {} : { userMessage: record.userMessage }),
+    ...(record.stopAgent === "" ? {} : { stopAgent: record.stopAgent }),
   };
 }
 

@@ -7,7 +7,7 @@
 // point's verdict carries the trace its callers report (verdict.ts). With a tracer in the
 // environment a decided point is one span and each of its calls a child (engine/tracing.ts).
 // Knows the modes, never a point by name.
-import { POINT_TABLE, matchKeyOf, unreachable } from "@hookd/sdk";
+import { POINT_TABLE, hasNotice, matchKeyOf, noticeOf, unreachable } from "@hookd/sdk";
 import type { Budgets, DecisionOf, EventOf, PointName, PointSpec, PointTable, ToolCall, ToolResult } from "@hookd/sdk";
 import { freezeBuilt } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
@@ -22,6 +22,7 @@ import { runAround } from "./runners/execute.js";
 import { runGuards } from "./runners/guards.js";
 import type { NotificationOutcome } from "./runners/notify.js";
 import { runNotification } from "./runners/notify.js";
+import { NoticesHeard } from "./runners/notices.js";
 import { startShadows } from "./runners/shadow.js";
 import type { PointOutcome, RunOptions } from "./runners/outcome.js";
 import { DEFAULT_DECIDER } from "./runners/outcome.js";
@@ -108,8 +109,13 @@ function enforced<P extends PointName>(
   const runOptions = (env: PointEnv, listeners: readonly Listener[]): RunOptions => optionsOf(env, budgetMs, listeners, span);
   const mode = spec.mode;
   switch (mode) {
-    case "waterfall":
-      return recorded(env, point, () => runWaterfall(listeners, freezeBuilt(event), () => spec.fallback(event) as DecisionOf<P>, runOptions(env, listeners))) as Promise<Decided<P>>;
+    case "waterfall": {
+      if (spec.notices !== true) return recorded(env, point, () => runWaterfall(listeners, freezeBuilt(event), () => spec.fallback(event) as DecisionOf<P>, runOptions(env, listeners))) as Promise<Decided<P>>;
+      const heard = new NoticesHeard(listeners);
+      const options = runOptions(env, listeners);
+      const listening: RunOptions = { ...options, onInvocation: (invocation) => { heard.note(invocation); options.onInvocation(invocation); } };
+      return recorded(env, point, async () => heard.applied(await runWaterfall(listeners, freezeBuilt(event), () => spec.fallback(event) as DecisionOf<P>, listening))) as Promise<Decided<P>>;
+    }
     case "guards": {
       const abstain = spec.fallback(event) as DecisionOf<P> & { readonly kind: string };
       // No guard for this tool: nothing to decide, nothing to record.
@@ -156,7 +162,8 @@ async function recorded<D>(env: PointEnv, point: PointName, run: () => Promise<P
     return traced(outcome, outcome.error.details.plugin, LISTENER_ERROR, durationUs);
   }
   const cause = outcome.fault?.fault;
-  recordDecision(env, point, (outcome.decision as { readonly kind: string }).kind, outcome.decidedBy, durationUs, reasonOf(outcome.decision), cause, undefined, outcome.rule);
+  const notice = noticeOf(outcome.decision);
+  recordDecision(env, point, (outcome.decision as { readonly kind: string }).kind, outcome.decidedBy, durationUs, reasonOf(outcome.decision), cause, undefined, outcome.rule, hasNotice(notice) ? notice : undefined);
   return traced(outcome, outcome.decidedBy, cause, durationUs);
 }
 

@@ -58,6 +58,10 @@ export type EngineEvent =
       readonly call?: ToolCall;
       /** The deciding plugin's rule, for plugins whose decisions are rules. */
       readonly rule?: string;
+      /** Every plugin's message for the agent's user, merged in plugin order. */
+      readonly userMessage?: string;
+      /** The reason a plugin asked the agent to stop with. */
+      readonly stopAgent?: string;
     }
   | { readonly type: "shadow-decision"; readonly scope: EventScope; readonly shadow: ShadowOutcome }
   | { readonly type: "turn-started"; readonly scope: EventScope }

@@ -2,10 +2,10 @@
 // budget) to the caller's signal, validates the answer, and turns every failure into either a
 // decision by failure policy or a listener error. Never throws, except when the caller itself
 // was cancelled. A handler that answers synchronously costs no timer, signal or race.
-import { HookdError, validateDecision } from "@hookd/sdk";
+import { HookdError, USER_MESSAGE_SEPARATOR, hasNotice, noticeOf, validateDecision } from "@hookd/sdk";
 import { LazyAbort, whenAborted } from "@hookd/sdk/internal";
 import type { Cancellation } from "@hookd/sdk/internal";
-import type { JsonValue, PointAnswer, PointName } from "@hookd/sdk";
+import type { JsonValue, PointAnswer, PointName, UserNotice } from "@hookd/sdk";
 import { authored } from "./authorship.js";
 import { answerKind, failurePolicyAnswer, isPass, reasonOf } from "./decisions.js";
 import { isPluginFault, listenerError, pluginFault } from "./faults.js";
@@ -35,6 +35,8 @@ export interface Invocation {
   readonly rule?: string;
   /** The values the rule read (`hookd eval` shows them; the audit log keeps only the rule). */
   readonly ruleValues?: Readonly<Record<string, JsonValue>>;
+  /** What the answer (a pass included) said to the agent's user: merged over the point's plugins (notices.ts). */
+  readonly notice?: UserNotice;
 }
 
 export type CallResult<P extends PointName = PointName> =
@@ -133,12 +135,16 @@ async function callOnce<P extends PointName>(
     // the messages it contributes, whatever the plugin wrote.
     const checked = validateDecision(listener.point, raw);
     if (checked.ok) {
-      const answer = authored(listener.point, listener.plugin, event, checked.decision, passedOn?.());
-      if (isPass(answer)) return { type: "answer", answer, invocation: finish("passed", answerKind(answer)) };
+      const handedOn = passedOn?.();
+      const answer = authored(listener.point, listener.plugin, event, checked.decision, handedOn);
+      // A wrapper that hands on next()'s decision says only what it added: the inner plugins' notices are heard from their own calls.
+      const notice = handedOn === undefined ? noticeOf(answer) : addedNotice(noticeOf(handedOn), noticeOf(answer));
+      const said = hasNotice(notice) ? { notice } : undefined;
+      if (isPass(answer)) return { type: "answer", answer, invocation: finish("passed", answerKind(answer), said) };
       // A deny, ask or reject carries its reason into the invocation's audit record, a rule its id.
       const reason = reasonOf(answer);
       const rule = listener.ruleOf?.(raw);
-      const extra = reason === undefined && rule === undefined ? undefined : { ...(reason === undefined ? {} : { detail: reason }), ...(rule === undefined ? {} : { rule: rule.rule, ruleValues: rule.values }) };
+      const extra = reason === undefined && rule === undefined && said === undefined ? undefined : { ...(reason === undefined ? {} : { detail: reason }), ...(rule === undefined ? {} : { rule: rule.rule, ruleValues: rule.values }), ...said };
       return { type: "answer", answer, invocation: finish("answered", answerKind(answer), extra) };
     }
     if (listener.traits.answersOverWire) throw pluginFault(listener.plugin, listener.point, "invalid_answer", checked.error.message);
@@ -156,6 +162,14 @@ async function callOnce<P extends PointName>(
     // calls has dropped its abort listeners: for it the abort event would be spent on nobody.
     if (!listener.traits.settlesItself) signal.abort(CALL_FINISHED);
   }
+}
+
+/** What `answer`'s notice adds to the one it was handed (tellUser appends after the separator). */
+function addedNotice(handed: UserNotice, answer: UserNotice): UserNotice {
+  const had = handed.userMessage;
+  const message = answer.userMessage === had ? undefined : had !== undefined && answer.userMessage?.startsWith(had + USER_MESSAGE_SEPARATOR) === true ? answer.userMessage.slice(had.length + USER_MESSAGE_SEPARATOR.length) : answer.userMessage;
+  const stop = answer.stopAgent?.reason === handed.stopAgent?.reason ? undefined : answer.stopAgent;
+  return { ...(message === undefined ? {} : { userMessage: message }), ...(stop === undefined ? {} : { stopAgent: stop }) };
 }
 
 /** The smaller of the listener's deadline and what is left of the point's budget, in milliseconds. */

@@ -1,7 +1,7 @@
 // How a decided point is reported, in one place: the trace an agent is answered with (who decided,
 // the failure policy's cause, how long it took) and the decision record the audit gets. decide(),
 // the approval of an ask and the turn-stopping merge all report through here; nothing else builds either.
-import type { DecisionTrace, PointName, ToolCall } from "@hookd/sdk";
+import type { DecisionTrace, PointName, ToolCall, UserNotice } from "@hookd/sdk";
 import type { EventScope } from "./events.js";
 import type { EventBus } from "./events.js";
 
@@ -37,6 +37,7 @@ export function recordDecision(
   cause?: string,
   call?: ToolCall,
   rule?: string,
+  notice?: UserNotice,
 ): void {
   target.bus.emit({
     type: "decision",
@@ -49,6 +50,8 @@ export function recordDecision(
     durationUs,
     ...(call === undefined ? {} : { call }),
     ...(rule === undefined ? {} : { rule }),
+    ...(notice?.userMessage === undefined ? {} : { userMessage: notice.userMessage }),
+    ...(notice?.stopAgent === undefined ? {} : { stopAgent: notice.stopAgent.reason }),
   });
 }
 

@@ -3,7 +3,7 @@
 // or, where an evaluation is a whole pipeline phase (the policy, the rewrite chain, the review, the
 // turn-stopping merge), that phase's verdict. Owns the mapping; admission and conversion are evaluate.ts's.
 import { status } from "@grpc/grpc-js";
-import { EVALUATED_POINTS, POINT_TABLE, block, deny, unreachable } from "@hookd/sdk";
+import { EVALUATED_POINTS, POINT_TABLE, block, deny, unreachable, withNotice } from "@hookd/sdk";
 import type { AgentMessage, EvaluatedPoint, EvaluationOf, NotificationPoint, Pass, PointSpec, WaterfallPoint } from "@hookd/sdk";
 import type { Cancellation } from "@hookd/sdk/internal";
 import { StatusError } from "@hookd/sdk/internal";
@@ -52,7 +52,8 @@ const PHASES: { readonly [P in EvaluatedPoint]?: Evaluation<P> } = {
   "session-start": {
     run: async (env, event) => {
       const outcome = await decide(env, "session-start", event);
-      return { contexts: outcome.answers.flatMap(({ plugin, decision }) => decision.messages.map((m) => sourced(plugin, m))) };
+      const contexts = outcome.answers.flatMap(({ plugin, decision }) => decision.messages.map((m) => sourced(plugin, m)));
+      return outcome.notice === undefined ? { contexts } : { contexts, ...outcome.notice };
     },
   },
   // The call with its effective arguments, or a deny when a fail-closed rewrite plugin failed (or a handler erred).
@@ -82,14 +83,15 @@ const PHASES: { readonly [P in EvaluatedPoint]?: Evaluation<P> } = {
       if (verdict.kind === "cancelled") return cancelled(verdict.reason);
       // Every verdict but a cancellation has its trace (policy.ts); the fallback names its decider.
       const trace = verdict.trace ?? traceOf(verdict.decidedBy, undefined, elapsedUs(started));
+      const notice = verdict.notice ?? {};
       switch (verdict.kind) {
         case "allow":
-          return { decision: { kind: "allow" }, trace };
+          return { decision: withNotice({ kind: "allow" }, notice), trace };
         case "ask":
-          return { decision: { kind: "ask", reason: verdict.reason }, trace };
+          return { decision: withNotice({ kind: "ask", reason: verdict.reason }, notice), trace };
         case "deny":
         case "error":
-          return { decision: deny(verdict.reason), trace };
+          return { decision: withNotice(deny(verdict.reason), notice), trace };
         default:
           return unreachable(verdict, "policy verdict");
       }
@@ -109,14 +111,15 @@ const PHASES: { readonly [P in EvaluatedPoint]?: Evaluation<P> } = {
   "turn-stopping": {
     run: async (env, event, _options, context) => {
       const stop = await decideTurnStop(env, event, { maxSteeredContinuations: context.maxSteeredContinuations });
+      const notice = stop.notice ?? {};
       switch (stop.kind) {
         case "steer":
-          return { decision: { kind: "steer", messages: stop.messages }, capped: false, trace: stop.trace };
+          return { decision: withNotice({ kind: "steer", messages: stop.messages }, notice), capped: false, trace: stop.trace };
         case "capped":
-          return { decision: PASS, capped: true, trace: stop.trace };
+          return { decision: withNotice(PASS, notice), capped: true, trace: stop.trace };
         case "close":
         case "error":
-          return { decision: PASS, capped: false, trace: stop.trace };
+          return { decision: withNotice(PASS, notice), capped: false, trace: stop.trace };
       }
     },
   },

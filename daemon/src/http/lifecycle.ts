@@ -5,6 +5,7 @@
 // hosted loop fires is fired where the agent's event ends a turn: a rejected prompt (outcome
 // blocked), a stop nobody steered (completed, or continuation_cap), and the agent's own turn-end
 // events (an error, an interrupt).
+import { noticeOf } from "@hookd/sdk";
 import type { Cancellation } from "@hookd/sdk/internal";
 import type { EvaluateService } from "../host/evaluate.js";
 import type { Logger } from "../log.js";
@@ -30,27 +31,32 @@ async function preTool(deps: DispatchDeps, agent: AgentDialect, request: HookReq
   // The agent resolves an ask itself (its own prompt), after hookd's approval plugins passed.
   const result = await evaluate.evaluate("pre-tool", { session: request.data.session, call: effective }, { signal, agentResolvesAsk: true });
   const decidedBy = result.trace.decidedBy;
-  return agent.answers.preTool({ decision: result.decision, decidedBy, proposed, effective, bypass: deps.bypassesAgentPermissions(decidedBy) });
+  const answer = agent.answers.preTool({ decision: result.decision, decidedBy, proposed, effective, bypass: deps.bypassesAgentPermissions(decidedBy) });
+  return agent.answers.notice(answer, noticeOf(result.decision));
 }
 
 async function decide(deps: DispatchDeps, agent: AgentDialect, request: HookRequest, signal: Cancellation): Promise<HookAnswer> {
   const { evaluate } = deps;
   const { session } = request;
   switch (request.point) {
-    case "session-start":
-      return agent.answers.sessionStart((await evaluate.evaluate("session-start", request.data, { signal })).contexts, request.event);
+    case "session-start": {
+      const evaluation = await evaluate.evaluate("session-start", request.data, { signal });
+      return agent.answers.notice(agent.answers.sessionStart(evaluation.contexts, request.event), evaluation);
+    }
     case "pre-step": {
       const { decision } = await evaluate.evaluate("pre-step", request.data, { signal });
       if (decision.kind === "reject") await evaluate.evaluate("turn-end", { session, turn: 0, outcome: "blocked", detail: decision.reason, steps: 0 }, { signal });
-      return agent.answers.preStep(decision);
+      return agent.answers.notice(agent.answers.preStep(decision), noticeOf(decision));
     }
     case "pre-tool":
       return preTool(deps, agent, request, signal);
-    case "approval":
-      return agent.answers.approval((await evaluate.evaluate("approval", request.data, { signal })).decision);
+    case "approval": {
+      const { decision } = await evaluate.evaluate("approval", request.data, { signal });
+      return agent.answers.notice(agent.answers.approval(decision), noticeOf(decision));
+    }
     case "post-tool": {
       const result = await evaluate.evaluate("post-tool", request.data, { signal });
-      return agent.answers.postTool(result.decision, result.result, request.data.call, result.trace.decidedBy, request.event);
+      return agent.answers.notice(agent.answers.postTool(result.decision, result.result, request.data.call, result.trace.decidedBy, request.event), noticeOf(result.decision));
     }
     case "turn-stopping": {
       const result = await evaluate.evaluate("turn-stopping", request.data, { signal });
@@ -58,7 +64,7 @@ async function decide(deps: DispatchDeps, agent: AgentDialect, request: HookRequ
         const outcome = result.capped ? "continuation_cap" : "completed";
         await evaluate.evaluate("turn-end", { session, turn: 0, outcome, detail: result.capped ? "limits.maxSteeredContinuations reached" : "", steps: 0 }, { signal });
       }
-      return agent.answers.stop(result.decision, result.capped);
+      return agent.answers.notice(agent.answers.stop(result.decision, result.capped), noticeOf(result.decision));
     }
     case "session-end":
       await evaluate.evaluate("session-end", request.data, { signal });

@@ -80,6 +80,8 @@ export function toProtoAuditRecord(record: AuditRecord): pb.AuditRecord {
     configVersion: record.configVersion ?? "",
     retry: record.retry === true,
     rule: record.rule ?? "",
+    userMessage: record.userMessage ?? "",
+    stopAgent: record.stopAgent ?? "",
   });
 }
 

@@ -45,6 +45,10 @@ export interface AuditRecord {
   readonly retry?: boolean;
   /** The rule that answered (an invocation) or decided (a decision), for plugins whose decisions are rules. */
   readonly rule?: string;
+  /** What the plugin (an invocation) or the point's plugins (a decision) said to the agent's user. */
+  readonly userMessage?: string;
+  /** The reason a plugin asked the agent to stop with. */
+  readonly stopAgent?: string;
   /** `hookd eval` only, never written to the log: the values the rule read (Invocation.ruleValues). */
   readonly ruleValues?: Readonly<Record<string, JsonValue>>;
 }
@@ -77,6 +81,8 @@ export function toAuditRecord(event: EngineEvent, now: Date = new Date()): Audit
         durationUs: invocation.durationUs,
         outcome: invocation.outcome,
         ...(invocation.rule === undefined ? {} : { rule: invocation.rule }),
+        ...(invocation.notice?.userMessage === undefined ? {} : { userMessage: invocation.notice.userMessage }),
+        ...(invocation.notice?.stopAgent === undefined ? {} : { stopAgent: invocation.notice.stopAgent.reason }),
       };
     }
     case "decision":
@@ -92,6 +98,8 @@ export function toAuditRecord(event: EngineEvent, now: Date = new Date()): Audit
         durationUs: event.durationUs,
         ...argumentsOf(event.call),
         ...(event.rule === undefined ? {} : { rule: event.rule }),
+        ...(event.userMessage === undefined ? {} : { userMessage: event.userMessage }),
+        ...(event.stopAgent === undefined ? {} : { stopAgent: event.stopAgent }),
       };
     case "shadow-decision": {
       const { shadow } = event;

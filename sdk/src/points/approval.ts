@@ -96,6 +96,7 @@ export const approvalPoint = {
         default: return unknownCase(o, path);
       }
     },
+    true,
   ),
   singletons: [pass(), APPROVE],
   readAnswer(input, path) {
@@ -108,6 +109,7 @@ export const approvalPoint = {
   fallback: () => pass(),
   // A failing approver never approves: it rejects, and the reason names it.
   failClosed: (reason, plugin) => reject(reason.includes(plugin) ? reason : `${plugin}: ${reason}`),
+  notices: true,
 } as const satisfies PointSpec<"approval", ApprovalTypes>;
 
 export const approvalEvaluate: EvaluateSpec<ApprovalEvent, EvaluateOptions, ApprovalEvaluation, "evaluateApproval"> = {

@@ -10,6 +10,7 @@ import { decode } from "../convert/result.js";
 import * as pb from "../proto.js";
 import type { AgentMessage, DecisionTrace } from "../types.js";
 import { fieldError } from "../errors.js";
+import { hasNotice, noticeFromProto, noticeToProto, withNotice } from "../notice.js";
 
 /**
  * How a point calls its plugins (the seed's kinds of authority):
@@ -141,6 +142,8 @@ export interface PointSpec<N extends string = string, T extends PointShape = Poi
   apply?(event: T["event"], decision: T["decision"], plugin: string): T["event"] | undefined;
   /** Where the point's answers carry messages; absent when they carry none. */
   readonly authorship?: Authorship<T>;
+  /** Its answers may carry a message for the user and a stop request (notice.ts). */
+  readonly notices?: true;
 }
 
 /**
@@ -195,16 +198,21 @@ export function decisionCodec<T extends PointShape>(
   schema: GenMessage<T["protoDecision"]>,
   to: (decision: T["answer"]) => OneofInit<T["protoDecision"]>,
   read: (oneof: SetOneof<T["protoDecision"]>, path: string) => T["answer"],
+  /** The decision message has `user_message` and `stop_agent` (notice.ts). */
+  notices = false,
 ): DecisionCodec<T> {
   return {
     schema,
     // The generic T hides the concrete init shape from the compiler; `to` is checked per point.
-    toProto: (decision) => create(schema, { decision: to(decision) } as unknown as MessageInitShape<GenMessage<T["protoDecision"]>>),
+    toProto: (decision) => create(schema, { decision: to(decision), ...(notices ? noticeToProto(decision) : {}) } as unknown as MessageInitShape<GenMessage<T["protoDecision"]>>),
     fromProto: (message, path = "decision") =>
       decode("invalid_decision", path, () => {
         const oneof = (message as unknown as { decision: { case: string | undefined } }).decision;
         if (oneof.case === undefined) throw fieldError(path, "no decision set");
-        return read(oneof as SetOneof<T["protoDecision"]>, path);
+        const answer = read(oneof as SetOneof<T["protoDecision"]>, path);
+        if (!notices) return answer;
+        const notice = noticeFromProto(message as unknown as Parameters<typeof noticeFromProto>[0], path);
+        return hasNotice(notice) ? withNotice(answer, notice) : answer;
       }),
   };
 }

@@ -144,6 +144,7 @@ export const postToolPoint = {
         default: return unknownCase(o, path);
       }
     },
+    true,
   ),
   singletons: [pass()],
   readAnswer(input, path) {
@@ -163,6 +164,7 @@ export const postToolPoint = {
     contributed: (answer) => (answer.kind === "pass" ? [] : (answer.additionalContexts ?? [])),
     replaced: (answer, added) => (answer.kind === "pass" ? answer : { ...answer, additionalContexts: added }),
   },
+  notices: true,
 } as const satisfies PointSpec<"post-tool", PostToolTypes>;
 
 export const postToolEvaluate: EvaluateSpec<PostToolEvent, EvaluateOptions, PostToolEvaluation, "evaluatePostTool"> = {

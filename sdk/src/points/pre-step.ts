@@ -89,6 +89,7 @@ export const preStepPoint = {
         default: return unknownCase(o, path);
       }
     },
+    true,
   ),
   singletons: [pass()],
   readAnswer(input, path) {
@@ -103,6 +104,7 @@ export const preStepPoint = {
     contributed: (answer) => (answer.kind === "enter" ? answer.messages : []),
     replaced: (answer, batch) => (answer.kind === "enter" ? enter(batch) : answer),
   },
+  notices: true,
 } as const satisfies PointSpec<"pre-step", PreStepTypes>;
 
 export const preStepEvaluate: EvaluateSpec<PreStepEvent, EvaluateOptions, PreStepEvaluation, "evaluatePreStep"> = {

@@ -83,6 +83,7 @@ export const preToolPoint = {
         default: return unknownCase(o, path);
       }
     },
+    true,
   ),
   singletons: [pass(), ALLOW],
   readAnswer(input, path) {
@@ -93,6 +94,7 @@ export const preToolPoint = {
   },
   fallback: () => allow(),
   failClosed: (reason) => deny(reason),
+  notices: true,
 } as const satisfies PointSpec<"pre-tool", PreToolTypes>;
 
 export const preToolEvaluate: EvaluateSpec<PreToolEvent, EvaluatePreToolOptions, PreToolEvaluation, "evaluatePreTool"> = {

@@ -21,6 +21,8 @@ import { PASS_SCHEMA, kind, messages, readKind } from "../schema.js";
 import type { AgentMessage, SessionInfo, SessionSource, ToolDefinitionInfo } from "../types.js";
 import type { EvaluateOptions, EvaluateSpec, OneofInit, PointSpec } from "./define.js";
 import { PASS_ONEOF, POINT_BUDGET, decisionCodec, eventCodec, protoFacts } from "./define.js";
+import { noticeFromProto, noticeToProto } from "../notice.js";
+import type { UserNotice } from "../notice.js";
 
 export interface SessionStartEvent {
   readonly session: SessionInfo;
@@ -36,7 +38,8 @@ export type SessionStartDecision = InjectDecision;
 
 export const inject = (batch: readonly AgentMessage[]): InjectDecision => ({ kind: "inject", messages: batch });
 
-export interface SessionStartEvaluation {
+/** `userMessage` and `stopAgent`: what the plugins said to the agent's user, merged in plugin order. */
+export interface SessionStartEvaluation extends UserNotice {
   /** The context messages every plugin injected, in plugin order. */
   readonly contexts: readonly AgentMessage[];
 }
@@ -86,6 +89,7 @@ export const sessionStartPoint = {
         default: return unknownCase(o, path);
       }
     },
+    true,
   ),
   singletons: [pass()],
   readAnswer(input, path) {
@@ -102,12 +106,16 @@ export const sessionStartPoint = {
     contributed: (answer) => (answer.kind === "inject" ? answer.messages : []),
     replaced: (answer, batch) => (answer.kind === "inject" ? inject(batch) : answer),
   },
+  notices: true,
 } as const satisfies PointSpec<"session-start", SessionStartTypes>;
 
 export const sessionStartEvaluate: EvaluateSpec<SessionStartEvent, EvaluateOptions, SessionStartEvaluation, "evaluateSessionStart"> = {
   method: "evaluateSessionStart",
   requestFields: () => ({}),
   requestOptions: () => ({}),
-  readResponse: (message) => ({ contexts: readMessages((message as pb.EvaluateSessionStartResponse).contexts, "response.contexts") }),
-  toResponse: (evaluation) => ({ contexts: toProtoMessages(evaluation.contexts) }),
+  readResponse: (message) => {
+    const response = message as pb.EvaluateSessionStartResponse;
+    return { contexts: readMessages(response.contexts, "response.contexts"), ...noticeFromProto(response, "response") };
+  },
+  toResponse: (evaluation) => ({ contexts: toProtoMessages(evaluation.contexts), ...noticeToProto(evaluation) }),
 };

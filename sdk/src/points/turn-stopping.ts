@@ -96,6 +96,7 @@ export const turnStoppingPoint = {
         default: return unknownCase(o, path);
       }
     },
+    true,
   ),
   singletons: [pass()],
   readAnswer(input, path) {
@@ -112,6 +113,7 @@ export const turnStoppingPoint = {
     contributed: (answer) => (answer.kind === "steer" ? answer.messages : []),
     replaced: (answer, batch) => (answer.kind === "steer" ? steer(batch) : answer),
   },
+  notices: true,
 } as const satisfies PointSpec<"turn-stopping", TurnStoppingTypes>;
 
 export const turnStoppingEvaluate: EvaluateSpec<TurnStoppingEvent, EvaluateOptions, TurnStoppingEvaluation, "evaluateTurnStopping"> = {

@@ -4,7 +4,7 @@
 // hook were configured. Tool gates are in tool-answer.ts; which fields the agent accepts at each
 // event is fields.ts's (applied to every answer).
 import type { AgentMessage, Pass, PostToolDecision, PreStepDecision, ToolCall, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
-import { NO_OPINION, contentText, joined, withContext } from "../answer-text.js";
+import { NO_OPINION, contentText, joined, withContext, withUserNotice } from "../answer-text.js";
 import type { AnswerWriter, ForwardedOutput, HookAnswer } from "../contract.js";
 import { approvalAnswer, preToolAnswer } from "./tool-answer.js";
 
@@ -15,13 +15,14 @@ export function sessionStartAnswer(contexts: readonly AgentMessage[], event: str
 
 /**
  * UserPromptSubmit: a reject is how a plugin ends the turn (the hosted loop's turn outcome
- * "blocked"): the prompt is blocked and the turn does not run (`decision: "block"`), and the
- * agent stops there (`continue: false`, the reason as `stopReason`). An enter adds, as context,
- * every message of the entered batch that did not come from the user (the agent cannot replace
- * its user's prompt).
+ * "blocked"): the prompt is blocked and the turn does not run (`decision: "block"` with the
+ * reason), and Claude Code shows the reason and gives the user their prompt back to edit. Only a
+ * plugin's stop request (notice.ts) adds `continue: false`, which would replace that with
+ * "Operation stopped by hook". An enter adds, as context, every message of the entered batch that
+ * did not come from the user (the agent cannot replace its user's prompt).
  */
 export function preStepAnswer(decision: PreStepDecision): HookAnswer {
-  if (decision.kind === "reject") return { decision: "block", reason: decision.reason, continue: false, stopReason: decision.reason };
+  if (decision.kind === "reject") return { decision: "block", reason: decision.reason };
   return withContext(
     "UserPromptSubmit",
     decision.messages.filter((message) => message.source.kind !== "user"),
@@ -74,4 +75,5 @@ export const CLAUDE_ANSWERS: AnswerWriter = {
   approval: approvalAnswer,
   postTool: postToolAnswer,
   stop: stopAnswer,
+  notice: withUserNotice,
 };

@@ -65,6 +65,7 @@ export function claudeStyleHooks(facts: HooksFacts): CommandHooks {
     applyInput: (_args, input) => input,
     reasonSeparator: "\n\n",
     defaultFailurePolicy: "fail-open",
+    blockedWithoutReason: facts.blockedWithoutReason,
     ...(facts.updatedInputNeedsAllow === true ? { updatedInputNeedsAllow: true } : {}),
   };
 }
@@ -109,6 +110,8 @@ export const claudeCode = claudeStyleAgent({
     payload: { ...CLAUDE_PAYLOAD, interruptFields: { source: "user", reason: "stop" } },
     interruptOnCancel: true,
     blockNeedsReason: false,
+    // Its cli.js: `reason || "Blocked by hook"` for a block or a deny without a reason.
+    blockedWithoutReason: "Blocked by hook",
     projectDirVars: ["CLAUDE_PROJECT_DIR"],
   },
   tools: CLAUDE_TOOLS,

@@ -17,7 +17,12 @@ import type { RunResult } from "../../processes/hook-run.js";
  */
 export interface OutputFacts {
   readonly blockNeedsReason: boolean;
+  /** The agent's own reason for a block that gave none (the hook's name stays in the audit). */
+  readonly blockedWithoutReason: string;
 }
+
+/** What Claude Code itself reports for an exit 2 with an empty stderr. */
+export const NO_STDERR = "No stderr output";
 
 const hookSpecific = z.looseObject({
   hookEventName: z.string({ error: "expected a string" }).optional(),
@@ -85,7 +90,7 @@ export function interpretClaudeRun(facts: OutputFacts, run: RunResult, hook: Pic
     const reason = nonEmpty(run.stderr);
     if (reason !== undefined) return { ...raw, status: "ok", block: reason, exitCode: 2 };
     if (base.facts.blockNeedsReason) return failed("exit", "exited with code 2 but wrote no reason to stderr", 2);
-    return { ...raw, status: "ok", block: `blocked by hook ${base.hook} (exit code 2)`, exitCode: 2 };
+    return { ...raw, status: "ok", block: NO_STDERR, exitCode: 2 };
   }
   if (run.code !== 0) return failed("exit", `exited with code ${run.code}${run.stderr.trim() === "" ? "" : `: ${firstLine(run.stderr)}`}`, run.code);
   const stdout = run.stdout.trim();
@@ -120,7 +125,7 @@ function fromJson(base: Base, json: HookJson, raw: Omit<HookResult, "status">): 
   let updatedInput: JsonValue | undefined;
   let approval: HookResult["approval"];
 
-  const defaultReason = `blocked by hook ${base.hook}`;
+  const defaultReason = base.facts.blockedWithoutReason;
   if (json.decision !== undefined) {
     const reason = nonEmpty(json.reason);
     if (event === "PreToolUse") {

@@ -20,6 +20,8 @@ export const codex = claudeStyleAgent({
     payload: { trailingNewline: false, unknownTranscript: null, turnAndModel: true, endReason: () => "other" },
     interruptOnCancel: true,
     blockNeedsReason: true,
+    // A block needs a reason in Codex; a deny without one reads as its PreToolUse wording.
+    blockedWithoutReason: "Tool call blocked by PreToolUse hook",
     updatedInputNeedsAllow: true,
     projectDirVars: ["CLAUDE_PROJECT_DIR"],
   },

@@ -76,4 +76,7 @@ export const COPILOT_ANSWERS: AnswerWriter = {
   approval,
   postTool,
   stop,
+  // Copilot CLI 1.0.102 reads no message for the user and no stop request from a hook
+  // (docs/agents/copilot-cli.md): a notice has nowhere to go in its answer; the audit keeps it.
+  notice: (answer) => answer,
 };

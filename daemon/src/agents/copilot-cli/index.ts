@@ -8,7 +8,7 @@ import type { AgentDialect } from "../contract.js";
 import { COPILOT_ANSWERS } from "./answer.js";
 import { COPILOT_EVENTS, COPILOT_EVENTS_AT_POINT } from "./events.js";
 import { parseCopilotHooksFile } from "./hooks-file.js";
-import { interpretCopilotRun } from "./output.js";
+import { COPILOT_NO_REASON, interpretCopilotRun } from "./output.js";
 import { buildCopilotPayload, copilotFiring, copilotObservedPayload } from "./payload.js";
 import { COPILOT_DIALECT, readCopilotRequest } from "./request.js";
 import { COPILOT_TOOLS } from "./tools.js";
@@ -37,6 +37,7 @@ export const copilotCli: AgentDialect = {
     reasonSeparator: "\n",
     // Copilot lets an event go on when its hook fails or times out.
     defaultFailurePolicy: "fail-open",
+    blockedWithoutReason: COPILOT_NO_REASON,
   },
   tools: COPILOT_TOOLS,
 };

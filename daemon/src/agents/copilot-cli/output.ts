@@ -11,6 +11,9 @@ import type { HookErrorKind, HookResult, HookSpec } from "../contract.js";
 import { firstLine, runFailure } from "../../processes/hook-run.js";
 import type { RunResult } from "../../processes/hook-run.js";
 
+/** What a block without a reason says (Copilot prefixes a denial with "Denied by preToolUse hook: "). */
+export const COPILOT_NO_REASON = "blocked by a hook";
+
 const BLOCKS: ReadonlySet<string> = new Set(["userPromptSubmitted", "agentStop", "subagentStop"]);
 const CONTEXTS: ReadonlySet<string> = new Set(["sessionStart", "userPromptSubmitted", "postToolUse", "postToolUseFailure"]);
 
@@ -47,7 +50,7 @@ function fromJson(event: string, output: JsonObject): Omit<HookResult, "hook" | 
     else notes.push(`modifiedArgs has no effect at ${event}${isObject(output.modifiedArgs) ? "" : " (not an object)"}`);
   }
   if (output.decision === "block") {
-    if (BLOCKS.has(event)) result.block = text(output.reason) ?? "blocked by a hook";
+    if (BLOCKS.has(event)) result.block = text(output.reason) ?? COPILOT_NO_REASON;
     else notes.push(`decision "block" has no effect at ${event}`);
   }
   const behavior = output.behavior;
@@ -67,7 +70,8 @@ export function interpretCopilotRun(run: RunResult, hook: Pick<HookSpec, "id" | 
   if (failure !== undefined || run.end !== "exited") return failed(failure?.kind ?? "crash", failure?.message ?? "");
   const raw = { exitCode: run.code, stdout: run.stdout, stderr: run.stderr };
   if (run.code !== 0) {
-    const reason = firstLine(run.stderr) || `hook ${hook.id} exited with code ${run.code}`;
+    // Never the hook's place in the file: that is hookd's name for it, for the audit only.
+    const reason = firstLine(run.stderr) || `the hook exited with code ${run.code}`;
     if (hook.event === "preToolUse") return { ...base, ...raw, status: "ok", permission: "deny", permissionReason: reason };
     if (hook.event === "permissionRequest" && run.code === 2) return { ...base, ...raw, status: "ok", approval: { behavior: "deny", message: reason } };
     return { ...failed("exit", `exited with code ${run.code}${run.stderr.trim() === "" ? "" : `: ${firstLine(run.stderr)}`}`), ...raw };

@@ -7,7 +7,7 @@
 // say the object is merged; the binary replaces), so hookd always sends the complete effective
 // arguments: right under either rule, except that a key a rewrite removed would survive a merge.
 import type { AgentMessage, Pass, PostToolDecision, PreStepDecision, ToolCall, ToolResult, TurnStoppingDecision } from "@hookd/sdk";
-import { NO_OPINION, contentText, joined, withContext } from "../answer-text.js";
+import { NO_OPINION, contentText, joined, withContext, withUserNotice } from "../answer-text.js";
 import { CAP_MESSAGE } from "../claude-code/answer.js";
 import type { AnswerWriter, HookAnswer, PreToolVerdict } from "../contract.js";
 
@@ -76,4 +76,6 @@ export const GEMINI_ANSWERS: AnswerWriter = {
   approval: () => NO_OPINION,
   postTool: afterTool,
   stop: afterAgent,
+  // Gemini CLI's common output fields are Claude Code's: systemMessage, continue, stopReason.
+  notice: withUserNotice,
 };

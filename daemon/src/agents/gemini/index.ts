@@ -7,7 +7,7 @@ import type { SessionEndReason } from "@hookd/sdk";
 import type { AgentDialect } from "../contract.js";
 import { GEMINI_ANSWERS } from "./answer.js";
 import { GEMINI_EVENTS, GEMINI_EVENTS_AT_POINT, GEMINI_FORMAT } from "./hooks-file.js";
-import { interpretGeminiRun } from "./output.js";
+import { GEMINI_NO_REASON, interpretGeminiRun } from "./output.js";
 import { firingOf } from "../firing.js";
 import { GEMINI_END_REASON, buildGeminiPayload, geminiObservedPayload } from "./payload.js";
 import { readGeminiRequest } from "./request.js";
@@ -46,6 +46,7 @@ export const gemini: AgentDialect = {
     applyInput: (args, input) => ({ ...args, ...input }),
     reasonSeparator: "\n",
     defaultFailurePolicy: "fail-open",
+    blockedWithoutReason: GEMINI_NO_REASON,
   },
   tools: GEMINI_TOOLS,
 };

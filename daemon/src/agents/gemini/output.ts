@@ -59,6 +59,9 @@ export function interpretGeminiRun(run: RunResult, hook: Pick<HookSpec, "id" | "
   return { ...result, status: "error", error: { kind: "exit", message: `exited with code ${run.code}${detail}` } };
 }
 
+/** What Gemini CLI itself says for a block without a reason (its getEffectiveReason). */
+export const GEMINI_NO_REASON = "No reason provided";
+
 /** A Gemini answer as the event's result: a deny is BeforeTool's permission and any other event's block. */
 function asResult(hook: Pick<HookSpec, "id" | "event">, answer: GeminiAnswer): Omit<HookResult, "hook" | "event" | "status" | "durationMs"> {
   const tool = hook.event === "BeforeTool";
@@ -69,7 +72,7 @@ function asResult(hook: Pick<HookSpec, "id" | "event">, answer: GeminiAnswer): O
     contexts: answer.context === undefined ? [] : [answer.context],
     notes,
     ...(tool && answer.decision !== undefined ? { permission: answer.decision, ...(answer.reason === undefined ? {} : { permissionReason: answer.reason }) } : {}),
-    ...(!tool && answer.decision === "deny" ? { block: answer.reason ?? `blocked by hook ${hook.id}` } : {}),
+    ...(!tool && answer.decision === "deny" ? { block: answer.reason ?? GEMINI_NO_REASON } : {}),
     ...(answer.stop === undefined ? {} : { stop: answer.stop }),
     ...(answer.systemMessage === undefined ? {} : { systemMessage: answer.systemMessage }),
     ...(tool && answer.toolInput !== undefined ? { updatedInput: answer.toolInput } : {}),

@@ -36,6 +36,8 @@ export const qwenCode = claudeStyleAgent({
     },
     interruptOnCancel: false,
     blockNeedsReason: false,
+    // Its core scheduler: `blockReason || "Tool execution blocked by hook"`.
+    blockedWithoutReason: "Tool execution blocked by hook",
     projectDirVars: ["QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"],
   },
   tools: QWEN_TOOLS,

@@ -1,7 +1,7 @@
 // The turn-stopping decision, in one place for the hosted loop and the evaluate API: notify every
 // listener, merge the steerers (all messages, in listener order, each re-sourced to its plugin),
 // apply the continuation cap, and report it (record and trace). Knows nothing of queues: the caller acts on the result.
-import type { AgentMessage, TurnStoppingEvent } from "@hookd/sdk";
+import type { AgentMessage, TurnStoppingEvent, UserNotice } from "@hookd/sdk";
 import type { ListenerError } from "../faults.js";
 import { decide } from "../decide.js";
 import type { Decided, PointEnv } from "../decide.js";
@@ -66,7 +66,7 @@ export function settleTurnStop(outcome: Decided<"turn-stopping">, event: TurnSto
  * "pass", "capped" or "error"), and gives it with the trace that reports it. Rejects only when
  * env.signal aborts.
  */
-export async function decideTurnStop(env: PointEnv, event: TurnStoppingEvent, options: TurnStopOptions): Promise<Traced<TurnStop>> {
+export async function decideTurnStop(env: PointEnv, event: TurnStoppingEvent, options: TurnStopOptions): Promise<Traced<TurnStop & { readonly notice?: UserNotice }>> {
   const started = performance.now();
   const outcome = await decide(env, "turn-stopping", event);
   const stop = settleTurnStop(outcome, event, options);
@@ -74,6 +74,7 @@ export async function decideTurnStop(env: PointEnv, event: TurnStoppingEvent, op
   const reason = stop.kind === "error" ? stop.error.message : stop.kind === "capped" ? stop.detail : undefined;
   const cause = stop.kind === "close" ? stop.cause : undefined;
   const durationUs = elapsedUs(started);
-  recordDecision(env, "turn-stopping", stop.kind === "close" ? "pass" : stop.kind, decidedBy, durationUs, reason, cause);
-  return traced(stop, decidedBy, stop.kind === "error" ? LISTENER_ERROR : cause, durationUs);
+  recordDecision(env, "turn-stopping", stop.kind === "close" ? "pass" : stop.kind, decidedBy, durationUs, reason, cause, undefined, undefined, outcome.notice);
+  // What the plugins said to the user stands whatever the merge decided.
+  return traced(outcome.notice === undefined ? stop : { ...stop, notice: outcome.notice }, decidedBy, stop.kind === "error" ? LISTENER_ERROR : cause, durationUs);
 }

@@ -2,8 +2,8 @@
 // of an ask (the approval waterfall, then the agent's approver: ask.ts), then the guards (which
 // may only deny, so no listener order can resurrect a call a guard forbids). Reused as is by the
 // evaluate API. Owns no result shaping.
-import { unreachable } from "@hookd/sdk";
-import type { DecisionTrace, SessionInfo, ToolCall } from "@hookd/sdk";
+import { hasNotice, noticeOf, unreachable } from "@hookd/sdk";
+import type { DecisionTrace, SessionInfo, ToolCall, UserNotice } from "@hookd/sdk";
 import type { Cancellation } from "@hookd/sdk/internal";
 import { decide } from "../decide.js";
 import type { PointEnv } from "../decide.js";
@@ -33,7 +33,11 @@ export type PolicyVerdict = (
   | { readonly kind: "cancelled"; readonly reason: string }
   /** Only with RETURN_ASK: a plugin asked, every approval plugin passed and no guard denied; the caller resolves the ask. */
   | { readonly kind: "ask"; readonly decidedBy: string; readonly reason: string }
-) & { readonly trace?: DecisionTrace };
+) & {
+  readonly trace?: DecisionTrace;
+  /** What the pre-tool plugins said to the agent's user, whatever the verdict (notice.ts). */
+  readonly notice?: UserNotice;
+};
 
 /**
  * Pass as the approval to have an ask the approval plugins all passed returned to the caller (an
@@ -56,10 +60,11 @@ export async function decideToolPolicy(
   call: ToolCall,
   approval: ApprovalSeam | typeof RETURN_ASK | undefined,
 ): Promise<PolicyVerdict> {
-  const at: { phase: PolicyPhase } = { phase: "pre-tool" };
+  const at: { phase: PolicyPhase; notice?: UserNotice } = { phase: "pre-tool" };
   const started = performance.now();
   try {
-    return await decidePolicy(env, session, call, approval, at);
+    const verdict = await decidePolicy(env, session, call, approval, at);
+    return at.notice === undefined ? verdict : { ...verdict, notice: at.notice };
   } catch (error) {
     // decide() throws only when the caller's signal was aborted; anything else is a bug here.
     if (env.signal.aborted) return cancelled(env.signal);
@@ -73,11 +78,13 @@ async function decidePolicy(
   session: SessionInfo,
   call: ToolCall,
   approval: ApprovalSeam | typeof RETURN_ASK | undefined,
-  at: { phase: PolicyPhase },
+  at: { phase: PolicyPhase; notice?: UserNotice },
 ): Promise<PolicyVerdict> {
   if (env.signal.aborted) return cancelled(env.signal);
   const pre = await decide(env, "pre-tool", { session, call });
   if (pre.type === "error") return { kind: "error", phase: "pre-tool", decidedBy: pre.error.details.plugin, reason: pre.error.message, trace: pre.trace };
+  const notice = noticeOf(pre.decision);
+  if (hasNotice(notice)) at.notice = notice;
   let allowed: PolicyVerdict & { kind: "allow" | "ask" };
   const decision = pre.decision;
   const preTrace = pre.trace;

@@ -9,9 +9,11 @@
 //   turn-stopping: block -> steer{one user-role message sourced to the plugin}; stop closes the turn
 //   session-start: contexts -> inject
 //   session-end, turn-end: observers, nothing to answer
-// Anything else is pass. Context messages are user-role messages sourced to the plugin.
-import { accept, allow, approve, ask, block, deny, enter, inject, pluginMessage, reject, replace, steer } from "@hookd/sdk";
-import type { FailurePolicy, JsonObject, Pass, PointAnswer } from "@hookd/sdk";
+// Anything else is pass. Context messages are user-role messages sourced to the plugin. At every
+// point but the observers, the hooks' systemMessages become the answer's message for the user and
+// a `continue: false` its stop request (with the stopReason), so the agent gets both as written.
+import { USER_MESSAGE_SEPARATOR, accept, allow, approve, ask, block, deny, enter, inject, pluginMessage, reject, replace, steer, withNotice } from "@hookd/sdk";
+import type { FailurePolicy, JsonObject, Pass, PointAnswer, UserNotice } from "@hookd/sdk";
 import type { CommandPoint, HookErrorKind } from "../../agents/contract.js";
 import { hooksOf } from "../../agents/contract.js";
 import type { FaultCause } from "../../engine/faults.js";
@@ -44,9 +46,15 @@ function contextMessages(plugin: string, merged: Merged) {
 
 const who = hooksOf;
 
+/**
+ * The reason a refusal without one gets, unless the agent's own wording is passed (the
+ * CommandHooks' blockedWithoutReason): what the model reads never names hookd's hooks or plugins.
+ */
+export const BLOCKED_BY_HOOK = "Blocked by hook";
+
 /** The decision for the point, before the failure policy. */
-export function mapMerged<P extends CommandPoint>(point: P, plugin: string, event: EventOf<P>, merged: Merged, applyInput: ApplyInput = (_args, input) => input): PointAnswer<P> {
-  const stopReason = merged.stop === undefined ? undefined : (merged.stop.reason ?? `stopped by ${who(plugin, merged.stop.by)}`);
+export function mapMerged<P extends CommandPoint>(point: P, plugin: string, event: EventOf<P>, merged: Merged, applyInput: ApplyInput = (_args, input) => input, noReason: string = BLOCKED_BY_HOOK): PointAnswer<P> {
+  const stopReason = merged.stop === undefined ? undefined : (merged.stop.reason ?? noReason);
   const contexts = contextMessages(plugin, merged);
   const table: { [K in CommandPoint]: (event: EventOf<K>) => PointAnswer<K> } = {
     rewrite: (rewrite) => {
@@ -60,7 +68,7 @@ export function mapMerged<P extends CommandPoint>(point: P, plugin: string, even
       if (permission === undefined) return PASS;
       switch (permission.decision) {
         case "deny":
-          return deny(permission.reason ?? `denied by ${who(plugin, permission.by)}`);
+          return deny(permission.reason ?? noReason);
         case "ask":
           return ask(permission.reason ?? `${who(plugin, permission.by)} asks for approval`);
         case "allow":
@@ -71,11 +79,11 @@ export function mapMerged<P extends CommandPoint>(point: P, plugin: string, even
       if (stopReason !== undefined) return reject(stopReason);
       const verdict = merged.approval;
       if (verdict === undefined) return PASS;
-      return verdict.decision === "deny" ? reject(verdict.reason ?? `denied by ${who(plugin, verdict.by)}`) : approve();
+      return verdict.decision === "deny" ? reject(verdict.reason ?? noReason) : approve();
     },
     "pre-step": (preStep) => {
       if (stopReason !== undefined) return reject(stopReason);
-      if (merged.block !== undefined) return reject(merged.block.reason ?? `blocked by ${who(plugin, merged.block.by)}`);
+      if (merged.block !== undefined) return reject(merged.block.reason ?? noReason);
       return contexts.length === 0 ? PASS : enter([...preStep.messages, ...contexts]);
     },
     "post-tool": () => {
@@ -84,15 +92,25 @@ export function mapMerged<P extends CommandPoint>(point: P, plugin: string, even
       return contexts.length === 0 ? PASS : accept({ additionalContexts: contexts });
     },
     "turn-stopping": () => {
-      // continue:false means "stop now": it wins over any hook asking to go on.
+      // continue:false means "stop now": it wins over any hook asking to go on (and is sent on as the stop request).
       if (merged.stop !== undefined || merged.block === undefined) return PASS;
-      return steer([pluginMessage(plugin, merged.block.reason ?? `continue (asked by ${who(plugin, merged.block.by)})`)]);
+      return steer([pluginMessage(plugin, merged.block.reason ?? noReason)]);
     },
     "session-start": () => (contexts.length === 0 ? PASS : inject(contexts)),
     "session-end": () => PASS,
     "turn-end": () => PASS,
   };
-  return (table[point] as (event: EventOf<P>) => PointAnswer<P>)(event);
+  const answer = (table[point] as (event: EventOf<P>) => PointAnswer<P>)(event);
+  return NOTICE_POINTS.has(point) ? withNotice(answer, noticeOfHooks(merged, stopReason)) : answer;
+}
+
+/** The points whose answers carry a message for the user and a stop request (the observers' do not). */
+const NOTICE_POINTS: ReadonlySet<CommandPoint> = new Set(["session-start", "pre-step", "pre-tool", "approval", "post-tool", "turn-stopping"]);
+
+/** The hooks' systemMessages (in file order) for the user, and their `continue: false` as the stop request it is. */
+function noticeOfHooks(merged: Merged, stopReason: string | undefined): UserNotice {
+  const message = merged.systemMessages.join(USER_MESSAGE_SEPARATOR);
+  return { ...(message === "" ? {} : { userMessage: message }), ...(stopReason === undefined ? {} : { stopAgent: { reason: stopReason } }) };
 }
 
 function isObject(value: unknown): value is JsonObject {
@@ -111,8 +129,8 @@ function refuses(answer: { readonly kind?: string }): boolean {
  * fail-closed an answer that already refuses stands (its reason is the more useful one);
  * anything else becomes the fault, which the point's failure policy turns into a refusal.
  */
-export function decide<P extends CommandPoint>(point: P, plugin: string, event: EventOf<P>, merged: Merged, policy: FailurePolicy, applyInput?: ApplyInput): Decided<P> {
-  const answer = mapMerged(point, plugin, event, merged, applyInput);
+export function decide<P extends CommandPoint>(point: P, plugin: string, event: EventOf<P>, merged: Merged, policy: FailurePolicy, applyInput?: ApplyInput, noReason?: string): Decided<P> {
+  const answer = mapMerged(point, plugin, event, merged, applyInput, noReason);
   const [first] = merged.errors;
   if (first?.error === undefined || refuses(answer)) return { type: "answer", answer };
   if (policy === "fail-open" && answer.kind !== "pass") return { type: "answer", answer };

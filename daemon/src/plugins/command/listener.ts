@@ -197,7 +197,7 @@ async function fire(c: FireContext, data: EventOf<CommandPoint>, signal: AbortSi
   }
   if (point === "post-tool") run = withPreContexts(c, run, shared.preContexts.take(callKey(data as EventOf<"post-tool">)));
   if (run === undefined) return PASS;
-  const decided = decide(point, c.options.plugin, data, run.merged, c.policy, c.agent.commandHooks.applyInput);
+  const decided = decide(point, c.options.plugin, data, run.merged, c.policy, c.agent.commandHooks.applyInput, c.agent.commandHooks.blockedWithoutReason);
   c.options.onReport?.({
     plugin: c.options.plugin,
     point,

@@ -21,10 +21,11 @@ export function regoAnswer(point: PointName, plugin: string, value: unknown, eve
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, problem: `the entrypoint's value ${JSON.stringify(value)} is not a decision object ({"decision": ..., "reason": ...})` };
   }
-  const { decision, rule, reason, message, ...rest } = value as Record<string, unknown>;
+  const { decision, rule, reason, message, user_message: userMessage, stop_agent: stop, ...rest } = value as Record<string, unknown>;
   const from = typeof rule === "string" && rule !== "" ? `rule ${rule}: ` : "";
   if (typeof decision !== "string") return { ok: false, problem: `${from}the decision object has no "decision" verb (a string)` };
-  const answer: Record<string, unknown> = { ...rest, kind: decision };
+  // `user_message` (shown to the agent's user) and `stop_agent` (the reason the agent is asked to stop with), checked with the answer.
+  const answer: Record<string, unknown> = { ...rest, kind: decision, ...(userMessage === undefined ? {} : { userMessage }), ...(stop === undefined ? {} : { stopAgent: { reason: stop } }) };
   // An allow that says why is still an allow: a reason only where the verb carries one.
   const reasonField = REASON_FIELD[decision];
   if (reason !== undefined && reasonField !== undefined) answer[reasonField] = reason;

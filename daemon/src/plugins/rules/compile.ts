@@ -5,8 +5,8 @@ import { CelScalar, celEnv, mapType, parse, plan } from "@bufbuild/cel";
 import type { CelResult, CelValue } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
 import { RE2JS } from "@bufbuild/re2";
-import { HookdError, compileToolMatcher } from "@hookd/sdk";
-import type { ToolMatcher } from "@hookd/sdk";
+import { HookdError, POINT_TABLE, compileToolMatcher } from "@hookd/sdk";
+import type { PointSpec, StopAgent, ToolMatcher } from "@hookd/sdk";
 import type { ToolKind } from "../../agents/tool-kinds.js";
 import { checkExpression } from "./check.js";
 import { commandGuard } from "./command-guard.js";
@@ -18,7 +18,7 @@ import { readRuleFile, ruleFiles } from "./rule-file.js";
 import type { ParamValue, RuleSource, RuleVerb } from "./rule-file.js";
 import { POINT_VARIABLES } from "./variables.js";
 import type { Fields } from "./variables.js";
-import { POINT_VERBS, VERBS_WITH_MESSAGE, isRulePoint } from "./verbs.js";
+import { POINT_VERBS, RULE_POINTS, VERBS_WITH_MESSAGE, isRulePoint } from "./verbs.js";
 import type { RulePoint } from "./verbs.js";
 
 const TOOL_KINDS: readonly ToolKind[] = ["shell", "read", "write", "edit", "fetch", "search", "mcp"];
@@ -44,6 +44,10 @@ export interface CompiledRule {
   readonly message?: string;
   readonly messageExpression?: Program;
   readonly patch?: Program;
+  /** Shown to the agent's user with the decision. */
+  readonly userMessage?: string;
+  /** Asks the agent to stop with the decision. */
+  readonly stopAgent?: StopAgent;
   /** The variables' fields its expressions read, for explaining a decision. */
   readonly reads: readonly string[];
   /** What the commands of call.command must pass for `when` to hold, when it reads them so (command-guard.ts). */
@@ -129,6 +133,11 @@ function ruleError(source: RuleSource, key: string, message: string): HookdError
   return new HookdError("invalid_plugin", `${source.file}: rules[${source.index}] (id "${source.rule.id}").${key}: ${message}`);
 }
 
+/** Whether the point's decisions carry a message for the user and a stop request (notice.ts). */
+function takesNotices(point: RulePoint): boolean {
+  return (POINT_TABLE[point] as PointSpec).notices === true;
+}
+
 export function compileRule(source: RuleSource, paramFields: Fields = {}): CompiledRule {
   const { rule } = source;
   const point = rule.point;
@@ -145,6 +154,9 @@ export function compileRule(source: RuleSource, paramFields: Fields = {}): Compi
     throw ruleError(source, "patch", rule.decision === "patch" ? "a patch decision needs a patch (a CEL map)" : "only a patch decision takes a patch");
   }
   if (rule.tools !== undefined && !TOOL_POINTS.has(point)) throw ruleError(source, "tools", `${point} is not a tool point; tools match at ${[...TOOL_POINTS].join(", ")}`);
+  for (const key of ["userMessage", "stopAgent"] as const) {
+    if (rule[key] !== undefined && !takesNotices(point)) throw ruleError(source, key, `${point} decisions carry no ${key}; it is taken at ${RULE_POINTS.filter(takesNotices).join(", ")}`);
+  }
 
   const reads = new Set<string>();
   let guard: CommandGuard | undefined;
@@ -170,6 +182,8 @@ export function compileRule(source: RuleSource, paramFields: Fields = {}): Compi
     ...(rule.message === undefined ? {} : { message: rule.message }),
     ...(messageExpression === undefined ? {} : { messageExpression }),
     ...(patchProgram === undefined ? {} : { patch: patchProgram }),
+    ...(rule.userMessage === undefined ? {} : { userMessage: rule.userMessage }),
+    ...(rule.stopAgent === undefined ? {} : { stopAgent: { reason: rule.stopAgent } }),
     reads: [...reads],
     ...(guard === undefined ? {} : { commandGuard: guard }),
   };

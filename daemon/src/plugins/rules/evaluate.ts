@@ -5,6 +5,7 @@
 import { pluginFault } from "../../engine/faults.js";
 import { celMap, isCelError, isCelList, isCelMap } from "@bufbuild/cel";
 import type { CelValue } from "@bufbuild/cel";
+import { deepFreeze, hasNotice, withNotice } from "@hookd/sdk";
 import type { DecisionOf, JsonObject, JsonValue } from "@hookd/sdk";
 import type { Bindings, CompiledRule, Program, RuleSet } from "./compile.js";
 import { commandArgv, withWorkingDirectory } from "./functions.js";
@@ -69,7 +70,10 @@ export function evaluateRules(set: RuleSet, point: RulePoint, event: unknown, pl
       if (rule.commandGuard !== undefined && !rule.commandGuard(commandArgv(call?.command ?? ""))) continue;
       if (rule.when !== undefined && run(rule, "when", rule.when, bindings, failed) !== true) continue;
       const outcome = outcomeOf(rule, bindings, failed);
-      return { ruleId: rule.id, decision: decisionOf(point, outcome, event, plugin), values: valuesRead(rule, activation) };
+      const decision = decisionOf(point, outcome, event, plugin);
+      const notice = { ...(rule.userMessage === undefined ? {} : { userMessage: rule.userMessage }), ...(rule.stopAgent === undefined ? {} : { stopAgent: rule.stopAgent }) };
+      // Deep-frozen, so the engine's check hands back this very object and the rule stays told apart by identity.
+      return { ruleId: rule.id, decision: hasNotice(notice) ? deepFreeze(withNotice(decision, notice)) : decision, values: valuesRead(rule, activation) };
     }
     return undefined;
   });

@@ -30,6 +30,10 @@ export const ruleSchema = z.strictObject({
   messageExpression: z.string().min(1).optional(),
   /** CEL, a map: the JSON merge patch of a rewrite's `patch` decision. */
   patch: z.string().min(1).optional(),
+  /** Shown to the agent's user (its systemMessage), never to the model; not at rewrite or guard. */
+  userMessage: z.string().min(1).optional(),
+  /** Asks the agent to stop, with this reason for its user (continue: false); not at rewrite or guard. */
+  stopAgent: z.string().min(1).optional(),
 });
 
 /** A parameter's value: a string or a list of strings (paths, globs, branch names). */

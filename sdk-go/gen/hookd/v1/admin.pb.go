@@ -731,7 +731,12 @@ type AuditRecord struct {
 	Retry bool `protobuf:"varint,22,opt,name=retry,proto3" json:"retry,omitempty"`
 	// The rule that made the decision, for plugins whose decisions are rules (kind: rules); empty
 	// otherwise. On a decision record: the deciding plugin's rule.
-	Rule          string `protobuf:"bytes,23,opt,name=rule,proto3" json:"rule,omitempty"`
+	Rule string `protobuf:"bytes,23,opt,name=rule,proto3" json:"rule,omitempty"`
+	// What the plugins said to the agent's user (points.proto, StopAgent): on an invocation record,
+	// the plugin's own message; on a decision record, every plugin's, merged in plugin order.
+	UserMessage string `protobuf:"bytes,24,opt,name=user_message,json=userMessage,proto3" json:"user_message,omitempty"`
+	// The reason a plugin asked the agent to stop with; empty when none asked.
+	StopAgent     string `protobuf:"bytes,25,opt,name=stop_agent,json=stopAgent,proto3" json:"stop_agent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -927,6 +932,20 @@ func (x *AuditRecord) GetRule() string {
 	return ""
 }
 
+func (x *AuditRecord) GetUserMessage() string {
+	if x != nil {
+		return x.UserMessage
+	}
+	return ""
+}
+
+func (x *AuditRecord) GetStopAgent() string {
+	if x != nil {
+		return x.StopAgent
+	}
+	return ""
+}
+
 var File_hookd_v1_admin_proto protoreflect.FileDescriptor
 
 const file_hookd_v1_admin_proto_rawDesc = "" +
@@ -978,7 +997,7 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\x06plugin\x18\x02 \x01(\tR\x06plugin\x12%\n" +
 	"\x05point\x18\x03 \x01(\x0e2\x0f.hookd.v1.PointR\x05point\"B\n" +
 	"\x11TailAuditResponse\x12-\n" +
-	"\x06record\x18\x01 \x01(\v2\x15.hookd.v1.AuditRecordR\x06record\"\xdb\x05\n" +
+	"\x06record\x18\x01 \x01(\v2\x15.hookd.v1.AuditRecordR\x06record\"\x9d\x06\n" +
 	"\vAuditRecord\x12\x12\n" +
 	"\x04time\x18\x01 \x01(\tR\x04time\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x19\n" +
@@ -1007,7 +1026,10 @@ const file_hookd_v1_admin_proto_rawDesc = "" +
 	"\btrace_id\x18\x14 \x01(\tR\atraceId\x12%\n" +
 	"\x0econfig_version\x18\x15 \x01(\tR\rconfigVersion\x12\x14\n" +
 	"\x05retry\x18\x16 \x01(\bR\x05retry\x12\x12\n" +
-	"\x04rule\x18\x17 \x01(\tR\x04ruleB\x11\n" +
+	"\x04rule\x18\x17 \x01(\tR\x04rule\x12!\n" +
+	"\fuser_message\x18\x18 \x01(\tR\vuserMessage\x12\x1d\n" +
+	"\n" +
+	"stop_agent\x18\x19 \x01(\tR\tstopAgentB\x11\n" +
 	"\x0f_arguments_jsonB\x1a\n" +
 	"\x18_original_arguments_json*\xbc\x01\n" +
 	"\fPluginHealth\x12\x1d\n" +

@@ -1938,7 +1938,11 @@ func (x *EvaluateSessionStartRequest) GetEvent() *SessionStartEvent {
 type EvaluateSessionStartResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The context messages every plugin injected, in plugin order.
-	Contexts      []*Message `protobuf:"bytes,1,rep,name=contexts,proto3" json:"contexts,omitempty"`
+	Contexts []*Message `protobuf:"bytes,1,rep,name=contexts,proto3" json:"contexts,omitempty"`
+	// Every plugin's message for the user, joined in plugin order (points.proto, StopAgent).
+	UserMessage string `protobuf:"bytes,2,opt,name=user_message,json=userMessage,proto3" json:"user_message,omitempty"`
+	// Set when a plugin asked the agent to stop.
+	StopAgent     *StopAgent `protobuf:"bytes,3,opt,name=stop_agent,json=stopAgent,proto3" json:"stop_agent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1976,6 +1980,20 @@ func (*EvaluateSessionStartResponse) Descriptor() ([]byte, []int) {
 func (x *EvaluateSessionStartResponse) GetContexts() []*Message {
 	if x != nil {
 		return x.Contexts
+	}
+	return nil
+}
+
+func (x *EvaluateSessionStartResponse) GetUserMessage() string {
+	if x != nil {
+		return x.UserMessage
+	}
+	return ""
+}
+
+func (x *EvaluateSessionStartResponse) GetStopAgent() *StopAgent {
+	if x != nil {
+		return x.StopAgent
 	}
 	return nil
 }
@@ -3634,9 +3652,12 @@ const file_hookd_v1_host_proto_rawDesc = "" +
 	"\vduration_us\x18\x03 \x01(\x04R\n" +
 	"durationUs\"P\n" +
 	"\x1bEvaluateSessionStartRequest\x121\n" +
-	"\x05event\x18\x01 \x01(\v2\x1b.hookd.v1.SessionStartEventR\x05event\"M\n" +
+	"\x05event\x18\x01 \x01(\v2\x1b.hookd.v1.SessionStartEventR\x05event\"\xa4\x01\n" +
 	"\x1cEvaluateSessionStartResponse\x12-\n" +
-	"\bcontexts\x18\x01 \x03(\v2\x11.hookd.v1.MessageR\bcontexts\"F\n" +
+	"\bcontexts\x18\x01 \x03(\v2\x11.hookd.v1.MessageR\bcontexts\x12!\n" +
+	"\fuser_message\x18\x02 \x01(\tR\vuserMessage\x122\n" +
+	"\n" +
+	"stop_agent\x18\x03 \x01(\v2\x13.hookd.v1.StopAgentR\tstopAgent\"F\n" +
 	"\x16EvaluatePreStepRequest\x12,\n" +
 	"\x05event\x18\x01 \x01(\v2\x16.hookd.v1.PreStepEventR\x05event\"\x7f\n" +
 	"\x17EvaluatePreStepResponse\x125\n" +
@@ -3834,23 +3855,24 @@ var file_hookd_v1_host_proto_goTypes = []any{
 	(*ContentReplacement)(nil),           // 57: hookd.v1.ContentReplacement
 	(*ToolCall)(nil),                     // 58: hookd.v1.ToolCall
 	(*SessionStartEvent)(nil),            // 59: hookd.v1.SessionStartEvent
-	(*PreStepEvent)(nil),                 // 60: hookd.v1.PreStepEvent
-	(*PreStepDecision)(nil),              // 61: hookd.v1.PreStepDecision
-	(*PreToolEvent)(nil),                 // 62: hookd.v1.PreToolEvent
-	(*PreToolDecision)(nil),              // 63: hookd.v1.PreToolDecision
-	(*PostToolEvent)(nil),                // 64: hookd.v1.PostToolEvent
-	(*PostToolDecision)(nil),             // 65: hookd.v1.PostToolDecision
-	(*ToolResultEvent)(nil),              // 66: hookd.v1.ToolResultEvent
-	(*TurnStoppingEvent)(nil),            // 67: hookd.v1.TurnStoppingEvent
-	(*TurnStoppingDecision)(nil),         // 68: hookd.v1.TurnStoppingDecision
-	(*RewriteEvent)(nil),                 // 69: hookd.v1.RewriteEvent
-	(*Deny)(nil),                         // 70: hookd.v1.Deny
-	(*ApprovalEvent)(nil),                // 71: hookd.v1.ApprovalEvent
-	(*ApprovalDecision)(nil),             // 72: hookd.v1.ApprovalDecision
-	(*SessionEndEvent)(nil),              // 73: hookd.v1.SessionEndEvent
-	(*TurnEndEvent)(nil),                 // 74: hookd.v1.TurnEndEvent
-	(*AgentEventEvent)(nil),              // 75: hookd.v1.AgentEventEvent
-	(*CallError)(nil),                    // 76: hookd.v1.CallError
+	(*StopAgent)(nil),                    // 60: hookd.v1.StopAgent
+	(*PreStepEvent)(nil),                 // 61: hookd.v1.PreStepEvent
+	(*PreStepDecision)(nil),              // 62: hookd.v1.PreStepDecision
+	(*PreToolEvent)(nil),                 // 63: hookd.v1.PreToolEvent
+	(*PreToolDecision)(nil),              // 64: hookd.v1.PreToolDecision
+	(*PostToolEvent)(nil),                // 65: hookd.v1.PostToolEvent
+	(*PostToolDecision)(nil),             // 66: hookd.v1.PostToolDecision
+	(*ToolResultEvent)(nil),              // 67: hookd.v1.ToolResultEvent
+	(*TurnStoppingEvent)(nil),            // 68: hookd.v1.TurnStoppingEvent
+	(*TurnStoppingDecision)(nil),         // 69: hookd.v1.TurnStoppingDecision
+	(*RewriteEvent)(nil),                 // 70: hookd.v1.RewriteEvent
+	(*Deny)(nil),                         // 71: hookd.v1.Deny
+	(*ApprovalEvent)(nil),                // 72: hookd.v1.ApprovalEvent
+	(*ApprovalDecision)(nil),             // 73: hookd.v1.ApprovalDecision
+	(*SessionEndEvent)(nil),              // 74: hookd.v1.SessionEndEvent
+	(*TurnEndEvent)(nil),                 // 75: hookd.v1.TurnEndEvent
+	(*AgentEventEvent)(nil),              // 76: hookd.v1.AgentEventEvent
+	(*CallError)(nil),                    // 77: hookd.v1.CallError
 }
 var file_hookd_v1_host_proto_depIdxs = []int32{
 	5,   // 0: hookd.v1.SessionRequest.open:type_name -> hookd.v1.OpenSession
@@ -3896,85 +3918,86 @@ var file_hookd_v1_host_proto_depIdxs = []int32{
 	2,   // 40: hookd.v1.TurnEnded.reason:type_name -> hookd.v1.TurnEndReason
 	59,  // 41: hookd.v1.EvaluateSessionStartRequest.event:type_name -> hookd.v1.SessionStartEvent
 	53,  // 42: hookd.v1.EvaluateSessionStartResponse.contexts:type_name -> hookd.v1.Message
-	60,  // 43: hookd.v1.EvaluatePreStepRequest.event:type_name -> hookd.v1.PreStepEvent
-	61,  // 44: hookd.v1.EvaluatePreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
-	24,  // 45: hookd.v1.EvaluatePreStepResponse.trace:type_name -> hookd.v1.DecisionTrace
-	62,  // 46: hookd.v1.EvaluatePreToolRequest.event:type_name -> hookd.v1.PreToolEvent
-	63,  // 47: hookd.v1.EvaluatePreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
-	24,  // 48: hookd.v1.EvaluatePreToolResponse.trace:type_name -> hookd.v1.DecisionTrace
-	64,  // 49: hookd.v1.EvaluatePostToolRequest.event:type_name -> hookd.v1.PostToolEvent
-	65,  // 50: hookd.v1.EvaluatePostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
-	55,  // 51: hookd.v1.EvaluatePostToolResponse.result:type_name -> hookd.v1.ToolResult
-	24,  // 52: hookd.v1.EvaluatePostToolResponse.trace:type_name -> hookd.v1.DecisionTrace
-	66,  // 53: hookd.v1.EvaluateToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
-	67,  // 54: hookd.v1.EvaluateTurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
-	68,  // 55: hookd.v1.EvaluateTurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
-	24,  // 56: hookd.v1.EvaluateTurnStoppingResponse.trace:type_name -> hookd.v1.DecisionTrace
-	69,  // 57: hookd.v1.EvaluateRewriteRequest.event:type_name -> hookd.v1.RewriteEvent
-	58,  // 58: hookd.v1.EvaluateRewriteResponse.call:type_name -> hookd.v1.ToolCall
-	70,  // 59: hookd.v1.EvaluateRewriteResponse.deny:type_name -> hookd.v1.Deny
-	24,  // 60: hookd.v1.EvaluateRewriteResponse.trace:type_name -> hookd.v1.DecisionTrace
-	71,  // 61: hookd.v1.EvaluateApprovalRequest.event:type_name -> hookd.v1.ApprovalEvent
-	72,  // 62: hookd.v1.EvaluateApprovalResponse.decision:type_name -> hookd.v1.ApprovalDecision
-	24,  // 63: hookd.v1.EvaluateApprovalResponse.trace:type_name -> hookd.v1.DecisionTrace
-	73,  // 64: hookd.v1.EvaluateSessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
-	74,  // 65: hookd.v1.EvaluateTurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
-	75,  // 66: hookd.v1.EvaluateAgentEventRequest.event:type_name -> hookd.v1.AgentEventEvent
-	48,  // 67: hookd.v1.EvaluateRequest.cancel:type_name -> hookd.v1.EvaluateCancel
-	25,  // 68: hookd.v1.EvaluateRequest.session_start:type_name -> hookd.v1.EvaluateSessionStartRequest
-	27,  // 69: hookd.v1.EvaluateRequest.pre_step:type_name -> hookd.v1.EvaluatePreStepRequest
-	29,  // 70: hookd.v1.EvaluateRequest.pre_tool:type_name -> hookd.v1.EvaluatePreToolRequest
-	31,  // 71: hookd.v1.EvaluateRequest.post_tool:type_name -> hookd.v1.EvaluatePostToolRequest
-	33,  // 72: hookd.v1.EvaluateRequest.tool_result:type_name -> hookd.v1.EvaluateToolResultRequest
-	35,  // 73: hookd.v1.EvaluateRequest.turn_stopping:type_name -> hookd.v1.EvaluateTurnStoppingRequest
-	37,  // 74: hookd.v1.EvaluateRequest.rewrite:type_name -> hookd.v1.EvaluateRewriteRequest
-	39,  // 75: hookd.v1.EvaluateRequest.approval:type_name -> hookd.v1.EvaluateApprovalRequest
-	41,  // 76: hookd.v1.EvaluateRequest.session_end:type_name -> hookd.v1.EvaluateSessionEndRequest
-	43,  // 77: hookd.v1.EvaluateRequest.turn_end:type_name -> hookd.v1.EvaluateTurnEndRequest
-	45,  // 78: hookd.v1.EvaluateRequest.agent_event:type_name -> hookd.v1.EvaluateAgentEventRequest
-	76,  // 79: hookd.v1.EvaluateResponse.error:type_name -> hookd.v1.CallError
-	26,  // 80: hookd.v1.EvaluateResponse.session_start:type_name -> hookd.v1.EvaluateSessionStartResponse
-	28,  // 81: hookd.v1.EvaluateResponse.pre_step:type_name -> hookd.v1.EvaluatePreStepResponse
-	30,  // 82: hookd.v1.EvaluateResponse.pre_tool:type_name -> hookd.v1.EvaluatePreToolResponse
-	32,  // 83: hookd.v1.EvaluateResponse.post_tool:type_name -> hookd.v1.EvaluatePostToolResponse
-	34,  // 84: hookd.v1.EvaluateResponse.tool_result:type_name -> hookd.v1.EvaluateToolResultResponse
-	36,  // 85: hookd.v1.EvaluateResponse.turn_stopping:type_name -> hookd.v1.EvaluateTurnStoppingResponse
-	38,  // 86: hookd.v1.EvaluateResponse.rewrite:type_name -> hookd.v1.EvaluateRewriteResponse
-	40,  // 87: hookd.v1.EvaluateResponse.approval:type_name -> hookd.v1.EvaluateApprovalResponse
-	42,  // 88: hookd.v1.EvaluateResponse.session_end:type_name -> hookd.v1.EvaluateSessionEndResponse
-	44,  // 89: hookd.v1.EvaluateResponse.turn_end:type_name -> hookd.v1.EvaluateTurnEndResponse
-	46,  // 90: hookd.v1.EvaluateResponse.agent_event:type_name -> hookd.v1.EvaluateAgentEventResponse
-	3,   // 91: hookd.v1.HookHost.Session:input_type -> hookd.v1.SessionRequest
-	25,  // 92: hookd.v1.HookHost.EvaluateSessionStart:input_type -> hookd.v1.EvaluateSessionStartRequest
-	27,  // 93: hookd.v1.HookHost.EvaluatePreStep:input_type -> hookd.v1.EvaluatePreStepRequest
-	29,  // 94: hookd.v1.HookHost.EvaluatePreTool:input_type -> hookd.v1.EvaluatePreToolRequest
-	31,  // 95: hookd.v1.HookHost.EvaluatePostTool:input_type -> hookd.v1.EvaluatePostToolRequest
-	33,  // 96: hookd.v1.HookHost.EvaluateToolResult:input_type -> hookd.v1.EvaluateToolResultRequest
-	35,  // 97: hookd.v1.HookHost.EvaluateTurnStopping:input_type -> hookd.v1.EvaluateTurnStoppingRequest
-	37,  // 98: hookd.v1.HookHost.EvaluateRewrite:input_type -> hookd.v1.EvaluateRewriteRequest
-	39,  // 99: hookd.v1.HookHost.EvaluateApproval:input_type -> hookd.v1.EvaluateApprovalRequest
-	41,  // 100: hookd.v1.HookHost.EvaluateSessionEnd:input_type -> hookd.v1.EvaluateSessionEndRequest
-	43,  // 101: hookd.v1.HookHost.EvaluateTurnEnd:input_type -> hookd.v1.EvaluateTurnEndRequest
-	45,  // 102: hookd.v1.HookHost.EvaluateAgentEvent:input_type -> hookd.v1.EvaluateAgentEventRequest
-	47,  // 103: hookd.v1.HookHost.Evaluate:input_type -> hookd.v1.EvaluateRequest
-	13,  // 104: hookd.v1.HookHost.Session:output_type -> hookd.v1.SessionResponse
-	26,  // 105: hookd.v1.HookHost.EvaluateSessionStart:output_type -> hookd.v1.EvaluateSessionStartResponse
-	28,  // 106: hookd.v1.HookHost.EvaluatePreStep:output_type -> hookd.v1.EvaluatePreStepResponse
-	30,  // 107: hookd.v1.HookHost.EvaluatePreTool:output_type -> hookd.v1.EvaluatePreToolResponse
-	32,  // 108: hookd.v1.HookHost.EvaluatePostTool:output_type -> hookd.v1.EvaluatePostToolResponse
-	34,  // 109: hookd.v1.HookHost.EvaluateToolResult:output_type -> hookd.v1.EvaluateToolResultResponse
-	36,  // 110: hookd.v1.HookHost.EvaluateTurnStopping:output_type -> hookd.v1.EvaluateTurnStoppingResponse
-	38,  // 111: hookd.v1.HookHost.EvaluateRewrite:output_type -> hookd.v1.EvaluateRewriteResponse
-	40,  // 112: hookd.v1.HookHost.EvaluateApproval:output_type -> hookd.v1.EvaluateApprovalResponse
-	42,  // 113: hookd.v1.HookHost.EvaluateSessionEnd:output_type -> hookd.v1.EvaluateSessionEndResponse
-	44,  // 114: hookd.v1.HookHost.EvaluateTurnEnd:output_type -> hookd.v1.EvaluateTurnEndResponse
-	46,  // 115: hookd.v1.HookHost.EvaluateAgentEvent:output_type -> hookd.v1.EvaluateAgentEventResponse
-	49,  // 116: hookd.v1.HookHost.Evaluate:output_type -> hookd.v1.EvaluateResponse
-	104, // [104:117] is the sub-list for method output_type
-	91,  // [91:104] is the sub-list for method input_type
-	91,  // [91:91] is the sub-list for extension type_name
-	91,  // [91:91] is the sub-list for extension extendee
-	0,   // [0:91] is the sub-list for field type_name
+	60,  // 43: hookd.v1.EvaluateSessionStartResponse.stop_agent:type_name -> hookd.v1.StopAgent
+	61,  // 44: hookd.v1.EvaluatePreStepRequest.event:type_name -> hookd.v1.PreStepEvent
+	62,  // 45: hookd.v1.EvaluatePreStepResponse.decision:type_name -> hookd.v1.PreStepDecision
+	24,  // 46: hookd.v1.EvaluatePreStepResponse.trace:type_name -> hookd.v1.DecisionTrace
+	63,  // 47: hookd.v1.EvaluatePreToolRequest.event:type_name -> hookd.v1.PreToolEvent
+	64,  // 48: hookd.v1.EvaluatePreToolResponse.decision:type_name -> hookd.v1.PreToolDecision
+	24,  // 49: hookd.v1.EvaluatePreToolResponse.trace:type_name -> hookd.v1.DecisionTrace
+	65,  // 50: hookd.v1.EvaluatePostToolRequest.event:type_name -> hookd.v1.PostToolEvent
+	66,  // 51: hookd.v1.EvaluatePostToolResponse.decision:type_name -> hookd.v1.PostToolDecision
+	55,  // 52: hookd.v1.EvaluatePostToolResponse.result:type_name -> hookd.v1.ToolResult
+	24,  // 53: hookd.v1.EvaluatePostToolResponse.trace:type_name -> hookd.v1.DecisionTrace
+	67,  // 54: hookd.v1.EvaluateToolResultRequest.event:type_name -> hookd.v1.ToolResultEvent
+	68,  // 55: hookd.v1.EvaluateTurnStoppingRequest.event:type_name -> hookd.v1.TurnStoppingEvent
+	69,  // 56: hookd.v1.EvaluateTurnStoppingResponse.decision:type_name -> hookd.v1.TurnStoppingDecision
+	24,  // 57: hookd.v1.EvaluateTurnStoppingResponse.trace:type_name -> hookd.v1.DecisionTrace
+	70,  // 58: hookd.v1.EvaluateRewriteRequest.event:type_name -> hookd.v1.RewriteEvent
+	58,  // 59: hookd.v1.EvaluateRewriteResponse.call:type_name -> hookd.v1.ToolCall
+	71,  // 60: hookd.v1.EvaluateRewriteResponse.deny:type_name -> hookd.v1.Deny
+	24,  // 61: hookd.v1.EvaluateRewriteResponse.trace:type_name -> hookd.v1.DecisionTrace
+	72,  // 62: hookd.v1.EvaluateApprovalRequest.event:type_name -> hookd.v1.ApprovalEvent
+	73,  // 63: hookd.v1.EvaluateApprovalResponse.decision:type_name -> hookd.v1.ApprovalDecision
+	24,  // 64: hookd.v1.EvaluateApprovalResponse.trace:type_name -> hookd.v1.DecisionTrace
+	74,  // 65: hookd.v1.EvaluateSessionEndRequest.event:type_name -> hookd.v1.SessionEndEvent
+	75,  // 66: hookd.v1.EvaluateTurnEndRequest.event:type_name -> hookd.v1.TurnEndEvent
+	76,  // 67: hookd.v1.EvaluateAgentEventRequest.event:type_name -> hookd.v1.AgentEventEvent
+	48,  // 68: hookd.v1.EvaluateRequest.cancel:type_name -> hookd.v1.EvaluateCancel
+	25,  // 69: hookd.v1.EvaluateRequest.session_start:type_name -> hookd.v1.EvaluateSessionStartRequest
+	27,  // 70: hookd.v1.EvaluateRequest.pre_step:type_name -> hookd.v1.EvaluatePreStepRequest
+	29,  // 71: hookd.v1.EvaluateRequest.pre_tool:type_name -> hookd.v1.EvaluatePreToolRequest
+	31,  // 72: hookd.v1.EvaluateRequest.post_tool:type_name -> hookd.v1.EvaluatePostToolRequest
+	33,  // 73: hookd.v1.EvaluateRequest.tool_result:type_name -> hookd.v1.EvaluateToolResultRequest
+	35,  // 74: hookd.v1.EvaluateRequest.turn_stopping:type_name -> hookd.v1.EvaluateTurnStoppingRequest
+	37,  // 75: hookd.v1.EvaluateRequest.rewrite:type_name -> hookd.v1.EvaluateRewriteRequest
+	39,  // 76: hookd.v1.EvaluateRequest.approval:type_name -> hookd.v1.EvaluateApprovalRequest
+	41,  // 77: hookd.v1.EvaluateRequest.session_end:type_name -> hookd.v1.EvaluateSessionEndRequest
+	43,  // 78: hookd.v1.EvaluateRequest.turn_end:type_name -> hookd.v1.EvaluateTurnEndRequest
+	45,  // 79: hookd.v1.EvaluateRequest.agent_event:type_name -> hookd.v1.EvaluateAgentEventRequest
+	77,  // 80: hookd.v1.EvaluateResponse.error:type_name -> hookd.v1.CallError
+	26,  // 81: hookd.v1.EvaluateResponse.session_start:type_name -> hookd.v1.EvaluateSessionStartResponse
+	28,  // 82: hookd.v1.EvaluateResponse.pre_step:type_name -> hookd.v1.EvaluatePreStepResponse
+	30,  // 83: hookd.v1.EvaluateResponse.pre_tool:type_name -> hookd.v1.EvaluatePreToolResponse
+	32,  // 84: hookd.v1.EvaluateResponse.post_tool:type_name -> hookd.v1.EvaluatePostToolResponse
+	34,  // 85: hookd.v1.EvaluateResponse.tool_result:type_name -> hookd.v1.EvaluateToolResultResponse
+	36,  // 86: hookd.v1.EvaluateResponse.turn_stopping:type_name -> hookd.v1.EvaluateTurnStoppingResponse
+	38,  // 87: hookd.v1.EvaluateResponse.rewrite:type_name -> hookd.v1.EvaluateRewriteResponse
+	40,  // 88: hookd.v1.EvaluateResponse.approval:type_name -> hookd.v1.EvaluateApprovalResponse
+	42,  // 89: hookd.v1.EvaluateResponse.session_end:type_name -> hookd.v1.EvaluateSessionEndResponse
+	44,  // 90: hookd.v1.EvaluateResponse.turn_end:type_name -> hookd.v1.EvaluateTurnEndResponse
+	46,  // 91: hookd.v1.EvaluateResponse.agent_event:type_name -> hookd.v1.EvaluateAgentEventResponse
+	3,   // 92: hookd.v1.HookHost.Session:input_type -> hookd.v1.SessionRequest
+	25,  // 93: hookd.v1.HookHost.EvaluateSessionStart:input_type -> hookd.v1.EvaluateSessionStartRequest
+	27,  // 94: hookd.v1.HookHost.EvaluatePreStep:input_type -> hookd.v1.EvaluatePreStepRequest
+	29,  // 95: hookd.v1.HookHost.EvaluatePreTool:input_type -> hookd.v1.EvaluatePreToolRequest
+	31,  // 96: hookd.v1.HookHost.EvaluatePostTool:input_type -> hookd.v1.EvaluatePostToolRequest
+	33,  // 97: hookd.v1.HookHost.EvaluateToolResult:input_type -> hookd.v1.EvaluateToolResultRequest
+	35,  // 98: hookd.v1.HookHost.EvaluateTurnStopping:input_type -> hookd.v1.EvaluateTurnStoppingRequest
+	37,  // 99: hookd.v1.HookHost.EvaluateRewrite:input_type -> hookd.v1.EvaluateRewriteRequest
+	39,  // 100: hookd.v1.HookHost.EvaluateApproval:input_type -> hookd.v1.EvaluateApprovalRequest
+	41,  // 101: hookd.v1.HookHost.EvaluateSessionEnd:input_type -> hookd.v1.EvaluateSessionEndRequest
+	43,  // 102: hookd.v1.HookHost.EvaluateTurnEnd:input_type -> hookd.v1.EvaluateTurnEndRequest
+	45,  // 103: hookd.v1.HookHost.EvaluateAgentEvent:input_type -> hookd.v1.EvaluateAgentEventRequest
+	47,  // 104: hookd.v1.HookHost.Evaluate:input_type -> hookd.v1.EvaluateRequest
+	13,  // 105: hookd.v1.HookHost.Session:output_type -> hookd.v1.SessionResponse
+	26,  // 106: hookd.v1.HookHost.EvaluateSessionStart:output_type -> hookd.v1.EvaluateSessionStartResponse
+	28,  // 107: hookd.v1.HookHost.EvaluatePreStep:output_type -> hookd.v1.EvaluatePreStepResponse
+	30,  // 108: hookd.v1.HookHost.EvaluatePreTool:output_type -> hookd.v1.EvaluatePreToolResponse
+	32,  // 109: hookd.v1.HookHost.EvaluatePostTool:output_type -> hookd.v1.EvaluatePostToolResponse
+	34,  // 110: hookd.v1.HookHost.EvaluateToolResult:output_type -> hookd.v1.EvaluateToolResultResponse
+	36,  // 111: hookd.v1.HookHost.EvaluateTurnStopping:output_type -> hookd.v1.EvaluateTurnStoppingResponse
+	38,  // 112: hookd.v1.HookHost.EvaluateRewrite:output_type -> hookd.v1.EvaluateRewriteResponse
+	40,  // 113: hookd.v1.HookHost.EvaluateApproval:output_type -> hookd.v1.EvaluateApprovalResponse
+	42,  // 114: hookd.v1.HookHost.EvaluateSessionEnd:output_type -> hookd.v1.EvaluateSessionEndResponse
+	44,  // 115: hookd.v1.HookHost.EvaluateTurnEnd:output_type -> hookd.v1.EvaluateTurnEndResponse
+	46,  // 116: hookd.v1.HookHost.EvaluateAgentEvent:output_type -> hookd.v1.EvaluateAgentEventResponse
+	49,  // 117: hookd.v1.HookHost.Evaluate:output_type -> hookd.v1.EvaluateResponse
+	105, // [105:118] is the sub-list for method output_type
+	92,  // [92:105] is the sub-list for method input_type
+	92,  // [92:92] is the sub-list for extension type_name
+	92,  // [92:92] is the sub-list for extension extendee
+	0,   // [0:92] is the sub-list for field type_name
 }
 
 func init() { file_hookd_v1_host_proto_init() }

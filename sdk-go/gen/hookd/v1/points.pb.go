@@ -152,6 +152,66 @@ func (*Pass) Descriptor() ([]byte, []int) {
 	return file_hookd_v1_points_proto_rawDescGZIP(), []int{0}
 }
 
+// Beside any decision (pass included) at session-start, pre-step, pre-tool, approval, post-tool
+// and turn-stopping, a plugin may speak to the agent's user, not to the model:
+//
+//	user_message  a message the agent shows its user (Claude Code, Codex, Gemini CLI and Qwen
+//	              Code: the hook answer's `systemMessage`); never context for the model. Every
+//	              plugin's message reaches the user: the messages of the plugins the point called
+//	              are joined in plugin order (a blank line between them), a deciding plugin's
+//	              and those that passed before it alike.
+//	stop_agent    asks the agent to stop (Claude Code's `continue: false` with `stopReason`):
+//	              the agent ends its turn and shows the reason to its user. hookd never stops an
+//	              agent unless a plugin asked: a reject or a deny alone is a block. The first
+//	              plugin in plugin order that asks gives the reason.
+//
+// Both are audited with the point's decision and returned in the evaluate responses' decision.
+// An agent that has no such field at an event drops it (docs/decisions.md).
+type StopAgent struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Required (non-empty): shown to the user as why the agent stopped.
+	Reason        string `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StopAgent) Reset() {
+	*x = StopAgent{}
+	mi := &file_hookd_v1_points_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StopAgent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StopAgent) ProtoMessage() {}
+
+func (x *StopAgent) ProtoReflect() protoreflect.Message {
+	mi := &file_hookd_v1_points_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StopAgent.ProtoReflect.Descriptor instead.
+func (*StopAgent) Descriptor() ([]byte, []int) {
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *StopAgent) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 type SessionStartEvent struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Session *SessionInfo           `protobuf:"bytes,1,opt,name=session,proto3" json:"session,omitempty"`
@@ -164,7 +224,7 @@ type SessionStartEvent struct {
 
 func (x *SessionStartEvent) Reset() {
 	*x = SessionStartEvent{}
-	mi := &file_hookd_v1_points_proto_msgTypes[1]
+	mi := &file_hookd_v1_points_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -176,7 +236,7 @@ func (x *SessionStartEvent) String() string {
 func (*SessionStartEvent) ProtoMessage() {}
 
 func (x *SessionStartEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[1]
+	mi := &file_hookd_v1_points_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -189,7 +249,7 @@ func (x *SessionStartEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionStartEvent.ProtoReflect.Descriptor instead.
 func (*SessionStartEvent) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{1}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *SessionStartEvent) GetSession() *SessionInfo {
@@ -220,14 +280,18 @@ type SessionStartDecision struct {
 	//
 	//	*SessionStartDecision_Pass
 	//	*SessionStartDecision_Inject
-	Decision      isSessionStartDecision_Decision `protobuf_oneof:"decision"`
+	Decision isSessionStartDecision_Decision `protobuf_oneof:"decision"`
+	// Shown to the agent's user, never to the model (see StopAgent above).
+	UserMessage string `protobuf:"bytes,10,opt,name=user_message,json=userMessage,proto3" json:"user_message,omitempty"`
+	// Asks the agent to stop (see StopAgent above).
+	StopAgent     *StopAgent `protobuf:"bytes,11,opt,name=stop_agent,json=stopAgent,proto3" json:"stop_agent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SessionStartDecision) Reset() {
 	*x = SessionStartDecision{}
-	mi := &file_hookd_v1_points_proto_msgTypes[2]
+	mi := &file_hookd_v1_points_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -239,7 +303,7 @@ func (x *SessionStartDecision) String() string {
 func (*SessionStartDecision) ProtoMessage() {}
 
 func (x *SessionStartDecision) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[2]
+	mi := &file_hookd_v1_points_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -252,7 +316,7 @@ func (x *SessionStartDecision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionStartDecision.ProtoReflect.Descriptor instead.
 func (*SessionStartDecision) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{2}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *SessionStartDecision) GetDecision() isSessionStartDecision_Decision {
@@ -276,6 +340,20 @@ func (x *SessionStartDecision) GetInject() *Inject {
 		if x, ok := x.Decision.(*SessionStartDecision_Inject); ok {
 			return x.Inject
 		}
+	}
+	return nil
+}
+
+func (x *SessionStartDecision) GetUserMessage() string {
+	if x != nil {
+		return x.UserMessage
+	}
+	return ""
+}
+
+func (x *SessionStartDecision) GetStopAgent() *StopAgent {
+	if x != nil {
+		return x.StopAgent
 	}
 	return nil
 }
@@ -308,7 +386,7 @@ type Inject struct {
 
 func (x *Inject) Reset() {
 	*x = Inject{}
-	mi := &file_hookd_v1_points_proto_msgTypes[3]
+	mi := &file_hookd_v1_points_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -320,7 +398,7 @@ func (x *Inject) String() string {
 func (*Inject) ProtoMessage() {}
 
 func (x *Inject) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[3]
+	mi := &file_hookd_v1_points_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -333,7 +411,7 @@ func (x *Inject) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Inject.ProtoReflect.Descriptor instead.
 func (*Inject) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{3}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Inject) GetMessages() []*Message {
@@ -360,7 +438,7 @@ type PreStepEvent struct {
 
 func (x *PreStepEvent) Reset() {
 	*x = PreStepEvent{}
-	mi := &file_hookd_v1_points_proto_msgTypes[4]
+	mi := &file_hookd_v1_points_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -372,7 +450,7 @@ func (x *PreStepEvent) String() string {
 func (*PreStepEvent) ProtoMessage() {}
 
 func (x *PreStepEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[4]
+	mi := &file_hookd_v1_points_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -385,7 +463,7 @@ func (x *PreStepEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PreStepEvent.ProtoReflect.Descriptor instead.
 func (*PreStepEvent) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{4}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *PreStepEvent) GetSession() *SessionInfo {
@@ -424,14 +502,18 @@ type PreStepDecision struct {
 	//	*PreStepDecision_Pass
 	//	*PreStepDecision_Enter
 	//	*PreStepDecision_Reject
-	Decision      isPreStepDecision_Decision `protobuf_oneof:"decision"`
+	Decision isPreStepDecision_Decision `protobuf_oneof:"decision"`
+	// Shown to the agent's user, never to the model (see StopAgent above).
+	UserMessage string `protobuf:"bytes,10,opt,name=user_message,json=userMessage,proto3" json:"user_message,omitempty"`
+	// Asks the agent to stop (see StopAgent above).
+	StopAgent     *StopAgent `protobuf:"bytes,11,opt,name=stop_agent,json=stopAgent,proto3" json:"stop_agent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PreStepDecision) Reset() {
 	*x = PreStepDecision{}
-	mi := &file_hookd_v1_points_proto_msgTypes[5]
+	mi := &file_hookd_v1_points_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -443,7 +525,7 @@ func (x *PreStepDecision) String() string {
 func (*PreStepDecision) ProtoMessage() {}
 
 func (x *PreStepDecision) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[5]
+	mi := &file_hookd_v1_points_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -456,7 +538,7 @@ func (x *PreStepDecision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PreStepDecision.ProtoReflect.Descriptor instead.
 func (*PreStepDecision) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{5}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *PreStepDecision) GetDecision() isPreStepDecision_Decision {
@@ -489,6 +571,20 @@ func (x *PreStepDecision) GetReject() *Reject {
 		if x, ok := x.Decision.(*PreStepDecision_Reject); ok {
 			return x.Reject
 		}
+	}
+	return nil
+}
+
+func (x *PreStepDecision) GetUserMessage() string {
+	if x != nil {
+		return x.UserMessage
+	}
+	return ""
+}
+
+func (x *PreStepDecision) GetStopAgent() *StopAgent {
+	if x != nil {
+		return x.StopAgent
 	}
 	return nil
 }
@@ -532,7 +628,7 @@ type Enter struct {
 
 func (x *Enter) Reset() {
 	*x = Enter{}
-	mi := &file_hookd_v1_points_proto_msgTypes[6]
+	mi := &file_hookd_v1_points_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -544,7 +640,7 @@ func (x *Enter) String() string {
 func (*Enter) ProtoMessage() {}
 
 func (x *Enter) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[6]
+	mi := &file_hookd_v1_points_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -557,7 +653,7 @@ func (x *Enter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Enter.ProtoReflect.Descriptor instead.
 func (*Enter) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{6}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Enter) GetMessages() []*Message {
@@ -578,7 +674,7 @@ type Reject struct {
 
 func (x *Reject) Reset() {
 	*x = Reject{}
-	mi := &file_hookd_v1_points_proto_msgTypes[7]
+	mi := &file_hookd_v1_points_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -590,7 +686,7 @@ func (x *Reject) String() string {
 func (*Reject) ProtoMessage() {}
 
 func (x *Reject) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[7]
+	mi := &file_hookd_v1_points_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -603,7 +699,7 @@ func (x *Reject) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Reject.ProtoReflect.Descriptor instead.
 func (*Reject) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{7}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Reject) GetReason() string {
@@ -624,7 +720,7 @@ type PreToolEvent struct {
 
 func (x *PreToolEvent) Reset() {
 	*x = PreToolEvent{}
-	mi := &file_hookd_v1_points_proto_msgTypes[8]
+	mi := &file_hookd_v1_points_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -636,7 +732,7 @@ func (x *PreToolEvent) String() string {
 func (*PreToolEvent) ProtoMessage() {}
 
 func (x *PreToolEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[8]
+	mi := &file_hookd_v1_points_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -649,7 +745,7 @@ func (x *PreToolEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PreToolEvent.ProtoReflect.Descriptor instead.
 func (*PreToolEvent) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{8}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *PreToolEvent) GetSession() *SessionInfo {
@@ -675,14 +771,18 @@ type PreToolDecision struct {
 	//	*PreToolDecision_Allow
 	//	*PreToolDecision_Deny
 	//	*PreToolDecision_Ask
-	Decision      isPreToolDecision_Decision `protobuf_oneof:"decision"`
+	Decision isPreToolDecision_Decision `protobuf_oneof:"decision"`
+	// Shown to the agent's user, never to the model (see StopAgent above).
+	UserMessage string `protobuf:"bytes,10,opt,name=user_message,json=userMessage,proto3" json:"user_message,omitempty"`
+	// Asks the agent to stop (see StopAgent above).
+	StopAgent     *StopAgent `protobuf:"bytes,11,opt,name=stop_agent,json=stopAgent,proto3" json:"stop_agent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PreToolDecision) Reset() {
 	*x = PreToolDecision{}
-	mi := &file_hookd_v1_points_proto_msgTypes[9]
+	mi := &file_hookd_v1_points_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -694,7 +794,7 @@ func (x *PreToolDecision) String() string {
 func (*PreToolDecision) ProtoMessage() {}
 
 func (x *PreToolDecision) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[9]
+	mi := &file_hookd_v1_points_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -707,7 +807,7 @@ func (x *PreToolDecision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PreToolDecision.ProtoReflect.Descriptor instead.
 func (*PreToolDecision) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{9}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *PreToolDecision) GetDecision() isPreToolDecision_Decision {
@@ -753,6 +853,20 @@ func (x *PreToolDecision) GetAsk() *Ask {
 	return nil
 }
 
+func (x *PreToolDecision) GetUserMessage() string {
+	if x != nil {
+		return x.UserMessage
+	}
+	return ""
+}
+
+func (x *PreToolDecision) GetStopAgent() *StopAgent {
+	if x != nil {
+		return x.StopAgent
+	}
+	return nil
+}
+
 type isPreToolDecision_Decision interface {
 	isPreToolDecision_Decision()
 }
@@ -793,7 +907,7 @@ type Allow struct {
 
 func (x *Allow) Reset() {
 	*x = Allow{}
-	mi := &file_hookd_v1_points_proto_msgTypes[10]
+	mi := &file_hookd_v1_points_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -805,7 +919,7 @@ func (x *Allow) String() string {
 func (*Allow) ProtoMessage() {}
 
 func (x *Allow) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[10]
+	mi := &file_hookd_v1_points_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -818,7 +932,7 @@ func (x *Allow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Allow.ProtoReflect.Descriptor instead.
 func (*Allow) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{10}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{11}
 }
 
 // Refuse the call.
@@ -832,7 +946,7 @@ type Deny struct {
 
 func (x *Deny) Reset() {
 	*x = Deny{}
-	mi := &file_hookd_v1_points_proto_msgTypes[11]
+	mi := &file_hookd_v1_points_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -844,7 +958,7 @@ func (x *Deny) String() string {
 func (*Deny) ProtoMessage() {}
 
 func (x *Deny) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[11]
+	mi := &file_hookd_v1_points_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -857,7 +971,7 @@ func (x *Deny) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deny.ProtoReflect.Descriptor instead.
 func (*Deny) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{11}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Deny) GetReason() string {
@@ -878,7 +992,7 @@ type Ask struct {
 
 func (x *Ask) Reset() {
 	*x = Ask{}
-	mi := &file_hookd_v1_points_proto_msgTypes[12]
+	mi := &file_hookd_v1_points_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -890,7 +1004,7 @@ func (x *Ask) String() string {
 func (*Ask) ProtoMessage() {}
 
 func (x *Ask) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[12]
+	mi := &file_hookd_v1_points_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -903,7 +1017,7 @@ func (x *Ask) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ask.ProtoReflect.Descriptor instead.
 func (*Ask) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{12}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Ask) GetReason() string {
@@ -923,7 +1037,7 @@ type GuardEvent struct {
 
 func (x *GuardEvent) Reset() {
 	*x = GuardEvent{}
-	mi := &file_hookd_v1_points_proto_msgTypes[13]
+	mi := &file_hookd_v1_points_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -935,7 +1049,7 @@ func (x *GuardEvent) String() string {
 func (*GuardEvent) ProtoMessage() {}
 
 func (x *GuardEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[13]
+	mi := &file_hookd_v1_points_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -948,7 +1062,7 @@ func (x *GuardEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GuardEvent.ProtoReflect.Descriptor instead.
 func (*GuardEvent) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{13}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GuardEvent) GetSession() *SessionInfo {
@@ -980,7 +1094,7 @@ type GuardDecision struct {
 
 func (x *GuardDecision) Reset() {
 	*x = GuardDecision{}
-	mi := &file_hookd_v1_points_proto_msgTypes[14]
+	mi := &file_hookd_v1_points_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -992,7 +1106,7 @@ func (x *GuardDecision) String() string {
 func (*GuardDecision) ProtoMessage() {}
 
 func (x *GuardDecision) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[14]
+	mi := &file_hookd_v1_points_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1005,7 +1119,7 @@ func (x *GuardDecision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GuardDecision.ProtoReflect.Descriptor instead.
 func (*GuardDecision) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{14}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GuardDecision) GetDecision() isGuardDecision_Decision {
@@ -1057,7 +1171,7 @@ type Abstain struct {
 
 func (x *Abstain) Reset() {
 	*x = Abstain{}
-	mi := &file_hookd_v1_points_proto_msgTypes[15]
+	mi := &file_hookd_v1_points_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1069,7 +1183,7 @@ func (x *Abstain) String() string {
 func (*Abstain) ProtoMessage() {}
 
 func (x *Abstain) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[15]
+	mi := &file_hookd_v1_points_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1082,7 +1196,7 @@ func (x *Abstain) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Abstain.ProtoReflect.Descriptor instead.
 func (*Abstain) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{15}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{16}
 }
 
 type ExecuteEvent struct {
@@ -1095,7 +1209,7 @@ type ExecuteEvent struct {
 
 func (x *ExecuteEvent) Reset() {
 	*x = ExecuteEvent{}
-	mi := &file_hookd_v1_points_proto_msgTypes[16]
+	mi := &file_hookd_v1_points_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1107,7 +1221,7 @@ func (x *ExecuteEvent) String() string {
 func (*ExecuteEvent) ProtoMessage() {}
 
 func (x *ExecuteEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[16]
+	mi := &file_hookd_v1_points_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1120,7 +1234,7 @@ func (x *ExecuteEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteEvent.ProtoReflect.Descriptor instead.
 func (*ExecuteEvent) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{16}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ExecuteEvent) GetSession() *SessionInfo {
@@ -1152,7 +1266,7 @@ type ExecuteDecision struct {
 
 func (x *ExecuteDecision) Reset() {
 	*x = ExecuteDecision{}
-	mi := &file_hookd_v1_points_proto_msgTypes[17]
+	mi := &file_hookd_v1_points_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1164,7 +1278,7 @@ func (x *ExecuteDecision) String() string {
 func (*ExecuteDecision) ProtoMessage() {}
 
 func (x *ExecuteDecision) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[17]
+	mi := &file_hookd_v1_points_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1177,7 +1291,7 @@ func (x *ExecuteDecision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteDecision.ProtoReflect.Descriptor instead.
 func (*ExecuteDecision) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{17}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ExecuteDecision) GetDecision() isExecuteDecision_Decision {
@@ -1234,7 +1348,7 @@ type PostToolEvent struct {
 
 func (x *PostToolEvent) Reset() {
 	*x = PostToolEvent{}
-	mi := &file_hookd_v1_points_proto_msgTypes[18]
+	mi := &file_hookd_v1_points_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1246,7 +1360,7 @@ func (x *PostToolEvent) String() string {
 func (*PostToolEvent) ProtoMessage() {}
 
 func (x *PostToolEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[18]
+	mi := &file_hookd_v1_points_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1259,7 +1373,7 @@ func (x *PostToolEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PostToolEvent.ProtoReflect.Descriptor instead.
 func (*PostToolEvent) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{18}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *PostToolEvent) GetSession() *SessionInfo {
@@ -1291,14 +1405,18 @@ type PostToolDecision struct {
 	//	*PostToolDecision_Pass
 	//	*PostToolDecision_Accept
 	//	*PostToolDecision_Block
-	Decision      isPostToolDecision_Decision `protobuf_oneof:"decision"`
+	Decision isPostToolDecision_Decision `protobuf_oneof:"decision"`
+	// Shown to the agent's user, never to the model (see StopAgent above).
+	UserMessage string `protobuf:"bytes,10,opt,name=user_message,json=userMessage,proto3" json:"user_message,omitempty"`
+	// Asks the agent to stop (see StopAgent above).
+	StopAgent     *StopAgent `protobuf:"bytes,11,opt,name=stop_agent,json=stopAgent,proto3" json:"stop_agent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PostToolDecision) Reset() {
 	*x = PostToolDecision{}
-	mi := &file_hookd_v1_points_proto_msgTypes[19]
+	mi := &file_hookd_v1_points_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1310,7 +1428,7 @@ func (x *PostToolDecision) String() string {
 func (*PostToolDecision) ProtoMessage() {}
 
 func (x *PostToolDecision) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[19]
+	mi := &file_hookd_v1_points_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1323,7 +1441,7 @@ func (x *PostToolDecision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PostToolDecision.ProtoReflect.Descriptor instead.
 func (*PostToolDecision) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{19}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *PostToolDecision) GetDecision() isPostToolDecision_Decision {
@@ -1356,6 +1474,20 @@ func (x *PostToolDecision) GetBlock() *Block {
 		if x, ok := x.Decision.(*PostToolDecision_Block); ok {
 			return x.Block
 		}
+	}
+	return nil
+}
+
+func (x *PostToolDecision) GetUserMessage() string {
+	if x != nil {
+		return x.UserMessage
+	}
+	return ""
+}
+
+func (x *PostToolDecision) GetStopAgent() *StopAgent {
+	if x != nil {
+		return x.StopAgent
 	}
 	return nil
 }
@@ -1401,7 +1533,7 @@ type Accept struct {
 
 func (x *Accept) Reset() {
 	*x = Accept{}
-	mi := &file_hookd_v1_points_proto_msgTypes[20]
+	mi := &file_hookd_v1_points_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1413,7 +1545,7 @@ func (x *Accept) String() string {
 func (*Accept) ProtoMessage() {}
 
 func (x *Accept) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[20]
+	mi := &file_hookd_v1_points_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1426,7 +1558,7 @@ func (x *Accept) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Accept.ProtoReflect.Descriptor instead.
 func (*Accept) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{20}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Accept) GetContent() *ContentReplacement {
@@ -1460,7 +1592,7 @@ type ContentReplacement struct {
 
 func (x *ContentReplacement) Reset() {
 	*x = ContentReplacement{}
-	mi := &file_hookd_v1_points_proto_msgTypes[21]
+	mi := &file_hookd_v1_points_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1472,7 +1604,7 @@ func (x *ContentReplacement) String() string {
 func (*ContentReplacement) ProtoMessage() {}
 
 func (x *ContentReplacement) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[21]
+	mi := &file_hookd_v1_points_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1485,7 +1617,7 @@ func (x *ContentReplacement) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ContentReplacement.ProtoReflect.Descriptor instead.
 func (*ContentReplacement) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{21}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ContentReplacement) GetBlocks() []*ContentBlock {
@@ -1509,7 +1641,7 @@ type Block struct {
 
 func (x *Block) Reset() {
 	*x = Block{}
-	mi := &file_hookd_v1_points_proto_msgTypes[22]
+	mi := &file_hookd_v1_points_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1521,7 +1653,7 @@ func (x *Block) String() string {
 func (*Block) ProtoMessage() {}
 
 func (x *Block) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[22]
+	mi := &file_hookd_v1_points_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1534,7 +1666,7 @@ func (x *Block) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Block.ProtoReflect.Descriptor instead.
 func (*Block) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{22}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Block) GetFeedback() string {
@@ -1563,7 +1695,7 @@ type ToolResultEvent struct {
 
 func (x *ToolResultEvent) Reset() {
 	*x = ToolResultEvent{}
-	mi := &file_hookd_v1_points_proto_msgTypes[23]
+	mi := &file_hookd_v1_points_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1575,7 +1707,7 @@ func (x *ToolResultEvent) String() string {
 func (*ToolResultEvent) ProtoMessage() {}
 
 func (x *ToolResultEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[23]
+	mi := &file_hookd_v1_points_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1588,7 +1720,7 @@ func (x *ToolResultEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolResultEvent.ProtoReflect.Descriptor instead.
 func (*ToolResultEvent) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{23}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ToolResultEvent) GetSession() *SessionInfo {
@@ -1633,7 +1765,7 @@ type TurnStoppingEvent struct {
 
 func (x *TurnStoppingEvent) Reset() {
 	*x = TurnStoppingEvent{}
-	mi := &file_hookd_v1_points_proto_msgTypes[24]
+	mi := &file_hookd_v1_points_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1645,7 +1777,7 @@ func (x *TurnStoppingEvent) String() string {
 func (*TurnStoppingEvent) ProtoMessage() {}
 
 func (x *TurnStoppingEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[24]
+	mi := &file_hookd_v1_points_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1658,7 +1790,7 @@ func (x *TurnStoppingEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnStoppingEvent.ProtoReflect.Descriptor instead.
 func (*TurnStoppingEvent) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{24}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *TurnStoppingEvent) GetSession() *SessionInfo {
@@ -1710,14 +1842,18 @@ type TurnStoppingDecision struct {
 	//
 	//	*TurnStoppingDecision_Pass
 	//	*TurnStoppingDecision_Steer
-	Decision      isTurnStoppingDecision_Decision `protobuf_oneof:"decision"`
+	Decision isTurnStoppingDecision_Decision `protobuf_oneof:"decision"`
+	// Shown to the agent's user, never to the model (see StopAgent above).
+	UserMessage string `protobuf:"bytes,10,opt,name=user_message,json=userMessage,proto3" json:"user_message,omitempty"`
+	// Asks the agent to stop (see StopAgent above).
+	StopAgent     *StopAgent `protobuf:"bytes,11,opt,name=stop_agent,json=stopAgent,proto3" json:"stop_agent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TurnStoppingDecision) Reset() {
 	*x = TurnStoppingDecision{}
-	mi := &file_hookd_v1_points_proto_msgTypes[25]
+	mi := &file_hookd_v1_points_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1729,7 +1865,7 @@ func (x *TurnStoppingDecision) String() string {
 func (*TurnStoppingDecision) ProtoMessage() {}
 
 func (x *TurnStoppingDecision) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[25]
+	mi := &file_hookd_v1_points_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1742,7 +1878,7 @@ func (x *TurnStoppingDecision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnStoppingDecision.ProtoReflect.Descriptor instead.
 func (*TurnStoppingDecision) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{25}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *TurnStoppingDecision) GetDecision() isTurnStoppingDecision_Decision {
@@ -1766,6 +1902,20 @@ func (x *TurnStoppingDecision) GetSteer() *Steer {
 		if x, ok := x.Decision.(*TurnStoppingDecision_Steer); ok {
 			return x.Steer
 		}
+	}
+	return nil
+}
+
+func (x *TurnStoppingDecision) GetUserMessage() string {
+	if x != nil {
+		return x.UserMessage
+	}
+	return ""
+}
+
+func (x *TurnStoppingDecision) GetStopAgent() *StopAgent {
+	if x != nil {
+		return x.StopAgent
 	}
 	return nil
 }
@@ -1799,7 +1949,7 @@ type Steer struct {
 
 func (x *Steer) Reset() {
 	*x = Steer{}
-	mi := &file_hookd_v1_points_proto_msgTypes[26]
+	mi := &file_hookd_v1_points_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1811,7 +1961,7 @@ func (x *Steer) String() string {
 func (*Steer) ProtoMessage() {}
 
 func (x *Steer) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[26]
+	mi := &file_hookd_v1_points_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1824,7 +1974,7 @@ func (x *Steer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Steer.ProtoReflect.Descriptor instead.
 func (*Steer) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{26}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Steer) GetMessages() []*Message {
@@ -1847,7 +1997,7 @@ type RewriteEvent struct {
 
 func (x *RewriteEvent) Reset() {
 	*x = RewriteEvent{}
-	mi := &file_hookd_v1_points_proto_msgTypes[27]
+	mi := &file_hookd_v1_points_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1859,7 +2009,7 @@ func (x *RewriteEvent) String() string {
 func (*RewriteEvent) ProtoMessage() {}
 
 func (x *RewriteEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[27]
+	mi := &file_hookd_v1_points_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1872,7 +2022,7 @@ func (x *RewriteEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RewriteEvent.ProtoReflect.Descriptor instead.
 func (*RewriteEvent) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{27}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *RewriteEvent) GetSession() *SessionInfo {
@@ -1905,7 +2055,7 @@ type RewriteDecision struct {
 
 func (x *RewriteDecision) Reset() {
 	*x = RewriteDecision{}
-	mi := &file_hookd_v1_points_proto_msgTypes[28]
+	mi := &file_hookd_v1_points_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1917,7 +2067,7 @@ func (x *RewriteDecision) String() string {
 func (*RewriteDecision) ProtoMessage() {}
 
 func (x *RewriteDecision) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[28]
+	mi := &file_hookd_v1_points_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1930,7 +2080,7 @@ func (x *RewriteDecision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RewriteDecision.ProtoReflect.Descriptor instead.
 func (*RewriteDecision) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{28}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *RewriteDecision) GetDecision() isRewriteDecision_Decision {
@@ -2000,7 +2150,7 @@ type Replace struct {
 
 func (x *Replace) Reset() {
 	*x = Replace{}
-	mi := &file_hookd_v1_points_proto_msgTypes[29]
+	mi := &file_hookd_v1_points_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2012,7 +2162,7 @@ func (x *Replace) String() string {
 func (*Replace) ProtoMessage() {}
 
 func (x *Replace) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[29]
+	mi := &file_hookd_v1_points_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2025,7 +2175,7 @@ func (x *Replace) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Replace.ProtoReflect.Descriptor instead.
 func (*Replace) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{29}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Replace) GetArgumentsJson() string {
@@ -2047,7 +2197,7 @@ type Patch struct {
 
 func (x *Patch) Reset() {
 	*x = Patch{}
-	mi := &file_hookd_v1_points_proto_msgTypes[30]
+	mi := &file_hookd_v1_points_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2059,7 +2209,7 @@ func (x *Patch) String() string {
 func (*Patch) ProtoMessage() {}
 
 func (x *Patch) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[30]
+	mi := &file_hookd_v1_points_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2072,7 +2222,7 @@ func (x *Patch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Patch.ProtoReflect.Descriptor instead.
 func (*Patch) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{30}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Patch) GetMergePatchJson() string {
@@ -2097,7 +2247,7 @@ type ApprovalEvent struct {
 
 func (x *ApprovalEvent) Reset() {
 	*x = ApprovalEvent{}
-	mi := &file_hookd_v1_points_proto_msgTypes[31]
+	mi := &file_hookd_v1_points_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2109,7 +2259,7 @@ func (x *ApprovalEvent) String() string {
 func (*ApprovalEvent) ProtoMessage() {}
 
 func (x *ApprovalEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[31]
+	mi := &file_hookd_v1_points_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2122,7 +2272,7 @@ func (x *ApprovalEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApprovalEvent.ProtoReflect.Descriptor instead.
 func (*ApprovalEvent) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{31}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ApprovalEvent) GetSession() *SessionInfo {
@@ -2162,14 +2312,18 @@ type ApprovalDecision struct {
 	//	*ApprovalDecision_Pass
 	//	*ApprovalDecision_Approve
 	//	*ApprovalDecision_Reject
-	Decision      isApprovalDecision_Decision `protobuf_oneof:"decision"`
+	Decision isApprovalDecision_Decision `protobuf_oneof:"decision"`
+	// Shown to the agent's user, never to the model (see StopAgent above).
+	UserMessage string `protobuf:"bytes,10,opt,name=user_message,json=userMessage,proto3" json:"user_message,omitempty"`
+	// Asks the agent to stop (see StopAgent above).
+	StopAgent     *StopAgent `protobuf:"bytes,11,opt,name=stop_agent,json=stopAgent,proto3" json:"stop_agent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ApprovalDecision) Reset() {
 	*x = ApprovalDecision{}
-	mi := &file_hookd_v1_points_proto_msgTypes[32]
+	mi := &file_hookd_v1_points_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2181,7 +2335,7 @@ func (x *ApprovalDecision) String() string {
 func (*ApprovalDecision) ProtoMessage() {}
 
 func (x *ApprovalDecision) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[32]
+	mi := &file_hookd_v1_points_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2194,7 +2348,7 @@ func (x *ApprovalDecision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApprovalDecision.ProtoReflect.Descriptor instead.
 func (*ApprovalDecision) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{32}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ApprovalDecision) GetDecision() isApprovalDecision_Decision {
@@ -2231,6 +2385,20 @@ func (x *ApprovalDecision) GetReject() *Reject {
 	return nil
 }
 
+func (x *ApprovalDecision) GetUserMessage() string {
+	if x != nil {
+		return x.UserMessage
+	}
+	return ""
+}
+
+func (x *ApprovalDecision) GetStopAgent() *StopAgent {
+	if x != nil {
+		return x.StopAgent
+	}
+	return nil
+}
+
 type isApprovalDecision_Decision interface {
 	isApprovalDecision_Decision()
 }
@@ -2263,7 +2431,7 @@ type Approve struct {
 
 func (x *Approve) Reset() {
 	*x = Approve{}
-	mi := &file_hookd_v1_points_proto_msgTypes[33]
+	mi := &file_hookd_v1_points_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2275,7 +2443,7 @@ func (x *Approve) String() string {
 func (*Approve) ProtoMessage() {}
 
 func (x *Approve) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[33]
+	mi := &file_hookd_v1_points_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2288,7 +2456,7 @@ func (x *Approve) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Approve.ProtoReflect.Descriptor instead.
 func (*Approve) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{33}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{34}
 }
 
 type SessionEndEvent struct {
@@ -2305,7 +2473,7 @@ type SessionEndEvent struct {
 
 func (x *SessionEndEvent) Reset() {
 	*x = SessionEndEvent{}
-	mi := &file_hookd_v1_points_proto_msgTypes[34]
+	mi := &file_hookd_v1_points_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2317,7 +2485,7 @@ func (x *SessionEndEvent) String() string {
 func (*SessionEndEvent) ProtoMessage() {}
 
 func (x *SessionEndEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[34]
+	mi := &file_hookd_v1_points_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2330,7 +2498,7 @@ func (x *SessionEndEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEndEvent.ProtoReflect.Descriptor instead.
 func (*SessionEndEvent) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{34}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *SessionEndEvent) GetSession() *SessionInfo {
@@ -2376,7 +2544,7 @@ type TurnEndEvent struct {
 
 func (x *TurnEndEvent) Reset() {
 	*x = TurnEndEvent{}
-	mi := &file_hookd_v1_points_proto_msgTypes[35]
+	mi := &file_hookd_v1_points_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2388,7 +2556,7 @@ func (x *TurnEndEvent) String() string {
 func (*TurnEndEvent) ProtoMessage() {}
 
 func (x *TurnEndEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[35]
+	mi := &file_hookd_v1_points_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2401,7 +2569,7 @@ func (x *TurnEndEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnEndEvent.ProtoReflect.Descriptor instead.
 func (*TurnEndEvent) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{35}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *TurnEndEvent) GetSession() *SessionInfo {
@@ -2457,7 +2625,7 @@ type AgentEventEvent struct {
 
 func (x *AgentEventEvent) Reset() {
 	*x = AgentEventEvent{}
-	mi := &file_hookd_v1_points_proto_msgTypes[36]
+	mi := &file_hookd_v1_points_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2469,7 +2637,7 @@ func (x *AgentEventEvent) String() string {
 func (*AgentEventEvent) ProtoMessage() {}
 
 func (x *AgentEventEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hookd_v1_points_proto_msgTypes[36]
+	mi := &file_hookd_v1_points_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2482,7 +2650,7 @@ func (x *AgentEventEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentEventEvent.ProtoReflect.Descriptor instead.
 func (*AgentEventEvent) Descriptor() ([]byte, []int) {
-	return file_hookd_v1_points_proto_rawDescGZIP(), []int{36}
+	return file_hookd_v1_points_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *AgentEventEvent) GetSession() *SessionInfo {
@@ -2518,14 +2686,20 @@ var File_hookd_v1_points_proto protoreflect.FileDescriptor
 const file_hookd_v1_points_proto_rawDesc = "" +
 	"\n" +
 	"\x15hookd/v1/points.proto\x12\bhookd.v1\x1a\x14hookd/v1/types.proto\"\x06\n" +
-	"\x04Pass\"\xa5\x01\n" +
+	"\x04Pass\"#\n" +
+	"\tStopAgent\x12\x16\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\"\xa5\x01\n" +
 	"\x11SessionStartEvent\x12/\n" +
 	"\asession\x18\x01 \x01(\v2\x15.hookd.v1.SessionInfoR\asession\x12/\n" +
 	"\x06source\x18\x02 \x01(\x0e2\x17.hookd.v1.SessionSourceR\x06source\x12.\n" +
-	"\x05tools\x18\x03 \x03(\v2\x18.hookd.v1.ToolDefinitionR\x05tools\"t\n" +
+	"\x05tools\x18\x03 \x03(\v2\x18.hookd.v1.ToolDefinitionR\x05tools\"\xcb\x01\n" +
 	"\x14SessionStartDecision\x12$\n" +
 	"\x04pass\x18\x01 \x01(\v2\x0e.hookd.v1.PassH\x00R\x04pass\x12*\n" +
-	"\x06inject\x18\x02 \x01(\v2\x10.hookd.v1.InjectH\x00R\x06injectB\n" +
+	"\x06inject\x18\x02 \x01(\v2\x10.hookd.v1.InjectH\x00R\x06inject\x12!\n" +
+	"\fuser_message\x18\n" +
+	" \x01(\tR\vuserMessage\x122\n" +
+	"\n" +
+	"stop_agent\x18\v \x01(\v2\x13.hookd.v1.StopAgentR\tstopAgentB\n" +
 	"\n" +
 	"\bdecision\"7\n" +
 	"\x06Inject\x12-\n" +
@@ -2534,11 +2708,15 @@ const file_hookd_v1_points_proto_rawDesc = "" +
 	"\asession\x18\x01 \x01(\v2\x15.hookd.v1.SessionInfoR\asession\x12\x12\n" +
 	"\x04turn\x18\x02 \x01(\rR\x04turn\x12\x12\n" +
 	"\x04step\x18\x03 \x01(\rR\x04step\x12-\n" +
-	"\bmessages\x18\x04 \x03(\v2\x11.hookd.v1.MessageR\bmessages\"\x98\x01\n" +
+	"\bmessages\x18\x04 \x03(\v2\x11.hookd.v1.MessageR\bmessages\"\xef\x01\n" +
 	"\x0fPreStepDecision\x12$\n" +
 	"\x04pass\x18\x01 \x01(\v2\x0e.hookd.v1.PassH\x00R\x04pass\x12'\n" +
 	"\x05enter\x18\x02 \x01(\v2\x0f.hookd.v1.EnterH\x00R\x05enter\x12*\n" +
-	"\x06reject\x18\x03 \x01(\v2\x10.hookd.v1.RejectH\x00R\x06rejectB\n" +
+	"\x06reject\x18\x03 \x01(\v2\x10.hookd.v1.RejectH\x00R\x06reject\x12!\n" +
+	"\fuser_message\x18\n" +
+	" \x01(\tR\vuserMessage\x122\n" +
+	"\n" +
+	"stop_agent\x18\v \x01(\v2\x13.hookd.v1.StopAgentR\tstopAgentB\n" +
 	"\n" +
 	"\bdecision\"6\n" +
 	"\x05Enter\x12-\n" +
@@ -2547,12 +2725,16 @@ const file_hookd_v1_points_proto_rawDesc = "" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\"g\n" +
 	"\fPreToolEvent\x12/\n" +
 	"\asession\x18\x01 \x01(\v2\x15.hookd.v1.SessionInfoR\asession\x12&\n" +
-	"\x04call\x18\x02 \x01(\v2\x12.hookd.v1.ToolCallR\x04call\"\xb5\x01\n" +
+	"\x04call\x18\x02 \x01(\v2\x12.hookd.v1.ToolCallR\x04call\"\x8c\x02\n" +
 	"\x0fPreToolDecision\x12$\n" +
 	"\x04pass\x18\x01 \x01(\v2\x0e.hookd.v1.PassH\x00R\x04pass\x12'\n" +
 	"\x05allow\x18\x02 \x01(\v2\x0f.hookd.v1.AllowH\x00R\x05allow\x12$\n" +
 	"\x04deny\x18\x03 \x01(\v2\x0e.hookd.v1.DenyH\x00R\x04deny\x12!\n" +
-	"\x03ask\x18\x04 \x01(\v2\r.hookd.v1.AskH\x00R\x03askB\n" +
+	"\x03ask\x18\x04 \x01(\v2\r.hookd.v1.AskH\x00R\x03ask\x12!\n" +
+	"\fuser_message\x18\n" +
+	" \x01(\tR\vuserMessage\x122\n" +
+	"\n" +
+	"stop_agent\x18\v \x01(\v2\x13.hookd.v1.StopAgentR\tstopAgentB\n" +
 	"\n" +
 	"\bdecision\"\a\n" +
 	"\x05Allow\"\x1e\n" +
@@ -2581,11 +2763,15 @@ const file_hookd_v1_points_proto_rawDesc = "" +
 	"\rPostToolEvent\x12/\n" +
 	"\asession\x18\x01 \x01(\v2\x15.hookd.v1.SessionInfoR\asession\x12&\n" +
 	"\x04call\x18\x02 \x01(\v2\x12.hookd.v1.ToolCallR\x04call\x12,\n" +
-	"\x06result\x18\x03 \x01(\v2\x14.hookd.v1.ToolResultR\x06result\"\x99\x01\n" +
+	"\x06result\x18\x03 \x01(\v2\x14.hookd.v1.ToolResultR\x06result\"\xf0\x01\n" +
 	"\x10PostToolDecision\x12$\n" +
 	"\x04pass\x18\x01 \x01(\v2\x0e.hookd.v1.PassH\x00R\x04pass\x12*\n" +
 	"\x06accept\x18\x02 \x01(\v2\x10.hookd.v1.AcceptH\x00R\x06accept\x12'\n" +
-	"\x05block\x18\x03 \x01(\v2\x0f.hookd.v1.BlockH\x00R\x05blockB\n" +
+	"\x05block\x18\x03 \x01(\v2\x0f.hookd.v1.BlockH\x00R\x05block\x12!\n" +
+	"\fuser_message\x18\n" +
+	" \x01(\tR\vuserMessage\x122\n" +
+	"\n" +
+	"stop_agent\x18\v \x01(\v2\x13.hookd.v1.StopAgentR\tstopAgentB\n" +
 	"\n" +
 	"\bdecision\"\xc8\x01\n" +
 	"\x06Accept\x12;\n" +
@@ -2611,10 +2797,14 @@ const file_hookd_v1_points_proto_rawDesc = "" +
 	"\x04step\x18\x03 \x01(\rR\x04step\x12(\n" +
 	"\x10stop_hook_active\x18\x04 \x01(\bR\x0estopHookActive\x123\n" +
 	"\x15steered_continuations\x18\x05 \x01(\rR\x14steeredContinuations\x12G\n" +
-	"\x16last_assistant_message\x18\x06 \x01(\v2\x11.hookd.v1.MessageR\x14lastAssistantMessage\"q\n" +
+	"\x16last_assistant_message\x18\x06 \x01(\v2\x11.hookd.v1.MessageR\x14lastAssistantMessage\"\xc8\x01\n" +
 	"\x14TurnStoppingDecision\x12$\n" +
 	"\x04pass\x18\x01 \x01(\v2\x0e.hookd.v1.PassH\x00R\x04pass\x12'\n" +
-	"\x05steer\x18\x02 \x01(\v2\x0f.hookd.v1.SteerH\x00R\x05steerB\n" +
+	"\x05steer\x18\x02 \x01(\v2\x0f.hookd.v1.SteerH\x00R\x05steer\x12!\n" +
+	"\fuser_message\x18\n" +
+	" \x01(\tR\vuserMessage\x122\n" +
+	"\n" +
+	"stop_agent\x18\v \x01(\v2\x13.hookd.v1.StopAgentR\tstopAgentB\n" +
 	"\n" +
 	"\bdecision\"6\n" +
 	"\x05Steer\x12-\n" +
@@ -2636,11 +2826,15 @@ const file_hookd_v1_points_proto_rawDesc = "" +
 	"\asession\x18\x01 \x01(\v2\x15.hookd.v1.SessionInfoR\asession\x12&\n" +
 	"\x04call\x18\x02 \x01(\v2\x12.hookd.v1.ToolCallR\x04call\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x19\n" +
-	"\basked_by\x18\x04 \x01(\tR\aaskedBy\"\x9f\x01\n" +
+	"\basked_by\x18\x04 \x01(\tR\aaskedBy\"\xf6\x01\n" +
 	"\x10ApprovalDecision\x12$\n" +
 	"\x04pass\x18\x01 \x01(\v2\x0e.hookd.v1.PassH\x00R\x04pass\x12-\n" +
 	"\aapprove\x18\x02 \x01(\v2\x11.hookd.v1.ApproveH\x00R\aapprove\x12*\n" +
-	"\x06reject\x18\x03 \x01(\v2\x10.hookd.v1.RejectH\x00R\x06rejectB\n" +
+	"\x06reject\x18\x03 \x01(\v2\x10.hookd.v1.RejectH\x00R\x06reject\x12!\n" +
+	"\fuser_message\x18\n" +
+	" \x01(\tR\vuserMessage\x122\n" +
+	"\n" +
+	"stop_agent\x18\v \x01(\v2\x13.hookd.v1.StopAgentR\tstopAgentB\n" +
 	"\n" +
 	"\bdecision\"\t\n" +
 	"\aApprove\"\xa4\x01\n" +
@@ -2683,122 +2877,129 @@ func file_hookd_v1_points_proto_rawDescGZIP() []byte {
 }
 
 var file_hookd_v1_points_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_hookd_v1_points_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_hookd_v1_points_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_hookd_v1_points_proto_goTypes = []any{
 	(TurnEndOutcome)(0),          // 0: hookd.v1.TurnEndOutcome
 	(*Pass)(nil),                 // 1: hookd.v1.Pass
-	(*SessionStartEvent)(nil),    // 2: hookd.v1.SessionStartEvent
-	(*SessionStartDecision)(nil), // 3: hookd.v1.SessionStartDecision
-	(*Inject)(nil),               // 4: hookd.v1.Inject
-	(*PreStepEvent)(nil),         // 5: hookd.v1.PreStepEvent
-	(*PreStepDecision)(nil),      // 6: hookd.v1.PreStepDecision
-	(*Enter)(nil),                // 7: hookd.v1.Enter
-	(*Reject)(nil),               // 8: hookd.v1.Reject
-	(*PreToolEvent)(nil),         // 9: hookd.v1.PreToolEvent
-	(*PreToolDecision)(nil),      // 10: hookd.v1.PreToolDecision
-	(*Allow)(nil),                // 11: hookd.v1.Allow
-	(*Deny)(nil),                 // 12: hookd.v1.Deny
-	(*Ask)(nil),                  // 13: hookd.v1.Ask
-	(*GuardEvent)(nil),           // 14: hookd.v1.GuardEvent
-	(*GuardDecision)(nil),        // 15: hookd.v1.GuardDecision
-	(*Abstain)(nil),              // 16: hookd.v1.Abstain
-	(*ExecuteEvent)(nil),         // 17: hookd.v1.ExecuteEvent
-	(*ExecuteDecision)(nil),      // 18: hookd.v1.ExecuteDecision
-	(*PostToolEvent)(nil),        // 19: hookd.v1.PostToolEvent
-	(*PostToolDecision)(nil),     // 20: hookd.v1.PostToolDecision
-	(*Accept)(nil),               // 21: hookd.v1.Accept
-	(*ContentReplacement)(nil),   // 22: hookd.v1.ContentReplacement
-	(*Block)(nil),                // 23: hookd.v1.Block
-	(*ToolResultEvent)(nil),      // 24: hookd.v1.ToolResultEvent
-	(*TurnStoppingEvent)(nil),    // 25: hookd.v1.TurnStoppingEvent
-	(*TurnStoppingDecision)(nil), // 26: hookd.v1.TurnStoppingDecision
-	(*Steer)(nil),                // 27: hookd.v1.Steer
-	(*RewriteEvent)(nil),         // 28: hookd.v1.RewriteEvent
-	(*RewriteDecision)(nil),      // 29: hookd.v1.RewriteDecision
-	(*Replace)(nil),              // 30: hookd.v1.Replace
-	(*Patch)(nil),                // 31: hookd.v1.Patch
-	(*ApprovalEvent)(nil),        // 32: hookd.v1.ApprovalEvent
-	(*ApprovalDecision)(nil),     // 33: hookd.v1.ApprovalDecision
-	(*Approve)(nil),              // 34: hookd.v1.Approve
-	(*SessionEndEvent)(nil),      // 35: hookd.v1.SessionEndEvent
-	(*TurnEndEvent)(nil),         // 36: hookd.v1.TurnEndEvent
-	(*AgentEventEvent)(nil),      // 37: hookd.v1.AgentEventEvent
-	(*SessionInfo)(nil),          // 38: hookd.v1.SessionInfo
-	(SessionSource)(0),           // 39: hookd.v1.SessionSource
-	(*ToolDefinition)(nil),       // 40: hookd.v1.ToolDefinition
-	(*Message)(nil),              // 41: hookd.v1.Message
-	(*ToolCall)(nil),             // 42: hookd.v1.ToolCall
-	(*ToolResult)(nil),           // 43: hookd.v1.ToolResult
-	(*ContentBlock)(nil),         // 44: hookd.v1.ContentBlock
-	(SessionEndReason)(0),        // 45: hookd.v1.SessionEndReason
-	(AgentDialect)(0),            // 46: hookd.v1.AgentDialect
+	(*StopAgent)(nil),            // 2: hookd.v1.StopAgent
+	(*SessionStartEvent)(nil),    // 3: hookd.v1.SessionStartEvent
+	(*SessionStartDecision)(nil), // 4: hookd.v1.SessionStartDecision
+	(*Inject)(nil),               // 5: hookd.v1.Inject
+	(*PreStepEvent)(nil),         // 6: hookd.v1.PreStepEvent
+	(*PreStepDecision)(nil),      // 7: hookd.v1.PreStepDecision
+	(*Enter)(nil),                // 8: hookd.v1.Enter
+	(*Reject)(nil),               // 9: hookd.v1.Reject
+	(*PreToolEvent)(nil),         // 10: hookd.v1.PreToolEvent
+	(*PreToolDecision)(nil),      // 11: hookd.v1.PreToolDecision
+	(*Allow)(nil),                // 12: hookd.v1.Allow
+	(*Deny)(nil),                 // 13: hookd.v1.Deny
+	(*Ask)(nil),                  // 14: hookd.v1.Ask
+	(*GuardEvent)(nil),           // 15: hookd.v1.GuardEvent
+	(*GuardDecision)(nil),        // 16: hookd.v1.GuardDecision
+	(*Abstain)(nil),              // 17: hookd.v1.Abstain
+	(*ExecuteEvent)(nil),         // 18: hookd.v1.ExecuteEvent
+	(*ExecuteDecision)(nil),      // 19: hookd.v1.ExecuteDecision
+	(*PostToolEvent)(nil),        // 20: hookd.v1.PostToolEvent
+	(*PostToolDecision)(nil),     // 21: hookd.v1.PostToolDecision
+	(*Accept)(nil),               // 22: hookd.v1.Accept
+	(*ContentReplacement)(nil),   // 23: hookd.v1.ContentReplacement
+	(*Block)(nil),                // 24: hookd.v1.Block
+	(*ToolResultEvent)(nil),      // 25: hookd.v1.ToolResultEvent
+	(*TurnStoppingEvent)(nil),    // 26: hookd.v1.TurnStoppingEvent
+	(*TurnStoppingDecision)(nil), // 27: hookd.v1.TurnStoppingDecision
+	(*Steer)(nil),                // 28: hookd.v1.Steer
+	(*RewriteEvent)(nil),         // 29: hookd.v1.RewriteEvent
+	(*RewriteDecision)(nil),      // 30: hookd.v1.RewriteDecision
+	(*Replace)(nil),              // 31: hookd.v1.Replace
+	(*Patch)(nil),                // 32: hookd.v1.Patch
+	(*ApprovalEvent)(nil),        // 33: hookd.v1.ApprovalEvent
+	(*ApprovalDecision)(nil),     // 34: hookd.v1.ApprovalDecision
+	(*Approve)(nil),              // 35: hookd.v1.Approve
+	(*SessionEndEvent)(nil),      // 36: hookd.v1.SessionEndEvent
+	(*TurnEndEvent)(nil),         // 37: hookd.v1.TurnEndEvent
+	(*AgentEventEvent)(nil),      // 38: hookd.v1.AgentEventEvent
+	(*SessionInfo)(nil),          // 39: hookd.v1.SessionInfo
+	(SessionSource)(0),           // 40: hookd.v1.SessionSource
+	(*ToolDefinition)(nil),       // 41: hookd.v1.ToolDefinition
+	(*Message)(nil),              // 42: hookd.v1.Message
+	(*ToolCall)(nil),             // 43: hookd.v1.ToolCall
+	(*ToolResult)(nil),           // 44: hookd.v1.ToolResult
+	(*ContentBlock)(nil),         // 45: hookd.v1.ContentBlock
+	(SessionEndReason)(0),        // 46: hookd.v1.SessionEndReason
+	(AgentDialect)(0),            // 47: hookd.v1.AgentDialect
 }
 var file_hookd_v1_points_proto_depIdxs = []int32{
-	38, // 0: hookd.v1.SessionStartEvent.session:type_name -> hookd.v1.SessionInfo
-	39, // 1: hookd.v1.SessionStartEvent.source:type_name -> hookd.v1.SessionSource
-	40, // 2: hookd.v1.SessionStartEvent.tools:type_name -> hookd.v1.ToolDefinition
+	39, // 0: hookd.v1.SessionStartEvent.session:type_name -> hookd.v1.SessionInfo
+	40, // 1: hookd.v1.SessionStartEvent.source:type_name -> hookd.v1.SessionSource
+	41, // 2: hookd.v1.SessionStartEvent.tools:type_name -> hookd.v1.ToolDefinition
 	1,  // 3: hookd.v1.SessionStartDecision.pass:type_name -> hookd.v1.Pass
-	4,  // 4: hookd.v1.SessionStartDecision.inject:type_name -> hookd.v1.Inject
-	41, // 5: hookd.v1.Inject.messages:type_name -> hookd.v1.Message
-	38, // 6: hookd.v1.PreStepEvent.session:type_name -> hookd.v1.SessionInfo
-	41, // 7: hookd.v1.PreStepEvent.messages:type_name -> hookd.v1.Message
-	1,  // 8: hookd.v1.PreStepDecision.pass:type_name -> hookd.v1.Pass
-	7,  // 9: hookd.v1.PreStepDecision.enter:type_name -> hookd.v1.Enter
-	8,  // 10: hookd.v1.PreStepDecision.reject:type_name -> hookd.v1.Reject
-	41, // 11: hookd.v1.Enter.messages:type_name -> hookd.v1.Message
-	38, // 12: hookd.v1.PreToolEvent.session:type_name -> hookd.v1.SessionInfo
-	42, // 13: hookd.v1.PreToolEvent.call:type_name -> hookd.v1.ToolCall
-	1,  // 14: hookd.v1.PreToolDecision.pass:type_name -> hookd.v1.Pass
-	11, // 15: hookd.v1.PreToolDecision.allow:type_name -> hookd.v1.Allow
-	12, // 16: hookd.v1.PreToolDecision.deny:type_name -> hookd.v1.Deny
-	13, // 17: hookd.v1.PreToolDecision.ask:type_name -> hookd.v1.Ask
-	38, // 18: hookd.v1.GuardEvent.session:type_name -> hookd.v1.SessionInfo
-	42, // 19: hookd.v1.GuardEvent.call:type_name -> hookd.v1.ToolCall
-	16, // 20: hookd.v1.GuardDecision.abstain:type_name -> hookd.v1.Abstain
-	12, // 21: hookd.v1.GuardDecision.deny:type_name -> hookd.v1.Deny
-	38, // 22: hookd.v1.ExecuteEvent.session:type_name -> hookd.v1.SessionInfo
-	42, // 23: hookd.v1.ExecuteEvent.call:type_name -> hookd.v1.ToolCall
-	1,  // 24: hookd.v1.ExecuteDecision.pass:type_name -> hookd.v1.Pass
-	43, // 25: hookd.v1.ExecuteDecision.result:type_name -> hookd.v1.ToolResult
-	38, // 26: hookd.v1.PostToolEvent.session:type_name -> hookd.v1.SessionInfo
-	42, // 27: hookd.v1.PostToolEvent.call:type_name -> hookd.v1.ToolCall
-	43, // 28: hookd.v1.PostToolEvent.result:type_name -> hookd.v1.ToolResult
-	1,  // 29: hookd.v1.PostToolDecision.pass:type_name -> hookd.v1.Pass
-	21, // 30: hookd.v1.PostToolDecision.accept:type_name -> hookd.v1.Accept
-	23, // 31: hookd.v1.PostToolDecision.block:type_name -> hookd.v1.Block
-	22, // 32: hookd.v1.Accept.content:type_name -> hookd.v1.ContentReplacement
-	41, // 33: hookd.v1.Accept.additional_contexts:type_name -> hookd.v1.Message
-	44, // 34: hookd.v1.ContentReplacement.blocks:type_name -> hookd.v1.ContentBlock
-	41, // 35: hookd.v1.Block.additional_contexts:type_name -> hookd.v1.Message
-	38, // 36: hookd.v1.ToolResultEvent.session:type_name -> hookd.v1.SessionInfo
-	42, // 37: hookd.v1.ToolResultEvent.call:type_name -> hookd.v1.ToolCall
-	43, // 38: hookd.v1.ToolResultEvent.result:type_name -> hookd.v1.ToolResult
-	38, // 39: hookd.v1.TurnStoppingEvent.session:type_name -> hookd.v1.SessionInfo
-	41, // 40: hookd.v1.TurnStoppingEvent.last_assistant_message:type_name -> hookd.v1.Message
-	1,  // 41: hookd.v1.TurnStoppingDecision.pass:type_name -> hookd.v1.Pass
-	27, // 42: hookd.v1.TurnStoppingDecision.steer:type_name -> hookd.v1.Steer
-	41, // 43: hookd.v1.Steer.messages:type_name -> hookd.v1.Message
-	38, // 44: hookd.v1.RewriteEvent.session:type_name -> hookd.v1.SessionInfo
-	42, // 45: hookd.v1.RewriteEvent.call:type_name -> hookd.v1.ToolCall
-	1,  // 46: hookd.v1.RewriteDecision.pass:type_name -> hookd.v1.Pass
-	30, // 47: hookd.v1.RewriteDecision.replace:type_name -> hookd.v1.Replace
-	31, // 48: hookd.v1.RewriteDecision.patch:type_name -> hookd.v1.Patch
-	38, // 49: hookd.v1.ApprovalEvent.session:type_name -> hookd.v1.SessionInfo
-	42, // 50: hookd.v1.ApprovalEvent.call:type_name -> hookd.v1.ToolCall
-	1,  // 51: hookd.v1.ApprovalDecision.pass:type_name -> hookd.v1.Pass
-	34, // 52: hookd.v1.ApprovalDecision.approve:type_name -> hookd.v1.Approve
-	8,  // 53: hookd.v1.ApprovalDecision.reject:type_name -> hookd.v1.Reject
-	38, // 54: hookd.v1.SessionEndEvent.session:type_name -> hookd.v1.SessionInfo
-	45, // 55: hookd.v1.SessionEndEvent.reason:type_name -> hookd.v1.SessionEndReason
-	38, // 56: hookd.v1.TurnEndEvent.session:type_name -> hookd.v1.SessionInfo
-	0,  // 57: hookd.v1.TurnEndEvent.outcome:type_name -> hookd.v1.TurnEndOutcome
-	38, // 58: hookd.v1.AgentEventEvent.session:type_name -> hookd.v1.SessionInfo
-	46, // 59: hookd.v1.AgentEventEvent.dialect:type_name -> hookd.v1.AgentDialect
-	60, // [60:60] is the sub-list for method output_type
-	60, // [60:60] is the sub-list for method input_type
-	60, // [60:60] is the sub-list for extension type_name
-	60, // [60:60] is the sub-list for extension extendee
-	0,  // [0:60] is the sub-list for field type_name
+	5,  // 4: hookd.v1.SessionStartDecision.inject:type_name -> hookd.v1.Inject
+	2,  // 5: hookd.v1.SessionStartDecision.stop_agent:type_name -> hookd.v1.StopAgent
+	42, // 6: hookd.v1.Inject.messages:type_name -> hookd.v1.Message
+	39, // 7: hookd.v1.PreStepEvent.session:type_name -> hookd.v1.SessionInfo
+	42, // 8: hookd.v1.PreStepEvent.messages:type_name -> hookd.v1.Message
+	1,  // 9: hookd.v1.PreStepDecision.pass:type_name -> hookd.v1.Pass
+	8,  // 10: hookd.v1.PreStepDecision.enter:type_name -> hookd.v1.Enter
+	9,  // 11: hookd.v1.PreStepDecision.reject:type_name -> hookd.v1.Reject
+	2,  // 12: hookd.v1.PreStepDecision.stop_agent:type_name -> hookd.v1.StopAgent
+	42, // 13: hookd.v1.Enter.messages:type_name -> hookd.v1.Message
+	39, // 14: hookd.v1.PreToolEvent.session:type_name -> hookd.v1.SessionInfo
+	43, // 15: hookd.v1.PreToolEvent.call:type_name -> hookd.v1.ToolCall
+	1,  // 16: hookd.v1.PreToolDecision.pass:type_name -> hookd.v1.Pass
+	12, // 17: hookd.v1.PreToolDecision.allow:type_name -> hookd.v1.Allow
+	13, // 18: hookd.v1.PreToolDecision.deny:type_name -> hookd.v1.Deny
+	14, // 19: hookd.v1.PreToolDecision.ask:type_name -> hookd.v1.Ask
+	2,  // 20: hookd.v1.PreToolDecision.stop_agent:type_name -> hookd.v1.StopAgent
+	39, // 21: hookd.v1.GuardEvent.session:type_name -> hookd.v1.SessionInfo
+	43, // 22: hookd.v1.GuardEvent.call:type_name -> hookd.v1.ToolCall
+	17, // 23: hookd.v1.GuardDecision.abstain:type_name -> hookd.v1.Abstain
+	13, // 24: hookd.v1.GuardDecision.deny:type_name -> hookd.v1.Deny
+	39, // 25: hookd.v1.ExecuteEvent.session:type_name -> hookd.v1.SessionInfo
+	43, // 26: hookd.v1.ExecuteEvent.call:type_name -> hookd.v1.ToolCall
+	1,  // 27: hookd.v1.ExecuteDecision.pass:type_name -> hookd.v1.Pass
+	44, // 28: hookd.v1.ExecuteDecision.result:type_name -> hookd.v1.ToolResult
+	39, // 29: hookd.v1.PostToolEvent.session:type_name -> hookd.v1.SessionInfo
+	43, // 30: hookd.v1.PostToolEvent.call:type_name -> hookd.v1.ToolCall
+	44, // 31: hookd.v1.PostToolEvent.result:type_name -> hookd.v1.ToolResult
+	1,  // 32: hookd.v1.PostToolDecision.pass:type_name -> hookd.v1.Pass
+	22, // 33: hookd.v1.PostToolDecision.accept:type_name -> hookd.v1.Accept
+	24, // 34: hookd.v1.PostToolDecision.block:type_name -> hookd.v1.Block
+	2,  // 35: hookd.v1.PostToolDecision.stop_agent:type_name -> hookd.v1.StopAgent
+	23, // 36: hookd.v1.Accept.content:type_name -> hookd.v1.ContentReplacement
+	42, // 37: hookd.v1.Accept.additional_contexts:type_name -> hookd.v1.Message
+	45, // 38: hookd.v1.ContentReplacement.blocks:type_name -> hookd.v1.ContentBlock
+	42, // 39: hookd.v1.Block.additional_contexts:type_name -> hookd.v1.Message
+	39, // 40: hookd.v1.ToolResultEvent.session:type_name -> hookd.v1.SessionInfo
+	43, // 41: hookd.v1.ToolResultEvent.call:type_name -> hookd.v1.ToolCall
+	44, // 42: hookd.v1.ToolResultEvent.result:type_name -> hookd.v1.ToolResult
+	39, // 43: hookd.v1.TurnStoppingEvent.session:type_name -> hookd.v1.SessionInfo
+	42, // 44: hookd.v1.TurnStoppingEvent.last_assistant_message:type_name -> hookd.v1.Message
+	1,  // 45: hookd.v1.TurnStoppingDecision.pass:type_name -> hookd.v1.Pass
+	28, // 46: hookd.v1.TurnStoppingDecision.steer:type_name -> hookd.v1.Steer
+	2,  // 47: hookd.v1.TurnStoppingDecision.stop_agent:type_name -> hookd.v1.StopAgent
+	42, // 48: hookd.v1.Steer.messages:type_name -> hookd.v1.Message
+	39, // 49: hookd.v1.RewriteEvent.session:type_name -> hookd.v1.SessionInfo
+	43, // 50: hookd.v1.RewriteEvent.call:type_name -> hookd.v1.ToolCall
+	1,  // 51: hookd.v1.RewriteDecision.pass:type_name -> hookd.v1.Pass
+	31, // 52: hookd.v1.RewriteDecision.replace:type_name -> hookd.v1.Replace
+	32, // 53: hookd.v1.RewriteDecision.patch:type_name -> hookd.v1.Patch
+	39, // 54: hookd.v1.ApprovalEvent.session:type_name -> hookd.v1.SessionInfo
+	43, // 55: hookd.v1.ApprovalEvent.call:type_name -> hookd.v1.ToolCall
+	1,  // 56: hookd.v1.ApprovalDecision.pass:type_name -> hookd.v1.Pass
+	35, // 57: hookd.v1.ApprovalDecision.approve:type_name -> hookd.v1.Approve
+	9,  // 58: hookd.v1.ApprovalDecision.reject:type_name -> hookd.v1.Reject
+	2,  // 59: hookd.v1.ApprovalDecision.stop_agent:type_name -> hookd.v1.StopAgent
+	39, // 60: hookd.v1.SessionEndEvent.session:type_name -> hookd.v1.SessionInfo
+	46, // 61: hookd.v1.SessionEndEvent.reason:type_name -> hookd.v1.SessionEndReason
+	39, // 62: hookd.v1.TurnEndEvent.session:type_name -> hookd.v1.SessionInfo
+	0,  // 63: hookd.v1.TurnEndEvent.outcome:type_name -> hookd.v1.TurnEndOutcome
+	39, // 64: hookd.v1.AgentEventEvent.session:type_name -> hookd.v1.SessionInfo
+	47, // 65: hookd.v1.AgentEventEvent.dialect:type_name -> hookd.v1.AgentDialect
+	66, // [66:66] is the sub-list for method output_type
+	66, // [66:66] is the sub-list for method input_type
+	66, // [66:66] is the sub-list for extension type_name
+	66, // [66:66] is the sub-list for extension extendee
+	0,  // [0:66] is the sub-list for field type_name
 }
 
 func init() { file_hookd_v1_points_proto_init() }
@@ -2807,45 +3008,45 @@ func file_hookd_v1_points_proto_init() {
 		return
 	}
 	file_hookd_v1_types_proto_init()
-	file_hookd_v1_points_proto_msgTypes[2].OneofWrappers = []any{
+	file_hookd_v1_points_proto_msgTypes[3].OneofWrappers = []any{
 		(*SessionStartDecision_Pass)(nil),
 		(*SessionStartDecision_Inject)(nil),
 	}
-	file_hookd_v1_points_proto_msgTypes[5].OneofWrappers = []any{
+	file_hookd_v1_points_proto_msgTypes[6].OneofWrappers = []any{
 		(*PreStepDecision_Pass)(nil),
 		(*PreStepDecision_Enter)(nil),
 		(*PreStepDecision_Reject)(nil),
 	}
-	file_hookd_v1_points_proto_msgTypes[9].OneofWrappers = []any{
+	file_hookd_v1_points_proto_msgTypes[10].OneofWrappers = []any{
 		(*PreToolDecision_Pass)(nil),
 		(*PreToolDecision_Allow)(nil),
 		(*PreToolDecision_Deny)(nil),
 		(*PreToolDecision_Ask)(nil),
 	}
-	file_hookd_v1_points_proto_msgTypes[14].OneofWrappers = []any{
+	file_hookd_v1_points_proto_msgTypes[15].OneofWrappers = []any{
 		(*GuardDecision_Abstain)(nil),
 		(*GuardDecision_Deny)(nil),
 	}
-	file_hookd_v1_points_proto_msgTypes[17].OneofWrappers = []any{
+	file_hookd_v1_points_proto_msgTypes[18].OneofWrappers = []any{
 		(*ExecuteDecision_Pass)(nil),
 		(*ExecuteDecision_Result)(nil),
 	}
-	file_hookd_v1_points_proto_msgTypes[19].OneofWrappers = []any{
+	file_hookd_v1_points_proto_msgTypes[20].OneofWrappers = []any{
 		(*PostToolDecision_Pass)(nil),
 		(*PostToolDecision_Accept)(nil),
 		(*PostToolDecision_Block)(nil),
 	}
-	file_hookd_v1_points_proto_msgTypes[20].OneofWrappers = []any{}
-	file_hookd_v1_points_proto_msgTypes[25].OneofWrappers = []any{
+	file_hookd_v1_points_proto_msgTypes[21].OneofWrappers = []any{}
+	file_hookd_v1_points_proto_msgTypes[26].OneofWrappers = []any{
 		(*TurnStoppingDecision_Pass)(nil),
 		(*TurnStoppingDecision_Steer)(nil),
 	}
-	file_hookd_v1_points_proto_msgTypes[28].OneofWrappers = []any{
+	file_hookd_v1_points_proto_msgTypes[29].OneofWrappers = []any{
 		(*RewriteDecision_Pass)(nil),
 		(*RewriteDecision_Replace)(nil),
 		(*RewriteDecision_Patch)(nil),
 	}
-	file_hookd_v1_points_proto_msgTypes[32].OneofWrappers = []any{
+	file_hookd_v1_points_proto_msgTypes[33].OneofWrappers = []any{
 		(*ApprovalDecision_Pass)(nil),
 		(*ApprovalDecision_Approve)(nil),
 		(*ApprovalDecision_Reject)(nil),
@@ -2856,7 +3057,7 @@ func file_hookd_v1_points_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hookd_v1_points_proto_rawDesc), len(file_hookd_v1_points_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   37,
+			NumMessages:   38,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

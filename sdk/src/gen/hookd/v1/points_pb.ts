@@ -36,7 +36,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hookd/v1/points.proto.
  */
 export const file_hookd_v1_points: GenFile = /*@__PURE__*/
-  fileDesc("ChVob29rZC92MS9wb2ludHMucHJvdG8SCGhvb2tkLnYxIgYKBFBhc3MijQEKEVNlc3Npb25TdGFydEV2ZW50EiYKB3Nlc3Npb24YASABKAsyFS5ob29rZC52MS5TZXNzaW9uSW5mbxInCgZzb3VyY2UYAiABKA4yFy5ob29rZC52MS5TZXNzaW9uU291cmNlEicKBXRvb2xzGAMgAygLMhguaG9va2QudjEuVG9vbERlZmluaXRpb24iZgoUU2Vzc2lvblN0YXJ0RGVjaXNpb24SHgoEcGFzcxgBIAEoCzIOLmhvb2tkLnYxLlBhc3NIABIiCgZpbmplY3QYAiABKAsyEC5ob29rZC52MS5JbmplY3RIAEIKCghkZWNpc2lvbiItCgZJbmplY3QSIwoIbWVzc2FnZXMYASADKAsyES5ob29rZC52MS5NZXNzYWdlIncKDFByZVN0ZXBFdmVudBImCgdzZXNzaW9uGAEgASgLMhUuaG9va2QudjEuU2Vzc2lvbkluZm8SDAoEdHVybhgCIAEoDRIMCgRzdGVwGAMgASgNEiMKCG1lc3NhZ2VzGAQgAygLMhEuaG9va2QudjEuTWVzc2FnZSKDAQoPUHJlU3RlcERlY2lzaW9uEh4KBHBhc3MYASABKAsyDi5ob29rZC52MS5QYXNzSAASIAoFZW50ZXIYAiABKAsyDy5ob29rZC52MS5FbnRlckgAEiIKBnJlamVjdBgDIAEoCzIQLmhvb2tkLnYxLlJlamVjdEgAQgoKCGRlY2lzaW9uIiwKBUVudGVyEiMKCG1lc3NhZ2VzGAEgAygLMhEuaG9va2QudjEuTWVzc2FnZSIYCgZSZWplY3QSDgoGcmVhc29uGAEgASgJIlgKDFByZVRvb2xFdmVudBImCgdzZXNzaW9uGAEgASgLMhUuaG9va2QudjEuU2Vzc2lvbkluZm8SIAoEY2FsbBgCIAEoCzISLmhvb2tkLnYxLlRvb2xDYWxsIp0BCg9QcmVUb29sRGVjaXNpb24SHgoEcGFzcxgBIAEoCzIOLmhvb2tkLnYxLlBhc3NIABIgCgVhbGxvdxgCIAEoCzIPLmhvb2tkLnYxLkFsbG93SAASHgoEZGVueRgDIAEoCzIOLmhvb2tkLnYxLkRlbnlIABIcCgNhc2sYBCABKAsyDS5ob29rZC52MS5Bc2tIAEIKCghkZWNpc2lvbiIHCgVBbGxvdyIWCgREZW55Eg4KBnJlYXNvbhgBIAEoCSIVCgNBc2sSDgoGcmVhc29uGAEgASgJIlYKCkd1YXJkRXZlbnQSJgoHc2Vzc2lvbhgBIAEoCzIVLmhvb2tkLnYxLlNlc3Npb25JbmZvEiAKBGNhbGwYAiABKAsyEi5ob29rZC52MS5Ub29sQ2FsbCJhCg1HdWFyZERlY2lzaW9uEiQKB2Fic3RhaW4YASABKAsyES5ob29rZC52MS5BYnN0YWluSAASHgoEZGVueRgCIAEoCzIOLmhvb2tkLnYxLkRlbnlIAEIKCghkZWNpc2lvbiIJCgdBYnN0YWluIlgKDEV4ZWN1dGVFdmVudBImCgdzZXNzaW9uGAEgASgLMhUuaG9va2QudjEuU2Vzc2lvbkluZm8SIAoEY2FsbBgCIAEoCzISLmhvb2tkLnYxLlRvb2xDYWxsImUKD0V4ZWN1dGVEZWNpc2lvbhIeCgRwYXNzGAEgASgLMg4uaG9va2QudjEuUGFzc0gAEiYKBnJlc3VsdBgCIAEoCzIULmhvb2tkLnYxLlRvb2xSZXN1bHRIAEIKCghkZWNpc2lvbiJ/Cg1Qb3N0VG9vbEV2ZW50EiYKB3Nlc3Npb24YASABKAsyFS5ob29rZC52MS5TZXNzaW9uSW5mbxIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJAoGcmVzdWx0GAMgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdCKEAQoQUG9zdFRvb2xEZWNpc2lvbhIeCgRwYXNzGAEgASgLMg4uaG9va2QudjEuUGFzc0gAEiIKBmFjY2VwdBgCIAEoCzIQLmhvb2tkLnYxLkFjY2VwdEgAEiAKBWJsb2NrGAMgASgLMg8uaG9va2QudjEuQmxvY2tIAEIKCghkZWNpc2lvbiKgAQoGQWNjZXB0EjIKB2NvbnRlbnQYASABKAsyHC5ob29rZC52MS5Db250ZW50UmVwbGFjZW1lbnRIAIgBARIXCgp2YWx1ZV9qc29uGAIgASgJSAGIAQESLgoTYWRkaXRpb25hbF9jb250ZXh0cxgDIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2VCCgoIX2NvbnRlbnRCDQoLX3ZhbHVlX2pzb24iPAoSQ29udGVudFJlcGxhY2VtZW50EiYKBmJsb2NrcxgBIAMoCzIWLmhvb2tkLnYxLkNvbnRlbnRCbG9jayJJCgVCbG9jaxIQCghmZWVkYmFjaxgBIAEoCRIuChNhZGRpdGlvbmFsX2NvbnRleHRzGAIgAygLMhEuaG9va2QudjEuTWVzc2FnZSKBAQoPVG9vbFJlc3VsdEV2ZW50EiYKB3Nlc3Npb24YASABKAsyFS5ob29rZC52MS5TZXNzaW9uSW5mbxIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJAoGcmVzdWx0GAMgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdCLDAQoRVHVyblN0b3BwaW5nRXZlbnQSJgoHc2Vzc2lvbhgBIAEoCzIVLmhvb2tkLnYxLlNlc3Npb25JbmZvEgwKBHR1cm4YAiABKA0SDAoEc3RlcBgDIAEoDRIYChBzdG9wX2hvb2tfYWN0aXZlGAQgASgIEh0KFXN0ZWVyZWRfY29udGludWF0aW9ucxgFIAEoDRIxChZsYXN0X2Fzc2lzdGFudF9tZXNzYWdlGAYgASgLMhEuaG9va2QudjEuTWVzc2FnZSJkChRUdXJuU3RvcHBpbmdEZWNpc2lvbhIeCgRwYXNzGAEgASgLMg4uaG9va2QudjEuUGFzc0gAEiAKBXN0ZWVyGAIgASgLMg8uaG9va2QudjEuU3RlZXJIAEIKCghkZWNpc2lvbiIsCgVTdGVlchIjCghtZXNzYWdlcxgBIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2UiWAoMUmV3cml0ZUV2ZW50EiYKB3Nlc3Npb24YASABKAsyFS5ob29rZC52MS5TZXNzaW9uSW5mbxIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwihQEKD1Jld3JpdGVEZWNpc2lvbhIeCgRwYXNzGAEgASgLMg4uaG9va2QudjEuUGFzc0gAEiQKB3JlcGxhY2UYAiABKAsyES5ob29rZC52MS5SZXBsYWNlSAASIAoFcGF0Y2gYAyABKAsyDy5ob29rZC52MS5QYXRjaEgAQgoKCGRlY2lzaW9uIiEKB1JlcGxhY2USFgoOYXJndW1lbnRzX2pzb24YASABKAkiIQoFUGF0Y2gSGAoQbWVyZ2VfcGF0Y2hfanNvbhgBIAEoCSJ7Cg1BcHByb3ZhbEV2ZW50EiYKB3Nlc3Npb24YASABKAsyFS5ob29rZC52MS5TZXNzaW9uSW5mbxIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSDgoGcmVhc29uGAMgASgJEhAKCGFza2VkX2J5GAQgASgJIogBChBBcHByb3ZhbERlY2lzaW9uEh4KBHBhc3MYASABKAsyDi5ob29rZC52MS5QYXNzSAASJAoHYXBwcm92ZRgCIAEoCzIRLmhvb2tkLnYxLkFwcHJvdmVIABIiCgZyZWplY3QYAyABKAsyEC5ob29rZC52MS5SZWplY3RIAEIKCghkZWNpc2lvbiIJCgdBcHByb3ZlIoQBCg9TZXNzaW9uRW5kRXZlbnQSJgoHc2Vzc2lvbhgBIAEoCzIVLmhvb2tkLnYxLlNlc3Npb25JbmZvEioKBnJlYXNvbhgCIAEoDjIaLmhvb2tkLnYxLlNlc3Npb25FbmRSZWFzb24SDgoGZGV0YWlsGAMgASgJEg0KBXR1cm5zGAQgASgNIo4BCgxUdXJuRW5kRXZlbnQSJgoHc2Vzc2lvbhgBIAEoCzIVLmhvb2tkLnYxLlNlc3Npb25JbmZvEgwKBHR1cm4YAiABKA0SKQoHb3V0Y29tZRgDIAEoDjIYLmhvb2tkLnYxLlR1cm5FbmRPdXRjb21lEg4KBmRldGFpbBgEIAEoCRINCgVzdGVwcxgFIAEoDSKMAQoPQWdlbnRFdmVudEV2ZW50EiYKB3Nlc3Npb24YASABKAsyFS5ob29rZC52MS5TZXNzaW9uSW5mbxInCgdkaWFsZWN0GAIgASgOMhYuaG9va2QudjEuQWdlbnREaWFsZWN0EhIKCmV2ZW50X25hbWUYAyABKAkSFAoMcGF5bG9hZF9qc29uGAQgASgJKtMBCg5UdXJuRW5kT3V0Y29tZRIgChxUVVJOX0VORF9PVVRDT01FX1VOU1BFQ0lGSUVEEAASHgoaVFVSTl9FTkRfT1VUQ09NRV9DT01QTEVURUQQARIcChhUVVJOX0VORF9PVVRDT01FX0JMT0NLRUQQAhIlCiFUVVJOX0VORF9PVVRDT01FX0NPTlRJTlVBVElPTl9DQVAQAxIeChpUVVJOX0VORF9PVVRDT01FX0NBTkNFTExFRBAEEhoKFlRVUk5fRU5EX09VVENPTUVfRVJST1IQBWIGcHJvdG8z", [file_hookd_v1_types]);
+  fileDesc("ChVob29rZC92MS9wb2ludHMucHJvdG8SCGhvb2tkLnYxIgYKBFBhc3MiGwoJU3RvcEFnZW50Eg4KBnJlYXNvbhgBIAEoCSKNAQoRU2Vzc2lvblN0YXJ0RXZlbnQSJgoHc2Vzc2lvbhgBIAEoCzIVLmhvb2tkLnYxLlNlc3Npb25JbmZvEicKBnNvdXJjZRgCIAEoDjIXLmhvb2tkLnYxLlNlc3Npb25Tb3VyY2USJwoFdG9vbHMYAyADKAsyGC5ob29rZC52MS5Ub29sRGVmaW5pdGlvbiKlAQoUU2Vzc2lvblN0YXJ0RGVjaXNpb24SHgoEcGFzcxgBIAEoCzIOLmhvb2tkLnYxLlBhc3NIABIiCgZpbmplY3QYAiABKAsyEC5ob29rZC52MS5JbmplY3RIABIUCgx1c2VyX21lc3NhZ2UYCiABKAkSJwoKc3RvcF9hZ2VudBgLIAEoCzITLmhvb2tkLnYxLlN0b3BBZ2VudEIKCghkZWNpc2lvbiItCgZJbmplY3QSIwoIbWVzc2FnZXMYASADKAsyES5ob29rZC52MS5NZXNzYWdlIncKDFByZVN0ZXBFdmVudBImCgdzZXNzaW9uGAEgASgLMhUuaG9va2QudjEuU2Vzc2lvbkluZm8SDAoEdHVybhgCIAEoDRIMCgRzdGVwGAMgASgNEiMKCG1lc3NhZ2VzGAQgAygLMhEuaG9va2QudjEuTWVzc2FnZSLCAQoPUHJlU3RlcERlY2lzaW9uEh4KBHBhc3MYASABKAsyDi5ob29rZC52MS5QYXNzSAASIAoFZW50ZXIYAiABKAsyDy5ob29rZC52MS5FbnRlckgAEiIKBnJlamVjdBgDIAEoCzIQLmhvb2tkLnYxLlJlamVjdEgAEhQKDHVzZXJfbWVzc2FnZRgKIAEoCRInCgpzdG9wX2FnZW50GAsgASgLMhMuaG9va2QudjEuU3RvcEFnZW50QgoKCGRlY2lzaW9uIiwKBUVudGVyEiMKCG1lc3NhZ2VzGAEgAygLMhEuaG9va2QudjEuTWVzc2FnZSIYCgZSZWplY3QSDgoGcmVhc29uGAEgASgJIlgKDFByZVRvb2xFdmVudBImCgdzZXNzaW9uGAEgASgLMhUuaG9va2QudjEuU2Vzc2lvbkluZm8SIAoEY2FsbBgCIAEoCzISLmhvb2tkLnYxLlRvb2xDYWxsItwBCg9QcmVUb29sRGVjaXNpb24SHgoEcGFzcxgBIAEoCzIOLmhvb2tkLnYxLlBhc3NIABIgCgVhbGxvdxgCIAEoCzIPLmhvb2tkLnYxLkFsbG93SAASHgoEZGVueRgDIAEoCzIOLmhvb2tkLnYxLkRlbnlIABIcCgNhc2sYBCABKAsyDS5ob29rZC52MS5Bc2tIABIUCgx1c2VyX21lc3NhZ2UYCiABKAkSJwoKc3RvcF9hZ2VudBgLIAEoCzITLmhvb2tkLnYxLlN0b3BBZ2VudEIKCghkZWNpc2lvbiIHCgVBbGxvdyIWCgREZW55Eg4KBnJlYXNvbhgBIAEoCSIVCgNBc2sSDgoGcmVhc29uGAEgASgJIlYKCkd1YXJkRXZlbnQSJgoHc2Vzc2lvbhgBIAEoCzIVLmhvb2tkLnYxLlNlc3Npb25JbmZvEiAKBGNhbGwYAiABKAsyEi5ob29rZC52MS5Ub29sQ2FsbCJhCg1HdWFyZERlY2lzaW9uEiQKB2Fic3RhaW4YASABKAsyES5ob29rZC52MS5BYnN0YWluSAASHgoEZGVueRgCIAEoCzIOLmhvb2tkLnYxLkRlbnlIAEIKCghkZWNpc2lvbiIJCgdBYnN0YWluIlgKDEV4ZWN1dGVFdmVudBImCgdzZXNzaW9uGAEgASgLMhUuaG9va2QudjEuU2Vzc2lvbkluZm8SIAoEY2FsbBgCIAEoCzISLmhvb2tkLnYxLlRvb2xDYWxsImUKD0V4ZWN1dGVEZWNpc2lvbhIeCgRwYXNzGAEgASgLMg4uaG9va2QudjEuUGFzc0gAEiYKBnJlc3VsdBgCIAEoCzIULmhvb2tkLnYxLlRvb2xSZXN1bHRIAEIKCghkZWNpc2lvbiJ/Cg1Qb3N0VG9vbEV2ZW50EiYKB3Nlc3Npb24YASABKAsyFS5ob29rZC52MS5TZXNzaW9uSW5mbxIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJAoGcmVzdWx0GAMgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdCLDAQoQUG9zdFRvb2xEZWNpc2lvbhIeCgRwYXNzGAEgASgLMg4uaG9va2QudjEuUGFzc0gAEiIKBmFjY2VwdBgCIAEoCzIQLmhvb2tkLnYxLkFjY2VwdEgAEiAKBWJsb2NrGAMgASgLMg8uaG9va2QudjEuQmxvY2tIABIUCgx1c2VyX21lc3NhZ2UYCiABKAkSJwoKc3RvcF9hZ2VudBgLIAEoCzITLmhvb2tkLnYxLlN0b3BBZ2VudEIKCghkZWNpc2lvbiKgAQoGQWNjZXB0EjIKB2NvbnRlbnQYASABKAsyHC5ob29rZC52MS5Db250ZW50UmVwbGFjZW1lbnRIAIgBARIXCgp2YWx1ZV9qc29uGAIgASgJSAGIAQESLgoTYWRkaXRpb25hbF9jb250ZXh0cxgDIAMoCzIRLmhvb2tkLnYxLk1lc3NhZ2VCCgoIX2NvbnRlbnRCDQoLX3ZhbHVlX2pzb24iPAoSQ29udGVudFJlcGxhY2VtZW50EiYKBmJsb2NrcxgBIAMoCzIWLmhvb2tkLnYxLkNvbnRlbnRCbG9jayJJCgVCbG9jaxIQCghmZWVkYmFjaxgBIAEoCRIuChNhZGRpdGlvbmFsX2NvbnRleHRzGAIgAygLMhEuaG9va2QudjEuTWVzc2FnZSKBAQoPVG9vbFJlc3VsdEV2ZW50EiYKB3Nlc3Npb24YASABKAsyFS5ob29rZC52MS5TZXNzaW9uSW5mbxIgCgRjYWxsGAIgASgLMhIuaG9va2QudjEuVG9vbENhbGwSJAoGcmVzdWx0GAMgASgLMhQuaG9va2QudjEuVG9vbFJlc3VsdCLDAQoRVHVyblN0b3BwaW5nRXZlbnQSJgoHc2Vzc2lvbhgBIAEoCzIVLmhvb2tkLnYxLlNlc3Npb25JbmZvEgwKBHR1cm4YAiABKA0SDAoEc3RlcBgDIAEoDRIYChBzdG9wX2hvb2tfYWN0aXZlGAQgASgIEh0KFXN0ZWVyZWRfY29udGludWF0aW9ucxgFIAEoDRIxChZsYXN0X2Fzc2lzdGFudF9tZXNzYWdlGAYgASgLMhEuaG9va2QudjEuTWVzc2FnZSKjAQoUVHVyblN0b3BwaW5nRGVjaXNpb24SHgoEcGFzcxgBIAEoCzIOLmhvb2tkLnYxLlBhc3NIABIgCgVzdGVlchgCIAEoCzIPLmhvb2tkLnYxLlN0ZWVySAASFAoMdXNlcl9tZXNzYWdlGAogASgJEicKCnN0b3BfYWdlbnQYCyABKAsyEy5ob29rZC52MS5TdG9wQWdlbnRCCgoIZGVjaXNpb24iLAoFU3RlZXISIwoIbWVzc2FnZXMYASADKAsyES5ob29rZC52MS5NZXNzYWdlIlgKDFJld3JpdGVFdmVudBImCgdzZXNzaW9uGAEgASgLMhUuaG9va2QudjEuU2Vzc2lvbkluZm8SIAoEY2FsbBgCIAEoCzISLmhvb2tkLnYxLlRvb2xDYWxsIoUBCg9SZXdyaXRlRGVjaXNpb24SHgoEcGFzcxgBIAEoCzIOLmhvb2tkLnYxLlBhc3NIABIkCgdyZXBsYWNlGAIgASgLMhEuaG9va2QudjEuUmVwbGFjZUgAEiAKBXBhdGNoGAMgASgLMg8uaG9va2QudjEuUGF0Y2hIAEIKCghkZWNpc2lvbiIhCgdSZXBsYWNlEhYKDmFyZ3VtZW50c19qc29uGAEgASgJIiEKBVBhdGNoEhgKEG1lcmdlX3BhdGNoX2pzb24YASABKAkiewoNQXBwcm92YWxFdmVudBImCgdzZXNzaW9uGAEgASgLMhUuaG9va2QudjEuU2Vzc2lvbkluZm8SIAoEY2FsbBgCIAEoCzISLmhvb2tkLnYxLlRvb2xDYWxsEg4KBnJlYXNvbhgDIAEoCRIQCghhc2tlZF9ieRgEIAEoCSLHAQoQQXBwcm92YWxEZWNpc2lvbhIeCgRwYXNzGAEgASgLMg4uaG9va2QudjEuUGFzc0gAEiQKB2FwcHJvdmUYAiABKAsyES5ob29rZC52MS5BcHByb3ZlSAASIgoGcmVqZWN0GAMgASgLMhAuaG9va2QudjEuUmVqZWN0SAASFAoMdXNlcl9tZXNzYWdlGAogASgJEicKCnN0b3BfYWdlbnQYCyABKAsyEy5ob29rZC52MS5TdG9wQWdlbnRCCgoIZGVjaXNpb24iCQoHQXBwcm92ZSKEAQoPU2Vzc2lvbkVuZEV2ZW50EiYKB3Nlc3Npb24YASABKAsyFS5ob29rZC52MS5TZXNzaW9uSW5mbxIqCgZyZWFzb24YAiABKA4yGi5ob29rZC52MS5TZXNzaW9uRW5kUmVhc29uEg4KBmRldGFpbBgDIAEoCRINCgV0dXJucxgEIAEoDSKOAQoMVHVybkVuZEV2ZW50EiYKB3Nlc3Npb24YASABKAsyFS5ob29rZC52MS5TZXNzaW9uSW5mbxIMCgR0dXJuGAIgASgNEikKB291dGNvbWUYAyABKA4yGC5ob29rZC52MS5UdXJuRW5kT3V0Y29tZRIOCgZkZXRhaWwYBCABKAkSDQoFc3RlcHMYBSABKA0ijAEKD0FnZW50RXZlbnRFdmVudBImCgdzZXNzaW9uGAEgASgLMhUuaG9va2QudjEuU2Vzc2lvbkluZm8SJwoHZGlhbGVjdBgCIAEoDjIWLmhvb2tkLnYxLkFnZW50RGlhbGVjdBISCgpldmVudF9uYW1lGAMgASgJEhQKDHBheWxvYWRfanNvbhgEIAEoCSrTAQoOVHVybkVuZE91dGNvbWUSIAocVFVSTl9FTkRfT1VUQ09NRV9VTlNQRUNJRklFRBAAEh4KGlRVUk5fRU5EX09VVENPTUVfQ09NUExFVEVEEAESHAoYVFVSTl9FTkRfT1VUQ09NRV9CTE9DS0VEEAISJQohVFVSTl9FTkRfT1VUQ09NRV9DT05USU5VQVRJT05fQ0FQEAMSHgoaVFVSTl9FTkRfT1VUQ09NRV9DQU5DRUxMRUQQBBIaChZUVVJOX0VORF9PVVRDT01FX0VSUk9SEAViBnByb3RvMw", [file_hookd_v1_types]);
 
 /**
  * The plugin defers: to the next plugin of the point (waterfalls), leaving the arguments as they
@@ -58,6 +58,41 @@ export type Pass = Message<"hookd.v1.Pass"> & {
  */
 export const PassSchema: GenMessage<Pass> = /*@__PURE__*/
   messageDesc(file_hookd_v1_points, 0);
+
+/**
+ * Beside any decision (pass included) at session-start, pre-step, pre-tool, approval, post-tool
+ * and turn-stopping, a plugin may speak to the agent's user, not to the model:
+ *
+ *   user_message  a message the agent shows its user (Claude Code, Codex, Gemini CLI and Qwen
+ *                 Code: the hook answer's `systemMessage`); never context for the model. Every
+ *                 plugin's message reaches the user: the messages of the plugins the point called
+ *                 are joined in plugin order (a blank line between them), a deciding plugin's
+ *                 and those that passed before it alike.
+ *   stop_agent    asks the agent to stop (Claude Code's `continue: false` with `stopReason`):
+ *                 the agent ends its turn and shows the reason to its user. hookd never stops an
+ *                 agent unless a plugin asked: a reject or a deny alone is a block. The first
+ *                 plugin in plugin order that asks gives the reason.
+ *
+ * Both are audited with the point's decision and returned in the evaluate responses' decision.
+ * An agent that has no such field at an event drops it (docs/decisions.md).
+ *
+ * @generated from message hookd.v1.StopAgent
+ */
+export type StopAgent = Message<"hookd.v1.StopAgent"> & {
+  /**
+   * Required (non-empty): shown to the user as why the agent stopped.
+   *
+   * @generated from field: string reason = 1;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message hookd.v1.StopAgent.
+ * Use `create(StopAgentSchema)` to create a new message.
+ */
+export const StopAgentSchema: GenMessage<StopAgent> = /*@__PURE__*/
+  messageDesc(file_hookd_v1_points, 1);
 
 /**
  * @generated from message hookd.v1.SessionStartEvent
@@ -86,7 +121,7 @@ export type SessionStartEvent = Message<"hookd.v1.SessionStartEvent"> & {
  * Use `create(SessionStartEventSchema)` to create a new message.
  */
 export const SessionStartEventSchema: GenMessage<SessionStartEvent> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 1);
+  messageDesc(file_hookd_v1_points, 2);
 
 /**
  * A session-start plugin may seed context; it cannot block the session.
@@ -113,6 +148,20 @@ export type SessionStartDecision = Message<"hookd.v1.SessionStartDecision"> & {
     value: Inject;
     case: "inject";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * Shown to the agent's user, never to the model (see StopAgent above).
+   *
+   * @generated from field: string user_message = 10;
+   */
+  userMessage: string;
+
+  /**
+   * Asks the agent to stop (see StopAgent above).
+   *
+   * @generated from field: hookd.v1.StopAgent stop_agent = 11;
+   */
+  stopAgent?: StopAgent | undefined;
 };
 
 /**
@@ -120,7 +169,7 @@ export type SessionStartDecision = Message<"hookd.v1.SessionStartDecision"> & {
  * Use `create(SessionStartDecisionSchema)` to create a new message.
  */
 export const SessionStartDecisionSchema: GenMessage<SessionStartDecision> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 2);
+  messageDesc(file_hookd_v1_points, 3);
 
 /**
  * Messages to inject into the session.
@@ -139,7 +188,7 @@ export type Inject = Message<"hookd.v1.Inject"> & {
  * Use `create(InjectSchema)` to create a new message.
  */
 export const InjectSchema: GenMessage<Inject> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 3);
+  messageDesc(file_hookd_v1_points, 4);
 
 /**
  * A plugin may rewrite or redact the user's prompt here: `enter` returns the complete batch, so
@@ -178,7 +227,7 @@ export type PreStepEvent = Message<"hookd.v1.PreStepEvent"> & {
  * Use `create(PreStepEventSchema)` to create a new message.
  */
 export const PreStepEventSchema: GenMessage<PreStepEvent> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 4);
+  messageDesc(file_hookd_v1_points, 5);
 
 /**
  * Default when every plugin passes: enter with the claimed batch unchanged.
@@ -215,6 +264,20 @@ export type PreStepDecision = Message<"hookd.v1.PreStepDecision"> & {
     value: Reject;
     case: "reject";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * Shown to the agent's user, never to the model (see StopAgent above).
+   *
+   * @generated from field: string user_message = 10;
+   */
+  userMessage: string;
+
+  /**
+   * Asks the agent to stop (see StopAgent above).
+   *
+   * @generated from field: hookd.v1.StopAgent stop_agent = 11;
+   */
+  stopAgent?: StopAgent | undefined;
 };
 
 /**
@@ -222,7 +285,7 @@ export type PreStepDecision = Message<"hookd.v1.PreStepDecision"> & {
  * Use `create(PreStepDecisionSchema)` to create a new message.
  */
 export const PreStepDecisionSchema: GenMessage<PreStepDecision> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 5);
+  messageDesc(file_hookd_v1_points, 6);
 
 /**
  * Open the step with this batch.
@@ -244,7 +307,7 @@ export type Enter = Message<"hookd.v1.Enter"> & {
  * Use `create(EnterSchema)` to create a new message.
  */
 export const EnterSchema: GenMessage<Enter> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 6);
+  messageDesc(file_hookd_v1_points, 7);
 
 /**
  * Close the turn as blocked.
@@ -265,7 +328,7 @@ export type Reject = Message<"hookd.v1.Reject"> & {
  * Use `create(RejectSchema)` to create a new message.
  */
 export const RejectSchema: GenMessage<Reject> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 7);
+  messageDesc(file_hookd_v1_points, 8);
 
 /**
  * @generated from message hookd.v1.PreToolEvent
@@ -289,7 +352,7 @@ export type PreToolEvent = Message<"hookd.v1.PreToolEvent"> & {
  * Use `create(PreToolEventSchema)` to create a new message.
  */
 export const PreToolEventSchema: GenMessage<PreToolEvent> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 8);
+  messageDesc(file_hookd_v1_points, 9);
 
 /**
  * Default when every plugin passes: allow.
@@ -332,6 +395,20 @@ export type PreToolDecision = Message<"hookd.v1.PreToolDecision"> & {
     value: Ask;
     case: "ask";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * Shown to the agent's user, never to the model (see StopAgent above).
+   *
+   * @generated from field: string user_message = 10;
+   */
+  userMessage: string;
+
+  /**
+   * Asks the agent to stop (see StopAgent above).
+   *
+   * @generated from field: hookd.v1.StopAgent stop_agent = 11;
+   */
+  stopAgent?: StopAgent | undefined;
 };
 
 /**
@@ -339,7 +416,7 @@ export type PreToolDecision = Message<"hookd.v1.PreToolDecision"> & {
  * Use `create(PreToolDecisionSchema)` to create a new message.
  */
 export const PreToolDecisionSchema: GenMessage<PreToolDecision> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 9);
+  messageDesc(file_hookd_v1_points, 10);
 
 /**
  * @generated from message hookd.v1.Allow
@@ -352,7 +429,7 @@ export type Allow = Message<"hookd.v1.Allow"> & {
  * Use `create(AllowSchema)` to create a new message.
  */
 export const AllowSchema: GenMessage<Allow> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 10);
+  messageDesc(file_hookd_v1_points, 11);
 
 /**
  * Refuse the call.
@@ -373,7 +450,7 @@ export type Deny = Message<"hookd.v1.Deny"> & {
  * Use `create(DenySchema)` to create a new message.
  */
 export const DenySchema: GenMessage<Deny> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 11);
+  messageDesc(file_hookd_v1_points, 12);
 
 /**
  * Ask for approval.
@@ -394,7 +471,7 @@ export type Ask = Message<"hookd.v1.Ask"> & {
  * Use `create(AskSchema)` to create a new message.
  */
 export const AskSchema: GenMessage<Ask> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 12);
+  messageDesc(file_hookd_v1_points, 13);
 
 /**
  * @generated from message hookd.v1.GuardEvent
@@ -416,7 +493,7 @@ export type GuardEvent = Message<"hookd.v1.GuardEvent"> & {
  * Use `create(GuardEventSchema)` to create a new message.
  */
 export const GuardEventSchema: GenMessage<GuardEvent> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 13);
+  messageDesc(file_hookd_v1_points, 14);
 
 /**
  * A guard can only deny or abstain; it can never force an allow, so ordering cannot resurrect a
@@ -448,7 +525,7 @@ export type GuardDecision = Message<"hookd.v1.GuardDecision"> & {
  * Use `create(GuardDecisionSchema)` to create a new message.
  */
 export const GuardDecisionSchema: GenMessage<GuardDecision> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 14);
+  messageDesc(file_hookd_v1_points, 15);
 
 /**
  * @generated from message hookd.v1.Abstain
@@ -461,7 +538,7 @@ export type Abstain = Message<"hookd.v1.Abstain"> & {
  * Use `create(AbstainSchema)` to create a new message.
  */
 export const AbstainSchema: GenMessage<Abstain> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 15);
+  messageDesc(file_hookd_v1_points, 16);
 
 /**
  * @generated from message hookd.v1.ExecuteEvent
@@ -483,7 +560,7 @@ export type ExecuteEvent = Message<"hookd.v1.ExecuteEvent"> & {
  * Use `create(ExecuteEventSchema)` to create a new message.
  */
 export const ExecuteEventSchema: GenMessage<ExecuteEvent> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 16);
+  messageDesc(file_hookd_v1_points, 17);
 
 /**
  * A remote wrapper either passes (dispatch proceeds) or answers the call itself; an answered
@@ -517,7 +594,7 @@ export type ExecuteDecision = Message<"hookd.v1.ExecuteDecision"> & {
  * Use `create(ExecuteDecisionSchema)` to create a new message.
  */
 export const ExecuteDecisionSchema: GenMessage<ExecuteDecision> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 17);
+  messageDesc(file_hookd_v1_points, 18);
 
 /**
  * @generated from message hookd.v1.PostToolEvent
@@ -546,7 +623,7 @@ export type PostToolEvent = Message<"hookd.v1.PostToolEvent"> & {
  * Use `create(PostToolEventSchema)` to create a new message.
  */
 export const PostToolEventSchema: GenMessage<PostToolEvent> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 18);
+  messageDesc(file_hookd_v1_points, 19);
 
 /**
  * Default when every plugin passes: accept unchanged.
@@ -576,6 +653,20 @@ export type PostToolDecision = Message<"hookd.v1.PostToolDecision"> & {
     value: Block;
     case: "block";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * Shown to the agent's user, never to the model (see StopAgent above).
+   *
+   * @generated from field: string user_message = 10;
+   */
+  userMessage: string;
+
+  /**
+   * Asks the agent to stop (see StopAgent above).
+   *
+   * @generated from field: hookd.v1.StopAgent stop_agent = 11;
+   */
+  stopAgent?: StopAgent | undefined;
 };
 
 /**
@@ -583,7 +674,7 @@ export type PostToolDecision = Message<"hookd.v1.PostToolDecision"> & {
  * Use `create(PostToolDecisionSchema)` to create a new message.
  */
 export const PostToolDecisionSchema: GenMessage<PostToolDecision> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 19);
+  messageDesc(file_hookd_v1_points, 20);
 
 /**
  * Accept the result, optionally replacing what the model sees OR the canonical value (never
@@ -622,7 +713,7 @@ export type Accept = Message<"hookd.v1.Accept"> & {
  * Use `create(AcceptSchema)` to create a new message.
  */
 export const AcceptSchema: GenMessage<Accept> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 20);
+  messageDesc(file_hookd_v1_points, 21);
 
 /**
  * Replacement presentation content.
@@ -641,7 +732,7 @@ export type ContentReplacement = Message<"hookd.v1.ContentReplacement"> & {
  * Use `create(ContentReplacementSchema)` to create a new message.
  */
 export const ContentReplacementSchema: GenMessage<ContentReplacement> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 21);
+  messageDesc(file_hookd_v1_points, 22);
 
 /**
  * Turn the result into a valueless failure whose content is the feedback, verbatim.
@@ -670,7 +761,7 @@ export type Block = Message<"hookd.v1.Block"> & {
  * Use `create(BlockSchema)` to create a new message.
  */
 export const BlockSchema: GenMessage<Block> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 22);
+  messageDesc(file_hookd_v1_points, 23);
 
 /**
  * @generated from message hookd.v1.ToolResultEvent
@@ -699,7 +790,7 @@ export type ToolResultEvent = Message<"hookd.v1.ToolResultEvent"> & {
  * Use `create(ToolResultEventSchema)` to create a new message.
  */
 export const ToolResultEventSchema: GenMessage<ToolResultEvent> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 23);
+  messageDesc(file_hookd_v1_points, 24);
 
 /**
  * @generated from message hookd.v1.TurnStoppingEvent
@@ -752,7 +843,7 @@ export type TurnStoppingEvent = Message<"hookd.v1.TurnStoppingEvent"> & {
  * Use `create(TurnStoppingEventSchema)` to create a new message.
  */
 export const TurnStoppingEventSchema: GenMessage<TurnStoppingEvent> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 24);
+  messageDesc(file_hookd_v1_points, 25);
 
 /**
  * Default when every plugin passes: the turn closes as completed.
@@ -779,6 +870,20 @@ export type TurnStoppingDecision = Message<"hookd.v1.TurnStoppingDecision"> & {
     value: Steer;
     case: "steer";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * Shown to the agent's user, never to the model (see StopAgent above).
+   *
+   * @generated from field: string user_message = 10;
+   */
+  userMessage: string;
+
+  /**
+   * Asks the agent to stop (see StopAgent above).
+   *
+   * @generated from field: hookd.v1.StopAgent stop_agent = 11;
+   */
+  stopAgent?: StopAgent | undefined;
 };
 
 /**
@@ -786,7 +891,7 @@ export type TurnStoppingDecision = Message<"hookd.v1.TurnStoppingDecision"> & {
  * Use `create(TurnStoppingDecisionSchema)` to create a new message.
  */
 export const TurnStoppingDecisionSchema: GenMessage<TurnStoppingDecision> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 25);
+  messageDesc(file_hookd_v1_points, 26);
 
 /**
  * Steering messages for another step of the same turn.
@@ -807,7 +912,7 @@ export type Steer = Message<"hookd.v1.Steer"> & {
  * Use `create(SteerSchema)` to create a new message.
  */
 export const SteerSchema: GenMessage<Steer> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 26);
+  messageDesc(file_hookd_v1_points, 27);
 
 /**
  * @generated from message hookd.v1.RewriteEvent
@@ -833,7 +938,7 @@ export type RewriteEvent = Message<"hookd.v1.RewriteEvent"> & {
  * Use `create(RewriteEventSchema)` to create a new message.
  */
 export const RewriteEventSchema: GenMessage<RewriteEvent> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 27);
+  messageDesc(file_hookd_v1_points, 28);
 
 /**
  * Default when every plugin passes: the arguments as they are. A rewrite can never allow or deny;
@@ -871,7 +976,7 @@ export type RewriteDecision = Message<"hookd.v1.RewriteDecision"> & {
  * Use `create(RewriteDecisionSchema)` to create a new message.
  */
 export const RewriteDecisionSchema: GenMessage<RewriteDecision> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 28);
+  messageDesc(file_hookd_v1_points, 29);
 
 /**
  * Replace the arguments as a whole.
@@ -892,7 +997,7 @@ export type Replace = Message<"hookd.v1.Replace"> & {
  * Use `create(ReplaceSchema)` to create a new message.
  */
 export const ReplaceSchema: GenMessage<Replace> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 29);
+  messageDesc(file_hookd_v1_points, 30);
 
 /**
  * Merge a JSON merge patch (RFC 7386) into the arguments: a `null` member removes the key, an
@@ -914,7 +1019,7 @@ export type Patch = Message<"hookd.v1.Patch"> & {
  * Use `create(PatchSchema)` to create a new message.
  */
 export const PatchSchema: GenMessage<Patch> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 30);
+  messageDesc(file_hookd_v1_points, 31);
 
 /**
  * @generated from message hookd.v1.ApprovalEvent
@@ -952,7 +1057,7 @@ export type ApprovalEvent = Message<"hookd.v1.ApprovalEvent"> & {
  * Use `create(ApprovalEventSchema)` to create a new message.
  */
 export const ApprovalEventSchema: GenMessage<ApprovalEvent> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 31);
+  messageDesc(file_hookd_v1_points, 32);
 
 /**
  * Default when every plugin passes: the agent's own approver is asked (within the daemon's
@@ -987,6 +1092,20 @@ export type ApprovalDecision = Message<"hookd.v1.ApprovalDecision"> & {
     value: Reject;
     case: "reject";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * Shown to the agent's user, never to the model (see StopAgent above).
+   *
+   * @generated from field: string user_message = 10;
+   */
+  userMessage: string;
+
+  /**
+   * Asks the agent to stop (see StopAgent above).
+   *
+   * @generated from field: hookd.v1.StopAgent stop_agent = 11;
+   */
+  stopAgent?: StopAgent | undefined;
 };
 
 /**
@@ -994,7 +1113,7 @@ export type ApprovalDecision = Message<"hookd.v1.ApprovalDecision"> & {
  * Use `create(ApprovalDecisionSchema)` to create a new message.
  */
 export const ApprovalDecisionSchema: GenMessage<ApprovalDecision> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 32);
+  messageDesc(file_hookd_v1_points, 33);
 
 /**
  * @generated from message hookd.v1.Approve
@@ -1007,7 +1126,7 @@ export type Approve = Message<"hookd.v1.Approve"> & {
  * Use `create(ApproveSchema)` to create a new message.
  */
 export const ApproveSchema: GenMessage<Approve> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 33);
+  messageDesc(file_hookd_v1_points, 34);
 
 /**
  * @generated from message hookd.v1.SessionEndEvent
@@ -1043,7 +1162,7 @@ export type SessionEndEvent = Message<"hookd.v1.SessionEndEvent"> & {
  * Use `create(SessionEndEventSchema)` to create a new message.
  */
 export const SessionEndEventSchema: GenMessage<SessionEndEvent> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 34);
+  messageDesc(file_hookd_v1_points, 35);
 
 /**
  * @generated from message hookd.v1.TurnEndEvent
@@ -1084,7 +1203,7 @@ export type TurnEndEvent = Message<"hookd.v1.TurnEndEvent"> & {
  * Use `create(TurnEndEventSchema)` to create a new message.
  */
 export const TurnEndEventSchema: GenMessage<TurnEndEvent> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 35);
+  messageDesc(file_hookd_v1_points, 36);
 
 /**
  * One of the agent's own hook events that no typed point carries, as the agent sent it. Plugins
@@ -1125,7 +1244,7 @@ export type AgentEventEvent = Message<"hookd.v1.AgentEventEvent"> & {
  * Use `create(AgentEventEventSchema)` to create a new message.
  */
 export const AgentEventEventSchema: GenMessage<AgentEventEvent> = /*@__PURE__*/
-  messageDesc(file_hookd_v1_points, 36);
+  messageDesc(file_hookd_v1_points, 37);
 
 /**
  * How a turn ended: one vocabulary with the session stream's TurnEndReason (host.proto), whose

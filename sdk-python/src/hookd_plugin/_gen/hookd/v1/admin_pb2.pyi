@@ -124,7 +124,7 @@ class TailAuditResponse(_message.Message):
     def __init__(self, record: _Optional[_Union[AuditRecord, _Mapping]] = ...) -> None: ...
 
 class AuditRecord(_message.Message):
-    __slots__ = ("time", "kind", "agent_id", "session_id", "turn", "step", "call_id", "plugin", "point", "decision", "reason", "cause", "duration_us", "outcome", "arguments_json", "original_arguments_json", "rewritten_by", "event_name", "instance_id", "trace_id", "config_version", "retry", "rule")
+    __slots__ = ("time", "kind", "agent_id", "session_id", "turn", "step", "call_id", "plugin", "point", "decision", "reason", "cause", "duration_us", "outcome", "arguments_json", "original_arguments_json", "rewritten_by", "event_name", "instance_id", "trace_id", "config_version", "retry", "rule", "user_message", "stop_agent")
     TIME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -148,6 +148,8 @@ class AuditRecord(_message.Message):
     CONFIG_VERSION_FIELD_NUMBER: _ClassVar[int]
     RETRY_FIELD_NUMBER: _ClassVar[int]
     RULE_FIELD_NUMBER: _ClassVar[int]
+    USER_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    STOP_AGENT_FIELD_NUMBER: _ClassVar[int]
     time: str
     kind: str
     agent_id: str
@@ -171,4 +173,6 @@ class AuditRecord(_message.Message):
     config_version: str
     retry: bool
     rule: str
-    def __init__(self, time: _Optional[str] = ..., kind: _Optional[str] = ..., agent_id: _Optional[str] = ..., session_id: _Optional[str] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ..., call_id: _Optional[str] = ..., plugin: _Optional[str] = ..., point: _Optional[_Union[_types_pb2.Point, str]] = ..., decision: _Optional[str] = ..., reason: _Optional[str] = ..., cause: _Optional[str] = ..., duration_us: _Optional[int] = ..., outcome: _Optional[str] = ..., arguments_json: _Optional[str] = ..., original_arguments_json: _Optional[str] = ..., rewritten_by: _Optional[_Iterable[str]] = ..., event_name: _Optional[str] = ..., instance_id: _Optional[str] = ..., trace_id: _Optional[str] = ..., config_version: _Optional[str] = ..., retry: _Optional[bool] = ..., rule: _Optional[str] = ...) -> None: ...
+    user_message: str
+    stop_agent: str
+    def __init__(self, time: _Optional[str] = ..., kind: _Optional[str] = ..., agent_id: _Optional[str] = ..., session_id: _Optional[str] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ..., call_id: _Optional[str] = ..., plugin: _Optional[str] = ..., point: _Optional[_Union[_types_pb2.Point, str]] = ..., decision: _Optional[str] = ..., reason: _Optional[str] = ..., cause: _Optional[str] = ..., duration_us: _Optional[int] = ..., outcome: _Optional[str] = ..., arguments_json: _Optional[str] = ..., original_arguments_json: _Optional[str] = ..., rewritten_by: _Optional[_Iterable[str]] = ..., event_name: _Optional[str] = ..., instance_id: _Optional[str] = ..., trace_id: _Optional[str] = ..., config_version: _Optional[str] = ..., retry: _Optional[bool] = ..., rule: _Optional[str] = ..., user_message: _Optional[str] = ..., stop_agent: _Optional[str] = ...) -> None: ...

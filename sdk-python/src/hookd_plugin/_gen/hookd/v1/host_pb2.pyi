@@ -297,10 +297,14 @@ class EvaluateSessionStartRequest(_message.Message):
     def __init__(self, event: _Optional[_Union[_points_pb2.SessionStartEvent, _Mapping]] = ...) -> None: ...
 
 class EvaluateSessionStartResponse(_message.Message):
-    __slots__ = ("contexts",)
+    __slots__ = ("contexts", "user_message", "stop_agent")
     CONTEXTS_FIELD_NUMBER: _ClassVar[int]
+    USER_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    STOP_AGENT_FIELD_NUMBER: _ClassVar[int]
     contexts: _containers.RepeatedCompositeFieldContainer[_types_pb2.Message]
-    def __init__(self, contexts: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ...) -> None: ...
+    user_message: str
+    stop_agent: _points_pb2.StopAgent
+    def __init__(self, contexts: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ..., user_message: _Optional[str] = ..., stop_agent: _Optional[_Union[_points_pb2.StopAgent, _Mapping]] = ...) -> None: ...
 
 class EvaluatePreStepRequest(_message.Message):
     __slots__ = ("event",)

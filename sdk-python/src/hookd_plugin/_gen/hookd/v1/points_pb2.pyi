@@ -27,6 +27,12 @@ class Pass(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class StopAgent(_message.Message):
+    __slots__ = ("reason",)
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    reason: str
+    def __init__(self, reason: _Optional[str] = ...) -> None: ...
+
 class SessionStartEvent(_message.Message):
     __slots__ = ("session", "source", "tools")
     SESSION_FIELD_NUMBER: _ClassVar[int]
@@ -38,11 +44,15 @@ class SessionStartEvent(_message.Message):
     def __init__(self, session: _Optional[_Union[_types_pb2.SessionInfo, _Mapping]] = ..., source: _Optional[_Union[_types_pb2.SessionSource, str]] = ..., tools: _Optional[_Iterable[_Union[_types_pb2.ToolDefinition, _Mapping]]] = ...) -> None: ...
 
 class SessionStartDecision(_message.Message):
-    __slots__ = ("inject",)
+    __slots__ = ("inject", "user_message", "stop_agent")
     PASS_FIELD_NUMBER: _ClassVar[int]
     INJECT_FIELD_NUMBER: _ClassVar[int]
+    USER_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    STOP_AGENT_FIELD_NUMBER: _ClassVar[int]
     inject: Inject
-    def __init__(self, inject: _Optional[_Union[Inject, _Mapping]] = ..., **kwargs) -> None: ...
+    user_message: str
+    stop_agent: StopAgent
+    def __init__(self, inject: _Optional[_Union[Inject, _Mapping]] = ..., user_message: _Optional[str] = ..., stop_agent: _Optional[_Union[StopAgent, _Mapping]] = ..., **kwargs) -> None: ...
 
 class Inject(_message.Message):
     __slots__ = ("messages",)
@@ -63,13 +73,17 @@ class PreStepEvent(_message.Message):
     def __init__(self, session: _Optional[_Union[_types_pb2.SessionInfo, _Mapping]] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ..., messages: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ...) -> None: ...
 
 class PreStepDecision(_message.Message):
-    __slots__ = ("enter", "reject")
+    __slots__ = ("enter", "reject", "user_message", "stop_agent")
     PASS_FIELD_NUMBER: _ClassVar[int]
     ENTER_FIELD_NUMBER: _ClassVar[int]
     REJECT_FIELD_NUMBER: _ClassVar[int]
+    USER_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    STOP_AGENT_FIELD_NUMBER: _ClassVar[int]
     enter: Enter
     reject: Reject
-    def __init__(self, enter: _Optional[_Union[Enter, _Mapping]] = ..., reject: _Optional[_Union[Reject, _Mapping]] = ..., **kwargs) -> None: ...
+    user_message: str
+    stop_agent: StopAgent
+    def __init__(self, enter: _Optional[_Union[Enter, _Mapping]] = ..., reject: _Optional[_Union[Reject, _Mapping]] = ..., user_message: _Optional[str] = ..., stop_agent: _Optional[_Union[StopAgent, _Mapping]] = ..., **kwargs) -> None: ...
 
 class Enter(_message.Message):
     __slots__ = ("messages",)
@@ -92,15 +106,19 @@ class PreToolEvent(_message.Message):
     def __init__(self, session: _Optional[_Union[_types_pb2.SessionInfo, _Mapping]] = ..., call: _Optional[_Union[_types_pb2.ToolCall, _Mapping]] = ...) -> None: ...
 
 class PreToolDecision(_message.Message):
-    __slots__ = ("allow", "deny", "ask")
+    __slots__ = ("allow", "deny", "ask", "user_message", "stop_agent")
     PASS_FIELD_NUMBER: _ClassVar[int]
     ALLOW_FIELD_NUMBER: _ClassVar[int]
     DENY_FIELD_NUMBER: _ClassVar[int]
     ASK_FIELD_NUMBER: _ClassVar[int]
+    USER_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    STOP_AGENT_FIELD_NUMBER: _ClassVar[int]
     allow: Allow
     deny: Deny
     ask: Ask
-    def __init__(self, allow: _Optional[_Union[Allow, _Mapping]] = ..., deny: _Optional[_Union[Deny, _Mapping]] = ..., ask: _Optional[_Union[Ask, _Mapping]] = ..., **kwargs) -> None: ...
+    user_message: str
+    stop_agent: StopAgent
+    def __init__(self, allow: _Optional[_Union[Allow, _Mapping]] = ..., deny: _Optional[_Union[Deny, _Mapping]] = ..., ask: _Optional[_Union[Ask, _Mapping]] = ..., user_message: _Optional[str] = ..., stop_agent: _Optional[_Union[StopAgent, _Mapping]] = ..., **kwargs) -> None: ...
 
 class Allow(_message.Message):
     __slots__ = ()
@@ -164,13 +182,17 @@ class PostToolEvent(_message.Message):
     def __init__(self, session: _Optional[_Union[_types_pb2.SessionInfo, _Mapping]] = ..., call: _Optional[_Union[_types_pb2.ToolCall, _Mapping]] = ..., result: _Optional[_Union[_types_pb2.ToolResult, _Mapping]] = ...) -> None: ...
 
 class PostToolDecision(_message.Message):
-    __slots__ = ("accept", "block")
+    __slots__ = ("accept", "block", "user_message", "stop_agent")
     PASS_FIELD_NUMBER: _ClassVar[int]
     ACCEPT_FIELD_NUMBER: _ClassVar[int]
     BLOCK_FIELD_NUMBER: _ClassVar[int]
+    USER_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    STOP_AGENT_FIELD_NUMBER: _ClassVar[int]
     accept: Accept
     block: Block
-    def __init__(self, accept: _Optional[_Union[Accept, _Mapping]] = ..., block: _Optional[_Union[Block, _Mapping]] = ..., **kwargs) -> None: ...
+    user_message: str
+    stop_agent: StopAgent
+    def __init__(self, accept: _Optional[_Union[Accept, _Mapping]] = ..., block: _Optional[_Union[Block, _Mapping]] = ..., user_message: _Optional[str] = ..., stop_agent: _Optional[_Union[StopAgent, _Mapping]] = ..., **kwargs) -> None: ...
 
 class Accept(_message.Message):
     __slots__ = ("content", "value_json", "additional_contexts")
@@ -223,11 +245,15 @@ class TurnStoppingEvent(_message.Message):
     def __init__(self, session: _Optional[_Union[_types_pb2.SessionInfo, _Mapping]] = ..., turn: _Optional[int] = ..., step: _Optional[int] = ..., stop_hook_active: _Optional[bool] = ..., steered_continuations: _Optional[int] = ..., last_assistant_message: _Optional[_Union[_types_pb2.Message, _Mapping]] = ...) -> None: ...
 
 class TurnStoppingDecision(_message.Message):
-    __slots__ = ("steer",)
+    __slots__ = ("steer", "user_message", "stop_agent")
     PASS_FIELD_NUMBER: _ClassVar[int]
     STEER_FIELD_NUMBER: _ClassVar[int]
+    USER_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    STOP_AGENT_FIELD_NUMBER: _ClassVar[int]
     steer: Steer
-    def __init__(self, steer: _Optional[_Union[Steer, _Mapping]] = ..., **kwargs) -> None: ...
+    user_message: str
+    stop_agent: StopAgent
+    def __init__(self, steer: _Optional[_Union[Steer, _Mapping]] = ..., user_message: _Optional[str] = ..., stop_agent: _Optional[_Union[StopAgent, _Mapping]] = ..., **kwargs) -> None: ...
 
 class Steer(_message.Message):
     __slots__ = ("messages",)
@@ -277,13 +303,17 @@ class ApprovalEvent(_message.Message):
     def __init__(self, session: _Optional[_Union[_types_pb2.SessionInfo, _Mapping]] = ..., call: _Optional[_Union[_types_pb2.ToolCall, _Mapping]] = ..., reason: _Optional[str] = ..., asked_by: _Optional[str] = ...) -> None: ...
 
 class ApprovalDecision(_message.Message):
-    __slots__ = ("approve", "reject")
+    __slots__ = ("approve", "reject", "user_message", "stop_agent")
     PASS_FIELD_NUMBER: _ClassVar[int]
     APPROVE_FIELD_NUMBER: _ClassVar[int]
     REJECT_FIELD_NUMBER: _ClassVar[int]
+    USER_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    STOP_AGENT_FIELD_NUMBER: _ClassVar[int]
     approve: Approve
     reject: Reject
-    def __init__(self, approve: _Optional[_Union[Approve, _Mapping]] = ..., reject: _Optional[_Union[Reject, _Mapping]] = ..., **kwargs) -> None: ...
+    user_message: str
+    stop_agent: StopAgent
+    def __init__(self, approve: _Optional[_Union[Approve, _Mapping]] = ..., reject: _Optional[_Union[Reject, _Mapping]] = ..., user_message: _Optional[str] = ..., stop_agent: _Optional[_Union[StopAgent, _Mapping]] = ..., **kwargs) -> None: ...
 
 class Approve(_message.Message):
     __slots__ = ()
