@@ -4,6 +4,7 @@ import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
 import type { AgentDialect } from "./contract.js";
 import { gemini } from "./gemini/index.js";
+import { openCode } from "./opencode/index.js";
 import { qwenCode } from "./qwen-code/index.js";
 
 export const AGENTS: readonly AgentDialect[] = [
@@ -11,6 +12,7 @@ export const AGENTS: readonly AgentDialect[] = [
   codex,
   gemini,
   qwenCode,
+  openCode,
 ];
 
 /** Every agent's name, in registry order. */
