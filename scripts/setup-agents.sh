@@ -11,8 +11,43 @@ CODEX_VERSION=0.171.0
 GEMINI_CLI_VERSION=0.61.0
 QWEN_CODE_VERSION=0.24.4
 
-versions="claude-code-${CLAUDE_CODE_VERSION}_codex-${CODEX_VERSION}_gemini-cli-${GEMINI_CLI_VERSION}_qwen-code-${QWEN_CODE_VERSION}"
+OPENCODE_VERSION=1.18.33
+
 cache="${HOOKD_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hookd-agents}"
+
+# Agents added after the first four each live in their own directory named with their version
+# (so adding or moving one reinstalls none of the others): `setup-agents.sh <agent>` installs
+# that one and prints its .bin path. Same stamp and lock rules as below.
+install_own() {
+  local name=$1 package=$2 bin=$3
+  local own="$cache/$name" staging
+  if [ ! -f "$own/.installed" ]; then
+    mkdir -p "$cache"
+    exec 9>"$cache/.lock"
+    flock 9
+    if [ ! -f "$own/.installed" ]; then
+      echo "setup-agents: installing $package into $own" >&2
+      staging="$(mktemp -d "$cache/.staging-XXXXXX")"
+      trap 'rm -rf "$staging"' EXIT
+      echo '{"private":true}' >"$staging/package.json"
+      (cd "$staging" && npm install --no-audit --no-fund --no-save --loglevel=error "$package" >&2)
+      [ -x "$staging/node_modules/.bin/$bin" ] || { echo "setup-agents: $bin missing after npm install" >&2; exit 1; }
+      rm -rf "$own"
+      mv "$staging" "$own"
+      trap - EXIT
+      touch "$own/.installed"
+    fi
+  fi
+  echo "$own/node_modules/.bin"
+}
+
+case "${1:-}" in
+  "") ;;
+  opencode) install_own "opencode-$OPENCODE_VERSION" "opencode-ai@$OPENCODE_VERSION" opencode; exit 0 ;;
+  *) echo "setup-agents: no agent named ${1@Q} (expected none for the first four, or: opencode)" >&2; exit 2 ;;
+esac
+
+versions="claude-code-${CLAUDE_CODE_VERSION}_codex-${CODEX_VERSION}_gemini-cli-${GEMINI_CLI_VERSION}_qwen-code-${QWEN_CODE_VERSION}"
 dir="$cache/$versions"
 stamp="$dir/.installed"
 
