@@ -12,6 +12,8 @@ GEMINI_CLI_VERSION=0.61.0
 QWEN_CODE_VERSION=0.24.4
 
 OPENCODE_VERSION=1.18.33
+# pi's current line: @mariozechner/pi-coding-agent stopped at 0.73.1; it continues under this name.
+PI_VERSION=1.6.0
 
 cache="${HOOKD_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hookd-agents}"
 
@@ -44,7 +46,8 @@ install_own() {
 case "${1:-}" in
   "") ;;
   opencode) install_own "opencode-$OPENCODE_VERSION" "opencode-ai@$OPENCODE_VERSION" opencode; exit 0 ;;
-  *) echo "setup-agents: no agent named ${1@Q} (expected none for the first four, or: opencode)" >&2; exit 2 ;;
+  pi) install_own "pi-$PI_VERSION" "@earendil-works/pi-coding-agent@$PI_VERSION" pi; exit 0 ;;
+  *) echo "setup-agents: no agent named ${1@Q} (expected none for the first four, or one of: opencode, pi)" >&2; exit 2 ;;
 esac
 
 versions="claude-code-${CLAUDE_CODE_VERSION}_codex-${CODEX_VERSION}_gemini-cli-${GEMINI_CLI_VERSION}_qwen-code-${QWEN_CODE_VERSION}"

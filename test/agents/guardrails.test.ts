@@ -1,5 +1,5 @@
 // One rule file guards every agent: the builtin guardrail library (include: builtin:...) in a
-// real `hookd serve`, Claude Code, Codex, Gemini CLI, Qwen Code and OpenCode its hook clients, the fake
+// real `hookd serve`, Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode and pi its hook clients, the fake
 // model asking each for the same destructive command, then a protected path with its own tool:
 // denied by the same rules (matched by tool kind, not name), and each rule's reason reaches each model.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -29,9 +29,11 @@ function protectedCall(driver: AgentDriver<DriverPath>, cwd: string): { reply: R
       return write("Write", join(cwd, ".env"));
     case "gemini":
       return write("write_file", join(cwd, "server.pem"));
-    case "opencode": {
+    case "opencode":
+    case "pi": {
       const file = join(cwd, ".env");
-      return { reply: { kind: "tool", name: "write", input: { filePath: file, content: ENV_CONTENT } }, file, reason: `protected-paths: ${file} is a protected path; writing it is not allowed` };
+      const input = driver.dialect === "pi" ? { path: file, content: ENV_CONTENT } : { filePath: file, content: ENV_CONTENT };
+      return { reply: { kind: "tool", name: "write", input }, file, reason: `protected-paths: ${file} is a protected path; writing it is not allowed` };
     }
     case "codex": {
       const file = join(homedir(), ".ssh", "id_ed25519.png");

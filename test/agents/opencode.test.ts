@@ -1,71 +1,7 @@
 // OpenCode (pinned, installed by scripts/setup-agents.sh) with hookd's plugin installed from its
-// packed tarball, when hookd cannot answer: the gate events fail closed by default (the tool does
-// not run, the model or the run gets the reason), fail open when configured, a bad setting
-// refuses rather than loading nothing, and each is said once on OpenCode's own output. The plugin
-// answering is the shared scenarios' part (scenarios.test.ts).
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModel, scripted } from "./fake-model/server.js";
-import type { FakeModel } from "./fake-model/server.js";
-import { tempDir } from "./support/agents.js";
+// packed tarball, when hookd cannot answer (support/unreachable.ts). The plugin answering is the
+// shared scenarios' part (scenarios.test.ts).
 import { runOpenCode } from "./support/opencode.js";
-import type { OpenCodeRun } from "./support/opencode.js";
+import { describeUnreachable } from "./support/unreachable.js";
 
-const HARMLESS = "echo harmless-ran > harmless.txt";
-
-interface Unanswered {
-  readonly run: OpenCodeRun;
-  readonly ran: boolean;
-  readonly model: FakeModel;
-}
-
-/** OpenCode asked to run one harmless command, its plugin's hookd a socket nobody listens on. */
-async function withoutHookd(env: NodeJS.ProcessEnv): Promise<Unanswered> {
-  const model = await startFakeModel(scripted([{ kind: "shell", command: HARMLESS }]));
-  const home = await tempDir("opencode-home");
-  const cwd = await tempDir("opencode-cwd");
-  const run = await runOpenCode({ home, cwd, modelUrl: model.url, prompt: "Run the harmless command, then tell me DONE.", env: { HOOKD_TARGET: `unix://${join(home, "no-hookd.sock")}`, ...env } });
-  return { run, ran: existsSync(join(cwd, "harmless.txt")), model };
-}
-
-const said = (run: OpenCodeRun, text: string): number => run.stderr.split("\n").filter((line) => line.includes(text)).length;
-
-describe("OpenCode's hookd plugin when hookd is unreachable", () => {
-  const runs: Partial<Record<"closed" | "open" | "misconfigured", Unanswered>> = {};
-
-  beforeAll(async () => {
-    // Three independent OpenCode runs: at once, so the lane waits for the slowest only.
-    const [closed, open, misconfigured] = await Promise.all([withoutHookd({}), withoutHookd({ HOOKD_FAIL_OPEN: "1" }), withoutHookd({ HOOKD_FAIL_OPEN: "yes" })]);
-    Object.assign(runs, { closed, open, misconfigured });
-  }, 180_000);
-
-  afterAll(async () => {
-    await Promise.all(Object.values(runs).map((r) => r.model.close()));
-  });
-
-  const get = (name: keyof typeof runs): Unanswered => {
-    const found = runs[name];
-    if (found === undefined) throw new Error(`no ${name} run`);
-    return found;
-  };
-
-  it("fails closed by default: the prompt is refused before the model sees it, nothing runs, and it says why once", () => {
-    const { run, ran, model } = get("closed");
-    expect(ran).toBe(false);
-    expect(said(run, "tool calls and prompts are refused until it answers (set HOOKD_FAIL_OPEN=1 to let them through)"), run.stderr.slice(-2000)).toBe(1);
-    expect(model.conversations()).toEqual([]);
-  });
-
-  it("fails open with HOOKD_FAIL_OPEN=1: the command runs, and it says so once", () => {
-    const { run, ran } = get("open");
-    expect(ran, run.stderr.slice(-2000)).toBe(true);
-    expect(said(run, "tools run without hookd's checks (HOOKD_FAIL_OPEN is set)")).toBe(1);
-  });
-
-  it("refuses on a setting it cannot read instead of running unguarded, naming the variable", () => {
-    const { run, ran } = get("misconfigured");
-    expect(ran).toBe(false);
-    expect(said(run, 'HOOKD_FAIL_OPEN must be 1, true, 0 or false, got "yes"')).toBeGreaterThanOrEqual(1);
-  });
-});
+describeUnreachable("OpenCode's hookd plugin", runOpenCode);

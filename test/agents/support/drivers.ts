@@ -4,6 +4,7 @@ import { claudeCodeDriver } from "./claude.js";
 import { codexDriver } from "./codex.js";
 import { geminiDriver } from "./gemini.js";
 import { openCodeDriver } from "./opencode.js";
+import { piDriver } from "./pi.js";
 import { qwenCodeDriver } from "./qwen.js";
 import type { AgentDriver, DriverPath } from "./scenarios.js";
 
@@ -13,4 +14,5 @@ export const AGENT_DRIVERS: readonly AgentDriver<DriverPath>[] = [
   geminiDriver,
   qwenCodeDriver,
   openCodeDriver,
+  piDriver,
 ];

@@ -9,7 +9,7 @@ import { REPO } from "../../support/daemon-process.js";
 
 const installed = new Map<string, string>();
 
-export function installedIntegration(name: "opencode"): string {
+export function installedIntegration(name: "opencode" | "pi"): string {
   const known = installed.get(name);
   if (known !== undefined) return known;
   const dir = mkdtempSync(join(tmpdir(), `hookd-${name}-integration-`));
