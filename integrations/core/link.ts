@@ -78,7 +78,7 @@ export function openLink(agentId: string, settings: LinkSettings, say: (line: st
     if (!told) {
       told = true;
       const mode = settings.failOpen ? "tools run without hookd's checks (HOOKD_FAIL_OPEN is set)" : "tool calls and prompts are refused until it answers (set HOOKD_FAIL_OPEN=1 to let them through)";
-      say(`hookd: cannot reach hookd at ${settings.target} (${why}); ${mode}`);
+      say(`hookd: no answer from hookd at ${settings.target} (${why}); ${mode}`);
     }
     return why;
   };
@@ -108,7 +108,7 @@ export function openLink(agentId: string, settings: LinkSettings, say: (line: st
         return { kind: "answered", answer: await bounded(call) };
       } catch (error) {
         const why = tell(error);
-        return settings.failOpen ? { kind: "proceed" } : { kind: "refuse", reason: `hookd could not be reached (${why}), so ${what} was refused (fail-closed)` };
+        return settings.failOpen ? { kind: "proceed" } : { kind: "refuse", reason: `hookd did not answer (${why}), so ${what} was refused (fail-closed)` };
       }
     },
     observe: async (call) => {

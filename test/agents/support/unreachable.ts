@@ -1,10 +1,13 @@
 // An in-process integration (hookd's OpenCode plugin, its pi extension) when hookd cannot answer:
 // the gate events fail closed by default (the prompt is refused before the model sees it, nothing
 // runs), fail open when configured, a setting it cannot read refuses rather than loading nothing,
-// and each is said once on the agent's own output. One agent run per case, all at once.
-import { existsSync } from "node:fs";
+// and each is said once on the agent's own output. One agent run per case, all at once. And a
+// hookd that holds a call past the integration's deadline: the call is refused, the turn goes on.
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HOLDING_PLUGIN, startDaemon, writePluginModule } from "../../support/daemon-process.js";
+import type { DaemonProcess } from "../../support/daemon-process.js";
 import { startFakeModel, scripted } from "../fake-model/server.js";
 import type { FakeModel } from "../fake-model/server.js";
 import { tempDir } from "./agents.js";
@@ -69,6 +72,38 @@ export function describeUnreachable(title: string, runAgent: IntegrationRun): vo
       expect(ran).toBe(false);
       expect(model.conversations()).toEqual([]);
       expect(said(run, 'HOOKD_FAIL_OPEN must be 1, true, 0 or false, got "yes"')).toBeGreaterThanOrEqual(1);
+    });
+  });
+}
+
+/** The agent's tool call held by a hookd plugin that never answers it, the integration's deadline short. */
+export function describeDeadline(title: string, runAgent: IntegrationRun): void {
+  describe(`${title} when hookd holds a call past the deadline`, () => {
+    let daemon: DaemonProcess | undefined;
+    let model: FakeModel | undefined;
+    let run: AgentRun;
+    let log = "";
+
+    beforeAll(async () => {
+      const module = await writePluginModule("holding", HOLDING_PLUGIN);
+      log = join(module, "..", "held.log");
+      // The release file is never written: the plugin holds the call until the daemon stops.
+      daemon = await startDaemon({ config: { plugins: [{ name: "holding", kind: "in-process", module }] }, env: { HOOKD_TEST_LOG: log, HOOKD_TEST_RELEASE: join(module, "..", "never") } });
+      model = await startFakeModel(scripted([{ kind: "shell", command: "hold" }]));
+      const home = await tempDir("held-home");
+      run = await runAgent({ home, cwd: await tempDir("held-cwd"), modelUrl: model.url, prompt: "Run hold, then tell me DONE.", env: { HOOKD_TARGET: daemon.target, HOOKD_DEADLINE_MS: "2000" } });
+    }, 180_000);
+
+    afterAll(async () => {
+      await model?.close();
+      await daemon?.stop();
+    });
+
+    it("refuses the held call once its deadline passes, the model gets why, and the turn goes on", () => {
+      expect(existsSync(log) && readFileSync(log, "utf8").includes("started")).toBe(true);
+      const results = model?.conversations().flatMap((c) => c.toolResults) ?? [];
+      expect(results.some((text) => text.includes("hookd did not answer") && text.includes("(fail-closed)")), run.stderr.slice(-2000)).toBe(true);
+      expect(run.code).toBe(0);
     });
   });
 }
