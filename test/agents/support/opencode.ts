@@ -31,6 +31,8 @@ export interface OpenCodeOptions {
   readonly prompt: string;
   /** The plugin's settings (HOOKD_TARGET, HOOKD_FAIL_OPEN, ...). */
   readonly env: NodeJS.ProcessEnv;
+  /** Plugin files listed around hookd's, in order (the bench's timers); `hookd: false` leaves hookd's out. */
+  readonly around?: { readonly before: readonly string[]; readonly after: readonly string[]; readonly hookd?: boolean };
 }
 
 export async function runOpenCode(options: OpenCodeOptions): Promise<OpenCodeRun> {
@@ -47,7 +49,7 @@ export async function runOpenCode(options: OpenCodeOptions): Promise<OpenCodeRun
     },
     model: "fake/fake-model",
     small_model: "fake/fake-model",
-    plugin: [plugin],
+    plugin: [...(options.around?.before ?? []).map((file) => pathToFileURL(file).href), ...(options.around?.hookd === false ? [] : [plugin]), ...(options.around?.after ?? []).map((file) => pathToFileURL(file).href)],
     permission: { bash: "allow", edit: "allow" },
     autoupdate: false,
     share: "disabled",

@@ -38,6 +38,8 @@ export interface PiOptions {
   readonly prompt: string;
   /** The extension's settings (HOOKD_TARGET, HOOKD_FAIL_OPEN, ...). */
   readonly env: NodeJS.ProcessEnv;
+  /** Extension files loaded around hookd's, in order (the bench's timers); `hookd: false` leaves hookd's out. */
+  readonly around?: { readonly before: readonly string[]; readonly after: readonly string[]; readonly hookd?: boolean };
 }
 
 export async function runPi(options: PiOptions): Promise<PiRun> {
@@ -45,7 +47,7 @@ export async function runPi(options: PiOptions): Promise<PiRun> {
   await mkdir(agentDir, { recursive: true });
   const models = { providers: { fake: { name: "Fake model", baseUrl: `${options.modelUrl}/v1`, api: "openai-completions", apiKey: "dummy", models: [{ id: "fake-model", name: "Fake model" }] } } };
   await writeFile(join(agentDir, "models.json"), JSON.stringify(models, null, 2));
-  await writeFile(join(agentDir, "settings.json"), JSON.stringify({ extensions: [join(installedIntegration("pi"), "dist/index.js")] }, null, 2));
+  await writeFile(join(agentDir, "settings.json"), JSON.stringify({ extensions: [...(options.around?.before ?? []), ...(options.around?.hookd === false ? [] : [join(installedIntegration("pi"), "dist/index.js")]), ...(options.around?.after ?? [])] }, null, 2));
   const run = await runAgent(piBin(), ["--mode", "json", "--offline", "--no-session", "--model", "fake/fake-model", options.prompt], {
     cwd: options.cwd,
     env: agentEnv(options.home, { PI_OFFLINE: "1", PATH: `${node22Bin()}:${process.env.PATH ?? "/usr/bin:/bin"}`, ...options.env }),
