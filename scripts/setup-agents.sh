@@ -17,6 +17,10 @@ QWEN_CODE_VERSION=0.24.4
 
 COPILOT_CLI_VERSION=1.0.102
 
+OPENCODE_VERSION=1.18.33
+# pi's current line: @mariozechner/pi-coding-agent stopped at 0.73.1; it continues under this name.
+PI_VERSION=1.6.0
+
 cache="${HOOKD_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hookd-agents}"
 
 if [ "${1:-}" = copilot-cli ]; then
@@ -44,7 +48,39 @@ if [ "${1:-}" = copilot-cli ]; then
   echo "$dir"
   exit 0
 fi
-[ -z "${1:-}" ] || { echo "setup-agents: unknown agent ${1} (expected copilot-cli, or no argument for Claude Code, Codex, Gemini CLI and Qwen Code)" >&2; exit 2; }
+
+# Agents added after the first four each live in their own directory named with their version
+# (so adding or moving one reinstalls none of the others): `setup-agents.sh <agent>` installs
+# that one and prints its .bin path. Same stamp and lock rules as below.
+install_own() {
+  local name=$1 package=$2 bin=$3
+  local own="$cache/$name" staging
+  if [ ! -f "$own/.installed" ]; then
+    mkdir -p "$cache"
+    exec 9>"$cache/.lock"
+    flock 9
+    if [ ! -f "$own/.installed" ]; then
+      echo "setup-agents: installing $package into $own" >&2
+      staging="$(mktemp -d "$cache/.staging-XXXXXX")"
+      trap 'rm -rf "$staging"' EXIT
+      echo '{"private":true}' >"$staging/package.json"
+      (cd "$staging" && npm install --no-audit --no-fund --no-save --loglevel=error "$package" >&2)
+      [ -x "$staging/node_modules/.bin/$bin" ] || { echo "setup-agents: $bin missing after npm install" >&2; exit 1; }
+      rm -rf "$own"
+      mv "$staging" "$own"
+      trap - EXIT
+      touch "$own/.installed"
+    fi
+  fi
+  echo "$own/node_modules/.bin"
+}
+
+case "${1:-}" in
+  "") ;;
+  opencode) install_own "opencode-$OPENCODE_VERSION" "opencode-ai@$OPENCODE_VERSION" opencode; exit 0 ;;
+  pi) install_own "pi-$PI_VERSION" "@earendil-works/pi-coding-agent@$PI_VERSION" pi; exit 0 ;;
+  *) echo "setup-agents: no agent named ${1@Q} (expected none for the first four, or one of: copilot-cli, opencode, pi)" >&2; exit 2 ;;
+esac
 
 versions="claude-code-${CLAUDE_CODE_VERSION}_codex-${CODEX_VERSION}_gemini-cli-${GEMINI_CLI_VERSION}_qwen-code-${QWEN_CODE_VERSION}"
 dir="$cache/$versions"

@@ -18,7 +18,7 @@ describe("agent-event conversion", () => {
     ["payload text that is not JSON", envelope({ payloadJson: "{not json" }), "invalid_json", "event.payload_json: not valid JSON"],
     ["an empty payload", envelope({ payloadJson: "" }), "invalid_json", "event.payload_json: not valid JSON"],
     ["no dialect", envelope({ dialect: pb.AgentDialect.UNSPECIFIED }), "invalid_argument", "event.dialect: unspecified"],
-    ["an unknown dialect", envelope({ dialect: 9 as pb.AgentDialect }), "invalid_argument", "event.dialect: unknown value 9"],
+    ["an unknown dialect", envelope({ dialect: 99 as pb.AgentDialect }), "invalid_argument", "event.dialect: unknown value 99"],
     ["no session", create(pb.AgentEventEventSchema, { dialect: pb.AgentDialect.CODEX, eventName: "X", payloadJson: "{}" }), "invalid_argument", "event.session: missing"],
   ])("refuses %s, naming the field", (_name, message, code, text) => {
     const result = fromProtoEvent("agent-event", message, "event");

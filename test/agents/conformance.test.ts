@@ -1,10 +1,12 @@
 // The agent conformance table (conformance-rows.ts) run for every agent in the registry, through
 // the real HTTP hook endpoint over a real socket and the real evaluation (in-process plugins): the
 // agent's JSON in, the hookd events the plugins saw, the agent's JSON out, and what a forwarder
-// prints and exits with. An agent in the registry without a row for every scenario fails here.
+// prints and exits with. An agent in the registry without a row for every scenario fails here;
+// an agent whose hooks are in-process code (its events come over gRPC) has none, and its hook
+// requests are refused naming the package that speaks for it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accept, ask, block, definePlugin, deny, enter, inject, messageText, pass, patch, pluginMessage, reject, steer, stopAgent, tellUser, userMessage } from "@hookd/sdk";
-import { AGENT_NAMES } from "../../daemon/src/agents/registry.js";
+import { AGENTS } from "../../daemon/src/agents/registry.js";
 import { PluginRegistry } from "../../daemon/src/engine/registry.js";
 import { startHookHttpServer } from "../../daemon/src/http/index.js";
 import type { HookHttpServer } from "../../daemon/src/http/index.js";
@@ -81,12 +83,24 @@ async function post(agent: string, body: unknown, forward: boolean, event?: stri
   return { status: response.status, text: await response.text(), exit: response.headers.get("x-hookd-exit") };
 }
 
+/** The agents that send hook requests (the rest run hookd's package in-process and speak gRPC). */
+const HOOK_REQUEST_AGENTS = AGENTS.filter((agent) => agent.integration === undefined).map((agent) => agent.name);
+
 describe("the agent conformance table", () => {
   it("has a row for every scenario of every agent in the registry, and no row for an agent it does not serve", () => {
-    const missing = AGENT_NAMES.flatMap((agent) => SCENARIOS.filter((scenario) => !ROWS.some((row) => row.agent === agent && row.scenario === scenario)).map((scenario) => `${agent}:${scenario}`));
+    const missing = HOOK_REQUEST_AGENTS.flatMap((agent) => SCENARIOS.filter((scenario) => !ROWS.some((row) => row.agent === agent && row.scenario === scenario)).map((scenario) => `${agent}:${scenario}`));
     expect(missing).toEqual([]);
-    expect([...new Set(ROWS.map((row) => row.agent))].sort()).toEqual([...AGENT_NAMES].sort());
+    expect([...new Set(ROWS.map((row) => row.agent))].sort()).toEqual([...HOOK_REQUEST_AGENTS].sort());
   });
+
+  for (const agent of AGENTS.filter((a) => a.integration !== undefined)) {
+    it(`${agent.name}: a hook request is refused, naming the package that speaks for ${agent.title}`, async () => {
+      seen.length = 0;
+      const answer = await post(agent.name, { hook_event_name: "tool.execute.before", tool: "bash", args: { command: "ls" } }, false);
+      expect({ status: answer.status, names: answer.text.includes(`over gRPC through ${agent.integration}`) }, answer.text).toEqual({ status: 400, names: true });
+      expect(seen).toEqual([]);
+    });
+  }
 
   for (const row of ROWS) {
     it(`${row.agent}: ${row.scenario}`, async () => {

@@ -1,5 +1,5 @@
 // One rule file guards every agent: the builtin guardrail library (include: builtin:...) in a
-// real `hookd serve`, Claude Code, Codex, Gemini CLI, Qwen Code and GitHub Copilot CLI its hook clients, the fake
+// real `hookd serve`, Claude Code, Codex, Gemini CLI, Qwen Code, GitHub Copilot CLI, OpenCode and pi its hook clients, the fake
 // model asking each for the same destructive command, then a protected path with its own tool:
 // denied by the same rules (matched by tool kind, not name), and each rule's reason reaches each model.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import { startFakeModel, scripted } from "./fake-model/server.js";
 import type { FakeModel, Reply } from "./fake-model/server.js";
 import { freePort, tempDir } from "./support/agents.js";
 import { AGENT_DRIVERS } from "./support/drivers.js";
-import type { AgentDriver, DriverRun } from "./support/scenarios.js";
+import type { AgentDriver, DriverPath, DriverRun } from "./support/scenarios.js";
 
 const DESTRUCTIVE = "rm -rf ../victim";
 const ENV_CONTENT = "API_KEY=from-the-model\n";
@@ -22,7 +22,7 @@ const ENV_CONTENT = "API_KEY=from-the-model\n";
  * CLI refuses a dotfile path (.env, .git/) itself before its hooks run, so it writes a key file;
  * the fake model's Codex offers no write tool (apply_patch), so it reads a key under ~/.ssh.
  */
-function protectedCall(driver: AgentDriver, cwd: string): { reply: Reply; file: string; reason: string } {
+function protectedCall(driver: AgentDriver<DriverPath>, cwd: string): { reply: Reply; file: string; reason: string } {
   const write = (name: string, file: string) => ({ reply: { kind: "tool", name, input: { file_path: file, content: ENV_CONTENT } } as const, file, reason: `protected-paths: ${file} is a protected path; writing it is not allowed` });
   switch (driver.dialect) {
     case "claude-code":
@@ -33,6 +33,12 @@ function protectedCall(driver: AgentDriver, cwd: string): { reply: Reply; file: 
       // Copilot's write tool is `create` {path, file_text}.
       const file = join(cwd, ".env");
       return { reply: { kind: "tool", name: "create", input: { path: file, file_text: ENV_CONTENT } }, file, reason: `protected-paths: ${file} is a protected path; writing it is not allowed` };
+    }
+    case "opencode":
+    case "pi": {
+      const file = join(cwd, ".env");
+      const input = driver.dialect === "pi" ? { path: file, content: ENV_CONTENT } : { filePath: file, content: ENV_CONTENT };
+      return { reply: { kind: "tool", name: "write", input }, file, reason: `protected-paths: ${file} is a protected path; writing it is not allowed` };
     }
     case "codex": {
       const file = join(homedir(), ".ssh", "id_ed25519.png");
@@ -72,7 +78,9 @@ describe.each(AGENT_DRIVERS)("the guardrail library guards $name", (driver) => {
     writeFileSync(join(root, "victim", "keep.txt"), "still here\n");
     model = await startFakeModel(scripted([{ kind: "shell", command: DESTRUCTIVE }, protectedCall(driver, cwd).reply]));
     const home = await tempDir(`${driver.dialect}-home`);
-    run = await driver.run({ path: "c-forwarder", home, cwd, modelUrl: model.url, hookUrl, prompt: "Clean up, then set the API key. Tell me DONE." });
+    // An agent with forwarders takes the C one; an in-process one its plugin, over gRPC.
+    const path = driver.paths.includes("c-forwarder") ? "c-forwarder" : driver.paths[0] ?? "c-forwarder";
+    run = await driver.run({ path, home, cwd, modelUrl: model.url, hookUrl, hookdTarget: daemon?.target, prompt: "Clean up, then set the API key. Tell me DONE." });
   }, 180_000);
 
   afterAll(async () => {

@@ -236,6 +236,11 @@ export interface AgentDialect {
   readonly commandHooks: CommandHooks;
   /** Its tool names' kinds and which argument is the command or the path. */
   readonly tools: ToolTable;
+  /**
+   * For an agent whose hooks are in-process code: the package hookd ships for it, which sends its
+   * events over gRPC. Such an agent has no hook requests and no hooks file (agents/in-process.ts).
+   */
+  readonly integration?: string;
 }
 
 /** The hooks that gave a decision, for the audit and logs (never for the model: see blockedWithoutReason). */

@@ -5,6 +5,8 @@ import { codex } from "./codex/index.js";
 import type { AgentDialect } from "./contract.js";
 import { copilotCli } from "./copilot-cli/index.js";
 import { gemini } from "./gemini/index.js";
+import { openCode } from "./opencode/index.js";
+import { pi } from "./pi/index.js";
 import { qwenCode } from "./qwen-code/index.js";
 
 export const AGENTS: readonly AgentDialect[] = [
@@ -13,6 +15,8 @@ export const AGENTS: readonly AgentDialect[] = [
   gemini,
   qwenCode,
   copilotCli,
+  openCode,
+  pi,
 ];
 
 /** Every agent's name, in registry order. */

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO } from "../../support/daemon-process.js";
 
-export type Dialect = "claude-code" | "codex" | "gemini" | "qwen-code" | "copilot-cli";
+export type Dialect = "claude-code" | "codex" | "gemini" | "qwen-code" | "copilot-cli" | "opencode" | "pi";
 /** How an agent reaches hookd: its own http hooks, the compiled forwarder, or the node one. */
 export type HookPath = "http" | "c-forwarder" | "node-forwarder";
 

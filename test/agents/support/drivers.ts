@@ -4,13 +4,17 @@ import { claudeCodeDriver } from "./claude.js";
 import { codexDriver } from "./codex.js";
 import { copilotCliDriver } from "./copilot.js";
 import { geminiDriver } from "./gemini.js";
+import { openCodeDriver } from "./opencode.js";
+import { piDriver } from "./pi.js";
 import { qwenCodeDriver } from "./qwen.js";
-import type { AgentDriver } from "./scenarios.js";
+import type { AgentDriver, DriverPath } from "./scenarios.js";
 
-export const AGENT_DRIVERS: readonly AgentDriver[] = [
+export const AGENT_DRIVERS: readonly AgentDriver<DriverPath>[] = [
   claudeCodeDriver,
   codexDriver,
   geminiDriver,
   qwenCodeDriver,
   copilotCliDriver,
+  openCodeDriver,
+  piDriver,
 ];

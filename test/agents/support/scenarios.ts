@@ -12,13 +12,18 @@ import type { PolicyDaemon } from "./policy.js";
 import { MARK, SCENARIO_PROMPT, outcome, prepareCwd, scenarioScript, toolResultSaw, userSaw } from "./scenario.js";
 import type { Outcome } from "./scenario.js";
 
-export interface DriverRunOptions {
-  readonly path: HookPath;
+/** A hook path, or hookd's in-process plugin for an agent whose hooks are in-process code (gRPC). */
+export type DriverPath = HookPath | "plugin";
+
+export interface DriverRunOptions<P extends DriverPath = HookPath> {
+  readonly path: P;
   readonly home: string;
   readonly cwd: string;
   readonly modelUrl: string;
   /** hookd's hook endpoint (http hooks and the forwarders' --url). */
   readonly hookUrl: string;
+  /** hookd's gRPC target (the in-process plugins' HOOKD_TARGET). */
+  readonly hookdTarget?: string;
   readonly prompt: string;
 }
 
@@ -27,27 +32,29 @@ export interface DriverRun extends AgentRun {
   readonly finished: boolean;
 }
 
-/** One real agent as the lane drives it. */
-export interface AgentDriver {
+/** One real agent as the lane drives it, through the paths P. */
+export interface AgentDriver<P extends DriverPath = HookPath> {
   /** As in the test titles: "Claude Code". */
   readonly name: string;
   /** The dialect hookd speaks to it, and the agent id its sessions get. */
   readonly dialect: Dialect;
-  readonly paths: readonly HookPath[];
+  readonly paths: readonly P[];
   /** Its shell tool's name as hookd's plugins see it. */
   readonly shellTool: string;
   /** It runs the input a pre-tool rewrite gave (false: it would run the model's own, as measured natively, so hookd denies the call). */
   readonly honoursRewrite: boolean;
   /** Its headless run ends the session with an event hookd sees. */
   readonly firesSessionEnd: boolean;
+  /** It has a stop event a hook can answer (default true); without one no stop reaches hookd. */
+  readonly firesStop?: boolean;
   /** Where it puts a session-start hook's context for the model: a user message or the system prompt. */
   readonly sessionContextIn: "user" | "system";
   /** Runs the agent headless on `prompt`, its hooks reaching hookd through `path`. */
-  readonly run: (options: DriverRunOptions) => Promise<DriverRun>;
+  run(options: DriverRunOptions<P>): Promise<DriverRun>;
 }
 
 interface ScenarioResult {
-  readonly driver: AgentDriver;
+  readonly driver: AgentDriver<DriverPath>;
   readonly run: DriverRun;
   readonly model: FakeModel;
   readonly outcome: Outcome;
@@ -114,7 +121,11 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     title: "continues once on a stop steer",
-    check: ({ model, outcome: result }) => {
+    check: ({ driver, model, outcome: result }) => {
+      if (driver.firesStop === false) {
+        expect(result.entries.filter((e) => e.point === "turn-stopping")).toEqual([]);
+        return;
+      }
       expect(result.entries.filter((e) => e.point === "turn-stopping").map((e) => e.stopHookActive)).toEqual([false, true]);
       expect(userSaw(result, MARK.steer)).toBe(true);
       // Two final answers reached the agent: before and after the steer, nothing more.
@@ -124,7 +135,7 @@ export const SCENARIOS: readonly Scenario[] = [
 ];
 
 /** The scenario table for one agent, through each of its paths: one real `hookd serve` and one agent run per path. */
-export function describeScenarios(driver: AgentDriver): void {
+export function describeScenarios(driver: AgentDriver<DriverPath>): void {
   describe.each(driver.paths)(`${driver.name} through %s`, (path) => {
     let policy: PolicyDaemon | undefined;
     let model: FakeModel | undefined;
@@ -136,7 +147,7 @@ export function describeScenarios(driver: AgentDriver): void {
       const home = await tempDir(`${driver.dialect}-home`);
       const cwd = await tempDir(`${driver.dialect}-cwd`);
       prepareCwd(cwd);
-      const run = await driver.run({ path, home, cwd, modelUrl: model.url, hookUrl: policy.hookUrl, prompt: SCENARIO_PROMPT });
+      const run = await driver.run({ path, home, cwd, modelUrl: model.url, hookUrl: policy.hookUrl, hookdTarget: policy.daemon.target, prompt: SCENARIO_PROMPT });
       result = { driver, run, model, outcome: outcome(cwd, model, await policy.entries()) };
     }, 120_000);
 
