@@ -118,7 +118,25 @@ function claudeStyle(agent: string, shell: string, base: Record<string, unknown>
 const CLAUDE_BASE = { session_id: "s-claude", transcript_path: "/t.jsonl", cwd: "/repo", permission_mode: "default" };
 const CODEX_BASE = { session_id: "s-codex", turn_id: "1", transcript_path: null, cwd: "/repo", permission_mode: "default", model: "gpt-fake" };
 const QWEN_BASE = { session_id: "s-qwen", transcript_path: "/t.jsonl", cwd: "/repo", permission_mode: "yolo", timestamp: "2026-12-07T22:40:46.412Z", prompt_id: "p#0" };
+const DROID_BASE = { session_id: "s-droid", transcript_path: "/t.jsonl", cwd: "/repo", permission_mode: "auto-high" };
 const GEMINI_BASE = { session_id: "s-gemini", transcript_path: "/t.json", cwd: "/repo", timestamp: "2026-12-07T22:40:46.412Z" };
+
+/** Factory Droid's rows that differ: no tool_use_id, Execute's risk arguments, its PostToolUse. */
+function droidRows(): Partial<Record<Scenario, Partial<Row>>> {
+  const risk = { riskLevelReason: "one sentence", riskLevel: "low" };
+  const execute = (command: string) => ({ ...DROID_BASE, hook_event_name: "PreToolUse", tool_name: "Execute", tool_input: { command, ...risk } });
+  const posted = (command: string, response: string) => ({ ...DROID_BASE, hook_event_name: "PostToolUse", tool_name: "Execute", tool_input: { command, ...risk }, tool_response: response });
+  return {
+    deny: { in: execute(RM) },
+    "no-opinion": { in: execute("ls") },
+    ask: { in: execute(PUSH) },
+    // Droid merges updatedInput over the input: the complete rewritten arguments.
+    rewrite: { in: execute(ORIG), out: { hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "echo rewritten > x.txt", ...risk } } } },
+    "post-tool-context": { in: posted("ls", "a.txt") },
+    // Droid ignores a PostToolUse block: the feedback reaches the model as context.
+    "post-tool-block": { in: posted("cat .env", "SECRET=1"), out: { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "the output holds a secret" } } },
+  };
+}
 
 const json = (value: unknown): string => `${JSON.stringify(value)}\n`;
 const deniedRm = "destructive command refused by hookd";
@@ -161,6 +179,7 @@ export const ROWS: readonly Row[] = [
       in: { ...QWEN_BASE, hook_event_name: "PostToolUse", tool_name: "run_shell_command", tool_input: { command: "ls" }, tool_use_id: "t5", tool_response: { llmContent: "a.txt", returnDisplay: "a.txt" } },
     },
   }),
+  ...claudeStyle("droid", "Execute", DROID_BASE, droidRows()),
   {
     agent: "gemini",
     scenario: "deny",

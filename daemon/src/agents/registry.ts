@@ -3,6 +3,7 @@
 import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
 import type { AgentDialect } from "./contract.js";
+import { droid } from "./droid/index.js";
 import { gemini } from "./gemini/index.js";
 import { qwenCode } from "./qwen-code/index.js";
 
@@ -11,6 +12,7 @@ export const AGENTS: readonly AgentDialect[] = [
   codex,
   gemini,
   qwenCode,
+  droid,
 ];
 
 /** Every agent's name, in registry order. */

@@ -21,6 +21,8 @@ export interface PayloadFacts {
   readonly endReason: (reason: SessionEndReason) => string;
   /** The agent adds the firing's time (ISO) to every payload (Qwen Code). */
   readonly timestamp?: boolean;
+  /** The agent sends no tool_use_id with its tool events (Factory Droid). */
+  readonly noToolUseId?: boolean;
   /** How a successful tool's response is written (default: the value the model saw). */
   readonly toolResponse?: (result: ToolResult & { readonly isError: false }) => JsonValue;
 }
@@ -79,6 +81,13 @@ function lastMessage(spec: PayloadFacts, last: AgentMessage | undefined): Record
 }
 
 function eventFields(spec: PayloadFacts, firing: Firing): Record<string, JsonValue> {
+  const fields = ownFields(spec, firing);
+  if (spec.noToolUseId !== true) return fields;
+  const { tool_use_id: _omitted, ...rest } = fields;
+  return rest;
+}
+
+function ownFields(spec: PayloadFacts, firing: Firing): Record<string, JsonValue> {
   const input = firing as PayloadInput;
   switch (input.event) {
     case "SessionStart":
