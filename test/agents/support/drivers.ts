@@ -2,6 +2,7 @@
 // per agent. An agent joins by its driver, once hookd speaks its dialect (docs/agents.md).
 import { claudeCodeDriver } from "./claude.js";
 import { codexDriver } from "./codex.js";
+import { droidDriver } from "./droid.js";
 import { geminiDriver } from "./gemini.js";
 import { qwenCodeDriver } from "./qwen.js";
 import type { AgentDriver } from "./scenarios.js";
@@ -11,4 +12,5 @@ export const AGENT_DRIVERS: readonly AgentDriver[] = [
   codexDriver,
   geminiDriver,
   qwenCodeDriver,
+  droidDriver,
 ];
