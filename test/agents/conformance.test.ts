@@ -69,8 +69,8 @@ beforeAll(async () => {
 });
 afterAll(() => http.close());
 
-async function post(agent: string, body: unknown, forward: boolean): Promise<{ status: number; text: string; exit: string | null }> {
-  const response = await fetch(`${http.address}/hooks`, {
+async function post(agent: string, body: unknown, forward: boolean, event?: string): Promise<{ status: number; text: string; exit: string | null }> {
+  const response = await fetch(`${http.address}/hooks${event === undefined ? "" : `/${event}`}`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-hookd-dialect": agent, ...(forward ? { "x-hookd-forward": "1" } : {}) },
     body: JSON.stringify(body),
@@ -88,11 +88,11 @@ describe("the agent conformance table", () => {
   for (const row of ROWS) {
     it(`${row.agent}: ${row.scenario}`, async () => {
       seen.length = 0;
-      const answer = await post(row.agent, row.in, false);
+      const answer = await post(row.agent, row.in, false, row.event);
       expect(answer.status, answer.text).toBe(200);
       expect(JSON.parse(answer.text)).toEqual(row.out);
       expect(seen).toEqual(row.events);
-      const forwarded = await post(row.agent, row.in, true);
+      const forwarded = await post(row.agent, row.in, true, row.event);
       expect({ exitCode: Number(forwarded.exit), text: forwarded.text }).toEqual(forwardedOf(row));
     });
   }

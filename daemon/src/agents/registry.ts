@@ -1,6 +1,7 @@
 // The agents hookd serves, one line each. The config schema's dialect list, the CLI, the HTTP
 // endpoint and the forwarders take their list from here.
 import { claudeCode } from "./claude-code/index.js";
+import { cline } from "./cline/index.js";
 import { codex } from "./codex/index.js";
 import type { AgentDialect } from "./contract.js";
 import { droid } from "./droid/index.js";
@@ -13,6 +14,7 @@ export const AGENTS: readonly AgentDialect[] = [
   gemini,
   qwenCode,
   droid,
+  cline,
 ];
 
 /** Every agent's name, in registry order. */

@@ -142,6 +142,7 @@ const (
 	AgentDialect_AGENT_DIALECT_GEMINI      AgentDialect = 3
 	AgentDialect_AGENT_DIALECT_QWEN_CODE   AgentDialect = 4
 	AgentDialect_AGENT_DIALECT_DROID       AgentDialect = 6
+	AgentDialect_AGENT_DIALECT_CLINE       AgentDialect = 7
 )
 
 // Enum value maps for AgentDialect.
@@ -153,6 +154,7 @@ var (
 		3: "AGENT_DIALECT_GEMINI",
 		4: "AGENT_DIALECT_QWEN_CODE",
 		6: "AGENT_DIALECT_DROID",
+		7: "AGENT_DIALECT_CLINE",
 	}
 	AgentDialect_value = map[string]int32{
 		"AGENT_DIALECT_UNSPECIFIED": 0,
@@ -161,6 +163,7 @@ var (
 		"AGENT_DIALECT_GEMINI":      3,
 		"AGENT_DIALECT_QWEN_CODE":   4,
 		"AGENT_DIALECT_DROID":       6,
+		"AGENT_DIALECT_CLINE":       7,
 	}
 )
 
@@ -1713,14 +1716,15 @@ const file_hookd_v1_types_proto_rawDesc = "" +
 	"\x0ePOINT_TURN_END\x10\f\x1a\x12\xa2\xbb\x18\x0e\n" +
 	"\bturn-end\x10\x04\x18\x01\x12,\n" +
 	"\x11POINT_AGENT_EVENT\x10\r\x1a\x15\xa2\xbb\x18\x11\n" +
-	"\vagent-event\x10\x04\x18\x03*\xb5\x01\n" +
+	"\vagent-event\x10\x04\x18\x03*\xce\x01\n" +
 	"\fAgentDialect\x12\x1d\n" +
 	"\x19AGENT_DIALECT_UNSPECIFIED\x10\x00\x12\x1d\n" +
 	"\x19AGENT_DIALECT_CLAUDE_CODE\x10\x01\x12\x17\n" +
 	"\x13AGENT_DIALECT_CODEX\x10\x02\x12\x18\n" +
 	"\x14AGENT_DIALECT_GEMINI\x10\x03\x12\x1b\n" +
 	"\x17AGENT_DIALECT_QWEN_CODE\x10\x04\x12\x17\n" +
-	"\x13AGENT_DIALECT_DROID\x10\x06*m\n" +
+	"\x13AGENT_DIALECT_DROID\x10\x06\x12\x17\n" +
+	"\x13AGENT_DIALECT_CLINE\x10\a*m\n" +
 	"\rFailurePolicy\x12\x1e\n" +
 	"\x1aFAILURE_POLICY_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aFAILURE_POLICY_FAIL_CLOSED\x10\x01\x12\x1c\n" +

@@ -33,6 +33,7 @@ class AgentDialect(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AGENT_DIALECT_GEMINI: _ClassVar[AgentDialect]
     AGENT_DIALECT_QWEN_CODE: _ClassVar[AgentDialect]
     AGENT_DIALECT_DROID: _ClassVar[AgentDialect]
+    AGENT_DIALECT_CLINE: _ClassVar[AgentDialect]
 
 class FailurePolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -83,6 +84,7 @@ AGENT_DIALECT_CODEX: AgentDialect
 AGENT_DIALECT_GEMINI: AgentDialect
 AGENT_DIALECT_QWEN_CODE: AgentDialect
 AGENT_DIALECT_DROID: AgentDialect
+AGENT_DIALECT_CLINE: AgentDialect
 FAILURE_POLICY_UNSPECIFIED: FailurePolicy
 FAILURE_POLICY_FAIL_CLOSED: FailurePolicy
 FAILURE_POLICY_FAIL_OPEN: FailurePolicy
