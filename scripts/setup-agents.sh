@@ -6,7 +6,7 @@
 # a lock keeps two concurrent runs from installing into the same place. Prints the .bin path.
 # Agents added later each have their own cache directory named with their version, so adding
 # one reinstalls no other: `setup-agents.sh droid` installs (if needed) and prints the directory
-# holding that agent's binary; with no argument every agent is installed.
+# holding that agent's binary (so does `cline`); with no argument every agent is installed.
 set -euo pipefail
 
 CLAUDE_CODE_VERSION=2.1.332
@@ -15,6 +15,7 @@ GEMINI_CLI_VERSION=0.61.0
 QWEN_CODE_VERSION=0.24.4
 
 DROID_VERSION=0.225.2
+CLINE_VERSION=3.0.65
 
 cache="${HOOKD_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hookd-agents}"
 
@@ -48,6 +49,14 @@ droid_dir="$cache/droid-${DROID_VERSION}"
 install_own "$droid_dir" "@factory/cli-linux-x64@$DROID_VERSION" "node_modules/@factory/cli-linux-x64/bin/droid"
 if [ "${1:-}" = "droid" ]; then
   echo "$droid_dir/node_modules/@factory/cli-linux-x64/bin"
+  exit 0
+fi
+
+# Cline: `cline` brings its platform binary (@cline/cli-linux-x64) as a dependency.
+cline_dir="$cache/cline-${CLINE_VERSION}"
+install_own "$cline_dir" "cline@$CLINE_VERSION" "node_modules/.bin/cline"
+if [ "${1:-}" = "cline" ]; then
+  echo "$cline_dir/node_modules/.bin"
   exit 0
 fi
 

@@ -48,6 +48,7 @@ export function shellCall(tools: readonly string[], command: string): { name: st
   if (tools.includes("Bash")) return { name: "Bash", input: { command, description: "run it" } };
   // Factory Droid's Execute refuses a call without its risk arguments.
   if (tools.includes("Execute")) return { name: "Execute", input: { command, summary: "run it", riskLevelReason: "It writes one file in the working directory.", riskLevel: "low" } };
+  if (tools.includes("run_commands")) return { name: "run_commands", input: { commands: [command] } };
   if (tools.includes("run_shell_command")) return { name: "run_shell_command", input: { command } };
   if (tools.includes("exec_command")) return { name: "exec_command", input: { cmd: command } };
   if (tools.includes("shell_command")) return { name: "shell_command", input: { command } };

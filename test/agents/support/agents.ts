@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO } from "../../support/daemon-process.js";
 
-export type Dialect = "claude-code" | "codex" | "gemini" | "qwen-code" | "droid";
+export type Dialect = "claude-code" | "codex" | "gemini" | "qwen-code" | "droid" | "cline";
 /** How an agent reaches hookd: its own http hooks, the compiled forwarder, or the node one. */
 export type HookPath = "http" | "c-forwarder" | "node-forwarder";
 
@@ -21,7 +21,7 @@ export function agentBin(name: "claude" | "codex" | "gemini" | "qwen"): string {
 
 const ownBinDirs = new Map<string, string>();
 /** An agent installed in its own cache directory (`setup-agents.sh <agent>`): its binary; installs it on first use. */
-export function ownAgentBin(agent: "droid"): string {
+export function ownAgentBin(agent: "droid" | "cline"): string {
   let dir = ownBinDirs.get(agent);
   if (dir === undefined) {
     dir = execFileSync("bash", [join(REPO, "scripts/setup-agents.sh"), agent], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 900_000 }).trim();
