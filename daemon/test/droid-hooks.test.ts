@@ -36,6 +36,11 @@ describe("Factory Droid's dialect", () => {
     expect(() => parse({ PermissionRequest: [] })).toThrow(/settings\.json: PermissionRequest: unknown hook event/);
   });
 
+  it("a group's commandRegex, which hookd does not apply, is named in the file's notes", () => {
+    const model = parse({ hooks: { PreToolUse: [{ matcher: "Execute", hooks: [cmd("plain")] }, { matcher: "Execute", commandRegex: "^rm ", hooks: [cmd("rm-only")] }] } });
+    expect(model.notes).toEqual(["PreToolUse[1].commandRegex: not applied by hookd; the group's hooks run for every call its matcher matches"]);
+  });
+
   it("the stdin a tool hook gets has no tool_use_id, and hooks get three project-dir variables", () => {
     const payload = JSON.parse(droid.commandHooks.payload({ event: "PreToolUse", data: { session, call: executeCall({ command: "ls" }) }, matchValue: "Execute" }, {})) as Record<string, unknown>;
     expect(payload).toMatchObject({ session_id: "s", cwd: "/repo", hook_event_name: "PreToolUse", tool_name: "Execute", tool_input: { command: "ls" } });

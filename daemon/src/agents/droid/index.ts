@@ -1,8 +1,7 @@
-// Factory Droid: command hooks on Claude Code's original nine events and contract, so its folder
-// starts from Claude Code's and overrides what its binary does differently: its event table and
-// 60 s timeouts (events.ts), no tool_use_id in tool payloads, updatedInput merged over the input,
-// exit 3 aborting the agent (output.ts), a PostToolUse without block or new output (answer.ts),
-// and its tool names (tools.ts).
+// Factory Droid: Claude Code's original nine events and contract, so its folder starts from
+// Claude Code's and overrides what its binary does differently: events, timeouts and hooks file
+// (events.ts, hooks-file.ts), no tool_use_id, updatedInput merged, exit 3 aborting the agent
+// (output.ts), a PostToolUse without block or new output (answer.ts), its tools (tools.ts).
 import { claudeCode, claudeStyleHooks } from "../claude-code/index.js";
 import { CLAUDE_PAYLOAD } from "../claude-code/payload.js";
 import { readClaudeRequest } from "../claude-code/request.js";
@@ -11,6 +10,7 @@ import { fitAnswer } from "../fit-answer.js";
 import { DROID_ANSWERS } from "./answer.js";
 import { DROID_FORMAT } from "./events.js";
 import { DROID_FIELDS } from "./fields.js";
+import { parseDroidHooks } from "./hooks-file.js";
 import { interpretDroidRun } from "./output.js";
 import { DROID_TOOLS } from "./tools.js";
 
@@ -34,6 +34,7 @@ export const droid: AgentDialect = {
   observedWarning: () => undefined,
   commandHooks: {
     ...hooks,
+    parse: parseDroidHooks,
     interpret: (run, hook) => interpretDroidRun(OUTPUT_FACTS, run, hook),
     // Droid spreads updatedInput over the call's input.
     applyInput: (args, input) => ({ ...args, ...input }),
