@@ -8,6 +8,7 @@ import type { JsonObject, ToolCall } from "@hookd/sdk";
 import { cline } from "../src/agents/cline/index.js";
 import { REPLACED_OUTPUT_CANCEL } from "../src/agents/cline/answer.js";
 import { agentDialect } from "../src/agents/registry.js";
+import { toolFacts } from "../src/agents/tool-kinds.js";
 
 const context = { agentId: "cline", steeredContinuations: () => 0 };
 const base = { clineVersion: "3.0.65", hookName: "tool_call", taskId: "task-1", workspaceRoots: ["/repo"], agent_id: "a1", parent_agent_id: null };
@@ -21,6 +22,11 @@ describe("Cline's dialect", () => {
   it("is served as cline; the command kind refuses a Cline hooks file, saying what to do instead", () => {
     expect(agentDialect("cline")?.title).toBe("Cline");
     expect(() => cline.commandHooks.parse({}, "hooks.json")).toThrow(/hooks\.json: Cline has no hooks file .*hookd hook --dialect cline --event <Event>/);
+  });
+
+  it("run_commands is a shell call whose command is its list of commands, one per line (or its single command)", () => {
+    expect(toolFacts("cline", "run_commands", { commands: ["cd src", "rm -r build"] })).toEqual({ kind: "shell", command: "cd src\nrm -r build" });
+    expect(toolFacts("cline", "run_commands", { command: "ls" })).toEqual({ kind: "shell", command: "ls" });
   });
 
   it("a PreToolUse reads the task as the session and tool_call's raw input, not preToolUse's stringified parameters", () => {
