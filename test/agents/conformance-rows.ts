@@ -23,7 +23,7 @@ export const SCENARIOS: readonly Scenario[] = ["deny", "no-opinion", "ask", "rew
 export interface Row {
   readonly agent: string;
   readonly scenario: Scenario;
-  /** The event the URL names (/hooks/<event>), for an agent whose payload carries no event name. */
+  /** The event the URL (/hooks/<event>) and the forwarder (`--event`) name, for an agent whose payload carries no event name. */
   readonly event?: string;
   /** The agent's hook JSON. */
   readonly in: Record<string, unknown>;
@@ -136,6 +136,8 @@ function claudeStyle(agent: string, shell: string, base: Record<string, unknown>
 const CLAUDE_BASE = { session_id: "s-claude", transcript_path: "/t.jsonl", cwd: "/repo", permission_mode: "default" };
 const CODEX_BASE = { session_id: "s-codex", turn_id: "1", transcript_path: null, cwd: "/repo", permission_mode: "default", model: "gpt-fake" };
 const QWEN_BASE = { session_id: "s-qwen", transcript_path: "/t.jsonl", cwd: "/repo", permission_mode: "yolo", timestamp: "2026-12-07T22:40:46.412Z", prompt_id: "p#0" };
+const DROID_BASE = { session_id: "s-droid", transcript_path: "/t.jsonl", cwd: "/repo", permission_mode: "auto-high" };
+const CLINE_BASE = { clineVersion: "3.0.65", timestamp: "2026-12-08T01:40:00.000Z", taskId: "t-cline", sessionContext: { rootSessionId: "t-cline" }, workspaceRoots: ["/repo"], userId: "u", agent_id: "a1", parent_agent_id: null };
 const GEMINI_BASE = { session_id: "s-gemini", transcript_path: "/t.json", cwd: "/repo", timestamp: "2026-12-07T22:40:46.412Z" };
 
 const COPILOT_BASE = { sessionId: "s-copilot", timestamp: 1796692758832, cwd: "/repo" };
@@ -201,6 +203,58 @@ function copilotRows(): Row[] {
   ];
 }
 
+/** Cline's rows: its stdin names the runtime hook, the forwarder's --event names the event. */
+function clineRows(): Row[] {
+  const call = (command: string, id: string) => ({ ...CLINE_BASE, hookName: "tool_call", iteration: 1, tool_call: { id, name: "run_commands", input: { command } }, preToolUse: { toolName: "run_commands", parameters: { command } } });
+  const result = (command: string, id: string, output: string) => ({
+    ...CLINE_BASE,
+    hookName: "tool_result",
+    iteration: 1,
+    tool_result: { id, name: "run_commands", input: { command }, output, durationMs: 3 },
+    postToolUse: { toolName: "run_commands", parameters: { command }, result: output, success: true, executionTimeMs: 3 },
+  });
+  const row = (scenario: Scenario, event: string, body: Record<string, unknown>, events: readonly string[], out: Record<string, unknown>): Row => ({ agent: "cline", scenario, event, in: body, events, out });
+  const prompt = (text: string) => ({ ...CLINE_BASE, hookName: "prompt_submit", userPromptSubmit: { prompt: text, attachments: [] } });
+  const complete = { ...CLINE_BASE, hookName: "agent_end", iteration: 2, turn: { outputText: "All done.", status: "completed" }, taskComplete: { taskMetadata: {} } };
+  return [
+    // Cline has no per-call deny: a deny (and an ask) cancels the task, the call never runs.
+    row("deny", "PreToolUse", call(RM, "t1"), [`rewrite:run_commands:${RM}`, `pre-tool:run_commands:${RM}`], { cancel: true, errorMessage: `hookd denied run_commands: ${deniedRm} (Cline hooks cannot deny one call, so the task is cancelled)` }),
+    row("no-opinion", "PreToolUse", call("ls", "t2"), ["rewrite:run_commands:ls", "pre-tool:run_commands:ls"], {}),
+    row("ask", "PreToolUse", call(PUSH, "t3"), [`rewrite:run_commands:${PUSH}`, `pre-tool:run_commands:${PUSH}`], { cancel: true, errorMessage: "approval required (Cline hooks cannot ask): pushing needs a human; the task is cancelled" }),
+    row("rewrite", "PreToolUse", call(ORIG, "t4"), [`rewrite:run_commands:${ORIG}`, "pre-tool:run_commands:echo rewritten > x.txt"], { overrideInput: { command: "echo rewritten > x.txt" } }),
+    // Cline runs UserPromptSubmit fire-and-forget: hookd observes it, nothing can block the prompt.
+    row("prompt-context", "UserPromptSubmit", prompt("hello"), [], {}),
+    row("prompt-reject", "UserPromptSubmit", prompt("do the forbidden thing"), [], {}),
+    row("post-tool-context", "PostToolUse", result("ls", "t5", "a.txt"), ["post-tool:run_commands:a.txt"], { contextModification: "post-tool context from hookd" }),
+    row("post-tool-block", "PostToolUse", result("cat .env", "t6", "SECRET=1"), ["post-tool:run_commands:SECRET=1"], { contextModification: "the output holds a secret" }),
+    // Cline has no stop event: its TaskComplete (fire-and-forget) is the turn's end.
+    row("stop-steer", "TaskComplete", complete, ["turn-end:completed"], {}),
+    row("stop-done", "TaskComplete", complete, ["turn-end:completed"], {}),
+    row("session-start", "TaskStart", { ...CLINE_BASE, hookName: "agent_start", taskStart: { taskMetadata: {} } }, ["session-start:startup"], { contextModification: "hookd policy v1 is active" }),
+    row("observed", "PreCompact", { ...CLINE_BASE, hookName: "pre_compact" }, ["agent-event:cline:PreCompact"], {}),
+    // Cline shows no hook message to the user; a stop request would be its cancel, but its prompt event is only observed.
+    row("user-message", "PreToolUse", call(NOTE, "t7"), [`rewrite:run_commands:${NOTE}`, `pre-tool:run_commands:${NOTE}`], {}),
+    row("stop-agent", "UserPromptSubmit", prompt("halt everything"), [], {}),
+  ];
+}
+
+/** Factory Droid's rows that differ: no tool_use_id, Execute's risk arguments, its PostToolUse. */
+function droidRows(): Partial<Record<Scenario, Partial<Row>>> {
+  const risk = { riskLevelReason: "one sentence", riskLevel: "low" };
+  const execute = (command: string) => ({ ...DROID_BASE, hook_event_name: "PreToolUse", tool_name: "Execute", tool_input: { command, ...risk } });
+  const posted = (command: string, response: string) => ({ ...DROID_BASE, hook_event_name: "PostToolUse", tool_name: "Execute", tool_input: { command, ...risk }, tool_response: response });
+  return {
+    deny: { in: execute(RM) },
+    "no-opinion": { in: execute("ls") },
+    ask: { in: execute(PUSH) },
+    // Droid merges updatedInput over the input: the complete rewritten arguments.
+    rewrite: { in: execute(ORIG), out: { hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "echo rewritten > x.txt", ...risk } } } },
+    "post-tool-context": { in: posted("ls", "a.txt") },
+    // Droid ignores a PostToolUse block: the feedback reaches the model as context.
+    "post-tool-block": { in: posted("cat .env", "SECRET=1"), out: { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "the output holds a secret" } } },
+  };
+}
+
 const json = (value: unknown): string => `${JSON.stringify(value)}\n`;
 const deniedRm = "destructive command refused by hookd";
 
@@ -244,6 +298,8 @@ export const ROWS: readonly Row[] = [
       in: { ...QWEN_BASE, hook_event_name: "PostToolUse", tool_name: "run_shell_command", tool_input: { command: "ls" }, tool_use_id: "t5", tool_response: { llmContent: "a.txt", returnDisplay: "a.txt" } },
     },
   }),
+  ...claudeStyle("droid", "Execute", DROID_BASE, droidRows()),
+  ...clineRows(),
   {
     agent: "gemini",
     scenario: "deny",

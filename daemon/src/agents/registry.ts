@@ -1,9 +1,11 @@
 // The agents hookd serves, one line each. The config schema's dialect list, the CLI, the HTTP
 // endpoint and the forwarders take their list from here.
 import { claudeCode } from "./claude-code/index.js";
+import { cline } from "./cline/index.js";
 import { codex } from "./codex/index.js";
 import type { AgentDialect } from "./contract.js";
 import { copilotCli } from "./copilot-cli/index.js";
+import { droid } from "./droid/index.js";
 import { gemini } from "./gemini/index.js";
 import { openCode } from "./opencode/index.js";
 import { pi } from "./pi/index.js";
@@ -15,6 +17,8 @@ export const AGENTS: readonly AgentDialect[] = [
   gemini,
   qwenCode,
   copilotCli,
+  droid,
+  cline,
   openCode,
   pi,
 ];

@@ -14,6 +14,8 @@ export interface ToolEntry {
   readonly kind: ToolKind;
   readonly command?: readonly string[];
   readonly path?: readonly string[];
+  /** Arguments holding a list of whole commands run in turn (Cline's run_commands): the command when no command argument is there, one per line. */
+  readonly commandList?: readonly string[];
   /** Arguments holding a patch (Codex's apply_patch format): its first file is the path when no path argument is there. */
   readonly patch?: readonly string[];
 }
@@ -37,7 +39,7 @@ export const TOOL_DIALECTS: readonly string[] = AGENTS.map((agent) => agent.name
 export function toolFacts(dialect: string, toolName: string, args: unknown): ToolFacts {
   const entry = entryOf(dialect, toolName);
   if (entry === undefined) return toolName.startsWith("mcp__") ? { kind: "mcp" } : {};
-  const command = firstArgument(args, entry.command);
+  const command = firstArgument(args, entry.command) ?? commandLines(args, entry.commandList);
   const path = firstArgument(args, entry.path) ?? patchedFile(firstArgument(args, entry.patch));
   return { kind: entry.kind, ...(command === undefined ? {} : { command }), ...(path === undefined ? {} : { path }) };
 }
@@ -57,6 +59,17 @@ function firstArgument(args: unknown, names: readonly string[] | undefined): str
     const value = record[name];
     if (typeof value === "string") return value;
     if (Array.isArray(value) && value.every((part): part is string => typeof part === "string")) return value.map(quoteWord).join(" ");
+  }
+  return undefined;
+}
+
+/** The first named argument that is a list of command strings, one per line, as a script would run them. */
+function commandLines(args: unknown, names: readonly string[] | undefined): string | undefined {
+  if (names === undefined || typeof args !== "object" || args === null || Array.isArray(args)) return undefined;
+  const record = args as Readonly<Record<string, JsonValue>>;
+  for (const name of names) {
+    const value = record[name];
+    if (Array.isArray(value) && value.length > 0 && value.every((part): part is string => typeof part === "string")) return value.join("\n");
   }
   return undefined;
 }

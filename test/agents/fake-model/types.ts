@@ -46,7 +46,9 @@ export function scripted(steps: readonly Reply[], finalText = "DONE"): Script {
 /** The agent's shell tool among the offered ones, and its input for a command. */
 export function shellCall(tools: readonly string[], command: string): { name: string; input: Record<string, unknown> } {
   if (tools.includes("Bash")) return { name: "Bash", input: { command, description: "run it" } };
-  if (tools.includes("bash")) return { name: "bash", input: { command, description: "run it" } };
+  // Factory Droid's Execute refuses a call without its risk arguments.
+  if (tools.includes("Execute")) return { name: "Execute", input: { command, summary: "run it", riskLevelReason: "It writes one file in the working directory.", riskLevel: "low" } };
+  if (tools.includes("run_commands")) return { name: "run_commands", input: { commands: [command] } };
   if (tools.includes("run_shell_command")) return { name: "run_shell_command", input: { command } };
   if (tools.includes("exec_command")) return { name: "exec_command", input: { cmd: command } };
   if (tools.includes("shell_command")) return { name: "shell_command", input: { command } };

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO } from "../../support/daemon-process.js";
 
-export type Dialect = "claude-code" | "codex" | "gemini" | "qwen-code" | "copilot-cli" | "opencode" | "pi";
+export type Dialect = "claude-code" | "codex" | "gemini" | "qwen-code" | "copilot-cli" | "droid" | "cline" | "opencode" | "pi";
 /** How an agent reaches hookd: its own http hooks, the compiled forwarder, or the node one. */
 export type HookPath = "http" | "c-forwarder" | "node-forwarder";
 
@@ -17,6 +17,17 @@ let binDir: string | undefined;
 export function agentBin(name: "claude" | "codex" | "gemini" | "qwen"): string {
   binDir ??= execFileSync("bash", [join(REPO, "scripts/setup-agents.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 900_000 }).trim();
   return join(binDir, name);
+}
+
+const ownBinDirs = new Map<string, string>();
+/** An agent installed in its own cache directory (`setup-agents.sh <agent>`): its binary; installs it on first use. */
+export function ownAgentBin(agent: "droid" | "cline"): string {
+  let dir = ownBinDirs.get(agent);
+  if (dir === undefined) {
+    dir = execFileSync("bash", [join(REPO, "scripts/setup-agents.sh"), agent], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 900_000 }).trim();
+    ownBinDirs.set(agent, dir);
+  }
+  return join(dir, agent);
 }
 
 export const NODE_FORWARDER = join(REPO, "daemon/dist/forward/main.js");

@@ -3,6 +3,7 @@
 import { claudeCodeDriver } from "./claude.js";
 import { codexDriver } from "./codex.js";
 import { copilotCliDriver } from "./copilot.js";
+import { droidDriver } from "./droid.js";
 import { geminiDriver } from "./gemini.js";
 import { openCodeDriver } from "./opencode.js";
 import { piDriver } from "./pi.js";
@@ -15,6 +16,7 @@ export const AGENT_DRIVERS: readonly AgentDriver<DriverPath>[] = [
   geminiDriver,
   qwenCodeDriver,
   copilotCliDriver,
+  droidDriver,
   openCodeDriver,
   piDriver,
 ];

@@ -26,7 +26,9 @@ import { accept, approve, ask, definePlugin, deny, enter, inject, pass, patch, p
 const MARK = ${JSON.stringify(MARK)};
 const log = (point, e, extra = {}) =>
   appendFileSync(process.env.HOOKD_AGENT_LOG, JSON.stringify({ point, session: e.session, ...extra }) + "\\n");
-const command = (call) => String(call.arguments.command ?? call.arguments.cmd ?? "");
+// Cline's run_commands takes a list of commands.
+const commands = (call) => (Array.isArray(call.arguments.commands) ? call.arguments.commands.map(String) : undefined);
+const command = (call) => String(call.arguments.command ?? call.arguments.cmd ?? commands(call)?.join("\\n") ?? "");
 export default definePlugin({
   name: "agent-policy",
   points: {
@@ -35,7 +37,9 @@ export default definePlugin({
     rewrite: (e) => {
       const text = command(e.call);
       log("rewrite", e, { tool: e.call.toolName, command: text });
-      return text.includes(MARK.rewriteFrom) ? patch({ command: text.replaceAll(MARK.rewriteFrom, MARK.rewriteTo) }) : pass();
+      if (!text.includes(MARK.rewriteFrom)) return pass();
+      const list = commands(e.call);
+      return patch(list === undefined ? { command: text.replaceAll(MARK.rewriteFrom, MARK.rewriteTo) } : { commands: list.map((c) => c.replaceAll(MARK.rewriteFrom, MARK.rewriteTo)) });
     },
     "pre-tool": (e) => {
       const text = command(e.call);

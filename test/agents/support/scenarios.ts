@@ -47,6 +47,8 @@ export interface AgentDriver<P extends DriverPath = HookPath> {
   readonly firesSessionEnd: boolean;
   /** It has a stop event a hook can answer (default true); without one no stop reaches hookd. */
   readonly firesStop?: boolean;
+  /** Its headless run fires a prompt-submit hook (false: hookd's pre-step never runs, as measured). */
+  readonly firesPromptSubmit?: boolean;
   /** Where it puts a session-start hook's context for the model: a user message or the system prompt. */
   readonly sessionContextIn: "user" | "system";
   /** Runs the agent headless on `prompt`, its hooks reaching hookd through `path`. */
@@ -96,7 +98,8 @@ export const SCENARIOS: readonly Scenario[] = [
       expect(result.entries.find((e) => e.point === "session-start")).toMatchObject({ source: "startup", session: { agentId: driver.dialect } });
       if (driver.sessionContextIn === "user") expect(userSaw(result, MARK.sessionContext)).toBe(true);
       else expect(result.conversations.length > 0 && result.conversations.every((c) => c.system.includes(MARK.sessionContext))).toBe(true);
-      expect(userSaw(result, MARK.promptContext)).toBe(true);
+      if (driver.firesPromptSubmit === false) expect(result.entries.filter((e) => e.point === "pre-step")).toEqual([]);
+      else expect(userSaw(result, MARK.promptContext)).toBe(true);
     },
   },
   {

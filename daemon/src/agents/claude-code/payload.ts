@@ -23,6 +23,8 @@ export interface PayloadFacts {
   readonly timestamp?: boolean;
   /** Interrupt's own fields (Claude Code: who stopped the turn and why; Codex sends none). */
   readonly interruptFields?: { readonly [key: string]: JsonValue };
+  /** The agent sends no tool_use_id with its tool events (Factory Droid). */
+  readonly noToolUseId?: boolean;
   /** How a successful tool's response is written (default: the value the model saw). */
   readonly toolResponse?: (result: ToolResult & { readonly isError: false }) => JsonValue;
 }
@@ -81,6 +83,13 @@ function lastMessage(spec: PayloadFacts, last: AgentMessage | undefined): Record
 }
 
 function eventFields(spec: PayloadFacts, firing: Firing): Record<string, JsonValue> {
+  const fields = ownFields(spec, firing);
+  if (spec.noToolUseId !== true) return fields;
+  const { tool_use_id: _omitted, ...rest } = fields;
+  return rest;
+}
+
+function ownFields(spec: PayloadFacts, firing: Firing): Record<string, JsonValue> {
   const input = firing as PayloadInput;
   switch (input.event) {
     case "SessionStart":

@@ -142,6 +142,8 @@ const (
 	AgentDialect_AGENT_DIALECT_GEMINI      AgentDialect = 3
 	AgentDialect_AGENT_DIALECT_QWEN_CODE   AgentDialect = 4
 	AgentDialect_AGENT_DIALECT_COPILOT_CLI AgentDialect = 5
+	AgentDialect_AGENT_DIALECT_DROID       AgentDialect = 6
+	AgentDialect_AGENT_DIALECT_CLINE       AgentDialect = 7
 	AgentDialect_AGENT_DIALECT_OPENCODE    AgentDialect = 8
 	AgentDialect_AGENT_DIALECT_PI          AgentDialect = 9
 )
@@ -155,6 +157,8 @@ var (
 		3: "AGENT_DIALECT_GEMINI",
 		4: "AGENT_DIALECT_QWEN_CODE",
 		5: "AGENT_DIALECT_COPILOT_CLI",
+		6: "AGENT_DIALECT_DROID",
+		7: "AGENT_DIALECT_CLINE",
 		8: "AGENT_DIALECT_OPENCODE",
 		9: "AGENT_DIALECT_PI",
 	}
@@ -165,6 +169,8 @@ var (
 		"AGENT_DIALECT_GEMINI":      3,
 		"AGENT_DIALECT_QWEN_CODE":   4,
 		"AGENT_DIALECT_COPILOT_CLI": 5,
+		"AGENT_DIALECT_DROID":       6,
+		"AGENT_DIALECT_CLINE":       7,
 		"AGENT_DIALECT_OPENCODE":    8,
 		"AGENT_DIALECT_PI":          9,
 	}
@@ -1719,14 +1725,16 @@ const file_hookd_v1_types_proto_rawDesc = "" +
 	"\x0ePOINT_TURN_END\x10\f\x1a\x12\xa2\xbb\x18\x0e\n" +
 	"\bturn-end\x10\x04\x18\x01\x12,\n" +
 	"\x11POINT_AGENT_EVENT\x10\r\x1a\x15\xa2\xbb\x18\x11\n" +
-	"\vagent-event\x10\x04\x18\x03*\xed\x01\n" +
+	"\vagent-event\x10\x04\x18\x03*\x9f\x02\n" +
 	"\fAgentDialect\x12\x1d\n" +
 	"\x19AGENT_DIALECT_UNSPECIFIED\x10\x00\x12\x1d\n" +
 	"\x19AGENT_DIALECT_CLAUDE_CODE\x10\x01\x12\x17\n" +
 	"\x13AGENT_DIALECT_CODEX\x10\x02\x12\x18\n" +
 	"\x14AGENT_DIALECT_GEMINI\x10\x03\x12\x1b\n" +
 	"\x17AGENT_DIALECT_QWEN_CODE\x10\x04\x12\x1d\n" +
-	"\x19AGENT_DIALECT_COPILOT_CLI\x10\x05\x12\x1a\n" +
+	"\x19AGENT_DIALECT_COPILOT_CLI\x10\x05\x12\x17\n" +
+	"\x13AGENT_DIALECT_DROID\x10\x06\x12\x17\n" +
+	"\x13AGENT_DIALECT_CLINE\x10\a\x12\x1a\n" +
 	"\x16AGENT_DIALECT_OPENCODE\x10\b\x12\x14\n" +
 	"\x10AGENT_DIALECT_PI\x10\t*m\n" +
 	"\rFailurePolicy\x12\x1e\n" +

@@ -33,6 +33,8 @@ class AgentDialect(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AGENT_DIALECT_GEMINI: _ClassVar[AgentDialect]
     AGENT_DIALECT_QWEN_CODE: _ClassVar[AgentDialect]
     AGENT_DIALECT_COPILOT_CLI: _ClassVar[AgentDialect]
+    AGENT_DIALECT_DROID: _ClassVar[AgentDialect]
+    AGENT_DIALECT_CLINE: _ClassVar[AgentDialect]
     AGENT_DIALECT_OPENCODE: _ClassVar[AgentDialect]
     AGENT_DIALECT_PI: _ClassVar[AgentDialect]
 
@@ -85,6 +87,8 @@ AGENT_DIALECT_CODEX: AgentDialect
 AGENT_DIALECT_GEMINI: AgentDialect
 AGENT_DIALECT_QWEN_CODE: AgentDialect
 AGENT_DIALECT_COPILOT_CLI: AgentDialect
+AGENT_DIALECT_DROID: AgentDialect
+AGENT_DIALECT_CLINE: AgentDialect
 AGENT_DIALECT_OPENCODE: AgentDialect
 AGENT_DIALECT_PI: AgentDialect
 FAILURE_POLICY_UNSPECIFIED: FailurePolicy
