@@ -1,5 +1,5 @@
 // The deliberate differences: docs/command-hooks.md's "Differences from running natively" table,
-// one row per scenario (or `*` for every scenario) and aspect of what the user sees, each with why.
+// one row per scenario ("<agent> | <name>", or `*` for every one) and aspect, each with why.
 // A difference the differential lane finds is a failure unless a row names it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { FakeModel } from "../fake-model/server.js";
+import type { UserView } from "./agents.js";
 
 export interface Observation {
   readonly exitCode: number | null;
@@ -17,7 +18,7 @@ export interface Observation {
   readonly modelUserTexts: readonly string[];
   /** The tool results of that request: what ran, and a block's reason as the model reads it. */
   readonly modelToolResults: readonly string[];
-  /** What Claude Code showed the user besides the answer: its informational and notification lines. */
+  /** Hook messages the agent showed the user besides the answer (Claude Code: its informational and notification lines). */
   readonly userMessages: readonly string[];
 }
 
@@ -27,14 +28,24 @@ export type Aspect = keyof Observation;
 export type Placeholders = Readonly<Record<string, string>>;
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+// Values of one process or moment, whichever way the hooks ran: Gemini's process group, Codex's
+// output chunk id and wall time, how long something took.
+const VOLATILE: readonly [RegExp, string][] = [
+  [/Process Group PGID: \d+/g, "Process Group PGID: <pgid>"],
+  [/Chunk ID: [0-9a-f]+/g, "Chunk ID: <chunk>"],
+  [/Wall time: [\d.]+ seconds/g, "Wall time: <seconds> seconds"],
+  [/\b\d+ms\b/g, "<n>ms"],
+];
 
 export function normalize(text: string, placeholders: Placeholders): string {
   let out = text;
   // The longest first, so a path inside another is replaced as the longer one.
   for (const [name, value] of Object.entries(placeholders).sort(([, a], [, b]) => b.length - a.length)) {
     // Numbered names of one kind (hook#0, hook#1) read the same: which entry it was is not compared.
-    if (value !== "") out = out.split(value).join(`<${name.replace(/#\d+$/, "")}>`);
+    // Case-insensitively: Gemini CLI lowercases the directory name it derives from the cwd.
+    if (value !== "") out = out.replace(new RegExp(value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), `<${name.replace(/#\d+$/, "")}>`);
   }
+  for (const [pattern, replacement] of VOLATILE) out = out.replace(pattern, replacement);
   return out.replace(UUID, "<uuid>");
 }
 
@@ -51,25 +62,17 @@ function filesUnder(root: string, placeholders: Placeholders): Record<string, st
   return Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-export function observe(run: { code: number | null; events: Record<string, unknown>[] }, model: FakeModel, cwd: string, placeholders: Placeholders): Observation {
+export function observe(view: UserView, model: FakeModel, cwd: string, placeholders: Placeholders): Observation {
   const norm = (text: string): string => normalize(text, placeholders);
-  const main = model.conversations();
-  const last = main.at(-1);
-  const result = run.events.findLast((event) => event.type === "result");
-  const userMessages = run.events.flatMap((event) => {
-    if (event.type !== "system") return [];
-    if (event.subtype === "informational" && typeof event.content === "string") return [norm(event.content)];
-    if (event.subtype === "notification" && typeof event.text === "string") return [norm(event.text)];
-    return [];
-  });
+  const last = model.conversations().at(-1);
   return {
-    exitCode: run.code,
-    result: result === undefined ? "<no result>" : norm(`${String(result.subtype)} is_error=${String(result.is_error)}: ${String(result.result)}`),
+    exitCode: view.code,
+    result: norm(view.result),
     files: filesUnder(cwd, placeholders),
-    modelRequests: main.length,
+    modelRequests: model.conversations().length,
     modelUserTexts: (last?.userTexts ?? []).map(norm),
     modelToolResults: (last?.toolResults ?? []).map(norm),
-    userMessages,
+    userMessages: view.userMessages.map(norm),
   };
 }
 
