@@ -16,12 +16,13 @@ export interface DeliberateDifference {
   readonly why: string;
 }
 
+// A cell may hold a "|" escaped as "\\|", as a scenario's title does ("Claude Code \\| ralph-loop: …").
 const cells = (row: string): string[] =>
   row
     .trim()
-    .replace(/^\||\|$/g, "")
-    .split("|")
-    .map((cell) => cell.trim().replace(/^`|`$/g, ""));
+    .replace(/^\||(?<!\\)\|$/g, "")
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim().replaceAll("\\|", "|").replace(/^`|`$/g, ""));
 
 /** Reads the table; a row naming no known aspect, or without a why, is refused with where it is. */
 export function deliberateDifferences(text = readFileSync(join(REPO, DOC), "utf8")): DeliberateDifference[] {
