@@ -59,6 +59,7 @@ const ralph: Scenario[] = [
 const HOOKIFY = "plugins/hookify";
 const hookifyHooks = (): Record<string, unknown> => {
   const root = dirname(dirname(file(`${HOOKIFY}/hooks/pretooluse.py`)));
+  // The modules the scripts import must be pinned too (corpusFile refuses a path the source lacks).
   for (const module of ["hooks/__init__.py", "core/__init__.py", "core/config_loader.py", "core/rule_engine.py", "utils/__init__.py", "matchers/__init__.py"]) file(`${HOOKIFY}/${module}`);
   // As the plugin's hooks.json has them, with CLAUDE_PLUGIN_ROOT (which Claude Code sets for a plugin) given inline.
   const hook = (script: string) => [{ hooks: [command(`CLAUDE_PLUGIN_ROOT="${root}" python3 "${root}/hooks/${script}.py"`, 10)] }];
@@ -81,7 +82,20 @@ const PROMPT_RULE = "---\nname: no-deploy-prompts\nenabled: true\nevent: prompt\
 const hookify: Scenario[] = [
   { name: "hookify: a block rule denies rm -rf", agent: "Claude Code", source: SOURCE, hooks: hookifyHooks, prepare: (cwd) => (hookifyRules(["dangerous-rm.local.md"])(cwd), writeFileSync(join(cwd, "victim"), "keep\n")), script: scripted([{ kind: "shell", command: "rm -rf victim" }]), prompt: "Remove victim, then say DONE." },
   { name: "hookify: a warn rule on a bash command", agent: "Claude Code", source: SOURCE, hooks: hookifyHooks, prepare: hookifyRules([], { "echo-warning": ECHO_WARNING }), script: scripted([{ kind: "shell", command: "echo ran > ran.txt" }]), prompt: "Write ran.txt, then say DONE." },
-  { name: "hookify: the console.log warning on a Write", agent: "Claude Code", source: SOURCE, hooks: hookifyHooks, prepare: hookifyRules(["console-log-warning.local.md"]), script: steps(write("app.js", "console.log('hi');\n")), prompt: "Write app.js, then say DONE.", allowedTools: ["Bash", "Write"] },
+  {
+    // The example rule reads new_text, which an Edit has (a Write has content): read, then edit.
+    name: "hookify: the console.log warning on an Edit",
+    agent: "Claude Code",
+    source: SOURCE,
+    hooks: hookifyHooks,
+    prepare: (cwd) => (hookifyRules(["console-log-warning.local.md"])(cwd), writeFileSync(join(cwd, "app.js"), "run();\n")),
+    script: steps(
+      (c) => ({ kind: "tool", name: "Read", input: { file_path: join(cwdOf(c), "app.js") } }),
+      (c) => ({ kind: "tool", name: "Edit", input: { file_path: join(cwdOf(c), "app.js"), old_string: "run();", new_string: "console.log('start');\nrun();" } }),
+    ),
+    prompt: "Log the start in app.js, then say DONE.",
+    allowedTools: ["Bash", "Read", "Edit"],
+  },
   { name: "hookify: the sensitive-file warning on writing .env", agent: "Claude Code", source: SOURCE, hooks: hookifyHooks, prepare: hookifyRules(["sensitive-files-warning.local.md"]), script: steps(write(".env", "TOKEN=x\n")), prompt: "Write .env, then say DONE.", allowedTools: ["Bash", "Write"] },
   {
     name: "hookify: a stop rule asks for the checks, then lets the turn end",
@@ -93,7 +107,7 @@ const hookify: Scenario[] = [
     prompt: "Say DONE.",
   },
   { name: "hookify: no rules, nothing changes", agent: "Claude Code", source: SOURCE, hooks: hookifyHooks, script: scripted([{ kind: "shell", command: "rm -rf scratch; echo ran > ran.txt" }]), prompt: "Clean up, then say DONE." },
-  { name: "hookify: a prompt rule (its user_prompt field)", agent: "Claude Code", source: SOURCE, hooks: hookifyHooks, prepare: hookifyRules([], { "no-deploy": PROMPT_RULE }), script: scripted([]), prompt: "Please deploy the site, then say DONE." },
+  { name: "hookify: a prompt rule (it reads user_prompt, which Claude Code does not send)", agent: "Claude Code", source: SOURCE, hooks: hookifyHooks, prepare: hookifyRules([], { "no-deploy": PROMPT_RULE }), script: scripted([]), prompt: "Please deploy the site, then say DONE." },
 ];
 
 // ---- output styles: SessionStart context (plugins/*-output-style/hooks-handlers/session-start.sh).
