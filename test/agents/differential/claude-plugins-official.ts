@@ -57,17 +57,20 @@ const ralph: Scenario[] = [
 // ---- hookify: a rule-file guard (plugins/hookify), rules in .claude/hookify.*.local.md.
 
 const HOOKIFY = "plugins/hookify";
-const hookifyHooks = (): Record<string, unknown> => {
+/** One of hookify's hook scripts as the plugin's hooks.json runs it (timeout 10 s), CLAUDE_PLUGIN_ROOT (which Claude Code sets for a plugin) given inline. */
+export function hookifyCommand(script: "pretooluse" | "posttooluse" | "stop" | "userpromptsubmit", timeout = 10): Record<string, unknown> {
   const root = dirname(dirname(file(`${HOOKIFY}/hooks/pretooluse.py`)));
   // The modules the scripts import must be pinned too (corpusFile refuses a path the source lacks).
   for (const module of ["hooks/__init__.py", "core/__init__.py", "core/config_loader.py", "core/rule_engine.py", "utils/__init__.py", "matchers/__init__.py"]) file(`${HOOKIFY}/${module}`);
-  // As the plugin's hooks.json has them, with CLAUDE_PLUGIN_ROOT (which Claude Code sets for a plugin) given inline.
-  const hook = (script: string) => [{ hooks: [command(`CLAUDE_PLUGIN_ROOT="${root}" python3 "${root}/hooks/${script}.py"`, 10)] }];
+  return command(`CLAUDE_PLUGIN_ROOT="${root}" python3 "${root}/hooks/${script}.py"`, timeout);
+}
+const hookifyHooks = (): Record<string, unknown> => {
+  const hook = (script: Parameters<typeof hookifyCommand>[0]) => [{ hooks: [hookifyCommand(script)] }];
   return { PreToolUse: hook("pretooluse"), PostToolUse: hook("posttooluse"), Stop: hook("stop"), UserPromptSubmit: hook("userpromptsubmit") };
 };
 
 /** Copies the plugin's example rule files (unchanged) and writes the scenario's own into .claude/. */
-function hookifyRules(examples: readonly string[], own: Record<string, string> = {}) {
+export function hookifyRules(examples: readonly string[], own: Record<string, string> = {}) {
   return (cwd: string): void => {
     mkdirSync(join(cwd, ".claude"), { recursive: true });
     for (const example of examples) writeFileSync(join(cwd, ".claude", `hookify.${example}`), readFileSync(file(`${HOOKIFY}/examples/${example}`)));
@@ -75,7 +78,7 @@ function hookifyRules(examples: readonly string[], own: Record<string, string> =
   };
 }
 
-const ECHO_WARNING = "---\nname: warn-echo-redirect\nenabled: true\nevent: bash\npattern: echo .*>\naction: warn\n---\n\nWriting files with echo: prefer the Write tool.\n";
+export const ECHO_WARNING = "---\nname: warn-echo-redirect\nenabled: true\nevent: bash\npattern: echo .*>\naction: warn\n---\n\nWriting files with echo: prefer the Write tool.\n";
 const REQUIRE_CHECKS = "---\nname: require-checks\nenabled: true\nevent: stop\naction: block\nconditions:\n  - field: transcript\n    operator: not_contains\n    pattern: checks-passed\n---\n\n**Checks not run!** Run the checks before stopping.\n";
 const PROMPT_RULE = "---\nname: no-deploy-prompts\nenabled: true\nevent: prompt\naction: block\nconditions:\n  - field: user_prompt\n    operator: contains\n    pattern: deploy\n---\n\nDeploys go through the release process.\n";
 
