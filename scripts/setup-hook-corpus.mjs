@@ -1,70 +1,85 @@
 #!/usr/bin/env node
-// Brings the differential lane's corpus of public hook scripts (test/agents/differential/corpus/
-// <source>/source.json: repository, pinned commit, each file's sha256) into a cache reused between
-// runs, as setup-agents.sh does for the agent binaries; prints the cache directory.
+// Installs the differential lane's corpus of published hook scripts (test/agents/differential/corpus/
+// <source>/source.json: registry, package, pinned version, the registry's integrity) into a cache
+// reused between runs, as setup-agents.sh does for the agent binaries; prints the cache directory.
 
-// The scripts are third-party code, so the repository records where they come from, not them.
-// Each file comes from HOOKD_HOOK_CORPUS_GIT (a directory holding a git directory per source,
-// named owner+name/repo or owner+name, for an offline machine) when it has the commit, else
-// from raw.githubusercontent.com at the pinned commit. A file whose sha256 differs is refused.
+// The scripts are third-party code, so the repository records which package holds them, not them.
+// They come from the package registries only: npm packages by `npm pack`, whose integrity must be
+// the pinned one; PyPI wheels by `pip install --require-hashes`, which checks the pinned sha256.
+// A source is complete only when its stamp exists, so an interrupted install is redone; a lock
+// keeps concurrent runs (two vitest workers, two clones) from installing into the same place.
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 
 const CORPUS = resolve(import.meta.dirname, "../test/agents/differential/corpus");
 const cacheRoot = process.env.HOOKD_HOOK_CORPUS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "hookd-hook-corpus");
+const STAMP = ".installed";
 
-const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
+// pip warns that root installs; the target is a private cache directory, so that warning is noise here.
+const run = (command, args, cwd) => execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 * 1024 * 1024, env: { ...process.env, PIP_ROOT_USER_ACTION: "ignore" } });
 
-function localGitDir(repository) {
-  const root = process.env.HOOKD_HOOK_CORPUS_GIT;
-  if (root === undefined || root === "") return undefined;
-  const name = repository.replace("/", "+");
-  return [join(root, name, "repo"), join(root, name)].find((dir) => existsSync(dir));
-}
+// Where a source's pinned version lives in the cache (test/agents/differential/corpus.ts reads it the same way).
+const installDir = (name, source) => join(cacheRoot, name, `${source.package.replace("/", "+")}@${source.version}`);
 
-async function fileBytes(repository, commit, path) {
-  const git = localGitDir(repository);
-  if (git !== undefined) {
-    try {
-      return execFileSync("git", ["--git-dir", git, "show", `${commit}:${path}`], { maxBuffer: 16 * 1024 * 1024, stdio: ["ignore", "pipe", "ignore"] });
-    } catch {
-      // Not at that commit there: fall through to GitHub.
-    }
+function readSource(name) {
+  const file = join(CORPUS, name, "source.json");
+  const source = JSON.parse(readFileSync(file, "utf8"));
+  for (const key of ["registry", "package", "version", "licence", "files"]) {
+    if (source[key] === undefined) throw new Error(`setup-hook-corpus: ${file} has no "${key}"`);
   }
-  const url = `https://raw.githubusercontent.com/${repository}/${commit}/${path}`;
-  const response = await fetch(url).catch((error) => {
-    throw new Error(`setup-hook-corpus: cannot fetch ${url} (${error.cause?.code ?? error.message}); without GitHub access, point HOOKD_HOOK_CORPUS_GIT at a directory holding a git copy of ${repository}`);
-  });
-  if (!response.ok) throw new Error(`setup-hook-corpus: ${url} answered ${response.status}`);
-  return Buffer.from(await response.arrayBuffer());
+  if (source.registry === "npm" && !/^sha512-/.test(source.integrity ?? "")) throw new Error(`setup-hook-corpus: ${file} pins no npm "integrity" (sha512-…)`);
+  if (source.registry === "pypi" && !/^[0-9a-f]{64}$/.test(source.sha256 ?? "")) throw new Error(`setup-hook-corpus: ${file} pins no wheel "sha256"`);
+  if (source.registry !== "npm" && source.registry !== "pypi") throw new Error(`setup-hook-corpus: ${file} names registry "${source.registry}"; npm or pypi`);
+  return source;
 }
 
-async function materialize(sourceName) {
-  const source = JSON.parse(readFileSync(join(CORPUS, sourceName, "source.json"), "utf8"));
-  const target = join(cacheRoot, sourceName, source.commit);
-  if (existsSync(join(target, ".complete"))) return;
-  const staging = `${target}.staging-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  for (const [path, expected] of Object.entries(source.files)) {
-    const bytes = await fileBytes(source.repository, source.commit, path);
-    const actual = sha256(bytes);
-    if (actual !== expected) throw new Error(`setup-hook-corpus: ${source.repository}@${source.commit}:${path} has sha256 ${actual}, the corpus pins ${expected}`);
-    const out = join(staging, path);
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, bytes);
-    // Scripts keep the mode a checkout would give them: hooks files may run them by path.
-    if (/\.(sh|py)$/.test(path)) chmodSync(out, 0o755);
+// The package's files at the root of `staging`, as its tarball holds them under package/.
+function installNpm(source, staging) {
+  const spec = `${source.package}@${source.version}`;
+  const [packed] = JSON.parse(run("npm", ["pack", spec, "--json", "--loglevel=error", "--pack-destination", staging], staging));
+  if (packed?.integrity !== source.integrity) throw new Error(`setup-hook-corpus: npm's ${spec} has integrity ${packed?.integrity}, the corpus pins ${source.integrity}`);
+  const tarball = join(staging, packed.filename);
+  run("tar", ["-xzf", tarball, "-C", staging, "--strip-components=1"]);
+  rmSync(tarball);
+}
+
+// The wheel's modules at the root of `staging`: a hook runs them with PYTHONPATH there.
+function installPypi(source, staging) {
+  const requirements = join(staging, ".requirements.txt");
+  writeFileSync(requirements, `${source.package}==${source.version} --hash=sha256:${source.sha256}\n`);
+  run("python3", ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--only-binary", ":all:", "--require-hashes", "--target", staging, "-r", requirements], staging);
+  rmSync(requirements);
+}
+
+function install(name) {
+  const source = readSource(name);
+  const target = installDir(name, source);
+  if (existsSync(join(target, STAMP))) return;
+  mkdirSync(join(cacheRoot, name), { recursive: true });
+  process.stderr.write(`setup-hook-corpus: installing ${source.package}@${source.version} from ${source.registry} into ${target}\n`);
+  const staging = mkdtempSync(join(cacheRoot, name, ".staging-"));
+  try {
+    if (source.registry === "npm") installNpm(source, staging);
+    else installPypi(source, staging);
+    const missing = source.files.filter((path) => !existsSync(join(staging, path)));
+    if (missing.length > 0) throw new Error(`setup-hook-corpus: ${source.package}@${source.version} has no ${missing.join(", ")}`);
+    writeFileSync(join(staging, STAMP), "");
+    rmSync(target, { recursive: true, force: true });
+    renameSync(staging, target);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
-  writeFileSync(join(staging, ".complete"), "");
-  rmSync(target, { recursive: true, force: true });
-  mkdirSync(dirname(target), { recursive: true });
-  renameSync(staging, target);
 }
 
-for (const entry of readdirSync(CORPUS, { withFileTypes: true })) {
-  if (entry.isDirectory()) await materialize(entry.name);
+mkdirSync(cacheRoot, { recursive: true });
+// Node has no file lock of its own: the script runs itself again under flock(1), as setup-agents.sh locks.
+if (process.env.HOOKD_HOOK_CORPUS_LOCKED !== cacheRoot) {
+  execFileSync("flock", [join(cacheRoot, ".lock"), process.execPath, import.meta.filename], { stdio: "inherit", env: { ...process.env, HOOKD_HOOK_CORPUS_LOCKED: cacheRoot } });
+} else {
+  for (const entry of readdirSync(CORPUS, { withFileTypes: true })) {
+    if (entry.isDirectory()) install(entry.name);
+  }
+  process.stdout.write(`${cacheRoot}\n`);
 }
-process.stdout.write(`${cacheRoot}\n`);

@@ -1,11 +1,10 @@
-// The differential lane (issue #32): each scenario of public hook scripts runs with the real agent
+// The differential lane (issue #32): each scenario of published hook scripts runs with the real agent
 // natively and through hookd (the same hooks file as a `kind: command` plugin); what the user sees
 // must be the same unless docs/command-hooks.md lists the difference as deliberate, with why.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLAUDE_CODE_HOOKS_SCENARIOS } from "./differential/claude-code-hooks.js";
-import { CLAUDE_PLUGINS_OFFICIAL_SCENARIOS } from "./differential/claude-plugins-official.js";
+import { CLAUDE_CODE_SCENARIOS } from "./differential/claude-code.js";
 import { CODEX_SCENARIOS, GEMINI_SCENARIOS } from "./differential/gemini-and-codex.js";
 import { corpusRoot } from "./differential/corpus.js";
 import { deliberateDifferences, isDeliberate } from "./differential/deliberate.js";
@@ -28,7 +27,7 @@ async function inTurn<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const SCENARIOS: Record<string, readonly Scenario[]> = { "Claude Code": [...CLAUDE_PLUGINS_OFFICIAL_SCENARIOS, ...CLAUDE_CODE_HOOKS_SCENARIOS], "Gemini CLI": GEMINI_SCENARIOS, Codex: CODEX_SCENARIOS };
+const SCENARIOS: Record<string, readonly Scenario[]> = { "Claude Code": CLAUDE_CODE_SCENARIOS, "Gemini CLI": GEMINI_SCENARIOS, Codex: CODEX_SCENARIOS };
 const table = deliberateDifferences();
 
 describe("differential lane: users' hooks natively and through hookd", () => {

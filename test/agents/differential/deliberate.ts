@@ -16,7 +16,7 @@ export interface DeliberateDifference {
   readonly why: string;
 }
 
-// A cell may hold a "|" escaped as "\\|", as a scenario's title does ("Claude Code \\| ralph-loop: …").
+// A cell may hold a "|" escaped as "\\|", as a scenario's title does ("Claude Code \\| azet-guard: …").
 const cells = (row: string): string[] =>
   row
     .trim()

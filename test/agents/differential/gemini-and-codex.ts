@@ -1,42 +1,32 @@
-// Gemini CLI and Codex scenarios: their own hooks files (Gemini's BeforeTool, Codex's PreToolUse)
-// with kenryu42/claude-code-safety-net's guard in the mode its docs give each agent, hookify's
-// warn rule (a systemMessage) and plugin-dev's exit-2 bash guard.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+// Gemini CLI and Codex scenarios: their own hooks files (Gemini's BeforeTool, Codex's PreToolUse
+// and Stop) with cc-safety-net's guard in the mode its docs give each agent, and azet-guard's
+// hooks as `azet-guard install --codex` writes them.
 import { scripted } from "../fake-model/server.js";
-import { ECHO_WARNING, hookifyCommand, hookifyRules } from "./claude-plugins-official.js";
-import { corpusFile } from "./corpus.js";
-import { command } from "./scenario-kit.js";
+import { azetHook, MADE_UP_TOKEN, safetyNet, UNVERIFIED_CLAIM } from "./claude-code.js";
 import type { Scenario } from "./run.js";
 
-const SAFETY_NET = "claude-code-safety-net";
-const safetyNet = (mode: string): Record<string, unknown> => command(`node "${corpusFile(SAFETY_NET, "dist/bin/cc-safety-net.js")}" ${mode}`);
-const validateBash = (): Record<string, unknown> => command(`bash "${corpusFile("claude-plugins-official", "plugins/plugin-dev/skills/hook-development/examples/validate-bash.sh")}"`);
-
-// Gemini CLI's hooks are in its settings.json, their timeouts in milliseconds; its shell tool is run_shell_command.
-const GEMINI_10_SECONDS = 10_000;
+// Gemini CLI's hooks are in its settings.json; its shell tool is run_shell_command.
 const geminiBeforeTool = (hook: () => Record<string, unknown>) => (): Record<string, unknown> => ({ BeforeTool: [{ matcher: "run_shell_command", hooks: [hook()] }] });
 // Codex's hooks.json has Claude Code's shape; its shell tool reaches hooks as Bash.
 const codexPreToolUse = (hook: () => Record<string, unknown>) => (): Record<string, unknown> => ({ PreToolUse: [{ matcher: "Bash", hooks: [hook()] }] });
+const codexAzetHooks = (): Record<string, unknown> => {
+  const hook = (matcher?: string) => [{ ...(matcher === undefined ? {} : { matcher }), hooks: [azetHook("hook --codex")] }];
+  return { PreToolUse: hook("Bash|apply_patch"), PostToolUse: hook("Bash|mcp__.*"), UserPromptSubmit: hook(), Stop: hook() };
+};
 
-const victim = (cwd: string): void => writeFileSync(join(cwd, "victim"), "keep\n");
 const RESET = scripted([{ kind: "shell", command: "git reset --hard; echo reset > reset.txt" }]);
 const ORDINARY = scripted([{ kind: "shell", command: "echo ok > ok.txt" }]);
-const RM_RF = scripted([{ kind: "shell", command: "rm -rf victim" }]);
-const ECHO = scripted([{ kind: "shell", command: "echo ran > ran.txt" }]);
-// hookify's bash rules match any tool with a command (Gemini's run_shell_command, Codex's Bash).
-const echoWarning = hookifyRules([], { "echo-warning": ECHO_WARNING });
 
 export const GEMINI_SCENARIOS: readonly Scenario[] = [
-  { name: "cc-safety-net: git reset --hard denied", agent: "Gemini CLI", source: SAFETY_NET, hooks: geminiBeforeTool(() => safetyNet("--gemini-cli")), script: RESET, prompt: "Reset, then say DONE." },
-  { name: "cc-safety-net: an ordinary command passes", agent: "Gemini CLI", source: SAFETY_NET, hooks: geminiBeforeTool(() => safetyNet("--gemini-cli")), script: ORDINARY, prompt: "Write ok.txt, then say DONE." },
-  { name: "hookify: a warn rule on a shell command", agent: "Gemini CLI", source: "claude-plugins-official", hooks: geminiBeforeTool(() => hookifyCommand("pretooluse", GEMINI_10_SECONDS)), prepare: echoWarning, script: ECHO, prompt: "Write ran.txt, then say DONE." },
-  { name: "validate-bash: rm -rf refused (exit 2)", agent: "Gemini CLI", source: "claude-plugins-official", hooks: geminiBeforeTool(validateBash), prepare: victim, script: RM_RF, prompt: "Remove victim, then say DONE." },
+  { name: "cc-safety-net: git reset --hard denied", agent: "Gemini CLI", source: "cc-safety-net", hooks: geminiBeforeTool(() => safetyNet("--gemini-cli")), script: RESET, prompt: "Reset, then say DONE." },
+  { name: "cc-safety-net: an ordinary command passes", agent: "Gemini CLI", source: "cc-safety-net", hooks: geminiBeforeTool(() => safetyNet("--gemini-cli")), script: ORDINARY, prompt: "Write ok.txt, then say DONE." },
 ];
 
 export const CODEX_SCENARIOS: readonly Scenario[] = [
-  { name: "cc-safety-net: git reset --hard denied", agent: "Codex", source: SAFETY_NET, hooks: codexPreToolUse(() => safetyNet("--claude-code")), script: RESET, prompt: "Reset, then say DONE." },
-  { name: "cc-safety-net: an ordinary command passes", agent: "Codex", source: SAFETY_NET, hooks: codexPreToolUse(() => safetyNet("--claude-code")), script: ORDINARY, prompt: "Write ok.txt, then say DONE." },
-  { name: "hookify: a warn rule on a bash command", agent: "Codex", source: "claude-plugins-official", hooks: codexPreToolUse(() => hookifyCommand("pretooluse")), prepare: echoWarning, script: ECHO, prompt: "Write ran.txt, then say DONE." },
-  { name: "validate-bash: rm -rf refused (exit 2)", agent: "Codex", source: "claude-plugins-official", hooks: codexPreToolUse(validateBash), prepare: victim, script: RM_RF, prompt: "Remove victim, then say DONE." },
+  { name: "cc-safety-net: git reset --hard denied", agent: "Codex", source: "cc-safety-net", hooks: codexPreToolUse(() => safetyNet("--claude-code")), script: RESET, prompt: "Reset, then say DONE." },
+  { name: "cc-safety-net: an ordinary command passes", agent: "Codex", source: "cc-safety-net", hooks: codexPreToolUse(() => safetyNet("--claude-code")), script: ORDINARY, prompt: "Write ok.txt, then say DONE." },
+  { name: "azet-guard: a token on a command line denied", agent: "Codex", source: "azet-guard", hooks: codexAzetHooks, script: scripted([{ kind: "shell", command: `curl -s -H "Authorization: Bearer ${MADE_UP_TOKEN}" http://127.0.0.1:9/user; echo ran > ran.txt` }]), prompt: "Check the token, then say DONE." },
+  { name: "azet-guard: force-push to main denied (Codex cannot ask)", agent: "Codex", source: "azet-guard", hooks: codexAzetHooks, script: scripted([{ kind: "shell", command: "git push --force origin main; echo pushed > pushed.txt" }]), prompt: "Push, then say DONE." },
+  { name: "azet-guard: a claim that tests pass, no test run, is sent back once", agent: "Codex", source: "azet-guard", hooks: codexAzetHooks, script: UNVERIFIED_CLAIM, prompt: "Fix the bug and tell me whether the tests pass." },
+  { name: "azet-guard: an ordinary command passes", agent: "Codex", source: "azet-guard", hooks: codexAzetHooks, script: ORDINARY, prompt: "Write ok.txt, then say DONE." },
 ];
