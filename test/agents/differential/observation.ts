@@ -29,12 +29,17 @@ export type Placeholders = Readonly<Record<string, string>>;
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 // Values of one process or moment, whichever way the hooks ran: Gemini's process group, Codex's
-// output chunk id and wall time, how long something took.
+// output chunk id and wall time, how long something took, a script's random pick.
 const VOLATILE: readonly [RegExp, string][] = [
   [/Process Group PGID: \d+/g, "Process Group PGID: <pgid>"],
   [/Chunk ID: [0-9a-f]+/g, "Chunk ID: <chunk>"],
   [/Wall time: [\d.]+ seconds/g, "Wall time: <seconds> seconds"],
   [/\b\d+ms\b/g, "<n>ms"],
+  // sensitive-canary starts each message with a bird it picks at random.
+  [/[🐦🐧🐤🐔] sensitive-canary/gu, "<bird> sensitive-canary"],
+  // Codex names a hook run by its entry's index in the agent's hooks file, which is the user's
+  // settings and differs by design through hookd (as the hook entry itself does: <hook>).
+  [/hook_run_id="(\w+):\d+:/g, 'hook_run_id="$1:<n>:'],
 ];
 
 export function normalize(text: string, placeholders: Placeholders): string {
