@@ -13,7 +13,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
-const CORPUS = resolve(import.meta.dirname, "../test/agents/differential/corpus");
+// HOOKD_HOOK_CORPUS_SOURCES names another directory of sources: for testing this script itself.
+const CORPUS = resolve(process.env.HOOKD_HOOK_CORPUS_SOURCES ?? join(import.meta.dirname, "../test/agents/differential/corpus"));
 const cacheRoot = process.env.HOOKD_HOOK_CORPUS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "hookd-hook-corpus");
 const STAMP = ".installed";
 
