@@ -1,10 +1,11 @@
 // Claude Code scenarios with hook scripts published on npm and PyPI, each in a hooks file as its
-// package documents it: cc-safety-net, sensitive-canary's secret guards, claude-safety-guard, and
-// azet-guard's full set (the hooks `azet-guard install` writes: tool guard, test-claim Stop, prompt secrets).
-import { writeFileSync } from "node:fs";
+// package documents it: cc-safety-net, sensitive-canary's secret guards, claude-safety-guard,
+// azet-guard's full set (tool guard, test-claim Stop, prompt secrets) and edit-guard's stale-edit
+// guard and session-start decisions.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scripted } from "../fake-model/server.js";
-import type { Script } from "../fake-model/server.js";
+import type { Conversation, Reply, Script } from "../fake-model/server.js";
 import { corpusFile, corpusRoot } from "./corpus.js";
 import { command, cwdOf, steps, text } from "./scenario-kit.js";
 import type { Scenario } from "./run.js";
@@ -49,6 +50,28 @@ const azetHooks = (): Record<string, unknown> => {
 // The model claims the tests pass without running any; sent back by the Stop hook, it owns up.
 export const UNVERIFIED_CLAIM: Script = (c) => (c.tools.length === 0 ? text("ok") : c.userTexts.some((t) => t.includes("your reply says tests pass")) ? text("The tests were not run. DONE") : text("All tests pass."));
 
+// ---- edit-guard (PyPI): the hooks `edit-guard install` writes, and its README's SessionStart inject.
+const EDIT_GUARD = "edit-guard";
+const editGuard = (args: string): Record<string, unknown> => command(`PYTHONPATH="${corpusRoot(EDIT_GUARD)}" "${corpusFile(EDIT_GUARD, "bin/edit-guard")}" ${args}`);
+const editGuardHooks = (): Record<string, unknown> => ({
+  PreToolUse: [
+    { matcher: "Edit|Write|MultiEdit|NotebookEdit", hooks: [editGuard("hook")] },
+    { matcher: "Read", hooks: [editGuard("hook --observe")] },
+  ],
+  PostToolUse: [{ matcher: "Edit|Write|MultiEdit|NotebookEdit", hooks: [editGuard("hook --post-write")] }],
+  SessionStart: [{ hooks: [editGuard("inject --session-start")] }],
+});
+function recordedDecision(cwd: string): void {
+  mkdirSync(join(cwd, "docs/adr"), { recursive: true });
+  writeFileSync(join(cwd, "docs/adr/0001-use-postgres.md"), "# 1. Use Postgres\n\nStatus: Accepted\n\n## Decision\n\nWe store everything in Postgres, never SQLite.\n");
+}
+const readApp = (c: Conversation): Reply => ({ kind: "tool", name: "Read", input: { file_path: join(cwdOf(c), "app.js") } });
+const editApp = (c: Conversation): Reply => ({ kind: "tool", name: "Edit", input: { file_path: join(cwdOf(c), "app.js"), old_string: "run();", new_string: "start();\nrun();" } });
+const EDIT_TOOLS = ["Bash", "Read", "Edit"];
+// Another session changes app.js after this one read it, its own edit-guard hook recording the write
+// (the guard blocks only a write by another session, not a change it did not see made).
+const ANOTHER_SESSION_WRITES = `echo '// changed elsewhere' >> app.js && printf '{"session_id":"other-session","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"%s/app.js"},"cwd":"%s"}' "$PWD" "$PWD" | ${editGuard("hook --post-write").command as string}`;
+
 const ENV_FILE = file(".env", "TOKEN=secret\n");
 
 export const CLAUDE_CODE_SCENARIOS: readonly Scenario[] = [
@@ -70,4 +93,8 @@ export const CLAUDE_CODE_SCENARIOS: readonly Scenario[] = [
   { name: "azet-guard: a token in the prompt adds a warning for the model", agent: "Claude Code", source: AZET, hooks: azetHooks, script: scripted([{ kind: "shell", command: "echo ran > ran.txt" }]), prompt: `My token is ${MADE_UP_TOKEN}; write ran.txt, then say DONE.` },
   { name: "azet-guard: a token in a command's output is redacted", agent: "Claude Code", source: AZET, hooks: azetHooks, prepare: file("config.txt", `token=${MADE_UP_TOKEN}\n`), script: scripted([{ kind: "shell", command: "cat config.txt" }]), prompt: "Show config.txt, then say DONE." },
   { name: "azet-guard: an ordinary command passes", agent: "Claude Code", source: AZET, hooks: azetHooks, script: scripted([{ kind: "shell", command: "echo ok > ok.txt" }]), prompt: "Write ok.txt, then say DONE." },
+
+  { name: "edit-guard: session-start context from the recorded decisions", agent: "Claude Code", source: EDIT_GUARD, hooks: editGuardHooks, prepare: recordedDecision, script: scripted([]), prompt: "Plan the storage layer, then say DONE." },
+  { name: "edit-guard: an edit after a fresh read passes", agent: "Claude Code", source: EDIT_GUARD, hooks: editGuardHooks, prepare: file("app.js", "run();\n"), script: steps(readApp, editApp), prompt: "Start first in app.js, then say DONE.", allowedTools: EDIT_TOOLS },
+  { name: "edit-guard: an edit of a file another session wrote since the read is blocked (exit 2)", agent: "Claude Code", source: EDIT_GUARD, hooks: editGuardHooks, prepare: file("app.js", "run();\n"), script: steps(readApp, () => ({ kind: "shell", command: ANOTHER_SESSION_WRITES }), editApp), prompt: "Start first in app.js, then say DONE.", allowedTools: EDIT_TOOLS },
 ];
