@@ -18,8 +18,7 @@ const CORPUS = resolve(process.env.HOOKD_HOOK_CORPUS_SOURCES ?? join(import.meta
 const cacheRoot = process.env.HOOKD_HOOK_CORPUS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "hookd-hook-corpus");
 const STAMP = ".installed";
 
-// pip warns that root installs; the target is a private cache directory, so that warning is noise here.
-const run = (command, args, cwd) => execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 * 1024 * 1024, env: { ...process.env, PIP_ROOT_USER_ACTION: "ignore" } });
+const run = (command, args, cwd) => execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 * 1024 * 1024 });
 
 // Where a source's pinned version lives in the cache (test/agents/differential/corpus.ts reads it the same way).
 const installDir = (name, source) => join(cacheRoot, name, `${source.package.replace("/", "+")}@${source.version}`);
@@ -46,11 +45,19 @@ function installNpm(source, staging) {
   rmSync(tarball);
 }
 
+// A python3 need not have pip (Debian's has not without python3-pip): a venv of the cache's own
+// brings one (python3-venv, which the polyglot setup needs too). Hooks still run with python3.
+function pip() {
+  const python = join(cacheRoot, ".pip-venv/bin/python");
+  if (!existsSync(python)) run("python3", ["-m", "venv", join(cacheRoot, ".pip-venv")], cacheRoot);
+  return python;
+}
+
 // The wheel's modules at the root of `staging`: a hook runs them with PYTHONPATH there.
 function installPypi(source, staging) {
   const requirements = join(staging, ".requirements.txt");
   writeFileSync(requirements, `${source.package}==${source.version} --hash=sha256:${source.sha256}\n`);
-  run("python3", ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--only-binary", ":all:", "--require-hashes", "--target", staging, "-r", requirements], staging);
+  run(pip(), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--only-binary", ":all:", "--require-hashes", "--target", staging, "-r", requirements], staging);
   rmSync(requirements);
 }
 
