@@ -1,7 +1,7 @@
 // Claude Code scenarios with hook scripts published on npm and PyPI, each in a hooks file as its
 // package documents it: cc-safety-net, sensitive-canary's secret guards, claude-safety-guard,
-// azet-guard's full set (tool guard, test-claim Stop, prompt secrets) and edit-guard's stale-edit
-// guard and session-start decisions.
+// azet-guard's full set (tool guard, test-claim Stop, prompt secrets), stop-guard's transcript-reading
+// Stop hook, and edit-guard's stale-edit guard and session-start decisions.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scripted } from "../fake-model/server.js";
@@ -72,6 +72,13 @@ const EDIT_TOOLS = ["Bash", "Read", "Edit"];
 // (the guard blocks only a write by another session, not a change it did not see made).
 const ANOTHER_SESSION_WRITES = `echo '// changed elsewhere' >> app.js && printf '{"session_id":"other-session","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"%s/app.js"},"cwd":"%s"}' "$PWD" "$PWD" | ${editGuard("hook --post-write").command as string}`;
 
+// ---- stop-guard (PyPI): its README's Stop hook, `stop-guard`, which reads the transcript.
+const STOP_GUARD = "stop-guard";
+const stopGuardHooks = (): Record<string, unknown> => ({ Stop: [{ hooks: [command(`PYTHONPATH="${corpusRoot(STOP_GUARD)}" "${corpusFile(STOP_GUARD, "bin/stop-guard")}"`)] }] });
+// A tool call leaked into the text, as the hook's docs describe it; sent back, the model answers.
+const LEAKED_CALL = 'Running it now.\ncall\n<invoke name="Bash">\n<parameter name="command">echo ok > ok.txt</parameter>\n</invoke>';
+const LEAK_THEN_ANSWER: Script = (c) => (c.tools.length === 0 ? text("ok") : c.userTexts.some((t) => t.includes("mis-serialised into plain text")) ? text("No tool call was meant. DONE") : text(LEAKED_CALL));
+
 const ENV_FILE = file(".env", "TOKEN=secret\n");
 
 export const CLAUDE_CODE_SCENARIOS: readonly Scenario[] = [
@@ -93,6 +100,9 @@ export const CLAUDE_CODE_SCENARIOS: readonly Scenario[] = [
   { name: "azet-guard: a token in the prompt adds a warning for the model", agent: "Claude Code", source: AZET, hooks: azetHooks, script: scripted([{ kind: "shell", command: "echo ran > ran.txt" }]), prompt: `My token is ${MADE_UP_TOKEN}; write ran.txt, then say DONE.` },
   { name: "azet-guard: a token in a command's output is redacted", agent: "Claude Code", source: AZET, hooks: azetHooks, prepare: file("config.txt", `token=${MADE_UP_TOKEN}\n`), script: scripted([{ kind: "shell", command: "cat config.txt" }]), prompt: "Show config.txt, then say DONE." },
   { name: "azet-guard: an ordinary command passes", agent: "Claude Code", source: AZET, hooks: azetHooks, script: scripted([{ kind: "shell", command: "echo ok > ok.txt" }]), prompt: "Write ok.txt, then say DONE." },
+
+  { name: "stop-guard: a tool call leaked as text is sent back once", agent: "Claude Code", source: STOP_GUARD, hooks: stopGuardHooks, script: LEAK_THEN_ANSWER, prompt: "Write ok.txt, then say DONE." },
+  { name: "stop-guard: an ordinary answer ends the turn", agent: "Claude Code", source: STOP_GUARD, hooks: stopGuardHooks, script: scripted([{ kind: "shell", command: "echo ok > ok.txt" }]), prompt: "Write ok.txt, then say DONE." },
 
   { name: "edit-guard: session-start context from the recorded decisions", agent: "Claude Code", source: EDIT_GUARD, hooks: editGuardHooks, prepare: recordedDecision, script: scripted([]), prompt: "Plan the storage layer, then say DONE." },
   { name: "edit-guard: an edit after a fresh read passes", agent: "Claude Code", source: EDIT_GUARD, hooks: editGuardHooks, prepare: file("app.js", "run();\n"), script: steps(readApp, editApp), prompt: "Start first in app.js, then say DONE.", allowedTools: EDIT_TOOLS },
