@@ -34,7 +34,9 @@ export const LANES = [
   { name: "e2e:bench", kind: "e2e", nodes: "first", paths: ["test/bench/"] },
   // The SDK's client balancing over grpc-js alone, no proxy in front.
   { name: "e2e:fleet-client", kind: "e2e", nodes: "every", paths: ["test/fleet/client-balancing.test.ts"] },
-  // Real Claude Code, Codex, Gemini CLI, Qwen Code and GitHub Copilot CLI binaries (scripts/setup-agents.sh). test/command's
+  // Real agent binaries (scripts/setup-agents.sh: Claude Code, Codex, Gemini CLI, Qwen Code, GitHub
+  // Copilot CLI, Factory Droid, Cline, OpenCode, pi), and the differential lane's hook scripts from
+  // npm and PyPI (scripts/setup-hook-corpus.mjs). test/command's
   // gemini.test.ts drives the real Gemini CLI in one block only: the rest is the daemon's.
   { name: "e2e:agents", kind: "e2e", nodes: "first", paths: ["test/agents/", "test/command/gemini-serve.test.ts"] },
   // nginx and HAProxy in front of several daemons (scripts/setup-fleet.sh).
