@@ -58,6 +58,12 @@ describe("mapMerged", () => {
     expect(mapMerged("post-tool", "P", postTool, merged("PostToolUse", { block: "x", contexts: ["y"] }))).toMatchObject({ kind: "block", feedback: "x", additionalContexts: [{ content: [{ text: "y" }] }] });
   });
 
+  it("post-tool: a hook's updatedToolOutput replaces the output the model sees (the last in the file wins); a block still wins over it", () => {
+    expect(mapMerged("post-tool", "P", postTool, merged("PostToolUse", { updatedOutput: "token=[REDACTED]" }))).toEqual({ kind: "accept", value: "token=[REDACTED]" });
+    expect(mapMerged("post-tool", "P", postTool, merged("PostToolUse", { updatedOutput: "first" }, { updatedOutput: "second", contexts: ["note"] }))).toMatchObject({ kind: "accept", value: "second", additionalContexts: [{ content: [{ text: "note" }] }] });
+    expect(mapMerged("post-tool", "P", postTool, merged("PostToolUse", { updatedOutput: "x" }, { block: "leak" }))).toEqual({ kind: "block", feedback: "leak" });
+  });
+
   it("turn-stopping: block steers with the reason as a user-role message sourced to the plugin; continue:false closes", () => {
     expect(mapMerged("turn-stopping", "P", stop, merged("Stop", { block: "run the tests" }))).toEqual({
       kind: "steer",

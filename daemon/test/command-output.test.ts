@@ -35,6 +35,14 @@ describe("interpretRun", () => {
     expect(run(event, result)).toMatchObject(expected);
   });
 
+  it("PostToolUse updatedToolOutput (and MCP tools' updatedMCPToolOutput) is the output the model sees instead; elsewhere it has no effect", () => {
+    expect(run("PostToolUse", exited(0, json({ hookSpecificOutput: { hookEventName: "PostToolUse", updatedToolOutput: "token=[REDACTED]" } }))).updatedOutput).toBe("token=[REDACTED]");
+    expect(run("PostToolUse", exited(0, json({ hookSpecificOutput: { hookEventName: "PostToolUse", updatedMCPToolOutput: { rows: 1 } } }))).updatedOutput).toEqual({ rows: 1 });
+    const elsewhere = run("PreToolUse", exited(0, json({ hookSpecificOutput: { hookEventName: "PreToolUse", updatedToolOutput: "x" } })));
+    expect(elsewhere.updatedOutput).toBeUndefined();
+    expect(elsewhere.notes).toContain("hookSpecificOutput.updatedToolOutput has no effect at PreToolUse");
+  });
+
   it("reads a PreToolUse permission decision with its reason and context", () => {
     const out = run("PreToolUse", exited(0, json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "prod db", additionalContext: "careful" } })));
     expect(out).toMatchObject({ status: "ok", permission: "ask", permissionReason: "prod db", contexts: ["careful"], notes: [] });

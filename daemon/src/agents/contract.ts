@@ -144,6 +144,8 @@ export interface HookResult {
   readonly contexts: readonly string[];
   /** The pre-tool event only: the hook's new tool input (whole or a patch, as the agent applies it). */
   readonly updatedInput?: JsonValue;
+  /** The post-tool event only: the tool output the hook gave in place of the tool's (what the model sees instead). */
+  readonly updatedOutput?: JsonValue;
   /** The approval event only: allow or deny, and its message. */
   readonly approval?: { readonly behavior: "allow" | "deny"; readonly message?: string };
   /** Fields the hook sent that had no effect, one line each. */

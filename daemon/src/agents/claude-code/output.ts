@@ -30,6 +30,9 @@ const hookSpecific = z.looseObject({
   permissionDecisionReason: z.string({ error: "expected a string" }).optional(),
   additionalContext: z.string({ error: "expected a string" }).optional(),
   updatedInput: z.record(z.string(), z.unknown(), { error: "expected an object" }).optional(),
+  // PostToolUse: what the model sees in place of the tool's output (MCP tools: the older field).
+  updatedToolOutput: z.unknown().optional(),
+  updatedMCPToolOutput: z.unknown().optional(),
   decision: z
     .looseObject({
       behavior: z.enum(["allow", "deny"], { error: 'expected "allow" or "deny"' }),
@@ -123,6 +126,7 @@ function fromJson(base: Base, json: HookJson, raw: Omit<HookResult, "status">): 
   let permissionReason: string | undefined;
   let block: string | undefined;
   let updatedInput: JsonValue | undefined;
+  let updatedOutput: JsonValue | undefined;
   let approval: HookResult["approval"];
 
   const defaultReason = base.facts.blockedWithoutReason;
@@ -166,6 +170,11 @@ function fromJson(base: Base, json: HookJson, raw: Omit<HookResult, "status">): 
         if (event === "PreToolUse") updatedInput = specific.updatedInput as JsonValue;
         else notes.push(`hookSpecificOutput.updatedInput has no effect at ${event}`);
       }
+      const output = specific.updatedToolOutput ?? specific.updatedMCPToolOutput;
+      if (output !== undefined) {
+        if (event === "PostToolUse") updatedOutput = output as JsonValue;
+        else notes.push(`hookSpecificOutput.${specific.updatedToolOutput === undefined ? "updatedMCPToolOutput" : "updatedToolOutput"} has no effect at ${event}`);
+      }
       if (specific.decision !== undefined) {
         if (event !== "PermissionRequest") {
           notes.push(`hookSpecificOutput.decision has no effect at ${event}`);
@@ -192,6 +201,7 @@ function fromJson(base: Base, json: HookJson, raw: Omit<HookResult, "status">): 
     ...(json.continue === false ? { stop: optional("reason", nonEmpty(json.stopReason)) } : {}),
     ...optional("systemMessage", nonEmpty(json.systemMessage)),
     ...(updatedInput === undefined ? {} : { updatedInput }),
+    ...(updatedOutput === undefined ? {} : { updatedOutput }),
     ...(approval === undefined ? {} : { approval }),
   };
 }

@@ -5,7 +5,8 @@
 //   pre-tool:      stop or deny -> deny (a default reason when none); ask -> ask; allow -> allow
 //   approval:      stop or any deny -> reject{reason}; allow -> approve
 //   pre-step:      stop or block -> reject{reason}; contexts -> enter{batch + context messages}
-//   post-tool:     stop or block -> block{feedback: reason}; contexts -> accept{additionalContexts}
+//   post-tool:     stop or block -> block{feedback: reason}; updatedToolOutput -> accept{value};
+//                  contexts -> accept{additionalContexts}
 //   turn-stopping: block -> steer{one user-role message sourced to the plugin}; stop closes the turn
 //   session-start: contexts -> inject
 //   session-end, turn-end: observers, nothing to answer
@@ -89,6 +90,9 @@ export function mapMerged<P extends CommandPoint>(point: P, plugin: string, even
     "post-tool": () => {
       const feedback = stopReason ?? merged.block?.reason;
       if (feedback !== undefined) return contexts.length === 0 ? block(feedback) : block(feedback, contexts);
+      // A hook's updatedToolOutput replaces what the model sees (a redaction, a summary).
+      const output = merged.updatedOutput?.output;
+      if (output !== undefined) return accept(contexts.length === 0 ? { value: output } : { value: output, additionalContexts: contexts });
       return contexts.length === 0 ? PASS : accept({ additionalContexts: contexts });
     },
     "turn-stopping": () => {

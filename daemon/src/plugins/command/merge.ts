@@ -5,8 +5,9 @@
 //   2. PreToolUse: deny > ask > allow (exit 2 and `decision: "block"` count as deny, the
 //      deprecated `decision: "approve"` as allow); PermissionRequest: any deny (behavior "deny",
 //      exit 2, `decision: "block"`) wins over allow; other events: any block;
-//   3. PreToolUse updatedInput folds in config order: the last hook IN THE FILE that rewrote
-//      wins, never the last to finish (the agents race here; users file it as a bug);
+//   3. PreToolUse updatedInput (and PostToolUse updatedToolOutput) folds in config order: the
+//      last hook IN THE FILE that rewrote wins, never the last to finish (the agents race here;
+//      users file it as a bug);
 //   4. contexts and systemMessages accumulate in config order.
 // Reasons of the winning rank are joined with a blank line. Non-blocking errors are collected
 // for the failure policy; they never change the merge (unless the agent uses a failed hook's
@@ -44,6 +45,8 @@ export interface Merged {
   readonly approval?: Verdict<"allow" | "deny">;
   /** PreToolUse only: the arguments the file's hooks rewrote the call to, and who. */
   readonly updatedInput?: { readonly input: JsonValue; readonly by: string };
+  /** PostToolUse only: the output the file's hooks gave in place of the tool's (the last in the file that did), and who. */
+  readonly updatedOutput?: { readonly output: JsonValue; readonly by: string };
   readonly contexts: readonly { readonly hook: string; readonly text: string }[];
   readonly systemMessages: readonly string[];
   /** Hooks that failed (non-blocking errors), in config order. */
@@ -104,6 +107,8 @@ export function mergeResults(event: string, results: readonly HookResult[], rule
   let approval: Verdict<"allow" | "deny"> | undefined;
   let updatedInput: Merged["updatedInput"];
   if (rules.point === "pre-tool") updatedInput = foldInput(ok, rules, notes);
+  let updatedOutput: Merged["updatedOutput"];
+  for (const result of ok) if (result.updatedOutput !== undefined) updatedOutput = { output: result.updatedOutput, by: result.hook };
   if (rules.point === "approval") {
     const answers = ok.flatMap((result) => {
       const answer = approvalOf(result);
@@ -129,6 +134,7 @@ export function mergeResults(event: string, results: readonly HookResult[], rule
     ...(block === undefined ? {} : { block }),
     ...(approval === undefined ? {} : { approval }),
     ...(updatedInput === undefined ? {} : { updatedInput }),
+    ...(updatedOutput === undefined ? {} : { updatedOutput }),
     contexts: ok.flatMap((result) => result.contexts.map((text) => ({ hook: result.hook, text }))),
     systemMessages: ok.flatMap((result) => (result.systemMessage === undefined ? [] : [result.systemMessage])),
     errors: results.filter((result) => result.status === "error"),
