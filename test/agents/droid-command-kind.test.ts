@@ -1,6 +1,7 @@
 // The real Factory Droid through the C forwarder (`--dialect droid`), hookd running a Droid hooks
-// file as a `kind: command` plugin behind it (a real /bin/sh hook): the hook's exit 3 (Droid's
-// "abort the agent") keeps the rm -r from running and its stderr reaches the model; its
+// file as a `kind: command` plugin behind it (a real /bin/sh hook): the hook's exit 2 keeps the
+// rm -r from running and its stderr reaches the model (an exit 3, Droid's "abort the agent", is
+// a request to stop the agent, which stops the run: daemon/test/droid-hooks.test.ts); its
 // updatedInput, merged over the call's input as Droid merges it, is the command Droid itself ran;
 // and its stdin is Droid's: no tool_use_id, the transcript_path Droid sent.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -32,7 +33,7 @@ describe("Factory Droid through the forwarder, a Droid hooks file as a command p
     const rewrite = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: `echo ${MARK.rewriteTo} > ${MARK.rewriteTo}.txt` } } });
     writeFileSync(
       hook,
-      `#!/bin/sh\nin=$(cat)\nprintf '%s\\n' "$in" >> "${dir}/pretool.jsonl"\ncase "$in" in\n  *"rm -r"*) echo '${REFUSAL}' >&2; exit 3;;\n  *${MARK.rewriteFrom}*) echo '${rewrite}';;\nesac\nexit 0\n`,
+      `#!/bin/sh\nin=$(cat)\nprintf '%s\\n' "$in" >> "${dir}/pretool.jsonl"\ncase "$in" in\n  *"rm -r"*) echo '${REFUSAL}' >&2; exit 2;;\n  *${MARK.rewriteFrom}*) echo '${rewrite}';;\nesac\nexit 0\n`,
     );
     chmodSync(hook, 0o755);
     const file = join(dir, "settings.json");
@@ -55,7 +56,7 @@ describe("Factory Droid through the forwarder, a Droid hooks file as a command p
       .filter((line) => line.trim() !== "")
       .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-  it("the hook's exit 3 keeps rm -r from running, and its reason reaches the model", () => {
+  it("the hook's exit 2 keeps rm -r from running, and its reason reaches the model", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(join(cwd, "victim"))).toBe(true);
     expect(model.conversations().some((c) => c.toolResults.some((text) => text.includes(REFUSAL)))).toBe(true);

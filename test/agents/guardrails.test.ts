@@ -1,5 +1,5 @@
 // One rule file guards every agent: the builtin guardrail library (include: builtin:...) in a
-// real `hookd serve`, Claude Code, Codex, Gemini CLI, Qwen Code, GitHub Copilot CLI, OpenCode and pi its hook clients, the fake
+// real `hookd serve`, Claude Code, Codex, Gemini CLI, Qwen Code, GitHub Copilot CLI, Factory Droid, OpenCode and pi its hook clients, the fake
 // model asking each for the same destructive command, then a protected path with its own tool:
 // denied by the same rules (matched by tool kind, not name), and each rule's reason reaches each model.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -27,6 +27,9 @@ function protectedCall(driver: AgentDriver<DriverPath>, cwd: string): { reply: R
   switch (driver.dialect) {
     case "claude-code":
       return write("Write", join(cwd, ".env"));
+    case "droid":
+      // Droid's write tool is `Create` {file_path, content}.
+      return write("Create", join(cwd, ".env"));
     case "gemini":
       return write("write_file", join(cwd, "server.pem"));
     case "copilot-cli": {
