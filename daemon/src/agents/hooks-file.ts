@@ -59,7 +59,7 @@ export function fail(source: string, path: string, message: string): never {
 }
 
 /** Validates one entry; the first issue fails the file with its path. */
-function check<T>(schema: z.ZodType<T>, value: unknown, source: string, path: string): T {
+export function check<T>(schema: z.ZodType<T>, value: unknown, source: string, path: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const [issue] = parsed.error.issues;

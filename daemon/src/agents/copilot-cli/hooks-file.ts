@@ -7,7 +7,7 @@
 // command kind runs the camelCase command hooks. Owns the file's shape; runs nothing.
 import { z } from "zod";
 import type { HookGroup, HookSpec, HooksModel } from "../contract.js";
-import { fail } from "../hooks-file.js";
+import { check, fail } from "../hooks-file.js";
 import { compileMatcher } from "../matcher.js";
 import { CLAUDE_STYLE_EVENTS, COPILOT_EVENTS, UNFIRED_EVENTS } from "./events.js";
 
@@ -34,14 +34,6 @@ const hookEntry = z.looseObject({
   hooks: z.array(z.unknown(), { error: "expected a list of hooks" }).optional(),
 });
 type HookEntry = z.infer<typeof hookEntry>;
-
-function check<T>(schema: z.ZodType<T>, value: unknown, source: string, path: string): T {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const [issue] = parsed.error.issues;
-  const where = (issue?.path ?? []).map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("");
-  return fail(source, `${path}${where}`, issue?.message ?? "invalid");
-}
 
 const quoted = (word: string): string => (/^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
