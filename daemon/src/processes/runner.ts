@@ -105,6 +105,24 @@ export function settleOnce(resolve: (result: RunResult) => void, cleanup: () => 
   };
 }
 
+/**
+ * A run's stops and its end: its timeout and cancellation kill the process group (once it has
+ * one) and are remembered; `finish` settles once, after disarming them and `cleanup`.
+ */
+export function stopsAndEnd(spec: Pick<RunSpec, "timeoutMs" | "signal">, group: () => number | undefined, resolve: (result: RunResult) => void, cleanup: () => void): { readonly stoppedBy: () => "timeout" | "cancelled" | undefined; readonly finish: (result: RunResult) => void } {
+  let stoppedBy: "timeout" | "cancelled" | undefined;
+  const disarm = armStops(spec, (why) => {
+    stoppedBy ??= why;
+    const pgid = group();
+    if (pgid !== undefined) killGroup(pgid);
+  });
+  const { finish } = settleOnce(resolve, () => {
+    disarm();
+    cleanup();
+  });
+  return { stoppedBy: () => stoppedBy, finish };
+}
+
 /** The result of a run hookd stopped: its timeout, or its cancellation. */
 export function stoppedResult(why: "timeout" | "cancelled", captured: Captured, timeoutMs: number): RunResult {
   return why === "timeout" ? { ...captured, end: "timeout", timeoutMs } : { ...captured, end: "cancelled" };
@@ -125,21 +143,12 @@ export function runHook(spec: RunSpec): Promise<RunResult> {
       return;
     }
     const pgid = child.pid;
-    let stoppedBy: "timeout" | "cancelled" | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
-
-    const stop = (why: "timeout" | "cancelled"): void => {
-      stoppedBy ??= why;
-      if (pgid !== undefined) killGroup(pgid);
-    };
-    const disarm = armStops(spec, stop);
-    const { finish } = settleOnce(resolve, () => {
-      disarm();
-      clearTimeout(graceTimer);
-    });
+    const { stoppedBy, finish } = stopsAndEnd(spec, () => pgid, resolve, () => clearTimeout(graceTimer));
     const conclude = (): void => {
-      if (stoppedBy !== undefined) return finish(stoppedResult(stoppedBy, captured(pgid), spec.timeoutMs));
+      const stopped = stoppedBy();
+      if (stopped !== undefined) return finish(stoppedResult(stopped, captured(pgid), spec.timeoutMs));
       if (exit?.code !== null && exit?.code !== undefined) return finish({ ...captured(pgid), end: "exited", code: exit.code });
       return finish({ ...captured(pgid), end: "signaled", signal: exit?.signal ?? "unknown" });
     };

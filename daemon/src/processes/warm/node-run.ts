@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { constants } from "node:os";
 import type { RunResult } from "../hook-run.js";
-import { armStops, killGroup, runCapture, settleOnce, stoppedResult } from "../runner.js";
+import { killGroup, runCapture, stopsAndEnd, stoppedResult } from "../runner.js";
 import type { RunSpec } from "../runner.js";
 import type { NodeSpare } from "./node-spares.js";
 import type { NodePlan } from "./plan.js";
@@ -47,21 +47,12 @@ export function runOnSpare(spare: NodeSpare, plan: NodePlan, spec: RunSpec, env:
   }
 
   return new Promise<RunResult>((resolve) => {
-    let stoppedBy: "timeout" | "cancelled" | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
-
-    const stop = (why: "timeout" | "cancelled"): void => {
-      stoppedBy ??= why;
-      killGroup(pgid);
-    };
-    const disarm = armStops(spec, stop);
-    const { finish } = settleOnce(resolve, () => {
-      disarm();
-      clearTimeout(graceTimer);
-    });
+    const { stoppedBy, finish } = stopsAndEnd(spec, () => pgid, resolve, () => clearTimeout(graceTimer));
     const conclude = (): void => {
-      if (stoppedBy !== undefined) return finish(stoppedResult(stoppedBy, captured(pgid), spec.timeoutMs));
+      const stopped = stoppedBy();
+      if (stopped !== undefined) return finish(stoppedResult(stopped, captured(pgid), spec.timeoutMs));
       if (exit?.code !== null && exit?.code !== undefined) return finish({ ...captured(pgid), end: "exited", code: exit.code });
       const signal = exit?.signal ?? "SIGKILL";
       // The shell names the signal that ended its command, except an interrupt or a broken pipe.
